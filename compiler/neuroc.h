@@ -1,0 +1,226 @@
+/* neuroc.h -- the compiler's internal header, one section per .c file (style rule 3).
+ *
+ * Pipeline (compiler/driver.c): source -> lex -> parse (AST) -> sema (names, units,
+ * types) -> ir_build (lowered, integrator-explicit model) -> cg (backend vtable) -> text.
+ * Everything the compiler allocates lives in the Compiler's arena and is freed at once.
+ */
+#ifndef NEUROC_H
+#define NEUROC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NEUROC_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define NC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define NC_NORETURN __attribute__((noreturn))
+#else
+#define NC_PRINTF(f, a)
+#define NC_NORETURN
+#endif
+
+typedef struct Compiler Compiler;
+typedef struct AstNode AstNode;
+
+/* --- arena.c ------------------------------------------------------------ */
+
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+    ArenaChunk *head;             /* newest chunk */
+} Arena;
+typedef struct ArenaMark {
+    ArenaChunk *chunk;
+    size_t used;
+} ArenaMark;
+
+void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned; never NULL */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...) NC_PRINTF(2, 3);
+ArenaMark arena_mark(Arena *a);
+void arena_release(Arena *a, ArenaMark m);
+void arena_free(Arena *a);
+void *xmalloc(size_t n);                        /* nc_fatal on failure */
+void *xrealloc(void *p, size_t n);
+NC_NORETURN void nc_fatal(const char *fmt, ...) NC_PRINTF(1, 2);
+NC_NORETURN void nc_ice_at(const char *file, int line, const char *fmt, ...) NC_PRINTF(3, 4);
+#define nc_ice(...) nc_ice_at(__FILE__, __LINE__, __VA_ARGS__)
+#define NC_UNREACHABLE() nc_ice_at(__FILE__, __LINE__, "unreachable")
+
+/* Growable string buffer (arena-independent; free with sb_free). */
+typedef struct StrBuf {
+    char *s;
+    size_t len, cap;
+} StrBuf;
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_printf(StrBuf *b, const char *fmt, ...) NC_PRINTF(2, 3);
+void sb_free(StrBuf *b);
+
+/* Interning: equal strings give the same pointer, so names compare with ==. */
+const char *intern(Compiler *cc, const char *s, size_t n);
+const char *intern_cstr(Compiler *cc, const char *s);
+
+/* --- source.c ----------------------------------------------------------- */
+
+typedef struct SrcLoc {
+    uint32_t file;                /* index into cc->files; 0 = none */
+    uint32_t line, col;           /* 1-based; col counts display columns */
+    uint32_t len;                 /* span length in columns (>= 1 for a token) */
+} SrcLoc;
+
+typedef struct SrcFile {
+    const char *path;             /* as given or resolved (used in messages) */
+    const char *text;             /* whole file, NUL-terminated (arena) */
+    size_t size;                  /* bytes, excluding the sentinel */
+    uint32_t *line_start;         /* byte offset of each line, [0] = 0 */
+    uint32_t nlines;
+} SrcFile;
+
+/* Load a file into the arena; returns its index (>= 1) or 0 if unreadable (errno kept). */
+uint32_t src_load(Compiler *cc, const char *path);
+/* Register in-memory text (tests, fuzzing); returns its index. */
+uint32_t src_add(Compiler *cc, const char *path, const char *text, size_t size);
+/* The text of line `line` of file `file`, without its newline; *len receives the length. */
+const char *src_line(Compiler *cc, uint32_t file, uint32_t line, size_t *len);
+SrcLoc loc_span(SrcLoc a, SrcLoc b);            /* from the start of a to the end of b */
+
+/* --- diag.c ------------------------------------------------------------- */
+
+typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+/* A sink: tests can capture messages instead of reading stderr. */
+typedef struct Diag {
+    FILE *out;                    /* where rendered messages go (NULL: only counted/captured) */
+    StrBuf *capture;              /* if non-NULL, rendered messages are appended here too */
+    int nerrors, nwarnings;
+    int error_limit;              /* stop reporting after this many errors (default 20) */
+    int color;                    /* reserved; rendering is plain text */
+} Diag;
+
+void diag_at(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, ...) NC_PRINTF(4, 5);
+void diag_vat(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list ap);
+#define error_at(cc, loc, ...) diag_at((cc), DIAG_ERROR, (loc), __VA_ARGS__)
+#define warning_at(cc, loc, ...) diag_at((cc), DIAG_WARNING, (loc), __VA_ARGS__)
+#define note_at(cc, loc, ...) diag_at((cc), DIAG_NOTE, (loc), __VA_ARGS__)
+/* A plain continuation line under the last message ("  right-hand side is mV/ms"). */
+void diag_extra(Compiler *cc, const char *fmt, ...) NC_PRINTF(2, 3);
+
+/* --- lex.c (grammar/lexer.re) ------------------------------------------- */
+
+/* Token codes TK_* come from Lemon's generated neuro.h. */
+typedef struct Token {
+    int code;                     /* TK_* or 0 at end of input */
+    SrcLoc loc;
+    const char *text;             /* interned: identifier, unit text, string contents (unescaped) */
+    double num;                   /* NUMBER value */
+} Token;
+
+typedef struct Lexer {
+    Compiler *cc;
+    uint32_t file;
+    const char *start, *cur, *end, *line_begin;
+    uint32_t line;
+    int depth;                    /* ( and [ nesting: newlines inside are blanks */
+    int prev;                     /* previous token code, for newline -> SEMI */
+    int after_number;             /* next token may be a UNIT */
+    Token pending;                /* one token of lookahead for 'else' joining */
+    int has_pending;
+} Lexer;
+
+void lex_init(Lexer *lx, Compiler *cc, uint32_t file);
+Token lex_next(Lexer *lx);                      /* code 0 at end; TK_ILLEGAL on bad input (diagnosed) */
+const char *tok_name(int code);                 /* "identifier", "'{'", "'neuron'" */
+
+/* --- parse.c ------------------------------------------------------------ */
+
+/* Parse file `file` into an AST_FILE node; NULL after a syntax error (diagnosed). */
+AstNode *parse_file(Compiler *cc, uint32_t file);
+
+/* --- ast.c -------------------------------------------------------------- */
+
+typedef enum AstKind {
+#define X(e, s) AST_##e,
+#include "ast_nodes.def"
+#undef X
+    AST__COUNT
+} AstKind;
+
+typedef struct AstList {
+    AstNode **v;
+    int n, cap;
+} AstList;
+
+enum { TY_UNIT = 1, TY_INT, TY_BOOL, TY_WEIGHT };          /* AST_TYPE op */
+enum { EV_SPIKE = 1, EV_PRE, EV_POST, EV_PREPOST, EV_STEP }; /* AST_ON op */
+
+struct Dim;
+struct Sym;
+
+/* One fat node (style rule 6). Which fields a kind uses is listed in ast_nodes.def. */
+struct AstNode {
+    AstKind kind;
+    SrcLoc loc;                   /* whole construct */
+    int op;                       /* operator token code, block kind, event, model kind */
+    int flag;                     /* small per-kind flag */
+    const char *name;             /* interned identifier */
+    const char *name2;            /* second identifier */
+    const char *str;              /* string literal contents, or unit text of a NUM */
+    double num;                   /* number value as written (unit not applied) */
+    AstNode *a, *b, *c, *d;       /* children */
+    AstList list, list2;          /* ordered children */
+    SrcLoc loc2;                  /* location of name2 / str where useful */
+    /* filled by sema */
+    void *sema;                   /* per-kind annotation (see sema.c) */
+};
+
+AstNode *ast_new(Compiler *cc, AstKind k, SrcLoc loc);
+void ast_append(Compiler *cc, AstList *l, AstNode *n);
+const char *ast_kind_name(AstKind k);
+#define ast_is_expr(n) ((n)->kind <= AST_IN)
+
+/* --- ast_print.c -------------------------------------------------------- */
+
+/* Pretty-print back to .neuro syntax (the --dump=ast form; golden tests diff it). */
+void ast_print(Compiler *cc, AstNode *n, StrBuf *out);
+void ast_print_expr(AstNode *e, StrBuf *out);    /* fully parenthesised where needed */
+
+/* --- driver.c ----------------------------------------------------------- */
+
+typedef enum Dump { DUMP_NONE, DUMP_TOKENS, DUMP_AST, DUMP_IR } Dump;
+
+typedef struct Options {
+    const char *input;            /* model file */
+    const char *output;           /* -o */
+    const char *backend;          /* "auto" | "c" | "cuda" | "opencl" */
+    const char *emit_only;        /* --emit-only DIR */
+    const char **incdirs;         /* -I */
+    int nincdirs;
+    Dump dump;
+    int explain;                  /* --explain */
+    const char *stdlib_dir;       /* located from the executable */
+    const char *prefix_dir;       /* install prefix: bin/.. */
+    const char *cc_cmd;           /* C compiler for the generated code */
+    const char *gpu_arch;         /* --gpu-arch */
+    int verbose;
+} Options;
+
+struct Compiler {
+    Arena arena;
+    Diag diag;
+    Options opt;
+    SrcFile *files;               /* files[0] unused */
+    uint32_t nfiles, capfiles;
+    struct InternTab *strtab;
+    struct Sema *sema;            /* set by sema_check */
+    struct IrModel *ir;           /* set by ir_build */
+};
+
+void compiler_init(Compiler *cc);
+void compiler_free(Compiler *cc);
+int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
+
+#endif

@@ -1,0 +1,158 @@
+/* neurort.h -- the public API of libneurort, the runtime every generated simulator links.
+ *
+ * The runtime owns what is the same for every model: command-line options of the generated
+ * program, memory, connectivity construction, recording (.npy/.csv + manifest.json),
+ * progress and the final summary, timing, and load-time numerics (matrix exponentials).
+ * Errors are returned as nrt_status with a message in ctx->errmsg; the runtime prints only
+ * from the reporting calls (nrt_progress, nrt_report) and never exits the process.
+ */
+#ifndef NEURORT_H
+#define NEURORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nrt_status {
+    NRT_OK = 0,
+    NRT_ENOMEM,                   /* host allocation failed */
+    NRT_EIO,                      /* a file could not be written (disk full, permissions) */
+    NRT_EINVAL,                   /* bad argument or option */
+    NRT_EDEVICE,                  /* accelerator error */
+    NRT_EHELP                     /* --help was printed: exit 0 */
+} nrt_status;
+
+#define NRT_MAX_POPS 256
+
+typedef struct nrt_rec nrt_rec;
+
+typedef struct nrt_pop_stat {
+    const char *name;
+    int64_t size;
+    int64_t spikes;               /* total spikes emitted */
+} nrt_pop_stat;
+
+/* One run of a generated simulator. Fill model/default_* before nrt_init. */
+typedef struct nrt_ctx {
+    /* set by the generated code before nrt_init */
+    const char *model;            /* model name, e.g. "cuba" */
+    const char *backend;          /* "c", "cuda", "opencl" */
+    uint64_t default_seed;        /* sim { seed } */
+    double dt;                    /* ms */
+    int64_t total_steps;          /* all run phases together (for progress) */
+    /* set by nrt_init from the command line */
+    const char *out_dir;          /* --out DIR; default: <binary>_out beside the binary */
+    uint64_t seed;                /* --seed N, else default_seed */
+    int quiet;                    /* --quiet: no progress, no summary */
+    /* run state */
+    int64_t step;                 /* steps completed so far */
+    volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
+    char errmsg[512];             /* message of the last failing call */
+    /* bookkeeping */
+    nrt_pop_stat pops[NRT_MAX_POPS];
+    int npops;
+    nrt_rec *recs;                /* linked list of open recordings */
+    double t0;                    /* wall clock at nrt_init (s) */
+    double t_build, t_construct, t_simulate; /* seconds spent in each phase */
+    double t_last_progress;
+    int interrupted;              /* stopped early (signal or error) */
+} nrt_ctx;
+
+/* Parse argv (--out DIR, --seed N, --quiet, --help), install SIGINT/SIGTERM handlers that
+ * set ctx->stop_requested, create the output folder. NRT_EHELP after printing help to
+ * stdout; NRT_EINVAL with errmsg on a bad option. `usage_extra` may be NULL. */
+nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
+
+double nrt_now(void);             /* monotonic wall clock, seconds */
+
+/* Register a population for the summary; returns its index. */
+int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
+
+/* Host memory: zeroed; NULL with errmsg naming `what` and the size on failure. */
+void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what);
+void nrt_free(void *p);
+
+/* {===== Connectivity ===== */
+
+typedef enum nrt_rule {
+    NRT_ALL_TO_ALL = 1,
+    NRT_ONE_TO_ONE,
+    NRT_FIXED_PROB,               /* each pair independently with probability p */
+    NRT_FIXED_INDEGREE            /* each post neuron gets exactly k presynaptic partners */
+} nrt_rule;
+
+typedef struct nrt_conn_spec {
+    nrt_rule rule;
+    int64_t n_pre, n_post;        /* sizes of the pre and post targets */
+    double p;                     /* NRT_FIXED_PROB */
+    int64_t k;                    /* NRT_FIXED_INDEGREE */
+    int autapses;                 /* allow i -> i where pre and post overlap */
+    int multapses;                /* allow repeated pairs (NRT_FIXED_INDEGREE) */
+    int same_base;                /* pre and post are views of one population */
+    int64_t pre_offset, post_offset; /* view offsets in that population (autapse test) */
+    uint64_t seed;
+    uint32_t proj_id;             /* low 24 bits of the RNG stream */
+} nrt_conn_spec;
+
+/* Synapses by presynaptic row; within a row, post indices ascend (multapses adjacent).
+ * Synapse s of row i is identified by (i, s - row_ptr[i]) for per-synapse random draws. */
+typedef struct nrt_csr {
+    int64_t n_pre, n_post;
+    int64_t nnz;
+    int64_t *row_ptr;             /* n_pre + 1 */
+    int32_t *col;                 /* nnz post indices, local to the post target */
+} nrt_csr;
+
+nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
+void nrt_csr_free(nrt_csr *c);
+
+/* ===== Connectivity =====} */
+
+/* {===== Recording ===== */
+
+/* Spikes of a population (or view): rows (t in ms, neuron index). Format from the
+ * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
+nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
+nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+
+/* State variables of selected neurons every `every` steps: rows of time plus one column per
+ * (variable, neuron). .npy: structured dtype [('t','<f8'), (var,'<f8',(nidx,)), ...];
+ * .csv: "t_ms,V[0],V[2500],...". `units` are the variables' units as text ("mV"). */
+nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvars,
+                       const char *const *vars, const char *const *units, int nidx,
+                       const int64_t *idx, int64_t every);
+/* `vals` holds nvars * nidx values, variable-major. Time of the row is (step + 1) * dt. */
+nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
+
+/* Flush and close every recording, write manifest.json (with "completed_steps" and
+ * "interrupted"), and record timing. Safe to call after an error. */
+nrt_status nrt_finish(nrt_ctx *ctx);
+
+/* ===== Recording ===== } */
+
+/* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
+ * percent, simulated time, elapsed wall time, real-time factor. */
+void nrt_progress(nrt_ctx *ctx);
+/* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
+ * times, RTF. Nothing when quiet. */
+void nrt_report(nrt_ctx *ctx);
+
+/* {===== Load-time numerics ===== */
+
+/* out = exp(A) for an n x n row-major matrix, in double (Pade 13 + scaling and squaring). */
+nrt_status nrt_expm(int n, const double *A, double *out);
+/* Exact propagator of x' = A x + b over dt, b held constant over the step:
+ *   x(t + dt) = Phi x(t) + Psi b,   Phi = exp(A dt),  Psi = integral_0^dt exp(A s) ds.
+ * Computed from the exponential of the block matrix [[A, I], [0, 0]] * dt (valid for
+ * singular A). Phi and Psi are n x n row-major. */
+nrt_status nrt_propagator(int n, const double *A, double dt, double *Phi, double *Psi);
+
+/* ===== Load-time numerics ===== } */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
