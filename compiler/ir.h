@@ -1,0 +1,246 @@
+/* ir.h -- the lowered model: what every back end (C, CUDA, OpenCL) consumes.
+ *
+ * The IR knows nothing of the AST, units or integrators: sema has checked dimensions,
+ * ode.c has turned `dynamics` into explicit per-step updates, and instances are fully
+ * bound. A population carries one fused per-neuron body (receptors, stimuli, integration,
+ * threshold, reset, refractoriness); projections carry connectivity rules and per-synapse
+ * initialisers; the program is a list of phases (run N steps / set a value).
+ */
+#ifndef NEUROC_IR_H
+#define NEUROC_IR_H
+
+#include <stdint.h>
+
+#include "units.h"
+
+typedef struct IrExpr IrExpr;
+typedef struct IrStmt IrStmt;
+typedef struct IrVar IrVar;
+typedef struct IrPop IrPop;
+typedef struct IrProj IrProj;
+typedef struct IrProp IrProp;
+
+typedef enum IrType { IRT_REAL, IRT_INT, IRT_BOOL } IrType;
+
+/* ORDER: binary operators; ir_binop_c[] in ir.c follows it. */
+typedef enum IrBinop {
+    IB_ADD, IB_SUB, IB_MUL, IB_DIV, IB_MOD, IB_POW,
+    IB_LT, IB_LE, IB_GT, IB_GE, IB_EQ, IB_NE, IB_AND, IB_OR
+} IrBinop;
+
+/* ORDER: built-in math functions; ir_builtins[] in ir.c follows it. */
+typedef enum IrFn {
+    IF_EXP, IF_LOG, IF_SQRT, IF_ABS, IF_MIN, IF_MAX, IF_EXPREL, IF_SIN, IF_COS, IF_TAN,
+    IF_TANH, IF_FLOOR, IF_CEIL, IF_ROUND, IF_EXPM1, IF_LOG1P, IF_LOG10, IF_ATAN, IF_SINH,
+    IF_COSH, IF_CLIP, IF__COUNT
+} IrFn;
+
+typedef enum IrRand { IR_UNIFORM, IR_NORMAL } IrRand;
+
+typedef enum IrExprOp {
+    IE_CONST,                     /* val */
+    IE_VAR,                       /* var: per-neuron array element [n] or scalar */
+    IE_LOCAL,                     /* local temporary, by id */
+    IE_T,                         /* time at the start of the step (ms) */
+    IE_DT,                        /* dt (ms) */
+    IE_INDEX,                     /* index within the population (or view) being processed */
+    IE_PRE, IE_POST,              /* synapse initialisers: pre and post index */
+    IE_BIN,                       /* a op b */
+    IE_NEG, IE_NOT,               /* unary */
+    IE_CALL,                      /* fn(args) */
+    IE_COND,                      /* a ? b : c */
+    IE_RAND,                      /* rand kind; stream and site; element/sub/step from context */
+    IE_PROP                       /* propagator entry prop->[which](row, col) */
+} IrExprOp;
+
+struct IrExpr {
+    IrExprOp op;
+    IrType type;
+    double val;                   /* IE_CONST */
+    IrVar *var;                   /* IE_VAR */
+    int local;                    /* IE_LOCAL id */
+    int sub;                      /* IrBinop, IrFn, IrRand, or propagator matrix (0..3) */
+    uint32_t stream, site;        /* IE_RAND */
+    IrProp *prop;                 /* IE_PROP */
+    int row, col;                 /* IE_PROP */
+    IrExpr *a, *b, *c;
+    IrExpr **args;                /* IE_CALL */
+    int nargs;
+};
+
+typedef enum IrVarKind {
+    IV_STATE,                     /* neuron state */
+    IV_PARAM,                     /* parameter that is an array or a settable scalar */
+    IV_RSTATE,                    /* receptor state (per post neuron) */
+    IV_PREV,                      /* value of a state at the end of the previous step */
+    IV_REFR                       /* refractory countdown in steps (int) */
+} IrVarKind;
+
+struct IrVar {
+    const char *cname;            /* C identifier, unique in the model ("P_V") */
+    const char *label;            /* user name for messages and recordings ("V") */
+    IrVarKind kind;
+    IrType type;
+    Dim dim;
+    const char *unit;             /* printable unit ("mV") */
+    int per_neuron;               /* 1: array over the population; 0: scalar */
+    double init;                  /* scalar initial value */
+    IrPop *pop;
+};
+
+typedef struct IrBlock {
+    IrStmt **v;
+    int n, cap;
+} IrBlock;
+
+typedef enum IrStmtKind {
+    IS_ASSIGN,                    /* var = e */
+    IS_LOCAL,                     /* declare local (id, type) = e */
+    IS_SETLOCAL,                  /* local = e */
+    IS_IF,                        /* if (e) body else els */
+    IS_SPIKE,                     /* the current neuron spikes this step */
+    IS_RECV                       /* local = arrivals of projection proj for this neuron (cleared) */
+} IrStmtKind;
+
+struct IrStmt {
+    IrStmtKind kind;
+    IrVar *var;
+    int local;
+    IrType type;
+    IrExpr *e;
+    IrBlock body, els;
+    IrProj *proj;
+};
+
+/* Exact propagator: x(t+dt) = Phi x + Psi b, computed at load time from A (n x n
+ * expressions over parameters) by nrt_propagator; A_refr (or NULL) is A with the rows of
+ * variables frozen while refractory set to zero. */
+struct IrProp {
+    int id;
+    const char *cname;            /* storage prefix ("P_prop0") */
+    int n;
+    IrExpr **A, **A_refr;         /* n*n, row-major */
+    int per_neuron;               /* coefficients depend on per-neuron parameters */
+    IrPop *pop;
+};
+
+typedef struct IrLocalInfo {
+    const char *name;             /* C name */
+    IrType type;
+} IrLocalInfo;
+
+struct IrPop {
+    int id;
+    const char *name;             /* population name ("P") */
+    const char *cname;
+    const char *model;            /* neuron model name */
+    int64_t size;
+    IrVar **vars;
+    int nvars;
+    IrBlock init;                 /* per-neuron initialisation (context: n, RNG NEURON_INIT) */
+    IrBlock body;                 /* per-neuron step (context: n, step) */
+    IrProp **props;
+    int nprops;
+    IrLocalInfo *locals;          /* locals of init and body, by id */
+    int nlocals, caplocals;
+    int has_refractory;
+    int has_spikes;               /* the model has a spike condition */
+};
+
+typedef enum IrRule { IR_ALL_TO_ALL = 1, IR_ONE_TO_ONE, IR_FIXED_PROB, IR_FIXED_INDEGREE } IrRule;
+
+typedef struct IrView {
+    IrPop *pop;
+    int64_t offset, size;
+} IrView;
+
+struct IrProj {
+    int id;
+    const char *name;
+    const char *cname;
+    IrView pre, post;
+    IrRule rule;
+    double p;                     /* FIXED_PROB */
+    int64_t k;                    /* FIXED_INDEGREE */
+    int autapses, multapses;
+    IrExpr *w;                    /* per-synapse weight (context: IE_PRE, IE_POST, SYNAPSE_INIT) */
+    IrExpr *delay;                /* per-synapse delay in ms, or NULL for one step */
+    IrType wtype;
+};
+
+typedef enum IrPhaseKind { PH_RUN, PH_SET } IrPhaseKind;
+
+typedef struct IrPhase {
+    IrPhaseKind kind;
+    int64_t steps;                /* PH_RUN */
+    IrVar *var;                   /* PH_SET: a settable scalar or per-neuron parameter */
+    IrView view;                  /* PH_SET on a per-neuron array: the neurons affected */
+    double value;
+} IrPhase;
+
+typedef struct IrRecord {
+    const char *file;             /* as written in the model */
+    int spikes;                   /* 1: spikes; 0: state */
+    IrView view;
+    IrVar **vars;                 /* state recording */
+    int nvars;
+    int64_t *idx;                 /* neuron indices (within the base population) */
+    int nidx;
+    int64_t every;                /* steps */
+} IrRecord;
+
+typedef struct IrModel {
+    const char *name;             /* model (file) name */
+    double dt;                    /* ms */
+    uint64_t seed;
+    int dbl;                      /* precision = double */
+    IrPop **pops;
+    int npops;
+    IrProj **projs;
+    int nprojs;
+    IrRecord *recs;
+    int nrecs;
+    IrPhase *phases;
+    int nphases;
+    int64_t total_steps;
+    const char **notes;           /* --explain lines: integrators chosen and why, plans */
+    int nnotes;
+} IrModel;
+
+/* --- ir.c --------------------------------------------------------------- */
+
+struct Compiler;
+IrExpr *ir_const(struct Compiler *cc, double v, IrType t);
+IrExpr *ir_var(struct Compiler *cc, IrVar *v);
+IrExpr *ir_local(struct Compiler *cc, int id, IrType t);
+IrExpr *ir_leaf(struct Compiler *cc, IrExprOp op, IrType t);
+IrExpr *ir_bin(struct Compiler *cc, IrBinop op, IrExpr *a, IrExpr *b);   /* folds constants */
+IrExpr *ir_neg(struct Compiler *cc, IrExpr *a);
+IrExpr *ir_not(struct Compiler *cc, IrExpr *a);
+IrExpr *ir_call(struct Compiler *cc, IrFn fn, IrExpr **args, int nargs);  /* folds constants */
+IrExpr *ir_cond(struct Compiler *cc, IrExpr *c, IrExpr *a, IrExpr *b);
+IrExpr *ir_rand(struct Compiler *cc, IrRand kind, uint32_t stream, uint32_t site);
+int ir_is_const(const IrExpr *e, double *v);
+/* Copy of e with every IE_VAR in `from` replaced by the matching expression in `to`. */
+IrExpr *ir_subst(struct Compiler *cc, IrExpr *e, IrVar **from, IrExpr **to, int n);
+int ir_uses_var(const IrExpr *e, IrVar *v);
+/* 1 if e reads anything that changes during a run: states, IE_T, IE_RAND, locals. */
+int ir_is_time_varying(const IrExpr *e);
+int ir_has_per_neuron(const IrExpr *e);
+
+IrStmt *ir_stmt(struct Compiler *cc, IrStmtKind k);
+void ir_block_add(struct Compiler *cc, IrBlock *b, IrStmt *s);
+int ir_new_local(struct Compiler *cc, IrPop *p, const char *hint, IrType t);
+IrVar *ir_new_var(struct Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType t,
+                  Dim d, int per_neuron);
+
+extern const char *const ir_builtin_name[IF__COUNT];
+extern const int ir_builtin_arity[IF__COUNT];
+extern const char *const ir_binop_c[];
+
+/* --- ir_print.c: --dump=ir ------------------------------------------------ */
+struct StrBuf;
+void ir_print_model(IrModel *m, struct StrBuf *out);
+void ir_print_expr(IrPop *p, const IrExpr *e, struct StrBuf *out);
+
+#endif
