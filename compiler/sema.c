@@ -1,0 +1,2734 @@
+/* sema.c -- names, types and dimensions; models instantiated and lowered to IR.
+ *
+ * Pass list inside sema_lower():
+ *   1. collect   global names (models, funcs, connect rules), `sim`, `set` targets
+ *   2. check     every neuron and receptor model once, as a generic instance, so that
+ *                errors inside a model are reported once even if it is never used
+ *   3. network   top to bottom: const, population, projection, stimulus, record, run, set
+ *   4. bodies    one fused per-neuron step body per population (receptors, stimuli,
+ *                integration via ode.c, update, threshold, reset, refractoriness)
+ * Checking and lowering are one walk: converting an AST expression yields IR and its Dim.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neuro.h"
+#include "nrt_philox.h"
+#include "sema.h"
+
+/* {===== environments ===== */
+
+typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE } BindKind;
+
+typedef struct Inst Inst;
+typedef struct PopRef PopRef;
+
+typedef struct Bind {
+    const char *name;
+    BindKind kind;
+    SrcLoc loc;
+    IrExpr *e;                    /* B_VAL: the value */
+    Dim dim;
+    IrVar *var;                   /* assignable storage (states), or NULL */
+    int port;                     /* 1: an input port (e is its local) */
+    int is_param;
+    AstNode *ast;                 /* B_DERIVED: expression; B_FUNC/B_MODEL/B_RULE: node */
+    struct Env *denv;             /* B_DERIVED: where to evaluate */
+    PopRef *pop;                  /* B_POP */
+    IrProj *proj;                 /* B_PROJ */
+} Bind;
+
+typedef struct Env {
+    struct Env *parent;
+    Bind *v;
+    int n, cap;
+} Env;
+
+static Bind *env_find_here(Env *e, const char *name)
+{
+    for (int i = 0; i < e->n; i++)
+        if (e->v[i].name == name)
+            return &e->v[i];
+    return NULL;
+}
+
+static Bind *env_find(Env *e, const char *name)
+{
+    for (; e; e = e->parent) {
+        Bind *b = env_find_here(e, name);
+        if (b)
+            return b;
+    }
+    return NULL;
+}
+
+/* ===== environments =====} */
+
+typedef struct Port {
+    const char *name;
+    Dim dim;
+    int local;                    /* body local accumulating the port this step */
+} Port;
+
+typedef struct RInst {
+    AstNode *model;
+    Env env;
+    IrProj *proj;
+    int64_t off, size;            /* post view within the base population */
+    Port *port;                   /* target port of the post neuron */
+    int input_local;
+    AstNode *inits;               /* PC_RECEPTOR node (list = inits) */
+    Inst *post;
+    uint32_t site;
+} RInst;
+
+typedef struct Stim {
+    AstNode *node;
+    uint32_t id;
+    int64_t off, size;
+    Port *port;
+} Stim;
+
+struct Inst {
+    AstNode *model;
+    IrPop *pop;
+    Env env;
+    Port *ports;
+    int nports;
+    RInst **recs;
+    int nrecs;
+    Stim *stims;
+    int nstims;
+    uint32_t step_site;           /* RNG call sites of NEURON_STEP draws */
+    IrVar *refr;
+    int dummy;
+};
+
+struct PopRef {
+    const char *name;
+    Inst *inst;                   /* the base population's instance */
+    int64_t off, size;            /* the view */
+    SrcLoc loc;
+};
+
+typedef struct Sema {
+    Compiler *cc;
+    IrModel *m;
+    Env global;
+    AstNode *sim;
+    const char **set_pop, **set_par; /* `set P.x` targets, by base population */
+    int *set_view;                /* ... set through a view (the parameter becomes an array) */
+    int nsets;
+    Inst **insts;
+    int ninsts;
+    int nstims;
+    SrcLoc useloc;                /* where the model being instantiated is used */
+} Sema;
+
+#define A_T 1u
+#define A_INDEX 2u
+#define A_PREPOST 4u
+#define A_CROSSED 8u
+
+typedef struct Ctx {
+    Sema *S;
+    Compiler *cc;
+    Env *env;
+    IrPop *pop;                   /* owner of locals (NULL: none may be created) */
+    IrBlock *out;                 /* sink for statements (let) */
+    uint32_t stream;              /* RNG stream; 0: no random draws here */
+    uint32_t *site;
+    const char *where;            /* "a parameter value", for messages */
+    unsigned allow;
+    Inst *inst;                   /* for crossed(): where to add prev variables */
+    int depth;                    /* func inlining depth */
+    int64_t ioff;                 /* `i` = base index - ioff (views) */
+} Ctx;
+
+typedef struct Val {
+    IrExpr *e;
+    Dim d;
+    int ok;                       /* 0 after an error: suppress follow-up checks */
+    int anydim;                   /* the literal 0: matches every dimension */
+} Val;
+
+static Val conv(Ctx *x, AstNode *n);
+
+static void add_bind(Compiler *cc, Env *e, Bind b)
+{
+    if (e->n == e->cap) {
+        int cap = e->cap ? 2 * e->cap : 16;
+        Bind *v = arena_alloc(&cc->arena, sizeof *v * (size_t)cap);
+        if (e->n)
+            memcpy(v, e->v, sizeof *v * (size_t)e->n);
+        e->v = v;
+        e->cap = cap;
+    }
+    e->v[e->n++] = b;
+}
+
+/* Declare `b` in `e`, reporting a redefinition in the same scope. */
+static int declare(Compiler *cc, Env *e, Bind b)
+{
+    Bind *old = env_find_here(e, b.name);
+    if (old) {
+        error_at(cc, b.loc, "redefinition of '%s'", b.name);
+        note_at(cc, old->loc, "'%s' first defined here", b.name);
+        return 0;
+    }
+    add_bind(cc, e, b);
+    return 1;
+}
+
+static const char *fmt_dim(Compiler *cc, Dim d)
+{
+    char buf[96];
+    dim_format(d, buf, sizeof buf);
+    return arena_strdup(&cc->arena, buf);
+}
+
+static Val bad(Compiler *cc)
+{
+    Val v = {ir_const(cc, 0, IRT_REAL), DIM_NONE, 0, 1};
+    return v;
+}
+
+static Val mkval(IrExpr *e, Dim d)
+{
+    Val v = {e, d, 1, 0};
+    return v;
+}
+
+/* Report a dimension mismatch between two operands. */
+static int same_dim(Ctx *x, Val a, Val b, SrcLoc loc, const char *what)
+{
+    if (!a.ok || !b.ok || a.anydim || b.anydim || dim_eq(a.d, b.d))
+        return 1;
+    error_at(x->cc, loc, "dimension mismatch in %s: %s vs %s", what, fmt_dim(x->cc, a.d),
+             fmt_dim(x->cc, b.d));
+    return 0;
+}
+
+static int expect_dim(Ctx *x, Val v, Dim want, SrcLoc loc, const char *what)
+{
+    if (!v.ok || v.anydim || dim_eq(v.d, want))
+        return 1;
+    error_at(x->cc, loc, "%s has dimension %s, expected %s", what, fmt_dim(x->cc, v.d),
+             fmt_dim(x->cc, want));
+    return 0;
+}
+
+/* Resolve a declared type (AST_TYPE) to a Dim and IR type. */
+static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
+{
+    *d = DIM_NONE;
+    *ty = IRT_REAL;
+    if (!t)
+        return 1;
+    if (t->kind == AST_TYPE && t->op == TY_INT) {
+        *ty = IRT_INT;
+        return 1;
+    }
+    if (t->kind == AST_TYPE && t->op == TY_BOOL) {
+        *ty = IRT_BOOL;
+        return 1;
+    }
+    if (t->kind == AST_TYPE && t->op == TY_WEIGHT) {
+        d->e[DIM_W] = 1;
+        return 1;
+    }
+    AstNode *u = t->kind == AST_TYPE ? t->a : t;
+    if (!u)
+        return 1;
+    double sc;
+    switch (u->kind) {
+    case AST_UNUM:
+        return 1;
+    case AST_UNAME: {
+        Dim b;
+        if (!unit_lookup(u->name, &b, &sc)) {
+            error_at(cc, u->loc, "unknown unit '%s'", u->name);
+            return 0;
+        }
+        int ok = 1;
+        int ex = u->num != 0 ? (int)u->num : 1;
+        *d = dim_pow(b, ex, 1, &ok);
+        return 1;
+    }
+    case AST_UMUL:
+    case AST_UDIV: {
+        Dim a, b;
+        IrType ta, tb;
+        if (!type_of(cc, u->a, &a, &ta) || !type_of(cc, u->b, &b, &tb))
+            return 0;
+        *d = u->kind == AST_UMUL ? dim_mul(a, b) : dim_div(a, b);
+        return 1;
+    }
+    default:
+        error_at(cc, u->loc, "not a unit");
+        return 0;
+    }
+}
+
+/* The scale (internal value of one unit) of a unit expression, for `x in U`. */
+static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
+{
+    *d = DIM_NONE;
+    *sc = 1;
+    switch (u->kind) {
+    case AST_UNUM:
+        return 1;
+    case AST_NAME:
+    case AST_UNAME: {
+        Dim b;
+        double s;
+        if (!unit_lookup(u->name, &b, &s)) {
+            error_at(cc, u->loc, "unknown unit '%s'", u->name);
+            return 0;
+        }
+        int ex = (u->kind == AST_UNAME && u->num != 0) ? (int)u->num : 1, ok;
+        *d = dim_pow(b, ex, 1, &ok);
+        *sc = pow(s, ex);
+        return 1;
+    }
+    case AST_UMUL:
+    case AST_UDIV: {
+        Dim a, b;
+        double sa, sb;
+        if (!unit_scale(cc, u->a, &a, &sa) || !unit_scale(cc, u->b, &b, &sb))
+            return 0;
+        *d = u->kind == AST_UMUL ? dim_mul(a, b) : dim_div(a, b);
+        *sc = u->kind == AST_UMUL ? sa * sb : sa / sb;
+        return 1;
+    }
+    case AST_TYPE:
+        return unit_scale(cc, u->a, d, sc);
+    default:
+        error_at(cc, u->loc, "expected a unit after 'in'");
+        return 0;
+    }
+}
+
+/* {===== expressions ===== */
+
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 30 || lb > 30)
+        return 99;
+    int d[32][32];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+static void suggest(Ctx *x, const char *name)
+{
+    const char *best = NULL;
+    SrcLoc bloc = {0, 0, 0, 0};
+    int bd = 3;
+    for (Env *e = x->env; e; e = e->parent)
+        for (int i = 0; i < e->n; i++) {
+            int dd = edit_distance(name, e->v[i].name);
+            if (dd < bd && e->v[i].kind != B_MODEL) {
+                bd = dd;
+                best = e->v[i].name;
+                bloc = e->v[i].loc;
+            }
+        }
+    if (best) {
+        if (bloc.file)
+            note_at(x->cc, bloc, "did you mean '%s'?", best);
+        else
+            diag_extra(x->cc, "  note: did you mean '%s'?", best);
+    }
+}
+
+static Val conv_name(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Bind *b = env_find(x->env, n->name);
+    if (b) {
+        switch (b->kind) {
+        case B_VAL:
+            if (!b->e) {
+                error_at(cc, n->loc, "input port '%s' can only be read in dynamics, update and "
+                                     "spike handlers", n->name);
+                return bad(cc);
+            }
+            return mkval(b->e, b->dim);
+        case B_DERIVED: {
+            Ctx y = *x;
+            y.env = b->denv;
+            Val v = conv(&y, b->ast);
+            if (v.ok && !dim_eq(v.d, b->dim) && !v.anydim)
+                return bad(cc); /* reported where the derived value is declared */
+            v.d = b->dim;
+            return v;
+        }
+        default:
+            error_at(cc, n->loc, "'%s' is not a value", n->name);
+            return bad(cc);
+        }
+    }
+    const char *s = n->name;
+    if (strcmp(s, "t") == 0) {
+        if (!(x->allow & A_T)) {
+            error_at(cc, n->loc, "time 't' is not available in %s", x->where);
+            return bad(cc);
+        }
+        return mkval(ir_leaf(cc, IE_T, IRT_REAL), dim_time());
+    }
+    if (strcmp(s, "dt") == 0)
+        return mkval(ir_const(cc, cc->ir->dt, IRT_REAL), dim_time());
+    if (strcmp(s, "i") == 0 || strcmp(s, "j") == 0) {
+        int pp = (x->allow & A_PREPOST) != 0;
+        if (s[0] == 'j' && !pp) {
+            error_at(cc, n->loc, "'j' (postsynaptic index) is only available in projections");
+            return bad(cc);
+        }
+        if (!pp && !(x->allow & A_INDEX)) {
+            error_at(cc, n->loc, "neuron index 'i' is not available in %s", x->where);
+            return bad(cc);
+        }
+        IrExprOp op = pp ? (s[0] == 'i' ? IE_PRE : IE_POST) : IE_INDEX;
+        IrExpr *ix = ir_leaf(cc, op, IRT_INT);
+        if (!pp && x->ioff)
+            ix = ir_bin(cc, IB_SUB, ix, ir_const(cc, (double)x->ioff, IRT_INT));
+        return mkval(ix, DIM_NONE);
+    }
+    if (strcmp(s, "inf") == 0)
+        return mkval(ir_const(cc, INFINITY, IRT_REAL), DIM_NONE);
+    if (strcmp(s, "pi") == 0)
+        return mkval(ir_const(cc, 3.14159265358979323846, IRT_REAL), DIM_NONE);
+    if (strcmp(s, "e") == 0)
+        return mkval(ir_const(cc, 2.71828182845904523536, IRT_REAL), DIM_NONE);
+    error_at(cc, n->loc, "unknown name '%s'", s);
+    suggest(x, s);
+    return bad(cc);
+}
+
+static IrExpr *to_real(Compiler *cc, IrExpr *e)
+{
+    (void)cc;
+    return e;
+}
+
+static Val rand_draw(Ctx *x, AstNode *n, IrRand kind)
+{
+    Compiler *cc = x->cc;
+    if (!x->stream) {
+        error_at(cc, n->loc, "random draws are not allowed in %s", x->where);
+        return bad(cc);
+    }
+    return mkval(ir_rand(cc, kind, x->stream, (*x->site)++), DIM_NONE);
+}
+
+typedef struct Args {
+    AstNode *pos[4];
+    int npos;
+    AstNode *named;               /* first named argument, for errors */
+} Args;
+
+static int split_args(Ctx *x, AstNode *call, Args *a, int minn, int maxn)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < call->list.n; i++) {
+        AstNode *arg = call->list.v[i];
+        if (arg->kind == AST_ARG) {
+            error_at(x->cc, arg->loc, "'%s' takes no named arguments", call->name);
+            return 0;
+        }
+        if (a->npos < 4)
+            a->pos[a->npos] = arg;
+        a->npos++;
+    }
+    if (a->npos < minn || a->npos > maxn) {
+        if (minn == maxn)
+            error_at(x->cc, call->loc, "'%s' takes %d argument%s, %d given", call->name, minn,
+                     minn == 1 ? "" : "s", a->npos);
+        else
+            error_at(x->cc, call->loc, "'%s' takes %d to %d arguments, %d given", call->name, minn,
+                     maxn, a->npos);
+        return 0;
+    }
+    return 1;
+}
+
+static Val conv_func(Ctx *x, AstNode *call, AstNode *fn);
+
+static Val conv_call(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    const char *s = n->name;
+    Args a;
+    Bind *b = env_find(x->env, s);
+    if (b && b->kind == B_FUNC)
+        return conv_func(x, n, b->ast);
+    if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0) {
+        int uni = s[0] == 'u';
+        if (!split_args(x, n, &a, 0, 2))
+            return bad(cc);
+        if (a.npos == 1) {
+            error_at(cc, n->loc, "'%s' takes 0 or 2 arguments (%s)", s, uni ? "low, high" : "mean, sd");
+            return bad(cc);
+        }
+        Val r = rand_draw(x, n, uni ? IR_UNIFORM : IR_NORMAL);
+        if (!r.ok || a.npos == 0)
+            return r;
+        Val p = conv(x, a.pos[0]), q = conv(x, a.pos[1]);
+        if (!same_dim(x, p, q, n->loc, uni ? "the bounds of 'uniform'" : "the arguments of 'normal'"))
+            return bad(cc);
+        Dim d = p.anydim ? q.d : p.d;
+        IrExpr *e = uni ? ir_bin(cc, IB_ADD, p.e, ir_bin(cc, IB_MUL, ir_bin(cc, IB_SUB, q.e, p.e), r.e))
+                        : ir_bin(cc, IB_ADD, p.e, ir_bin(cc, IB_MUL, q.e, r.e));
+        Val v = mkval(e, d);
+        v.ok = p.ok && q.ok;
+        return v;
+    }
+    if (strcmp(s, "crossed") == 0) {
+        if (!split_args(x, n, &a, 2, 2))
+            return bad(cc);
+        if (!(x->allow & A_CROSSED) || !x->inst) {
+            error_at(cc, n->loc, "'crossed' is only available in 'spike when'");
+            return bad(cc);
+        }
+        Val v = conv(x, a.pos[0]), th = conv(x, a.pos[1]);
+        same_dim(x, v, th, n->loc, "'crossed'");
+        if (!v.ok || !th.ok)
+            return bad(cc);
+        if (v.e->op != IE_VAR || v.e->var->kind != IV_STATE) {
+            error_at(cc, a.pos[0]->loc, "the first argument of 'crossed' must be a state variable");
+            return bad(cc);
+        }
+        IrVar *sv = v.e->var, *prev = NULL;
+        IrPop *p = x->inst->pop;
+        for (int i = 0; i < p->nvars; i++)
+            if (p->vars[i]->kind == IV_PREV && strcmp(p->vars[i]->label, sv->label) == 0)
+                prev = p->vars[i];
+        if (!prev) {
+            prev = ir_new_var(cc, p, IV_PREV, arena_printf(&cc->arena, "%s_prev", sv->label),
+                              IRT_REAL, sv->dim, 1);
+            prev->unit = sv->unit;
+            prev->init = 0;
+            /* prev starts equal to the variable: appended to init after the states */
+            IrStmt *st = ir_stmt(cc, IS_ASSIGN);
+            st->var = prev;
+            st->e = ir_var(cc, sv);
+            ir_block_add(cc, &p->init, st);
+        }
+        IrExpr *e = ir_bin(cc, IB_AND, ir_bin(cc, IB_LT, ir_var(cc, prev), th.e),
+                           ir_bin(cc, IB_GE, v.e, th.e));
+        return mkval(e, DIM_NONE);
+    }
+    if (strcmp(s, "pulse") == 0) {
+        if (!split_args(x, n, &a, 3, 3))
+            return bad(cc);
+        Val t = conv(x, a.pos[0]), t0 = conv(x, a.pos[1]), w = conv(x, a.pos[2]);
+        if (!t.ok || !t0.ok || !w.ok)
+            return bad(cc);
+        expect_dim(x, t, dim_time(), a.pos[0]->loc, "the time argument of 'pulse'");
+        expect_dim(x, t0, dim_time(), a.pos[1]->loc, "the start of 'pulse'");
+        expect_dim(x, w, dim_time(), a.pos[2]->loc, "the duration of 'pulse'");
+        IrExpr *c = ir_bin(cc, IB_AND, ir_bin(cc, IB_GE, t.e, t0.e),
+                           ir_bin(cc, IB_LT, t.e, ir_bin(cc, IB_ADD, t0.e, w.e)));
+        return mkval(ir_cond(cc, c, ir_const(cc, 1, IRT_REAL), ir_const(cc, 0, IRT_REAL)), DIM_NONE);
+    }
+    if (strcmp(s, "pow") == 0) {
+        if (!split_args(x, n, &a, 2, 2))
+            return bad(cc);
+        Val p = conv(x, a.pos[0]), q = conv(x, a.pos[1]);
+        if (!p.ok || !q.ok)
+            return bad(cc);
+        expect_dim(x, q, DIM_NONE, a.pos[1]->loc, "the exponent");
+        double k;
+        if (!dim_is_none(p.d)) {
+            int ok = 0;
+            Dim d = p.d;
+            if (ir_is_const(q.e, &k) && k == floor(k))
+                d = dim_pow(p.d, (int)k, 1, &ok);
+            if (!ok) {
+                error_at(cc, n->loc, "a quantity with dimension %s needs a constant integer exponent",
+                         fmt_dim(cc, p.d));
+                return bad(cc);
+            }
+            return mkval(ir_bin(cc, IB_POW, p.e, q.e), d);
+        }
+        return mkval(ir_bin(cc, IB_POW, p.e, q.e), DIM_NONE);
+    }
+    for (int f = 0; f < IF__COUNT; f++) {
+        if (strcmp(s, ir_builtin_name[f]) != 0)
+            continue;
+        int ar = ir_builtin_arity[f];
+        if (!split_args(x, n, &a, ar, ar))
+            return bad(cc);
+        IrExpr *args[3];
+        Val v[3];
+        int ok = 1;
+        for (int i = 0; i < ar; i++) {
+            v[i] = conv(x, a.pos[i]);
+            args[i] = v[i].e;
+            ok &= v[i].ok;
+        }
+        if (!ok)
+            return bad(cc);
+        Dim d = DIM_NONE;
+        if (f == IF_ABS || f == IF_MIN || f == IF_MAX || f == IF_CLIP || f == IF_FLOOR ||
+            f == IF_CEIL || f == IF_ROUND) {
+            d = v[0].anydim && ar > 1 ? v[1].d : v[0].d;
+            for (int i = 1; i < ar; i++)
+                if (!same_dim(x, v[0], v[i], n->loc, arena_printf(&cc->arena, "'%s'", s)))
+                    return bad(cc);
+        } else if (f == IF_SQRT) {
+            int okp;
+            d = dim_pow(v[0].d, 1, 2, &okp);
+            if (!okp) {
+                error_at(cc, n->loc, "square root of a quantity with dimension %s", fmt_dim(cc, v[0].d));
+                return bad(cc);
+            }
+        } else {
+            for (int i = 0; i < ar; i++)
+                if (!v[i].anydim && !dim_is_none(v[i].d)) {
+                    error_at(cc, a.pos[i]->loc, "'%s' needs a dimensionless argument, got %s", s,
+                             fmt_dim(cc, v[i].d));
+                    diag_extra(cc, "  hint: strip the unit explicitly, e.g. 'V in mV'");
+                    return bad(cc);
+                }
+        }
+        return mkval(ir_call(cc, (IrFn)f, args, ar), d);
+    }
+    if (strcmp(s, "topk") == 0) {
+        error_at(cc, n->loc, "'topk' is not supported by this version of neuroc yet");
+        return bad(cc);
+    }
+    if (strcmp(s, "deliver") == 0) {
+        error_at(cc, n->loc, "'deliver' is a statement of synapse handlers");
+        return bad(cc);
+    }
+    error_at(cc, n->loc, "unknown function '%s'", s);
+    suggest(x, s);
+    return bad(cc);
+}
+
+/* Inline a user function: parameters bound to the argument values. */
+static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
+{
+    Compiler *cc = x->cc;
+    if (x->depth > 16) {
+        error_at(cc, call->loc, "functions nest too deeply (recursion is not allowed)");
+        return bad(cc);
+    }
+    if (call->list.n != fn->list.n) {
+        error_at(cc, call->loc, "'%s' takes %d argument%s, %d given", fn->name, fn->list.n,
+                 fn->list.n == 1 ? "" : "s", call->list.n);
+        note_at(cc, fn->loc, "'%s' declared here", fn->name);
+        return bad(cc);
+    }
+    Env *fenv = arena_alloc(&cc->arena, sizeof *fenv);
+    fenv->parent = x->env;
+    int ok = 1;
+    for (int i = 0; i < fn->list.n; i++) {
+        AstNode *prm = fn->list.v[i], *arg = call->list.v[i];
+        if (arg->kind == AST_ARG)
+            arg = arg->a;
+        Val v = conv(x, arg);
+        Dim d;
+        IrType ty;
+        type_of(cc, prm->a, &d, &ty);
+        if (!expect_dim(x, v, d, arg->loc, arena_printf(&cc->arena, "argument '%s' of '%s'",
+                                                         prm->name, fn->name)))
+            ok = 0;
+        Bind b = {0};
+        b.name = prm->name;
+        b.kind = B_VAL;
+        b.loc = prm->loc;
+        b.e = v.e;
+        b.dim = d;
+        add_bind(cc, fenv, b);
+        ok &= v.ok;
+    }
+    if (!ok)
+        return bad(cc);
+    Dim rd;
+    IrType rt;
+    type_of(cc, fn->a, &rd, &rt);
+    Ctx y = *x;
+    y.env = fenv;
+    y.depth++;
+    Val r;
+    if (fn->b && fn->b->kind == AST_SBLOCK) {
+        r = bad(cc);
+        int got = 0;
+        for (int i = 0; i < fn->b->list.n; i++) {
+            AstNode *st = fn->b->list.v[i];
+            if (st->kind == AST_LET) {
+                Val v = conv(&y, st->b);
+                Bind b = {0};
+                b.name = st->name;
+                b.kind = B_VAL;
+                b.loc = st->loc;
+                b.e = v.e;
+                b.dim = v.d;
+                if (st->a) {
+                    Dim d;
+                    IrType ty;
+                    type_of(cc, st->a, &d, &ty);
+                    expect_dim(&y, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
+                    b.dim = d;
+                }
+                add_bind(cc, fenv, b);
+            } else if (st->kind == AST_RETURN) {
+                r = conv(&y, st->a);
+                got = 1;
+                break;
+            } else {
+                error_at(cc, st->loc, "only 'let' and 'return' are supported in function bodies");
+                return bad(cc);
+            }
+        }
+        if (!got) {
+            error_at(cc, fn->loc, "function '%s' has no 'return'", fn->name);
+            return bad(cc);
+        }
+    } else {
+        r = conv(&y, fn->b);
+    }
+    if (r.ok && !expect_dim(&y, r, rd, fn->b->loc, arena_printf(&cc->arena, "the result of '%s'", fn->name)))
+        return bad(cc);
+    r.d = rd;
+    return r;
+}
+
+static Val conv_num(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    if (!n->str) {
+        Val v = mkval(ir_const(cc, n->num, IRT_REAL), DIM_NONE);
+        v.anydim = n->num == 0;
+        return v;
+    }
+    if (strcmp(n->str, "step") == 0 || strcmp(n->str, "steps") == 0)
+        return mkval(ir_const(cc, n->num * cc->ir->dt, IRT_REAL), dim_time());
+    Dim d;
+    double sc;
+    char err[128];
+    if (!unit_parse(n->str, &d, &sc, err, sizeof err)) {
+        error_at(cc, n->loc, "%s", err);
+        return bad(cc);
+    }
+    return mkval(ir_const(cc, n->num * sc, IRT_REAL), d);
+}
+
+static Val conv_bin(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Val a = conv(x, n->a), b = conv(x, n->b);
+    if (!a.ok || !b.ok)
+        return bad(cc);
+    IrBinop op;
+    switch (n->op) {
+    case TK_PLUS: op = IB_ADD; break;
+    case TK_MINUS: op = IB_SUB; break;
+    case TK_STAR: op = IB_MUL; break;
+    case TK_SLASH: op = IB_DIV; break;
+    case TK_PERCENT: op = IB_MOD; break;
+    case TK_CARET: op = IB_POW; break;
+    case TK_LT: op = IB_LT; break;
+    case TK_LE: op = IB_LE; break;
+    case TK_GT: op = IB_GT; break;
+    case TK_GE: op = IB_GE; break;
+    case TK_EQ: op = IB_EQ; break;
+    case TK_NE: op = IB_NE; break;
+    case TK_ANDAND: op = IB_AND; break;
+    case TK_OROR: op = IB_OR; break;
+    default: nc_ice("binary operator %d", n->op);
+    }
+    static const char *const opname[] = {"'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'<'", "'<='",
+                                         "'>'", "'>='", "'=='", "'!='", "'&&'", "'||'"};
+    Dim d = DIM_NONE;
+    int anyd = 0;
+    switch (op) {
+    case IB_ADD: case IB_SUB: case IB_MOD:
+        if (!same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "operands of %s", opname[op])))
+            return bad(cc);
+        d = a.anydim ? b.d : a.d;
+        anyd = a.anydim && b.anydim;
+        break;
+    case IB_MUL:
+        d = dim_mul(a.d, b.d);
+        anyd = a.anydim || b.anydim;
+        if (a.anydim) d = b.d;
+        if (b.anydim) d = a.d;
+        break;
+    case IB_DIV:
+        d = dim_div(a.d, b.d);
+        anyd = a.anydim;
+        break;
+    case IB_POW: {
+        if (!expect_dim(x, b, DIM_NONE, n->b->loc, "the exponent"))
+            return bad(cc);
+        if (!dim_is_none(a.d) && !a.anydim) {
+            double k;
+            int ok = 0;
+            if (ir_is_const(b.e, &k) && k == floor(k) && fabs(k) < 64)
+                d = dim_pow(a.d, (int)k, 1, &ok);
+            if (!ok) {
+                error_at(cc, n->loc, "a quantity with dimension %s needs a constant integer exponent",
+                         fmt_dim(cc, a.d));
+                return bad(cc);
+            }
+        }
+        break;
+    }
+    case IB_LT: case IB_LE: case IB_GT: case IB_GE: case IB_EQ: case IB_NE:
+        if (!same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "comparison %s", opname[op])))
+            return bad(cc);
+        break;
+    case IB_AND: case IB_OR:
+        if (a.e->type != IRT_BOOL || b.e->type != IRT_BOOL) {
+            error_at(cc, n->loc, "operands of %s must be conditions", opname[op]);
+            return bad(cc);
+        }
+        break;
+    }
+    /* x^2, x^3 as multiplications: exact, and faster than pow */
+    double k;
+    if (op == IB_POW && ir_is_const(b.e, &k) && (k == 2 || k == 3) && !ir_is_const(a.e, NULL)) {
+        IrExpr *sq = ir_bin(cc, IB_MUL, a.e, a.e);
+        Val v = mkval(k == 2 ? sq : ir_bin(cc, IB_MUL, sq, a.e), d);
+        return v;
+    }
+    Val v = mkval(ir_bin(cc, op, to_real(cc, a.e), b.e), d);
+    v.anydim = anyd && ir_is_const(v.e, &k) && k == 0;
+    return v;
+}
+
+static Val conv(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    switch (n->kind) {
+    case AST_NUM:
+        return conv_num(x, n);
+    case AST_BOOL:
+        return mkval(ir_const(cc, n->flag, IRT_BOOL), DIM_NONE);
+    case AST_NAME:
+        return conv_name(x, n);
+    case AST_FIELD:
+        error_at(cc, n->loc, "'%s.%s' is not available here", n->name, n->name2);
+        if (strcmp(n->name, "pre") == 0 || strcmp(n->name, "post") == 0)
+            diag_extra(cc, "  note: pre/post scopes belong to plastic synapses, which this "
+                           "version of neuroc does not support yet");
+        return bad(cc);
+    case AST_CALL:
+        return conv_call(x, n);
+    case AST_UNOP: {
+        Val a = conv(x, n->a);
+        if (!a.ok)
+            return a;
+        if (n->op == TK_NOT) {
+            if (a.e->type != IRT_BOOL) {
+                error_at(cc, n->loc, "operand of '!' must be a condition");
+                return bad(cc);
+            }
+            return mkval(ir_not(cc, a.e), DIM_NONE);
+        }
+        Val v = mkval(ir_neg(cc, a.e), a.d);
+        v.anydim = a.anydim;
+        return v;
+    }
+    case AST_BINOP:
+        return conv_bin(x, n);
+    case AST_COND: {
+        Val c = conv(x, n->a), a = conv(x, n->b), b = conv(x, n->c);
+        if (!c.ok || !a.ok || !b.ok)
+            return bad(cc);
+        if (c.e->type != IRT_BOOL) {
+            error_at(cc, n->a->loc, "the condition of '?:' must be a condition");
+            return bad(cc);
+        }
+        if (!same_dim(x, a, b, n->loc, "the branches of '?:'"))
+            return bad(cc);
+        Val v = mkval(ir_cond(cc, c.e, a.e, b.e), a.anydim ? b.d : a.d);
+        v.anydim = a.anydim && b.anydim;
+        return v;
+    }
+    case AST_IN: {
+        Val a = conv(x, n->a);
+        Dim d;
+        double sc;
+        if (!a.ok || !unit_scale(cc, n->b, &d, &sc))
+            return bad(cc);
+        if (!a.anydim && !dim_eq(a.d, d)) {
+            error_at(cc, n->loc, "'in' converts between equal dimensions: %s is not %s",
+                     fmt_dim(cc, a.d), fmt_dim(cc, d));
+            return bad(cc);
+        }
+        return mkval(ir_bin(cc, IB_DIV, a.e, ir_const(cc, sc, IRT_REAL)), DIM_NONE);
+    }
+    default:
+        error_at(cc, n->loc, "expected an expression");
+        return bad(cc);
+    }
+}
+
+/* Evaluate a compile-time constant expression. */
+static int const_eval(Ctx *x, AstNode *n, double *out, Dim *d)
+{
+    Val v = conv(x, n);
+    if (!v.ok)
+        return 0;
+    if (!ir_is_const(v.e, out)) {
+        error_at(x->cc, n->loc, "%s must be a constant", x->where);
+        return 0;
+    }
+    if (d)
+        *d = v.anydim ? DIM_NONE : v.d;
+    return 1;
+}
+
+/* ===== expressions =====} */
+
+/* {===== statements ===== */
+
+static void emit_assign(Compiler *cc, IrBlock *out, IrVar *v, IrExpr *e)
+{
+    IrStmt *s = ir_stmt(cc, IS_ASSIGN);
+    s->var = v;
+    s->e = e;
+    ir_block_add(cc, out, s);
+}
+
+static int emit_local(Ctx *x, const char *hint, IrType t, IrExpr *e, IrBlock *out)
+{
+    int id = ir_new_local(x->cc, x->pop, hint, t);
+    IrStmt *s = ir_stmt(x->cc, IS_LOCAL);
+    s->local = id;
+    s->type = t;
+    s->e = e;
+    ir_block_add(x->cc, out, s);
+    return id;
+}
+
+static void conv_block(Ctx *x, AstNode *blk, IrBlock *out);
+
+static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
+{
+    Compiler *cc = x->cc;
+    switch (st->kind) {
+    case AST_ASSIGN: {
+        AstNode *lv = st->a;
+        if (lv->kind != AST_NAME) {
+            error_at(cc, lv->loc, "cannot assign to '%s.%s' here", lv->name, lv->name2);
+            return;
+        }
+        Bind *b = env_find(x->env, lv->name);
+        if (!b) {
+            error_at(cc, lv->loc, "unknown name '%s'", lv->name);
+            suggest(x, lv->name);
+            return;
+        }
+        if (!b->var) {
+            error_at(cc, lv->loc, "cannot assign to '%s': only state variables can change",
+                     lv->name);
+            if (b->loc.file)
+                note_at(cc, b->loc, "'%s' declared here", lv->name);
+            return;
+        }
+        Val v = conv(x, st->b);
+        if (!v.ok)
+            return;
+        Val cur = mkval(ir_var(cc, b->var), b->dim);
+        IrExpr *e = v.e;
+        switch (st->op) {
+        case TK_ASSIGN:
+            expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value assigned to '%s'", lv->name));
+            break;
+        case TK_PLUSEQ:
+        case TK_MINUSEQ:
+            expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value added to '%s'", lv->name));
+            e = ir_bin(cc, st->op == TK_PLUSEQ ? IB_ADD : IB_SUB, cur.e, v.e);
+            break;
+        case TK_STAREQ:
+        case TK_SLASHEQ:
+            expect_dim(x, v, DIM_NONE, st->b->loc, arena_printf(&cc->arena, "the factor of '%s'", lv->name));
+            e = ir_bin(cc, st->op == TK_STAREQ ? IB_MUL : IB_DIV, cur.e, v.e);
+            break;
+        default:
+            NC_UNREACHABLE();
+        }
+        emit_assign(cc, out, b->var, e);
+        return;
+    }
+    case AST_LET: {
+        Val v = conv(x, st->b);
+        Dim d = v.d;
+        IrType ty = v.e->type;
+        if (st->a) {
+            type_of(cc, st->a, &d, &ty);
+            expect_dim(x, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
+        }
+        int id = emit_local(x, st->name, ty, v.e, out);
+        Bind b = {0};
+        b.name = st->name;
+        b.kind = B_VAL;
+        b.loc = st->loc;
+        b.e = ir_local(cc, id, ty);
+        b.dim = d;
+        declare(cc, x->env, b);
+        return;
+    }
+    case AST_IF: {
+        Val c = conv(x, st->a);
+        if (c.ok && c.e->type != IRT_BOOL) {
+            error_at(cc, st->a->loc, "the condition of 'if' must be a condition");
+            return;
+        }
+        IrStmt *s = ir_stmt(cc, IS_IF);
+        s->e = c.e;
+        conv_block(x, st->b, &s->body);
+        if (st->c) {
+            if (st->c->kind == AST_IF)
+                conv_stmt(x, st->c, &s->els);
+            else
+                conv_block(x, st->c, &s->els);
+        }
+        ir_block_add(cc, out, s);
+        return;
+    }
+    case AST_SBLOCK:
+        conv_block(x, st, out);
+        return;
+    case AST_CALLSTMT:
+        if (st->a && strcmp(st->a->name, "deliver") == 0) {
+            error_at(cc, st->loc, "'deliver' is only allowed in synapse 'on pre' handlers");
+            return;
+        }
+        error_at(cc, st->loc, "a function call has no effect as a statement");
+        return;
+    case AST_RETURN:
+        error_at(cc, st->loc, "'return' outside a function");
+        return;
+    default:
+        error_at(cc, st->loc, "unexpected statement");
+        return;
+    }
+}
+
+/* A block opens a scope: its lets are not visible after it. */
+static void conv_block(Ctx *x, AstNode *blk, IrBlock *out)
+{
+    Env inner = {0};
+    inner.parent = x->env;
+    Ctx y = *x;
+    y.env = &inner;
+    for (int i = 0; i < blk->list.n; i++)
+        conv_stmt(&y, blk->list.v[i], out);
+}
+
+/* ===== statements =====} */
+
+/* {===== model instances ===== */
+
+static AstNode *find_arg(AstList *args, const char *name)
+{
+    for (int i = 0; i < args->n; i++)
+        if (args->v[i]->kind == AST_ARG && args->v[i]->name == name)
+            return args->v[i];
+    return NULL;
+}
+
+/* Report arguments that name no parameter, and positional ones. */
+static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *what)
+{
+    int ok = 1;
+    for (int i = 0; i < args->n; i++) {
+        AstNode *a = args->v[i];
+        if (a->kind != AST_ARG) {
+            error_at(cc, a->loc, "arguments of %s '%s' must be named (name = value)", what,
+                     model->name);
+            ok = 0;
+            continue;
+        }
+        int found = 0;
+        for (int m = 0; m < model->list.n; m++) {
+            AstNode *mem = model->list.v[m];
+            if (mem->kind == AST_BLOCK_DECL && mem->op == TK_PARAM)
+                for (int d = 0; d < mem->list.n; d++)
+                    if (mem->list.v[d]->name == a->name)
+                        found = 1;
+        }
+        if (!found) {
+            error_at(cc, a->loc, "%s '%s' has no parameter '%s'", what, model->name, a->name);
+            note_at(cc, model->loc, "'%s' defined here", model->name);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* Mute diagnostics (model bodies re-converted for real instances after the generic
+ * check already reported their errors). */
+typedef struct Mute {
+    FILE *out;
+    StrBuf *cap;
+    int nerr;
+} Mute;
+
+static Mute mute(Compiler *cc, int on)
+{
+    Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors};
+    if (on) {
+        cc->diag.out = NULL;
+        cc->diag.capture = NULL;
+    }
+    return m;
+}
+
+static void unmute(Compiler *cc, Mute m)
+{
+    cc->diag.out = m.out;
+    cc->diag.capture = m.cap;
+    cc->diag.nerrors = m.nerr > cc->diag.nerrors ? cc->diag.nerrors : m.nerr;
+}
+
+static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
+{
+    int r = 0;
+    for (int i = 0; i < S->nsets; i++)
+        if (S->set_pop[i] == pop && S->set_par[i] == par) {
+            r = 1;
+            *viaview |= S->set_view[i];
+        }
+    return r;
+}
+
+static int pop_init_assigns(AstList *inits, const char *name)
+{
+    for (int i = 0; i < inits->n; i++)
+        if (inits->v[i]->kind == AST_INIT && inits->v[i]->name == name)
+            return 1;
+    return 0;
+}
+
+/* Parameters of a model instance: constants, settable scalars or per-neuron arrays.
+ * `args` come from Model(args) in the network (checked unmuted by the caller),
+ * `inits` are the population's initialisers. */
+static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList *inits,
+                        IrPop *pop, const char *setname, int quiet, SrcLoc useloc)
+{
+    Compiler *cc = S->cc;
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || mem->op != TK_PARAM)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            Dim dim;
+            IrType ty;
+            Mute mu = mute(cc, quiet);
+            type_of(cc, decl->a, &dim, &ty);
+            unmute(cc, mu);
+            Dim edim = dim;
+            AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+            double val = 0;
+            if (arg) {
+                Ctx y = {S, cc, &S->global, NULL, NULL, 0, NULL, "a model argument", 0, NULL, 0, 0};
+                Dim ad;
+                if (const_eval(&y, arg->a, &val, &ad)) {
+                    Val tmp = mkval(ir_const(cc, val, ty), ad);
+                    tmp.anydim = val == 0;
+                    expect_dim(&y, tmp, edim, arg->a->loc,
+                               arena_printf(&cc->arena, "parameter '%s'", decl->name));
+                }
+            } else if (decl->b) {
+                Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a parameter default", 0, NULL, 0, 0};
+                Mute mu2 = mute(cc, quiet);
+                Dim vd;
+                if (const_eval(&y, decl->b, &val, &vd)) {
+                    Val tmp = mkval(ir_const(cc, val, ty), vd);
+                    tmp.anydim = val == 0;
+                    expect_dim(&y, tmp, dim, decl->b->loc,
+                               arena_printf(&cc->arena, "the default of '%s'", decl->name));
+                }
+                unmute(cc, mu2);
+            } else if (quiet && !(inits && pop_init_assigns(inits, decl->name))) {
+                /* (generic check instances leave it open) */
+                error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given",
+                         decl->name, model->name);
+                note_at(cc, decl->loc, "'%s' declared here", decl->name);
+            }
+            Bind b = {0};
+            b.name = decl->name;
+            b.kind = B_VAL;
+            b.loc = decl->loc;
+            b.dim = dim;
+            b.is_param = 1;
+            int viaview = 0;
+            int settable = setname && is_set_target(S, setname, decl->name, &viaview);
+            int per = (inits && pop_init_assigns(inits, decl->name)) || viaview;
+            if (pop && (per || settable)) {
+                IrVar *v = ir_new_var(cc, pop, IV_PARAM, decl->name, ty, dim, per);
+                v->init = val;
+                char ub[64];
+                dim_format(edim, ub, sizeof ub);
+                v->unit = arena_strdup(&cc->arena, ub);
+                if (per) {
+                    emit_assign(cc, &pop->init, v, ir_const(cc, val, ty));
+                    b.var = v; /* assignable from the population's initialisers only */
+                }
+                b.e = ir_var(cc, v);
+            } else {
+                b.e = ir_const(cc, val, ty);
+            }
+            declare(cc, env, b);
+        }
+    }
+}
+
+static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet)
+{
+    Compiler *cc = S->cc;
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind == AST_FUNC) {
+            Bind b = {0};
+            b.name = mem->name;
+            b.kind = B_FUNC;
+            b.loc = mem->loc;
+            b.ast = mem;
+            declare(cc, env, b);
+        } else if (mem->kind == AST_BLOCK_DECL && mem->op == TK_DERIVED) {
+            for (int d = 0; d < mem->list.n; d++) {
+                AstNode *decl = mem->list.v[d];
+                Dim dim;
+                IrType ty;
+                Mute mu = mute(cc, quiet);
+                type_of(cc, decl->a, &dim, &ty);
+                if (!decl->b)
+                    error_at(cc, decl->loc, "derived value '%s' needs '= expression'", decl->name);
+                else {
+                    Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a derived value", 0, NULL, 0, 0};
+                    Val v = conv(&y, decl->b);
+                    expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
+                }
+                unmute(cc, mu);
+                Bind b = {0};
+                b.name = decl->name;
+                b.kind = B_DERIVED;
+                b.loc = decl->loc;
+                b.dim = dim;
+                b.ast = decl->b ? decl->b : decl;
+                b.denv = env;
+                if (decl->b)
+                    declare(cc, env, b);
+            }
+        }
+    }
+}
+
+static const char *unit_text(Compiler *cc, Dim d)
+{
+    return fmt_dim(cc, d);
+}
+
+/* Create a neuron instance: parameters, states (with initialisers), ports. */
+static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstList *args,
+                                AstList *inits, int64_t size, int dummy)
+{
+    Compiler *cc = S->cc;
+    Inst *in = arena_alloc(&cc->arena, sizeof *in);
+    IrPop *pop = arena_alloc(&cc->arena, sizeof *pop);
+    in->model = model;
+    in->pop = pop;
+    in->dummy = dummy;
+    in->env.parent = &S->global;
+    pop->name = popname;
+    pop->cname = arena_printf(&cc->arena, "pop_%s", popname[0] ? popname : model->name);
+    pop->model = model->name;
+    pop->size = size;
+    int quiet = !dummy;
+    if (args && !check_args(cc, args, model, "neuron"))
+        args = NULL;
+    bind_funcs_derived(S, &in->env, model, quiet);
+    bind_params(S, &in->env, model, args, inits, pop, dummy ? NULL : popname, quiet, S->useloc);
+
+    /* population initialisers: lets and parameter values, in order */
+    Env ienv = {0};
+    ienv.parent = &in->env;
+    uint32_t isite = 0;
+    Ctx ix = {S, cc, &ienv, pop, &pop->init,
+              (NRT_STREAM_NEURON_INIT << 24) | (uint32_t)(S->ninsts & 0xFFFFFF), &isite,
+              "a population initialiser", A_INDEX, in, 0, 0};
+    if (inits) {
+        for (int k = 0; k < inits->n; k++) {
+            AstNode *it = inits->v[k];
+            if (it->kind == AST_LET) {
+                conv_stmt(&ix, it, &pop->init);
+                continue;
+            }
+            Bind *b = env_find_here(&in->env, it->name);
+            if (b && b->is_param) {
+                Val v = conv(&ix, it->a);
+                if (expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
+                    emit_assign(cc, &pop->init, b->var, v.e);
+            }
+        }
+    }
+    /* states, in declaration order; then ports */
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || (mem->op != TK_STATE && mem->op != TK_INPUT))
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            Dim dim;
+            IrType ty;
+            Mute mu = mute(cc, quiet);
+            type_of(cc, decl->a, &dim, &ty);
+            unmute(cc, mu);
+            Bind b = {0};
+            b.name = decl->name;
+            b.kind = B_VAL;
+            b.loc = decl->loc;
+            b.dim = dim;
+            if (mem->op == TK_INPUT) {
+                in->ports = realloc(in->ports, sizeof(Port) * (size_t)(in->nports + 1));
+                if (!in->ports)
+                    nc_fatal("out of memory");
+                Port *pt = &in->ports[in->nports++];
+                pt->name = decl->name;
+                pt->dim = dim;
+                pt->local = -1;
+                b.port = 1;
+                b.e = NULL; /* bound when the body is built */
+                declare(cc, &in->env, b);
+                continue;
+            }
+            IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
+            v->unit = unit_text(cc, dim);
+            b.var = v;
+            b.e = ir_var(cc, v);
+            AstNode *ov = NULL;
+            if (inits)
+                for (int k = 0; k < inits->n; k++)
+                    if (inits->v[k]->kind == AST_INIT && inits->v[k]->name == decl->name)
+                        ov = inits->v[k];
+            IrExpr *init = ir_const(cc, 0, ty);
+            if (ov) {
+                Val v2 = conv(&ix, ov->a);
+                if (expect_dim(&ix, v2, dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                    init = v2.e;
+            } else if (decl->b) {
+                Mute mu2 = mute(cc, quiet);
+                Ctx dx = ix;
+                dx.where = "a state's initial value";
+                Val v2 = conv(&dx, decl->b);
+                if (expect_dim(&dx, v2, dim, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                    init = v2.e;
+                unmute(cc, mu2);
+            }
+            emit_assign(cc, &pop->init, v, init);
+            declare(cc, &in->env, b);
+        }
+    }
+    /* initialisers that name nothing */
+    if (inits)
+        for (int k = 0; k < inits->n; k++) {
+            AstNode *it = inits->v[k];
+            if (it->kind != AST_INIT)
+                continue;
+            Bind *b = env_find_here(&in->env, it->name);
+            if (!b || (!b->is_param && !b->var)) {
+                error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
+                         model->name);
+                note_at(cc, model->loc, "'%s' defined here", model->name);
+            }
+        }
+    return in;
+}
+
+static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
+{
+    *substeps = 1;
+    if (!dyn->name)
+        return ODE_AUTO;
+    const char *m = dyn->name;
+    OdeMethod r;
+    if (strcmp(m, "auto") == 0) r = ODE_AUTO;
+    else if (strcmp(m, "exact") == 0) r = ODE_EXACT;
+    else if (strcmp(m, "exp_euler") == 0) r = ODE_EXP_EULER;
+    else if (strcmp(m, "rk4") == 0) r = ODE_RK4;
+    else if (strcmp(m, "euler") == 0) r = ODE_EULER;
+    else {
+        error_at(cc, dyn->loc, "unknown integration method '%s'", m);
+        diag_extra(cc, "  note: methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
+        return ODE_AUTO;
+    }
+    for (int i = 0; i < dyn->list2.n; i++) {
+        AstNode *a = dyn->list2.v[i];
+        if (r == ODE_EULER && a->kind == AST_ARG && strcmp(a->name, "substeps") == 0 &&
+            a->a->kind == AST_NUM && !a->a->str && a->a->num >= 1 && a->a->num <= 1000 &&
+            a->a->num == floor(a->a->num)) {
+            *substeps = (int)a->a->num;
+        } else {
+            error_at(cc, a->loc, "invalid option for '%s'%s", m,
+                     r == ODE_EULER ? " (expected substeps = integer from 1 to 1000)" : "");
+        }
+    }
+    return r;
+}
+
+/* Convert a dynamics block's equations (lets inlined) in env. */
+static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
+{
+    Compiler *cc = x->cc;
+    Env lets = {0};
+    lets.parent = x->env;
+    Ctx y = *x;
+    y.env = &lets;
+    y.stream = 0;
+    y.where = "dynamics (noise would have to be scaled with dt; use a stimulus)";
+    OdeEq *eqs = arena_alloc(&cc->arena, sizeof *eqs * (size_t)(dyn->list.n + 1));
+    int n = 0, ok = 1;
+    for (int i = 0; i < dyn->list.n; i++) {
+        AstNode *eq = dyn->list.v[i];
+        if (eq->kind == AST_LET) {
+            Val v = conv(&y, eq->b);
+            Bind b = {0};
+            b.name = eq->name;
+            b.kind = B_VAL;
+            b.loc = eq->loc;
+            b.e = v.e;
+            b.dim = v.d;
+            if (eq->a) {
+                Dim d;
+                IrType ty;
+                type_of(cc, eq->a, &d, &ty);
+                expect_dim(&y, v, d, eq->b->loc, arena_printf(&cc->arena, "'%s'", eq->name));
+                b.dim = d;
+            }
+            ok &= v.ok;
+            declare(cc, &lets, b);
+            continue;
+        }
+        Bind *b = env_find(x->env, eq->name);
+        if (!b || !b->var || b->var->kind == IV_PARAM) {
+            error_at(cc, eq->loc, "'%s' is not a state variable", eq->name);
+            if (!b)
+                suggest(x, eq->name);
+            ok = 0;
+            continue;
+        }
+        for (int k = 0; k < n; k++)
+            if (eqs[k].var == b->var) {
+                error_at(cc, eq->loc, "second equation for '%s'", eq->name);
+                ok = 0;
+            }
+        Val v = conv(&y, eq->a);
+        if (v.ok && !v.anydim && !dim_eq(v.d, dim_div(b->dim, dim_time()))) {
+            error_at(cc, eq->a->loc, "dimension mismatch in derivative of '%s'", eq->name);
+            diag_extra(cc, "  right-hand side is %s", fmt_dim(cc, v.d));
+            diag_extra(cc, "  '%s' is %s, so %s' must be %s", eq->name, fmt_dim(cc, b->dim), eq->name,
+                       fmt_dim(cc, dim_div(b->dim, dim_time())));
+            ok = 0;
+        }
+        if (b->var->type != IRT_REAL) {
+            error_at(cc, eq->loc, "'%s' is not a real-valued state", eq->name);
+            ok = 0;
+        }
+        eqs[n].var = b->var;
+        eqs[n].rhs = v.e;
+        eqs[n].frozen = eq->flag;
+        eqs[n].loc = eq->loc;
+        n++;
+        ok &= v.ok;
+    }
+    *eqs_out = eqs;
+    *n_out = n;
+    return ok;
+}
+
+static void add_note(Sema *S, const char *s)
+{
+    IrModel *m = S->m;
+    const char **v = arena_alloc(&S->cc->arena, sizeof(char *) * (size_t)(m->nnotes + 1));
+    if (m->nnotes)
+        memcpy(v, m->notes, sizeof(char *) * (size_t)m->nnotes);
+    v[m->nnotes++] = s;
+    m->notes = v;
+}
+
+static IrExpr *in_view(Compiler *cc, int64_t off, int64_t size, int64_t total)
+{
+    if (off == 0 && size == total)
+        return NULL;
+    IrExpr *n = ir_leaf(cc, IE_INDEX, IRT_INT);
+    return ir_bin(cc, IB_AND, ir_bin(cc, IB_GE, n, ir_const(cc, (double)off, IRT_INT)),
+                  ir_bin(cc, IB_LT, n, ir_const(cc, (double)(off + size), IRT_INT)));
+}
+
+/* Wrap statements produced into `tmp` in `if (cond)` (cond NULL: append as is). */
+static void guarded(Compiler *cc, IrBlock *out, IrExpr *cond, IrBlock *tmp)
+{
+    if (!cond) {
+        for (int i = 0; i < tmp->n; i++)
+            ir_block_add(cc, out, tmp->v[i]);
+        return;
+    }
+    IrStmt *s = ir_stmt(cc, IS_IF);
+    s->e = cond;
+    s->body = *tmp;
+    ir_block_add(cc, out, s);
+}
+
+static AstNode *member(AstNode *model, AstKind k, int op)
+{
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind == k && (op == 0 || mem->op == op))
+            return mem;
+    }
+    return NULL;
+}
+
+/* Receptor phase 2 (input -> update -> emit into the port) or phase 4 (dynamics). */
+static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    int quiet = !in->dummy;
+    Mute mu = mute(cc, quiet);
+    Ctx x = {S, cc, &r->env, pop, out, 0, &r->site, "a receptor", A_T, in, 0, 0};
+    if (phase == 2) {
+        AstNode *upd = member(r->model, AST_UPDATE, 0);
+        if (upd)
+            conv_block(&x, upd->a, out);
+        AstNode *em = member(r->model, AST_EMIT, 0);
+        if (em && r->port) {
+            Val v = conv(&x, em->a);
+            if (v.ok && r->port->local >= 0) {
+                IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
+                s->local = r->port->local;
+                s->type = IRT_REAL;
+                s->e = ir_bin(cc, IB_ADD, ir_local(cc, r->port->local, IRT_REAL), v.e);
+                ir_block_add(cc, out, s);
+            }
+        } else if (!em) {
+            error_at(cc, r->model->loc, "receptor '%s' has no 'emit'", r->model->name);
+        }
+    } else {
+        AstNode *dyn = member(r->model, AST_DYNAMICS, 0);
+        if (dyn) {
+            OdeEq *eqs;
+            int n, sub;
+            OdeMethod meth = method_of(cc, dyn, &sub);
+            if (collect_eqs(&x, dyn, &eqs, &n)) {
+                const char *note;
+                if (ode_lower(cc, pop, eqs, n, meth, sub, NULL, out, dyn->loc, &note) && !in->dummy)
+                    add_note(S, arena_printf(&cc->arena, "projection %s: receptor %s: %s",
+                                             r->proj ? r->proj->name : "?", r->model->name, note));
+            }
+        }
+    }
+    unmute(cc, mu);
+}
+
+/* The fused per-neuron step of a population (phases 2-4 of the step order). */
+static void build_body(Sema *S, Inst *in)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    AstNode *model = in->model;
+    IrBlock *body = &pop->body;
+    int quiet = !in->dummy;
+
+    /* ports start at zero every step */
+    for (int p = 0; p < in->nports; p++) {
+        Port *pt = &in->ports[p];
+        pt->local = ir_new_local(cc, pop, pt->name, IRT_REAL);
+        IrStmt *s = ir_stmt(cc, IS_LOCAL);
+        s->local = pt->local;
+        s->type = IRT_REAL;
+        s->e = ir_const(cc, 0, IRT_REAL);
+        ir_block_add(cc, body, s);
+        Bind *b = env_find_here(&in->env, pt->name);
+        b->e = ir_local(cc, pt->local, IRT_REAL);
+    }
+    /* phase 2: receptors (input -> update -> emit), then stimuli */
+    for (int k = 0; k < in->nrecs; k++) {
+        RInst *r = in->recs[k];
+        IrBlock tmp = {0};
+        IrStmt *rv = ir_stmt(cc, IS_RECV);
+        rv->proj = r->proj;
+        rv->local = r->input_local;
+        rv->type = IRT_REAL;
+        ir_block_add(cc, &tmp, rv);
+        receptor_part(S, in, r, 2, &tmp);
+        guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
+    }
+    for (int k = 0; k < in->nstims; k++) {
+        Stim *st = &in->stims[k];
+        uint32_t site = 0;
+        Env senv = {0};
+        senv.parent = &S->global;
+        Ctx x = {S, cc, &senv, pop, body, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
+                 "a stimulus", A_T | A_INDEX, in, 0, st->off};
+        Val v = conv(&x, st->node->a);
+        if (!v.ok)
+            continue;
+        if (!expect_dim(&x, v, st->port->dim, st->node->a->loc,
+                        arena_printf(&cc->arena, "stimulus '%s' into port '%s'", st->node->name, st->port->name)))
+            continue;
+        IrExpr *e = v.e;
+        IrBlock tmp = {0};
+        IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
+        s->local = st->port->local;
+        s->type = IRT_REAL;
+        s->e = ir_bin(cc, IB_ADD, ir_local(cc, st->port->local, IRT_REAL), e);
+        ir_block_add(cc, &tmp, s);
+        guarded(cc, body, in_view(cc, st->off, st->size, pop->size), &tmp);
+    }
+
+    /* phase 3: the neuron */
+    Mute mu = mute(cc, quiet);
+    Ctx x = {S, cc, &in->env, pop, body,
+             (NRT_STREAM_NEURON_STEP << 24) | (uint32_t)(pop->id & 0xFFFFFF), &in->step_site,
+             "a neuron model", A_T | A_INDEX, in, 0, 0};
+    AstNode *refr = member(model, AST_REFRACTORY, 0);
+    IrExpr *rf = NULL;
+    int rf_local = -1;
+    if (refr) {
+        in->refr = ir_new_var(cc, pop, IV_REFR, "refr", IRT_INT, DIM_NONE, 1);
+        in->refr->unit = "steps";
+        emit_assign(cc, &pop->init, in->refr, ir_const(cc, 0, IRT_INT));
+        pop->has_refractory = 1;
+        rf_local = emit_local(&x, "refractory", IRT_BOOL,
+                              ir_bin(cc, IB_GT, ir_var(cc, in->refr), ir_const(cc, 0, IRT_INT)), body);
+        rf = ir_local(cc, rf_local, IRT_BOOL);
+    }
+    AstNode *dyn = member(model, AST_DYNAMICS, 0);
+    if (dyn) {
+        OdeEq *eqs;
+        int n, sub;
+        OdeMethod meth = method_of(cc, dyn, &sub);
+        if (collect_eqs(&x, dyn, &eqs, &n)) {
+            int anyfrozen = 0;
+            for (int i = 0; i < n; i++)
+                anyfrozen |= eqs[i].frozen;
+            if (anyfrozen && !refr)
+                error_at(cc, dyn->loc, "'unless refractory' needs a 'refractory' period in the model");
+            const char *note;
+            if (ode_lower(cc, pop, eqs, n, meth, sub, rf, body, dyn->loc, &note) && !in->dummy)
+                add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
+                                         model->name, note));
+        }
+    }
+    AstNode *upd = member(model, AST_UPDATE, 0);
+    if (upd)
+        conv_block(&x, upd->a, body);
+    AstNode *sw = member(model, AST_SPIKE_WHEN, 0);
+    if (sw) {
+        pop->has_spikes = 1;
+        Ctx sx = x;
+        sx.allow |= A_CROSSED;
+        Val c = conv(&sx, sw->a);
+        if (c.ok && c.e->type != IRT_BOOL)
+            error_at(cc, sw->a->loc, "'spike when' needs a condition");
+        IrStmt *s = ir_stmt(cc, IS_IF);
+        s->e = rf ? ir_bin(cc, IB_AND, ir_not(cc, rf), c.e) : c.e;
+        ir_block_add(cc, &s->body, ir_stmt(cc, IS_SPIKE));
+        AstNode *on = NULL;
+        for (int m = 0; m < model->list.n; m++)
+            if (model->list.v[m]->kind == AST_ON && model->list.v[m]->op == EV_SPIKE)
+                on = model->list.v[m];
+        if (on)
+            conv_block(&x, on->a, &s->body);
+        if (refr) {
+            Ctx rx = x;
+            rx.stream = 0;
+            rx.where = "a refractory period";
+            Val t = conv(&rx, refr->a);
+            if (expect_dim(&rx, t, dim_time(), refr->a->loc, "the refractory period") && t.ok) {
+                IrExpr *steps = ir_call(cc, IF_ROUND, (IrExpr *[]){ir_bin(cc, IB_DIV, t.e,
+                                        ir_const(cc, cc->ir->dt, IRT_REAL))}, 1);
+                emit_assign(cc, &s->body, in->refr, steps);
+            }
+        }
+        ir_block_add(cc, body, s);
+        if (rf) {
+            IrStmt *dec = ir_stmt(cc, IS_IF);
+            dec->e = rf;
+            emit_assign(cc, &dec->body, in->refr,
+                        ir_bin(cc, IB_SUB, ir_var(cc, in->refr), ir_const(cc, 1, IRT_INT)));
+            ir_block_add(cc, body, dec);
+        }
+    } else {
+        for (int m = 0; m < model->list.n; m++) {
+            AstNode *mem = model->list.v[m];
+            if (mem->kind == AST_ON)
+                error_at(cc, mem->loc, "'on %s' needs a 'spike when' condition",
+                         mem->op == EV_SPIKE ? "spike" : "...");
+        }
+        if (refr)
+            error_at(cc, refr->loc, "'refractory' needs a 'spike when' condition");
+    }
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind == AST_ON && mem->op != EV_SPIKE)
+            error_at(cc, mem->loc, "only 'on spike' handlers belong in a neuron");
+        if (mem->kind == AST_EMIT)
+            error_at(cc, mem->loc, "'emit' belongs in a receptor");
+        if (mem->kind == AST_SCOPE)
+            error_at(cc, mem->loc, "pre/post scopes belong in a synapse");
+        if (mem->kind == AST_BLOCK_DECL && mem->op == TK_REQUIRE)
+            error_at(cc, mem->loc, "'require' belongs in a receptor");
+    }
+    unmute(cc, mu);
+
+    /* phase 4: receptor dynamics */
+    for (int k = 0; k < in->nrecs; k++) {
+        RInst *r = in->recs[k];
+        IrBlock tmp = {0};
+        receptor_part(S, in, r, 4, &tmp);
+        guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
+    }
+    /* previous values for crossed() */
+    for (int i = 0; i < pop->nvars; i++) {
+        IrVar *v = pop->vars[i];
+        if (v->kind != IV_PREV)
+            continue;
+        for (int j = 0; j < pop->nvars; j++)
+            if (pop->vars[j]->kind == IV_STATE &&
+                strncmp(pop->vars[j]->label, v->label, strlen(pop->vars[j]->label)) == 0 &&
+                strcmp(v->label + strlen(pop->vars[j]->label), "_prev") == 0)
+                emit_assign(cc, body, v, ir_var(cc, pop->vars[j]));
+    }
+}
+
+/* Create a receptor instance for projection `pj` onto the post population's instance. */
+static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
+                                   int64_t off, int64_t size, IrProj *pj, int dummy)
+{
+    Compiler *cc = S->cc;
+    RInst *r = arena_alloc(&cc->arena, sizeof *r);
+    IrPop *pop = post->pop;
+    r->model = model;
+    r->proj = pj;
+    r->off = off;
+    r->size = size;
+    r->post = post;
+    r->inits = clause;
+    r->env.parent = &S->global;
+    int quiet = !dummy;
+    AstList *args = clause && clause->a ? &clause->a->list : NULL;
+    if (args && !check_args(cc, args, model, "receptor"))
+        args = NULL;
+    const char *prefix = pj ? pj->name : "r";
+    bind_funcs_derived(S, &r->env, model, quiet);
+    bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc);
+    Mute mu = mute(cc, quiet);
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            Dim dim;
+            IrType ty;
+            type_of(cc, decl->a, &dim, &ty);
+            Bind b = {0};
+            b.name = decl->name;
+            b.kind = B_VAL;
+            b.loc = decl->loc;
+            b.dim = dim;
+            if (mem->op == TK_STATE) {
+                IrVar *v = ir_new_var(cc, pop, IV_RSTATE, arena_printf(&cc->arena, "%s_%s", prefix, decl->name),
+                                      ty, dim, 1);
+                v->unit = unit_text(cc, dim);
+                b.var = v;
+                b.e = ir_var(cc, v);
+                declare(cc, &r->env, b);
+            } else if (mem->op == TK_INPUT) {
+                r->input_local = ir_new_local(cc, pop, decl->name, IRT_REAL);
+                b.e = ir_local(cc, r->input_local, IRT_REAL);
+                declare(cc, &r->env, b);
+            } else if (mem->op == TK_REQUIRE) {
+                Bind *nb = env_find_here(&post->env, decl->name);
+                if (dummy) {
+                    IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
+                    b.e = ir_var(cc, v);
+                } else if (!nb || nb->port || nb->kind != B_VAL) {
+                    unmute(cc, mu);
+                    error_at(cc, clause ? clause->loc : model->loc,
+                             "receptor '%s' requires '%s', which neuron '%s' does not have",
+                             model->name, decl->name, post->model->name);
+                    mu = mute(cc, quiet);
+                    continue;
+                } else {
+                    if (!dim_eq(nb->dim, dim)) {
+                        unmute(cc, mu);
+                        error_at(cc, clause ? clause->loc : model->loc,
+                                 "receptor '%s' requires '%s' in %s, but '%s' of '%s' is %s",
+                                 model->name, decl->name, fmt_dim(cc, dim), decl->name,
+                                 post->model->name, fmt_dim(cc, nb->dim));
+                        mu = mute(cc, quiet);
+                    }
+                    b.e = nb->e;
+                }
+                declare(cc, &r->env, b);
+            }
+        }
+    }
+    if (r->input_local == 0 && !member(model, AST_BLOCK_DECL, TK_INPUT))
+        error_at(cc, model->loc, "receptor '%s' needs an 'input' declaration", model->name);
+    unmute(cc, mu);
+    /* initial values of receptor states: defaults, then the projection's initialisers */
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || mem->op != TK_STATE)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            Bind *b = env_find_here(&r->env, decl->name);
+            if (!b || !b->var)
+                continue;
+            AstNode *ov = NULL;
+            if (clause)
+                for (int k = 0; k < clause->list.n; k++)
+                    if (clause->list.v[k]->kind == AST_INIT && clause->list.v[k]->name == decl->name)
+                        ov = clause->list.v[k];
+            uint32_t *site = &r->site;
+            IrExpr *init = ir_const(cc, 0, IRT_REAL);
+            Ctx ix = {S, cc, &r->env, pop, &pop->init,
+                      (NRT_STREAM_RECEPTOR_INIT << 24) | (uint32_t)(pj ? pj->id : 0), site,
+                      "a receptor initialiser", A_INDEX, post, 0, off};
+            if (ov) {
+                Val v = conv(&ix, ov->a);
+                if (expect_dim(&ix, v, b->dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                    init = v.e;
+            } else if (decl->b) {
+                Mute m2 = mute(cc, quiet);
+                Val v = conv(&ix, decl->b);
+                if (expect_dim(&ix, v, b->dim, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                    init = v.e;
+                unmute(cc, m2);
+            }
+            IrBlock tmp = {0};
+            emit_assign(cc, &tmp, b->var, init);
+            guarded(cc, &pop->init, in_view(cc, off, size, pop->size), &tmp);
+        }
+    }
+    if (clause)
+        for (int k = 0; k < clause->list.n; k++) {
+            AstNode *it = clause->list.v[k];
+            Bind *b = env_find_here(&r->env, it->name);
+            if (it->kind == AST_INIT && (!b || !b->var))
+                error_at(cc, it->loc, "'%s' is not a state of receptor '%s'", it->name, model->name);
+        }
+    return r;
+}
+
+/* ===== model instances =====} */
+
+
+/* {===== network ===== */
+
+static Bind *global_find(Sema *S, const char *name, BindKind k)
+{
+    Bind *b = env_find_here(&S->global, name);
+    return (b && b->kind == k) ? b : NULL;
+}
+
+static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int64_t hi, int *ok)
+{
+    Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    if (!const_eval(&x, e, &v, &d)) {
+        *ok = 0;
+        return 0;
+    }
+    if (!dim_is_none(d) || v != floor(v) || v < (double)lo || v > (double)hi) {
+        error_at(S->cc, e->loc, "%s must be an integer from %lld to %lld", what, (long long)lo,
+                 (long long)hi);
+        *ok = 0;
+        return 0;
+    }
+    return (int64_t)v;
+}
+
+/* A number of steps from a time (or `N steps`), which must be whole. */
+static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
+{
+    Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    if (!const_eval(&x, e, &v, &d)) {
+        *ok = 0;
+        return 0;
+    }
+    if (!dim_eq(d, dim_time())) {
+        error_at(S->cc, e->loc, "%s must be a time (e.g. '1 s' or '200 steps'), got %s", what,
+                 fmt_dim(S->cc, d));
+        *ok = 0;
+        return 0;
+    }
+    double n = v / S->m->dt, r = floor(n + 0.5);
+    if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1) || r < 0) {
+        error_at(S->cc, e->loc, "%s is not a whole number of steps (%g ms / dt %g ms = %.6g)", what,
+                 v, S->m->dt, n);
+        *ok = 0;
+        return 0;
+    }
+    return (int64_t)r;
+}
+
+/* Resolve `P`, `P[a:b]` or `P[i]` to a view; indices of `P[i, j, ...]` go to idx. */
+static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode *index,
+                          PopRef *out, int64_t **idx, int *nidx)
+{
+    Compiler *cc = S->cc;
+    Bind *b = env_find_here(&S->global, name);
+    if (!b || b->kind != B_POP) {
+        error_at(cc, name_node->loc, "unknown population '%s'", name);
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "", 0, NULL, 0, 0};
+        suggest(&x, name);
+        return 0;
+    }
+    *out = *b->pop;
+    if (idx)
+        *idx = NULL, *nidx = 0;
+    if (!index)
+        return 1;
+    int ok = 1;
+    if (index->kind == AST_IDXSLICE) {
+        int64_t a = const_int(S, index->a, "a slice bound", 0, out->size, &ok);
+        int64_t e = const_int(S, index->b, "a slice bound", 0, out->size, &ok);
+        if (ok && e <= a) {
+            error_at(cc, index->loc, "empty slice %lld:%lld", (long long)a, (long long)e);
+            return 0;
+        }
+        out->off += a;
+        out->size = e - a;
+        return ok;
+    }
+    if (index->kind == AST_IDXLIST) {
+        if (!idx) {
+            if (index->list.n != 1) {
+                error_at(cc, index->loc, "a projection needs a population or a slice 'P[a:b]'");
+                return 0;
+            }
+            int64_t k = const_int(S, index->list.v[0], "a neuron index", 0, out->size - 1, &ok);
+            out->off += k;
+            out->size = 1;
+            return ok;
+        }
+        *idx = arena_alloc(&cc->arena, sizeof(int64_t) * (size_t)index->list.n);
+        for (int i = 0; i < index->list.n; i++)
+            (*idx)[i] = out->off + const_int(S, index->list.v[i], "a neuron index", 0, out->size - 1, &ok);
+        *nidx = index->list.n;
+        return ok;
+    }
+    error_at(cc, index->loc, "grid layouts are not supported by this version of neuroc yet");
+    return 0;
+}
+
+static void add_pop(Sema *S, IrPop *p)
+{
+    IrModel *m = S->m;
+    IrPop **v = arena_alloc(&S->cc->arena, sizeof(IrPop *) * (size_t)(m->npops + 1));
+    if (m->npops)
+        memcpy(v, m->pops, sizeof(IrPop *) * (size_t)m->npops);
+    p->id = m->npops;
+    v[m->npops++] = p;
+    m->pops = v;
+}
+
+static void do_population(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    AstNode *pe = it->a;
+    if (pe->kind == AST_POPSUM && pe->list.n > 1) {
+        error_at(cc, pe->loc, "population unions 'A + B' are not supported by this version yet");
+        return;
+    }
+    AstNode *atom = pe->kind == AST_POPSUM ? pe->list.v[0] : pe;
+    PopRef *ref = arena_alloc(&cc->arena, sizeof *ref);
+    ref->name = it->name;
+    ref->loc = it->loc;
+    Bind *mb = global_find(S, atom->name, B_MODEL);
+    if (mb) {
+        AstNode *model = mb->ast;
+        if (model->op != TK_NEURON) {
+            error_at(cc, atom->loc, "'%s' is a %s model; populations are made of neurons", model->name,
+                     model->op == TK_SYNAPSE ? "synapse" : "receptor");
+            return;
+        }
+        if (!atom->a || atom->a->kind != AST_IDXLIST || atom->a->list.n != 1) {
+            error_at(cc, atom->loc, "a population needs a size: %s[N]", model->name);
+            return;
+        }
+        int ok = 1;
+        int64_t n = const_int(S, atom->a->list.v[0], "a population size", 1, 2000000000, &ok);
+        if (!ok)
+            return;
+        S->useloc = atom->loc;
+        Inst *in = instantiate_neuron(S, it->name, model, atom->flag ? &atom->list : NULL,
+                                      &it->list, n, 0);
+        add_pop(S, in->pop);
+        Inst **v = arena_alloc(&cc->arena, sizeof(Inst *) * (size_t)(S->ninsts + 1));
+        if (S->ninsts)
+            memcpy(v, S->insts, sizeof(Inst *) * (size_t)S->ninsts);
+        v[S->ninsts++] = in;
+        S->insts = v;
+        ref->inst = in;
+        ref->off = 0;
+        ref->size = n;
+    } else {
+        if (atom->flag) {
+            error_at(cc, atom->loc, "unknown neuron model '%s'", atom->name);
+            return;
+        }
+        if (it->list.n) {
+            error_at(cc, it->list.v[0]->loc, "initialisers belong to a new population, not a view");
+            return;
+        }
+        if (!resolve_target(S, atom, atom->name, atom->a, ref, NULL, NULL))
+            return;
+        ref->name = it->name;
+    }
+    Bind b = {0};
+    b.name = it->name;
+    b.kind = B_POP;
+    b.loc = it->loc;
+    b.pop = ref;
+    declare(cc, &S->global, b);
+}
+
+static AstNode *named_arg(AstList *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i]->kind == AST_ARG && strcmp(l->v[i]->name, name) == 0)
+            return l->v[i];
+    return NULL;
+}
+
+static int bool_arg(Sema *S, AstNode *a, int *out)
+{
+    if (a->a->kind == AST_BOOL) {
+        *out = a->a->flag;
+        return 1;
+    }
+    error_at(S->cc, a->a->loc, "'%s' takes true or false", a->name);
+    return 0;
+}
+
+/* Connectivity rule: rule node (possibly a named `connect` definition). */
+static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
+{
+    Compiler *cc = S->cc;
+    if (rule->a || rule->b) {
+        error_at(cc, (rule->a ? rule->a : rule->b)->loc,
+                 "'within' and 'where' are not supported by this version of neuroc yet");
+        return 0;
+    }
+    const char *r = rule->name;
+    pj->autapses = !same ? 1 : 1;
+    pj->multapses = 1;
+    int npos = 0;
+    AstNode *pos[2] = {NULL, NULL};
+    for (int i = 0; i < rule->list.n; i++) {
+        AstNode *a = rule->list.v[i];
+        if (a->kind == AST_ARG) {
+            if (strcmp(a->name, "autapses") == 0) {
+                if (!bool_arg(S, a, &pj->autapses))
+                    return 0;
+            } else if (strcmp(a->name, "multapses") == 0) {
+                if (!bool_arg(S, a, &pj->multapses))
+                    return 0;
+            } else if (strcmp(a->name, "p") == 0 || strcmp(a->name, "K") == 0 ||
+                       strcmp(a->name, "k") == 0) {
+                if (npos < 2) pos[npos++] = a->a;
+            } else {
+                error_at(cc, a->loc, "unknown option '%s' of '%s'", a->name, r);
+                return 0;
+            }
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            error_at(cc, a->loc, "too many arguments for '%s'", r);
+            return 0;
+        }
+    }
+    int ok = 1;
+    if (strcmp(r, "all_to_all") == 0 || strcmp(r, "one_to_one") == 0) {
+        pj->rule = r[0] == 'a' ? IR_ALL_TO_ALL : IR_ONE_TO_ONE;
+        if (npos) {
+            error_at(cc, pos[0]->loc, "'%s' takes no probability or degree", r);
+            return 0;
+        }
+        if (pj->rule == IR_ONE_TO_ONE && pj->pre.size != pj->post.size) {
+            error_at(cc, rule->loc, "one_to_one needs populations of equal size (%lld and %lld)",
+                     (long long)pj->pre.size, (long long)pj->post.size);
+            return 0;
+        }
+        return 1;
+    }
+    if (strcmp(r, "fixed_prob") == 0) {
+        pj->rule = IR_FIXED_PROB;
+        if (npos != 1) {
+            error_at(cc, rule->loc, "fixed_prob takes one probability: fixed_prob(p)");
+            return 0;
+        }
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a connection probability", 0, NULL, 0, 0};
+        Dim d;
+        if (!const_eval(&x, pos[0], &pj->p, &d))
+            return 0;
+        if (!dim_is_none(d) || pj->p < 0 || pj->p > 1) {
+            error_at(cc, pos[0]->loc, "a connection probability must be a number from 0 to 1");
+            return 0;
+        }
+        return 1;
+    }
+    if (strcmp(r, "fixed_indegree") == 0) {
+        pj->rule = IR_FIXED_INDEGREE;
+        if (npos != 1) {
+            error_at(cc, rule->loc, "fixed_indegree takes one in-degree: fixed_indegree(K)");
+            return 0;
+        }
+        pj->k = const_int(S, pos[0], "an in-degree", 0, pj->multapses ? 2000000000 : pj->pre.size, &ok);
+        return ok;
+    }
+    if (strcmp(r, "fixed_outdegree") == 0 || strcmp(r, "fixed_total") == 0 || strcmp(r, "prob") == 0 ||
+        strcmp(r, "from_file") == 0) {
+        error_at(cc, rule->loc, "rule '%s' is not supported by this version of neuroc yet", r);
+        return 0;
+    }
+    error_at(cc, rule->loc, "unknown connectivity rule '%s'", r);
+    diag_extra(cc, "  note: rules are all_to_all, one_to_one, fixed_prob(p), fixed_indegree(K)");
+    return 0;
+}
+
+static void add_proj(Sema *S, IrProj *p)
+{
+    IrModel *m = S->m;
+    IrProj **v = arena_alloc(&S->cc->arena, sizeof(IrProj *) * (size_t)(m->nprojs + 1));
+    if (m->nprojs)
+        memcpy(v, m->projs, sizeof(IrProj *) * (size_t)m->nprojs);
+    p->id = m->nprojs;
+    v[m->nprojs++] = p;
+    m->projs = v;
+}
+
+/* Dimension a receptor's `emit` produces (weight placeholder symbolic). */
+static int emit_dim(Sema *S, RInst *r, Dim *d)
+{
+    AstNode *em = member(r->model, AST_EMIT, 0);
+    if (!em)
+        return 0;
+    Mute mu = mute(S->cc, 1);
+    IrBlock scratch = {0};
+    Ctx x = {S, S->cc, &r->env, r->post->pop, &scratch, 0, &r->site, "a receptor", A_T, r->post, 0, 0};
+    Val v = conv(&x, em->a);
+    unmute(S->cc, mu);
+    *d = v.d;
+    return v.ok;
+}
+
+/* Solve `have` (with weight placeholder W^1 or none) == `want` for W. */
+static int bind_weight(Dim have, Dim want, Dim *w, int *has_w)
+{
+    int k = have.e[DIM_W];
+    *has_w = k != 0;
+    if (k == 0)
+        return dim_eq(have, want);
+    if (k != 1)
+        return 0;
+    have.e[DIM_W] = 0;
+    *w = dim_div(want, have);
+    return 1;
+}
+
+static void do_projection(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    IrProj *pj = arena_alloc(&cc->arena, sizeof *pj);
+    pj->name = it->name;
+    pj->cname = arena_printf(&cc->arena, "prj_%s", it->name);
+    PopRef pre, post;
+    if (!resolve_target(S, it->a, it->a->name, it->a->a, &pre, NULL, NULL) ||
+        !resolve_target(S, it->b, it->b->name, it->b->a, &post, NULL, NULL))
+        return;
+    pj->pre = (IrView){pre.inst->pop, pre.off, pre.size};
+    pj->post = (IrView){post.inst->pop, post.off, post.size};
+    AstNode *syn = NULL, *rec = NULL, *con = NULL, *wc = NULL, *dc = NULL;
+    for (int i = 0; i < it->list.n; i++) {
+        AstNode *c = it->list.v[i];
+        AstNode **slot = c->kind == AST_PC_SYNAPSE ? &syn : c->kind == AST_PC_RECEPTOR ? &rec
+                       : c->kind == AST_PC_CONNECT ? &con
+                       : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "w") == 0) ? &wc
+                       : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "delay") == 0) ? &dc : NULL;
+        if (!slot) {
+            error_at(cc, c->loc, "'%s' is not a clause of a static projection", c->name);
+            diag_extra(cc, "  note: clauses are synapse, receptor, connect, w and delay");
+            continue;
+        }
+        if (*slot) {
+            error_at(cc, c->loc, "clause given twice");
+            note_at(cc, (*slot)->loc, "first given here");
+        }
+        *slot = c;
+    }
+    if (!rec || !con) {
+        error_at(cc, it->loc, "projection '%s' needs %s", it->name,
+                 !rec ? "'receptor = Model -> port'" : "'connect = rule'");
+        return;
+    }
+    int same = pre.inst == post.inst;
+    if (!do_rule(S, con->a, pj, same))
+        return;
+    add_proj(S, pj);
+
+    /* receptor -> port */
+    Bind *rb = global_find(S, rec->a->name, B_MODEL);
+    if (!rb || rb->ast->op != TK_RECEPTOR) {
+        error_at(cc, rec->a->loc, "unknown receptor model '%s'", rec->a->name);
+        return;
+    }
+    Inst *pin = post.inst;
+    Port *port = NULL;
+    for (int p = 0; p < pin->nports; p++)
+        if (pin->ports[p].name == rec->name2)
+            port = &pin->ports[p];
+    if (!port) {
+        error_at(cc, rec->loc, "neuron '%s' has no input port '%s'", pin->model->name, rec->name2);
+        return;
+    }
+    int nv0 = pin->pop->nvars;
+    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, post.off, post.size, pj, 0);
+    r->port = port;
+    Dim ed, wr = DIM_NONE, rin = DIM_NONE;
+    int has_w = 0;
+    if (emit_dim(S, r, &ed)) {
+        if (!bind_weight(ed, port->dim, &wr, &has_w)) {
+            error_at(cc, rec->loc, "receptor '%s' emits %s, but port '%s' of '%s' is %s",
+                     rb->ast->name, fmt_dim(cc, ed), port->name, pin->model->name,
+                     fmt_dim(cc, port->dim));
+            return;
+        }
+    }
+    for (int v = nv0; v < pin->pop->nvars; v++) {
+        IrVar *var = pin->pop->vars[v];
+        var->dim = dim_subst_weight(var->dim, wr);
+        var->unit = fmt_dim(cc, var->dim);
+    }
+    AstNode *indecl = NULL;
+    AstNode *inb = member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
+    if (inb && inb->list.n)
+        indecl = inb->list.v[0];
+    if (indecl) {
+        IrType ty;
+        type_of(cc, indecl->a, &rin, &ty);
+        rin = dim_subst_weight(rin, wr);
+    }
+    Inst **rv = NULL;
+    (void)rv;
+    pin->recs = realloc(pin->recs, sizeof(RInst *) * (size_t)(pin->nrecs + 1));
+    if (!pin->recs)
+        nc_fatal("out of memory");
+    pin->recs[pin->nrecs++] = r;
+
+    /* synapse: static models only (`on pre { deliver(expr) }`) */
+    AstNode *smodel = NULL;
+    if (syn) {
+        Bind *sb = global_find(S, syn->a->name, B_MODEL);
+        if (!sb || sb->ast->op != TK_SYNAPSE) {
+            error_at(cc, syn->a->loc, "unknown synapse model '%s'", syn->a->name);
+            return;
+        }
+        smodel = sb->ast;
+    }
+    Env senv = {0};
+    senv.parent = &S->global;
+    uint32_t site = 0;
+    Ctx wx = {S, cc, &senv, NULL, NULL, (NRT_STREAM_SYNAPSE_INIT << 24) | (uint32_t)pj->id, &site,
+              "a synapse initialiser", A_PREPOST, NULL, 0, 0};
+    IrExpr *delivered = NULL;
+    Dim wdim = rin;
+    if (smodel) {
+        AstNode *deliver = NULL;
+        for (int m = 0; m < smodel->list.n; m++) {
+            AstNode *mem = smodel->list.v[m];
+            if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
+                continue;
+            if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
+                mem->a->list.v[0]->kind == AST_CALLSTMT &&
+                strcmp(mem->a->list.v[0]->a->name, "deliver") == 0 &&
+                mem->a->list.v[0]->a->list.n == 1) {
+                deliver = mem->a->list.v[0]->a->list.v[0];
+                continue;
+            }
+            error_at(cc, syn->loc, "synapse '%s' is plastic or has dynamics, which this version of "
+                                   "neuroc does not support yet", smodel->name);
+            note_at(cc, mem->loc, "this member needs plasticity support");
+            return;
+        }
+        if (!deliver) {
+            error_at(cc, smodel->loc, "synapse '%s' needs 'on pre { deliver(value) }'", smodel->name);
+            return;
+        }
+        AstList *args = syn->a->flag ? &syn->a->list : NULL;
+        if (args && !check_args(cc, args, smodel, "synapse"))
+            args = NULL;
+        bind_params(S, &senv, smodel, args, NULL, NULL, NULL, 1, syn->loc);
+        /* states: the projection's clause values, else defaults */
+        for (int m = 0; m < smodel->list.n; m++) {
+            AstNode *mem = smodel->list.v[m];
+            if (mem->kind != AST_BLOCK_DECL || mem->op != TK_STATE)
+                continue;
+            for (int d = 0; d < mem->list.n; d++) {
+                AstNode *decl = mem->list.v[d];
+                Dim dim;
+                IrType ty;
+                type_of(cc, decl->a, &dim, &ty);
+                AstNode *src = (wc && decl->name == intern_cstr(cc, "w")) ? wc->a : decl->b;
+                Val v = src ? conv(&wx, src) : mkval(ir_const(cc, 0, IRT_REAL), dim);
+                if (!src)
+                    v.anydim = 1;
+                Bind b = {0};
+                b.name = decl->name;
+                b.kind = B_VAL;
+                b.loc = decl->loc;
+                b.e = v.e;
+                b.dim = dim;
+                declare(cc, &senv, b);
+            }
+        }
+        Ctx dx = wx;
+        dx.where = "'deliver'";
+        Val dv = conv(&dx, deliver);
+        Dim ws;
+        int hw;
+        if (dv.ok && !bind_weight(dv.d, rin, &ws, &hw)) {
+            error_at(cc, syn->loc, "synapse '%s' delivers %s, but receptor '%s' takes %s",
+                     smodel->name, fmt_dim(cc, dv.d), rb->ast->name, fmt_dim(cc, rin));
+            return;
+        }
+        if (dv.ok && hw)
+            wdim = ws;
+        delivered = dv.e;
+        /* the clause values must match the bound weight unit */
+        if (wc) {
+            Mute mu = mute(cc, 1);
+            Val v = conv(&wx, wc->a);
+            unmute(cc, mu);
+            Bind *wb = env_find_here(&senv, intern_cstr(cc, "w"));
+            if (!wb) {
+                error_at(cc, wc->loc, "synapse '%s' has no state 'w'", smodel->name);
+                return;
+            }
+            Dim want = dim_subst_weight(wb->dim, wdim);
+            expect_dim(&wx, v, want, wc->a->loc, "the weight");
+        }
+    } else {
+        if (!wc) {
+            error_at(cc, it->loc, "projection '%s' needs 'w = value'", it->name);
+            return;
+        }
+        Val v = conv(&wx, wc->a);
+        if (!expect_dim(&wx, v, rin, wc->a->loc, "the weight"))
+            return;
+        delivered = v.e;
+    }
+    pj->w = delivered;
+    pj->wtype = IRT_REAL;
+    if (dc) {
+        Ctx dx = wx;
+        dx.where = "a delay";
+        Val v = conv(&dx, dc->a);
+        if (expect_dim(&dx, v, dim_time(), dc->a->loc, "the delay") && v.ok)
+            pj->delay = v.e;
+    }
+}
+
+static void do_stimulus(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    PopRef ref;
+    if (!resolve_target(S, it, it->name2, NULL, &ref, NULL, NULL))
+        return;
+    Inst *in = ref.inst;
+    Port *port = NULL;
+    for (int p = 0; p < in->nports; p++)
+        if (strcmp(in->ports[p].name, it->str) == 0)
+            port = &in->ports[p];
+    if (!port) {
+        error_at(cc, it->loc2.line ? it->loc2 : it->loc, "neuron '%s' has no input port '%s'",
+                 in->model->name, it->str);
+        return;
+    }
+    in->stims = realloc(in->stims, sizeof(Stim) * (size_t)(in->nstims + 1));
+    if (!in->stims)
+        nc_fatal("out of memory");
+    Stim *st = &in->stims[in->nstims++];
+    st->node = it;
+    st->id = (uint32_t)S->nstims++;
+    st->off = ref.off;
+    st->size = ref.size;
+    st->port = port;
+}
+
+static void do_record(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    PopRef ref;
+    int64_t *idx;
+    int nidx;
+    AstNode *t = it->a;
+    if (!resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
+                        it->flag ? NULL : &nidx))
+        return;
+    if (it->flag && t->a) {
+        if (!resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
+            return;
+    }
+    const char *f = it->str;
+    size_t fl = strlen(f);
+    if (!(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
+        error_at(cc, it->loc, "recording file '%s' must end in .npy or .csv", f);
+        return;
+    }
+    if (strchr(f, '/') || strchr(f, '\\') || f[0] == '.') {
+        error_at(cc, it->loc, "recording file '%s' must be a plain file name (it goes into the output folder)", f);
+        return;
+    }
+    for (int i = 0; i < S->m->nrecs; i++)
+        if (strcmp(S->m->recs[i].file, f) == 0) {
+            error_at(cc, it->loc, "two recordings write '%s'", f);
+            return;
+        }
+    IrRecord rec = {0};
+    rec.file = f;
+    rec.spikes = it->flag;
+    rec.view = (IrView){ref.inst->pop, ref.off, ref.size};
+    rec.every = 1;
+    if (it->flag) {
+        if (!ref.inst->pop->has_spikes && member(ref.inst->model, AST_SPIKE_WHEN, 0) == NULL) {
+            error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,
+                     ref.inst->model->name);
+            return;
+        }
+        if (it->b)
+            error_at(cc, it->b->loc, "spike recordings take no 'every'");
+    } else {
+        if (!idx) {
+            nidx = (int)ref.size;
+            idx = arena_alloc(&cc->arena, sizeof(int64_t) * (size_t)nidx);
+            for (int i = 0; i < nidx; i++)
+                idx[i] = ref.off + i;
+        }
+        rec.idx = idx;
+        rec.nidx = nidx;
+        rec.vars = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)it->list.n);
+        for (int k = 0; k < it->list.n; k++) {
+            AstNode *vn = it->list.v[k];
+            Bind *b = env_find_here(&ref.inst->env, vn->name);
+            if (!b || !b->var || (b->var->kind != IV_STATE && !(b->var->kind == IV_PARAM))) {
+                error_at(cc, vn->loc, "'%s' is not a state variable of '%s'", vn->name,
+                         ref.inst->model->name);
+                return;
+            }
+            rec.vars[rec.nvars++] = b->var;
+        }
+        if (it->b) {
+            int ok = 1;
+            rec.every = steps_of(S, it->b, "the recording interval", &ok);
+            if (!ok)
+                return;
+            if (rec.every < 1) {
+                error_at(cc, it->b->loc, "the recording interval must be at least one step");
+                return;
+            }
+        }
+    }
+    IrModel *m = S->m;
+    IrRecord *v = arena_alloc(&cc->arena, sizeof *v * (size_t)(m->nrecs + 1));
+    if (m->nrecs)
+        memcpy(v, m->recs, sizeof *v * (size_t)m->nrecs);
+    v[m->nrecs++] = rec;
+    m->recs = v;
+}
+
+static void add_phase(Sema *S, IrPhase ph)
+{
+    IrModel *m = S->m;
+    IrPhase *v = arena_alloc(&S->cc->arena, sizeof *v * (size_t)(m->nphases + 1));
+    if (m->nphases)
+        memcpy(v, m->phases, sizeof *v * (size_t)m->nphases);
+    v[m->nphases++] = ph;
+    m->phases = v;
+}
+
+static void do_set(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    PopRef ref;
+    Bind *pb = env_find_here(&S->global, it->name);
+    if (!pb || pb->kind != B_POP) {
+        error_at(cc, it->loc, "'set' applies to a population parameter: unknown population '%s'",
+                 it->name);
+        return;
+    }
+    ref = *pb->pop;
+    if (strcmp(it->name2, "active") == 0) {
+        error_at(cc, it->loc, "'set %s.active' is not supported by this version of neuroc yet", it->name);
+        return;
+    }
+    Bind *b = env_find_here(&ref.inst->env, it->name2);
+    if (!b || !b->is_param) {
+        error_at(cc, it->loc, "'%s' is not a parameter of '%s'", it->name2, ref.inst->model->name);
+        return;
+    }
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    if (!const_eval(&x, it->a, &v, &d))
+        return;
+    Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
+    tmp.anydim = v == 0;
+    if (!expect_dim(&x, tmp, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2)))
+        return;
+    if (!b->e || b->e->op != IE_VAR)
+        nc_ice("set target '%s' was not made settable", it->name2);
+    IrPhase ph = {0};
+    ph.kind = PH_SET;
+    ph.var = b->e->var;
+    ph.view = (IrView){ref.inst->pop, ref.off, ref.size};
+    ph.value = v;
+    add_phase(S, ph);
+}
+
+static void do_sim(Sema *S, AstNode *sim)
+{
+    Compiler *cc = S->cc;
+    for (int i = 0; i < sim->list.n; i++) {
+        AstNode *s = sim->list.v[i];
+        const char *k = s->name;
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a sim setting", 0, NULL, 0, 0};
+        if (strcmp(k, "dt") == 0) {
+            double v;
+            Dim d;
+            if (const_eval(&x, s->a, &v, &d)) {
+                if (!dim_eq(d, dim_time()) || !(v > 0)) {
+                    error_at(cc, s->a->loc, "dt must be a positive time, e.g. 'dt = 0.1 ms'");
+                    continue;
+                }
+                S->m->dt = v;
+            }
+        } else if (strcmp(k, "seed") == 0) {
+            int ok = 1;
+            int64_t v = const_int(S, s->a, "the seed", 0, INT64_MAX / 2, &ok);
+            if (ok)
+                S->m->seed = (uint64_t)v;
+        } else if (strcmp(k, "precision") == 0) {
+            if (s->a->kind == AST_NAME && strcmp(s->a->name, "double") == 0)
+                S->m->dbl = 1;
+            else if (s->a->kind == AST_NAME && strcmp(s->a->name, "float") == 0)
+                S->m->dbl = 0;
+            else
+                error_at(cc, s->a->loc, "precision is 'float' or 'double'");
+        } else if (strcmp(k, "backend") == 0) {
+            if (s->a->kind != AST_NAME || (strcmp(s->a->name, "c") && strcmp(s->a->name, "cpu") &&
+                                           strcmp(s->a->name, "cuda") && strcmp(s->a->name, "opencl")))
+                error_at(cc, s->a->loc, "backend is c, cuda or opencl");
+        } else {
+            error_at(cc, s->loc, "unknown sim setting '%s'", k);
+            diag_extra(cc, "  note: settings are dt, seed, precision, backend");
+        }
+    }
+}
+
+/* Base population named by `name` (following views), from the population items. */
+static const char *base_name(AstNode **items, int n, const char *name, int *isview)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            AstNode *it = items[i];
+            if (it->kind != AST_POPULATION || it->name != name)
+                continue;
+            AstNode *atom = it->a->kind == AST_POPSUM ? it->a->list.v[0] : it->a;
+            int view = 0;
+            for (int j = 0; j < n; j++)
+                if (items[j]->kind == AST_POPULATION && items[j]->name == atom->name)
+                    view = 1;
+            if (!view || atom->flag)
+                return name;
+            if (atom->a)
+                *isview = 1;
+            name = atom->name;
+            found = 1;
+            break;
+        }
+        if (!found)
+            return name;
+    }
+    return name;
+}
+
+/* ===== network =====} */
+
+IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
+{
+    Sema S0 = {0}, *S = &S0;
+    S->cc = cc;
+    S->m = arena_alloc(&cc->arena, sizeof *S->m);
+    S->m->name = name;
+    S->m->dt = 0.1;
+    S->m->seed = 1;
+    cc->ir = S->m;
+
+    /* 1. collect */
+    int nitems = 0;
+    for (int f = 0; f < nfiles; f++)
+        nitems += files[f]->list.n;
+    AstNode **items = arena_alloc(&cc->arena, sizeof(AstNode *) * (size_t)(nitems + 1));
+    nitems = 0;
+    for (int f = 0; f < nfiles; f++)
+        for (int i = 0; i < files[f]->list.n; i++)
+            items[nitems++] = files[f]->list.v[i];
+    int nsim = 0;
+    for (int i = 0; i < nitems; i++) {
+        AstNode *it = items[i];
+        Bind b = {0};
+        b.name = it->name;
+        b.loc = it->loc;
+        b.ast = it;
+        switch (it->kind) {
+        case AST_MODEL: b.kind = B_MODEL; declare(cc, &S->global, b); break;
+        case AST_FUNC: b.kind = B_FUNC; declare(cc, &S->global, b); break;
+        case AST_CONNECTDEF:
+            error_at(cc, it->loc, "named connection rules are not supported by this version of neuroc yet");
+            break;
+        case AST_SIM:
+            if (nsim++) {
+                error_at(cc, it->loc, "a second 'sim' block");
+                break;
+            }
+            do_sim(S, it);
+            break;
+        case AST_SET:
+            S->set_pop = realloc(S->set_pop, sizeof(char *) * (size_t)(S->nsets + 1));
+            S->set_par = realloc(S->set_par, sizeof(char *) * (size_t)(S->nsets + 1));
+            S->set_view = realloc(S->set_view, sizeof(int) * (size_t)(S->nsets + 1));
+            if (!S->set_pop || !S->set_par || !S->set_view)
+                nc_fatal("out of memory");
+            S->set_view[S->nsets] = 0;
+            S->set_pop[S->nsets] = base_name(items, nitems, it->name, &S->set_view[S->nsets]);
+            S->set_par[S->nsets++] = it->name2;
+            break;
+        default:
+            break;
+        }
+    }
+
+    /* 2. check every neuron and receptor model once */
+    for (int i = 0; i < nitems; i++) {
+        AstNode *it = items[i];
+        if (it->kind != AST_MODEL)
+            continue;
+        if (it->op == TK_NEURON) {
+            Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
+            build_body(S, in);
+        } else if (it->op == TK_RECEPTOR) {
+            Inst *host = arena_alloc(&cc->arena, sizeof *host);
+            host->pop = arena_alloc(&cc->arena, sizeof(IrPop));
+            host->pop->cname = "check";
+            host->pop->name = "";
+            host->pop->size = 1;
+            host->model = it;
+            host->dummy = 1;
+            RInst *r = instantiate_receptor(S, it, NULL, host, 0, 1, NULL, 1);
+            receptor_part(S, host, r, 2, &host->pop->body);
+            receptor_part(S, host, r, 4, &host->pop->body);
+        }
+    }
+
+    /* 3. network, top to bottom */
+    int64_t total = 0;
+    for (int i = 0; i < nitems; i++) {
+        AstNode *it = items[i];
+        switch (it->kind) {
+        case AST_CONST: {
+            Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a constant", 0, NULL, 0, 0};
+            double v;
+            Dim d;
+            if (!const_eval(&x, it->b, &v, &d))
+                break;
+            if (it->a) {
+                Dim td;
+                IrType ty;
+                type_of(cc, it->a, &td, &ty);
+                Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
+                tmp.anydim = v == 0;
+                expect_dim(&x, tmp, td, it->b->loc, arena_printf(&cc->arena, "constant '%s'", it->name));
+                d = td;
+            }
+            Bind b = {0};
+            b.name = it->name;
+            b.kind = B_VAL;
+            b.loc = it->loc;
+            b.e = ir_const(cc, v, IRT_REAL);
+            b.dim = d;
+            declare(cc, &S->global, b);
+            break;
+        }
+        case AST_POPULATION: do_population(S, it); break;
+        case AST_PROJECTION: do_projection(S, it); break;
+        case AST_STIMULUS: do_stimulus(S, it); break;
+        case AST_RECORD: do_record(S, it); break;
+        case AST_SET: do_set(S, it); break;
+        case AST_RUN: {
+            int ok = 1;
+            int64_t n = steps_of(S, it->a, "the run length", &ok);
+            if (ok) {
+                IrPhase ph = {0};
+                ph.kind = PH_RUN;
+                ph.steps = n;
+                add_phase(S, ph);
+                total += n;
+            }
+            break;
+        }
+        case AST_IMPORT:
+        default:
+            break;
+        }
+    }
+    S->m->total_steps = total;
+
+    /* 4. bodies */
+    for (int i = 0; i < S->ninsts; i++)
+        build_body(S, S->insts[i]);
+    if (cc->diag.nerrors == 0 && S->m->nphases == 0)
+        warning_at(cc, files[nfiles - 1]->loc, "the model has no 'run': nothing will be simulated");
+    for (int i = 0; i < S->ninsts; i++) {
+        free(S->insts[i]->ports);
+        free(S->insts[i]->recs);
+        free(S->insts[i]->stims);
+    }
+    free(S->set_pop);
+    free(S->set_par);
+    free(S->set_view);
+    return cc->diag.nerrors ? NULL : S->m;
+}
