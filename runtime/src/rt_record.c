@@ -586,9 +586,18 @@ static void json_str(FILE *f, const char *s)
 
 static void json_num(FILE *f, double x)
 {
-    if (isfinite(x))
-        fprintf(f, "%.17g", x);
-    else
+    char b[40];
+    int prec;
+    if (isfinite(x)) {
+        /* shortest of %.15g..%.17g that reads back as x: 0.1, not 0.10000000000000001 */
+        for (prec = 15; prec < 17; prec++) {
+            snprintf(b, sizeof b, "%.*g", prec, x);
+            if (strtod(b, NULL) == x)
+                break;
+        }
+        snprintf(b, sizeof b, "%.*g", prec, x);
+        fputs(b, f);
+    } else
         fputs("null", f);
 }
 
