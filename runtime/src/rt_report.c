@@ -54,9 +54,11 @@ void nrt_progress(nrt_ctx *ctx)
         rtf = (now - ctx->t_progress_start) / span_s;
     fmt_wall(wall, sizeof wall, elapsed);
     tty = isatty(2);
-    fprintf(stderr, "%s%5.1f%%  t = %.1f / %.1f ms  wall %s  RTF %.3g%s",
-            tty ? "\r" : "", pct, sim_ms, (double)ctx->total_steps * ctx->dt, wall, rtf,
-            tty ? "    " : "\n");
+    fprintf(stderr, "%s%5.1f%%  t = %.1f / %.1f ms  wall %s", tty ? "\r" : "", pct, sim_ms,
+            (double)ctx->total_steps * ctx->dt, wall);
+    if (rtf > 0)
+        fprintf(stderr, "  RTF %.3g", rtf);
+    fputs(tty ? "    " : "\n", stderr);
     fflush(stderr);
     ctx->progress_line_open = tty;
 }
