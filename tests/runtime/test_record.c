@@ -305,10 +305,10 @@ static void check_state_final(void)
     free(b);
 }
 
-/* one row of 2 x 100000 doubles (1.6 MB) is larger than the buffer: a flush per row */
+/* one row of 2 x 70000 doubles (1.1 MB) is larger than the 1 MiB buffer: a flush per row */
 static void test_wide_state(nrt_ctx *ctx)
 {
-    enum { NV = 2, NI = 100000 };
+    enum { NV = 2, NI = 70000 };
     const char *vars[NV] = {"V", "w"};
     int64_t *idx = malloc(NI * sizeof *idx);
     double *vals = malloc(NV * NI * sizeof *vals);
