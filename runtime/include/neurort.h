@@ -44,7 +44,7 @@ typedef struct nrt_ctx {
     double dt;                    /* ms */
     int64_t total_steps;          /* all run phases together (for progress) */
     /* set by nrt_init from the command line */
-    const char *out_dir;          /* --out DIR; default: <binary>_out beside the binary */
+    const char *out_dir;          /* --out DIR; default: <model>_out beside the binary */
     uint64_t seed;                /* --seed N, else default_seed */
     int quiet;                    /* --quiet: no progress, no summary */
     /* run state */
@@ -59,11 +59,19 @@ typedef struct nrt_ctx {
     double t_build, t_construct, t_simulate; /* seconds spent in each phase */
     double t_last_progress;
     int interrupted;              /* stopped early (signal or error) */
+    /* runtime-private (added by the runtime; generated code leaves them alone) */
+    char out_dir_buf[4096];       /* storage for the default out_dir */
+    double t_progress_start;      /* wall clock of the first nrt_progress call */
+    int64_t progress_start_step;  /* ctx->step at that call */
+    int progress_started;
+    int progress_line_open;       /* a '\r' progress line is on the terminal */
+    int finished;                 /* nrt_finish has run */
+    nrt_status finish_status;     /* what it returned */
 } nrt_ctx;
 
 /* Parse argv (--out DIR, --seed N, --quiet, --help), install SIGINT/SIGTERM handlers that
  * set ctx->stop_requested, create the output folder. NRT_EHELP after printing help to
- * stdout; NRT_EINVAL with errmsg on a bad option. `usage_extra` may be NULL. */
+ * stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */
@@ -124,11 +132,16 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
 nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvars,
                        const char *const *vars, const char *const *units, int nidx,
                        const int64_t *idx, int64_t every);
-/* `vals` holds nvars * nidx values, variable-major. Time of the row is (step + 1) * dt. */
+/* `vals` holds nvars * nidx values, variable-major. Time of the row is (step + 1) * dt.
+ * Every call writes one row: the caller decides when a sample is due (see nrt_rec_due). */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
+/* 1 when `step` is a sampling step of the state recording r (step % every == 0), else 0. */
+int nrt_rec_due(const nrt_rec *r, int64_t step);
 
-/* Flush and close every recording, write manifest.json (with "completed_steps" and
- * "interrupted"), and record timing. Safe to call after an error. */
+/* Flush and close every recording, write manifest.json (with "completed_steps",
+ * "interrupted" and the phase timings), free the recordings and restore the signal
+ * handlers. Safe to call after an error or a signal, and more than once (later calls
+ * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
 /* ===== Recording ===== } */

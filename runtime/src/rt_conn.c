@@ -1,0 +1,334 @@
+/* rt_conn.c -- connectivity construction: a projection's synapses as CSR by presynaptic row.
+ *
+ * The draws are specified exactly (below) so that a GPU back end, which builds rows or
+ * columns in parallel, produces the same synapses, in the same order, for the same seed.
+ *
+ * SPECIFICATION (every back end must follow it to the letter)
+ *   key0   = nrt_seed_key(spec->seed)
+ *   stream = (NRT_STREAM_CONNECT << 24) | (proj_id & 0xFFFFFF)
+ *   draw   = nrt_rng(key0, stream, element, sub, 0, 0)      (step = site = 0 at load time)
+ *   autapse(i, j) := !autapses && same_base && pre_offset + i == post_offset + j
+ *
+ *   ALL_TO_ALL      every pair (i, j), i < n_pre, j < n_post, except autapse(i, j).
+ *   ONE_TO_ONE      n_pre must equal n_post (else NRT_EINVAL); synapse i -> i for every i
+ *                   (the autapse flag does not apply: one_to_one asks for i -> i).
+ *   FIXED_PROB      p >= 1: as ALL_TO_ALL.  p <= 0 (or NaN): no synapses.  Otherwise, for
+ *                   every row i independently (geometric skips):
+ *                       j = -1, c = 0
+ *                       loop: x = draw(element = i, sub = c); c = c + 1
+ *                             for u in (nrt_u01_53(x.v[0], x.v[1]),
+ *                                       nrt_u01_53(x.v[2], x.v[3])):
+ *                                 s = floor(log(u) / log1p(-p))          (double, >= 0)
+ *                                 j = j + 1 + s;  if j >= n_post: row i is done
+ *                                 else synapse (i, j) unless autapse(i, j)
+ *                   Autapses are dropped after generation, never redrawn. The test
+ *                   "s >= n_post => row done" is made before converting s to an integer, so
+ *                   huge skips cannot overflow (the result is the same as with exact j).
+ *   FIXED_INDEGREE  for every post j (ascending): accepted = 0, r = 0
+ *                       while accepted < k: x = draw(element = j, sub = r); r = r + 1
+ *                           for w in x.v[0], x.v[1], x.v[2], x.v[3], stopping once
+ *                           accepted == k:
+ *                               pre = nrt_below(w, n_pre)
+ *                               reject if autapse(pre, j), or if !multapses and pre was
+ *                               already accepted for this j; else accept (pre, j)
+ *                   k larger than the number of admissible pre neurons (n_pre, less one
+ *                   when the autapse of j is excluded; any admissible one with multapses)
+ *                   is NRT_EINVAL. The CSR is then built by a stable counting sort on pre,
+ *                   visiting posts in ascending order, so each row's posts ascend and
+ *                   repeated pairs (multapses) sit next to each other.
+ *   Output: row_ptr (n_pre + 1 int64), col (nnz int32, post index local to the post target).
+ */
+#include "rt_internal.h"
+#include "nrt_philox.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *rule_name(nrt_rule r)
+{
+    switch (r) {
+    case NRT_ALL_TO_ALL: return "all_to_all";
+    case NRT_ONE_TO_ONE: return "one_to_one";
+    case NRT_FIXED_PROB: return "fixed_prob";
+    case NRT_FIXED_INDEGREE: return "fixed_indegree";
+    }
+    return "?";
+}
+
+static int is_autapse(const nrt_conn_spec *s, int64_t i, int64_t j)
+{
+    return !s->autapses && s->same_base && s->pre_offset + i == s->post_offset + j;
+}
+
+/* Allocate row_ptr (zeroed) and col (cap entries). */
+static nrt_status csr_alloc(nrt_ctx *ctx, nrt_csr *out, int64_t n_pre, int64_t cap)
+{
+    out->row_ptr = nrt_alloc(ctx, (size_t)(n_pre + 1) * sizeof *out->row_ptr,
+                             "connectivity row pointers");
+    if (!out->row_ptr)
+        return NRT_ENOMEM;
+    out->col = nrt_alloc(ctx, (size_t)cap * sizeof *out->col, "connectivity columns");
+    if (!out->col) {
+        nrt_csr_free(out);
+        return NRT_ENOMEM;
+    }
+    return NRT_OK;
+}
+
+static nrt_status build_all(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    int64_t i, j, nnz = 0, cap;
+    if (s->n_post > 0 && s->n_pre > (INT64_MAX / 4) / s->n_post) {
+        nrt_seterr(ctx, "all_to_all projection of %lld x %lld synapses is too large",
+                   (long long)s->n_pre, (long long)s->n_post);
+        return NRT_ENOMEM;
+    }
+    cap = s->n_pre * s->n_post;
+    if (csr_alloc(ctx, out, s->n_pre, cap) != NRT_OK)
+        return NRT_ENOMEM;
+    for (i = 0; i < s->n_pre; i++) {
+        out->row_ptr[i] = nnz;
+        for (j = 0; j < s->n_post; j++)
+            if (!is_autapse(s, i, j))
+                out->col[nnz++] = (int32_t)j;
+    }
+    out->row_ptr[s->n_pre] = nnz;
+    out->nnz = nnz;
+    return NRT_OK;
+}
+
+static nrt_status build_one(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    int64_t i;
+    if (s->n_pre != s->n_post) {
+        nrt_seterr(ctx, "one_to_one projection %u needs equal sizes, got %lld pre and %lld "
+                   "post neurons", (unsigned)s->proj_id, (long long)s->n_pre,
+                   (long long)s->n_post);
+        return NRT_EINVAL;
+    }
+    if (csr_alloc(ctx, out, s->n_pre, s->n_pre) != NRT_OK)
+        return NRT_ENOMEM;
+    for (i = 0; i < s->n_pre; i++) {
+        out->row_ptr[i] = i;
+        out->col[i] = (int32_t)i;
+    }
+    out->row_ptr[s->n_pre] = s->n_pre;
+    out->nnz = s->n_pre;
+    return NRT_OK;
+}
+
+static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
+    const double lq = log1p(-s->p), np = (double)s->n_post;
+    double mean = (double)s->n_pre * np * s->p;
+    int64_t cap, nnz = 0, i;
+
+    cap = (int64_t)(mean + 6.0 * sqrt(mean) + 16.0);
+    if (cap > s->n_pre * s->n_post)
+        cap = s->n_pre * s->n_post;
+    if (csr_alloc(ctx, out, s->n_pre, cap) != NRT_OK)
+        return NRT_ENOMEM;
+    for (i = 0; i < s->n_pre; i++) {
+        int64_t j = -1;
+        uint32_t c = 0;
+        int done = 0;
+        out->row_ptr[i] = nnz;
+        while (!done) {
+            nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)i, c, 0, 0);
+            int h;
+            c++;
+            for (h = 0; h < 2 && !done; h++) {
+                double u = nrt_u01_53(x.v[2 * h], x.v[2 * h + 1]);
+                double skip = floor(log(u) / lq);
+                if (skip >= np) {
+                    done = 1;
+                    break;
+                }
+                j += 1 + (int64_t)skip;
+                if (j >= s->n_post) {
+                    done = 1;
+                    break;
+                }
+                if (is_autapse(s, i, j))
+                    continue;
+                if (nnz == cap) {
+                    int64_t ncap = cap + cap / 2 + 1024;
+                    int32_t *nc;
+                    if (ncap > s->n_pre * s->n_post)
+                        ncap = s->n_pre * s->n_post;
+                    nc = realloc(out->col, (size_t)ncap * sizeof *nc);
+                    if (!nc) {
+                        nrt_seterr(ctx, "out of memory allocating connectivity columns "
+                                   "(%zu bytes)", (size_t)ncap * sizeof *nc);
+                        nrt_csr_free(out);
+                        return NRT_ENOMEM;
+                    }
+                    out->col = nc;
+                    cap = ncap;
+                }
+                out->col[nnz++] = (int32_t)j;
+            }
+        }
+    }
+    out->row_ptr[s->n_pre] = nnz;
+    out->nnz = nnz;
+    return NRT_OK;
+}
+
+static nrt_status build_indegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
+    const int64_t k = s->k, npre = s->n_pre, npost = s->n_post;
+    int32_t *pres = NULL, *mark = NULL;
+    int64_t *pos = NULL, j, i, total;
+
+    if (k < 0) {
+        nrt_seterr(ctx, "fixed_indegree projection %u: k = %lld is negative",
+                   (unsigned)s->proj_id, (long long)k);
+        return NRT_EINVAL;
+    }
+    if (k > 0 && npost > 0) {
+        if (npre > 0 && k > INT64_MAX / 8 / npost) {
+            nrt_seterr(ctx, "fixed_indegree projection %u of %lld x %lld synapses is too "
+                       "large", (unsigned)s->proj_id, (long long)npost, (long long)k);
+            return NRT_ENOMEM;
+        }
+        for (j = 0; j < npost; j++) {
+            /* admissible pre neurons for post j */
+            int64_t self = s->post_offset + j - s->pre_offset;
+            int64_t avail = npre - ((!s->autapses && s->same_base && self >= 0 &&
+                                     self < npre) ? 1 : 0);
+            if (avail == 0 || (!s->multapses && k > avail)) {
+                nrt_seterr(ctx, "fixed_indegree projection %u: cannot give post neuron %lld "
+                           "k = %lld partners: only %lld admissible pre neuron%s (of %lld)%s",
+                           (unsigned)s->proj_id, (long long)j, (long long)k, (long long)avail,
+                           avail == 1 ? "" : "s", (long long)npre,
+                           s->multapses ? "" : " and multapses are off");
+                return NRT_EINVAL;
+            }
+        }
+    }
+    total = k * npost;
+    pres = nrt_alloc(ctx, (size_t)total * sizeof *pres, "fixed_indegree partner lists");
+    mark = nrt_alloc(ctx, (size_t)npre * sizeof *mark, "fixed_indegree marks");
+    if (!pres || !mark) {
+        nrt_free(pres);
+        nrt_free(mark);
+        return NRT_ENOMEM;
+    }
+    /* mark[pre] == j + 1 when pre was accepted for post j */
+    for (j = 0; j < npost; j++) {
+        int32_t *mine = pres + j * k;
+        int64_t acc = 0;
+        uint32_t r = 0;
+        while (acc < k) {
+            nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)j, r, 0, 0);
+            int h;
+            r++;
+            for (h = 0; h < 4 && acc < k; h++) {
+                int64_t pre = nrt_below(x.v[h], (uint32_t)npre);
+                if (is_autapse(s, pre, j))
+                    continue;
+                if (!s->multapses) {
+                    if (mark[pre] == (int32_t)(j + 1))
+                        continue;
+                    mark[pre] = (int32_t)(j + 1);
+                }
+                mine[acc++] = (int32_t)pre;
+            }
+        }
+    }
+    nrt_free(mark);
+    if (csr_alloc(ctx, out, npre, total) != NRT_OK) {
+        nrt_free(pres);
+        return NRT_ENOMEM;
+    }
+    pos = nrt_alloc(ctx, (size_t)(npre + 1) * sizeof *pos, "connectivity row cursors");
+    if (!pos) {
+        nrt_free(pres);
+        nrt_csr_free(out);
+        return NRT_ENOMEM;
+    }
+    /* stable counting sort by pre, posts visited in ascending order */
+    for (i = 0; i < total; i++)
+        out->row_ptr[pres[i] + 1]++;
+    for (i = 0; i < npre; i++)
+        out->row_ptr[i + 1] += out->row_ptr[i];
+    memcpy(pos, out->row_ptr, (size_t)(npre + 1) * sizeof *pos);
+    for (j = 0; j < npost; j++)
+        for (i = 0; i < k; i++)
+            out->col[pos[pres[j * k + i]]++] = (int32_t)j;
+    nrt_free(pos);
+    nrt_free(pres);
+    out->nnz = total;
+    return NRT_OK;
+}
+
+/* Contract: builds the synapses of *spec into *out (see the specification at the top of
+ * this file); out is overwritten (not freed first). NRT_EINVAL with errmsg for bad sizes
+ * (negative, n_post > INT32_MAX, n_pre > UINT32_MAX), an unknown rule, a one_to_one size
+ * mismatch or an unsatisfiable fixed_indegree k; NRT_ENOMEM with errmsg naming the array
+ * and bytes. On error *out is left empty (all zero). */
+nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
+{
+    nrt_conn_spec s;
+    nrt_status st;
+    if (!spec || !out) {
+        nrt_seterr(ctx, "nrt_conn_build: NULL argument");
+        return NRT_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    s = *spec;
+    if (s.n_pre < 0 || s.n_post < 0 || s.n_post > INT32_MAX || s.n_pre > INT32_MAX) {
+        nrt_seterr(ctx, "%s projection %u: invalid sizes %lld pre x %lld post (each must be "
+                   "0..%d)", rule_name(s.rule), (unsigned)s.proj_id, (long long)s.n_pre,
+                   (long long)s.n_post, INT32_MAX);
+        return NRT_EINVAL;
+    }
+    out->n_pre = s.n_pre;
+    out->n_post = s.n_post;
+    switch (s.rule) {
+    case NRT_ALL_TO_ALL:
+        st = build_all(ctx, &s, out);
+        break;
+    case NRT_ONE_TO_ONE:
+        st = build_one(ctx, &s, out);
+        break;
+    case NRT_FIXED_PROB:
+        if (s.p >= 1.0)
+            st = build_all(ctx, &s, out);
+        else if (!(s.p > 0.0) || s.n_pre == 0 || s.n_post == 0)
+            st = csr_alloc(ctx, out, s.n_pre, 0);
+        else
+            st = build_prob(ctx, &s, out);
+        break;
+    case NRT_FIXED_INDEGREE:
+        st = build_indegree(ctx, &s, out);
+        break;
+    default:
+        nrt_seterr(ctx, "projection %u: unknown connection rule %d", (unsigned)s.proj_id,
+                   (int)s.rule);
+        st = NRT_EINVAL;
+    }
+    if (st != NRT_OK) {
+        nrt_csr_free(out);
+        return st;
+    }
+    out->n_pre = s.n_pre;
+    out->n_post = s.n_post;
+    return NRT_OK;
+}
+
+/* Contract: frees row_ptr and col and zeroes *c; NULL and already-freed CSRs are fine. */
+void nrt_csr_free(nrt_csr *c)
+{
+    if (!c)
+        return;
+    nrt_free(c->row_ptr);
+    nrt_free(c->col);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,311 @@
+/* rt_core.c -- start-up and bookkeeping of a generated simulator.
+ *
+ * Command-line parsing (nrt_init), the output folder, SIGINT/SIGTERM handling, the
+ * monotonic clock, population registration and zeroed host allocation with error text.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(sig_atomic_t) == sizeof(int),
+               "nrt_ctx.stop_requested (volatile int) must be sig_atomic_t-compatible");
+
+/* The context the signal handler flags; one simulator runs one context at a time. */
+static nrt_ctx *volatile sig_ctx;
+static struct sigaction old_int, old_term;
+static int handlers_installed;
+
+static void on_signal(int sig)
+{
+    nrt_ctx *c = sig_ctx;
+    (void)sig;
+    if (c)
+        c->stop_requested = 1;
+}
+
+/* Contract: writes a printf-style message into ctx->errmsg (truncated to its size). */
+void nrt_seterr(nrt_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ctx)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+    va_end(ap);
+}
+
+/* Contract: if nrt_init installed handlers for ctx, puts the previous SIGINT/SIGTERM
+ * actions back and forgets ctx; otherwise does nothing. Idempotent. */
+void nrt_signals_restore(nrt_ctx *ctx)
+{
+    if (!handlers_installed || sig_ctx != ctx)
+        return;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    handlers_installed = 0;
+    sig_ctx = NULL;
+}
+
+/* Contract: seconds on CLOCK_MONOTONIC (arbitrary origin); 0 if the clock is unavailable. */
+double nrt_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Contract: appends (name, size) to ctx->pops with a zero spike count and returns its index;
+ * -1 with errmsg when NRT_MAX_POPS populations are already registered. */
+int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size)
+{
+    if (ctx->npops >= NRT_MAX_POPS) {
+        nrt_seterr(ctx, "too many populations (at most %d) registering '%s'", NRT_MAX_POPS,
+                   name ? name : "?");
+        return -1;
+    }
+    ctx->pops[ctx->npops].name = name;
+    ctx->pops[ctx->npops].size = size;
+    ctx->pops[ctx->npops].spikes = 0;
+    return ctx->npops++;
+}
+
+/* Contract: zeroed block of `bytes` bytes (at least 1), or NULL with errmsg
+ * "out of memory allocating <what> (<bytes> bytes)". Free with nrt_free. */
+void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what)
+{
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p)
+        nrt_seterr(ctx, "out of memory allocating %s (%zu bytes)", what ? what : "memory",
+                   bytes);
+    return p;
+}
+
+/* Contract: frees a block from nrt_alloc; NULL is ignored. */
+void nrt_free(void *p)
+{
+    free(p);
+}
+
+/* mkdir -p: create every missing component of `dir`. 0, or -1 with errno set. */
+static int make_dirs(const char *dir)
+{
+    char buf[4096];
+    size_t n = strlen(dir), i;
+    struct stat st;
+    if (n == 0 || n >= sizeof buf) {
+        errno = n ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(buf, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        if (buf[i - 1] == '/')
+            continue;
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0) {
+            int e = errno;
+            if (e != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                errno = (e == EEXIST) ? ENOTDIR : e;
+                return -1;
+            }
+        }
+        if (i < n)
+            buf[i] = '/';
+    }
+    return 0;
+}
+
+/* Strict decimal uint64: digits only, no sign, no overflow. 0 on success. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return -1;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s < '0' || *s > '9')
+            return -1;
+        d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* <directory of argv0>/<model>_out into ctx->out_dir_buf. 0, or -1 if it does not fit. */
+static int default_out_dir(nrt_ctx *ctx, const char *argv0, const char *model)
+{
+    char dir[4096];
+    const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+    int n;
+    if (slash) {
+        size_t len = (size_t)(slash - argv0);
+        if (len == 0)
+            len = 1; /* binary in "/" */
+        if (len >= sizeof dir)
+            return -1;
+        memcpy(dir, argv0, len);
+        dir[len] = '\0';
+    } else {
+        /* found through PATH: ask the kernel where the binary is */
+        ssize_t k = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        char *s;
+        if (k > 0) {
+            dir[k] = '\0';
+            s = strrchr(dir, '/');
+            if (s && s != dir)
+                *s = '\0';
+            else
+                strcpy(dir, "/");
+        } else {
+            strcpy(dir, ".");
+        }
+    }
+    n = snprintf(ctx->out_dir_buf, sizeof ctx->out_dir_buf, "%s%s%s_out", dir,
+                 strcmp(dir, "/") == 0 ? "" : "/", model);
+    if (n < 0 || (size_t)n >= sizeof ctx->out_dir_buf)
+        return -1;
+    ctx->out_dir = ctx->out_dir_buf;
+    return 0;
+}
+
+static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
+{
+    printf("usage: %s [--out DIR] [--seed N] [--quiet] [--help]\n\n", prog);
+    printf("Simulator of the model '%s', generated by neuroc (%s back end).\n\n", model,
+           ctx->backend ? ctx->backend : "c");
+    printf("options:\n");
+    printf("  --out DIR   write recordings and manifest.json to DIR\n"
+           "              (default: %s)\n", ctx->out_dir ? ctx->out_dir : "<model>_out");
+    printf("  --seed N    random seed, a decimal integer (default: %llu)\n",
+           (unsigned long long)ctx->default_seed);
+    printf("  --quiet     no progress line and no summary\n");
+    printf("  -h, --help  print this help and exit\n");
+}
+
+/* Option value: "--opt=VALUE" or "--opt VALUE". NULL (errmsg set) if missing. */
+static const char *opt_value(nrt_ctx *ctx, const char *name, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        nrt_seterr(ctx, "option '%s' needs a value (try --help)", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+/* Contract: see neurort.h. Sets out_dir (default <dir of argv[0]>/<model>_out), seed
+ * (default_seed unless --seed), quiet, t0; creates out_dir (mkdir -p); installs
+ * SIGINT/SIGTERM handlers (SA_RESETHAND: a second signal terminates as usual) that set
+ * ctx->stop_requested. Returns NRT_EHELP after printing usage to stdout, NRT_EINVAL on a
+ * bad option, NRT_EIO when the folder cannot be created; errmsg says why. */
+nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
+{
+    const char *model = ctx->model ? ctx->model : "model";
+    const char *prog = (argc > 0 && argv && argv[0]) ? argv[0] : model;
+    const char *out = NULL;
+    int help = 0, i;
+    struct sigaction sa;
+
+    ctx->errmsg[0] = '\0';
+    ctx->seed = ctx->default_seed;
+    ctx->quiet = 0;
+    ctx->out_dir = NULL;
+    if (default_out_dir(ctx, (argc > 0 && argv) ? argv[0] : NULL, model) != 0)
+        ctx->out_dir = NULL;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            help = 1;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            ctx->quiet = 1;
+        } else if (is_opt(a, "--out")) {
+            out = opt_value(ctx, "--out", argc, argv, &i);
+            if (!out)
+                return NRT_EINVAL;
+            if (!*out) {
+                nrt_seterr(ctx, "option '--out' needs a non-empty folder name");
+                return NRT_EINVAL;
+            }
+        } else if (is_opt(a, "--seed")) {
+            const char *v = opt_value(ctx, "--seed", argc, argv, &i);
+            if (!v)
+                return NRT_EINVAL;
+            if (parse_u64(v, &ctx->seed) != 0) {
+                nrt_seterr(ctx, "invalid seed '%s' for '--seed' (expected a decimal integer "
+                           "from 0 to 18446744073709551615)", v);
+                return NRT_EINVAL;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            nrt_seterr(ctx, "unknown option '%s' (try --help)", a);
+            return NRT_EINVAL;
+        } else {
+            nrt_seterr(ctx, "unexpected argument '%s' (try --help)", a);
+            return NRT_EINVAL;
+        }
+    }
+    if (help) {
+        print_usage(ctx, prog, model);
+        fflush(stdout);
+        return NRT_EHELP;
+    }
+    if (out)
+        ctx->out_dir = out;
+    if (!ctx->out_dir) {
+        nrt_seterr(ctx, "path of the default output folder is too long (use --out DIR)");
+        return NRT_EINVAL;
+    }
+    if (make_dirs(ctx->out_dir) != 0) {
+        nrt_seterr(ctx, "cannot create output folder '%s': %s", ctx->out_dir,
+                   strerror(errno));
+        return NRT_EIO;
+    }
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    if (!handlers_installed) {
+        sig_ctx = ctx;
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        handlers_installed = 1;
+    } else {
+        sig_ctx = ctx;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    ctx->stop_requested = 0;
+    ctx->finished = 0;
+    ctx->finish_status = NRT_OK;
+    ctx->progress_started = 0;
+    ctx->progress_line_open = 0;
+    ctx->t0 = nrt_now();
+    ctx->t_last_progress = ctx->t0;
+    return NRT_OK;
+}

@@ -1,0 +1,23 @@
+/* rt_internal.h -- helpers shared by the runtime's source files; not installed.
+ *
+ * Error messages go to ctx->errmsg through nrt_seterr; nrt_signals_restore undoes the
+ * signal handlers nrt_init installed (called from nrt_finish).
+ */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+#include "neurort.h"
+
+#if defined(__GNUC__)
+#define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define NRT_PRINTF(a, b)
+#endif
+
+/* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
+void nrt_seterr(nrt_ctx *ctx, const char *fmt, ...) NRT_PRINTF(2, 3);
+
+/* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
+void nrt_signals_restore(nrt_ctx *ctx);
+
+#endif

@@ -1,0 +1,749 @@
+/* rt_record.c -- spike and state recordings (.npy or .csv) and manifest.json.
+ *
+ * Rows are buffered in memory (about 1 MiB) and appended with pwrite when the buffer is
+ * full and at nrt_finish. An .npy header is written when the file is opened (shape (0,))
+ * and rewritten after every flush, padded so that it never changes length: the file on
+ * disk is always a valid .npy whose shape counts exactly the rows it holds.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define BUF_BYTES (1u << 20)
+
+enum { FMT_NPY, FMT_CSV };
+enum { KIND_SPIKES, KIND_STATE };
+
+struct nrt_rec {
+    nrt_rec *next;
+    nrt_ctx *ctx;
+    char *path;                   /* path as opened */
+    char *file;                   /* name as given (relative to out_dir) */
+    char *pop;
+    int64_t pop_size;
+    int fmt, kind;
+    int nvars, nidx;
+    char **vars, **units;
+    int64_t *idx;
+    int64_t every;
+    int fd;
+    unsigned char *buf;
+    size_t buf_len, buf_cap;
+    size_t row_bytes;             /* npy: bytes per row */
+    size_t row_max;               /* csv: longest possible text row */
+    int64_t rows_buf;             /* rows waiting in buf */
+    int64_t rows_disk;            /* rows in the file (what the npy header says) */
+    off_t end;                    /* bytes of valid data in the file */
+    char *descr;                  /* npy: the descr text */
+    size_t hdr_len;               /* npy: magic + length field + dict, multiple of 64 */
+    int npy_major;                /* 1, or 2 for a header longer than 65535 bytes */
+    int tdec;                     /* csv: decimals for times, -1: %.17g */
+    int err;                      /* errno of a failed write; 0 while healthy */
+};
+
+static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = nrt_alloc(ctx, n, what);
+    if (d)
+        memcpy(d, s ? s : "", n);
+    return d;
+}
+
+static void rec_free(nrt_rec *r)
+{
+    int i;
+    if (!r)
+        return;
+    if (r->fd >= 0)
+        close(r->fd);
+    for (i = 0; i < r->nvars; i++) {
+        if (r->vars)
+            free(r->vars[i]);
+        if (r->units)
+            free(r->units[i]);
+    }
+    free(r->vars);
+    free(r->units);
+    free(r->idx);
+    free(r->buf);
+    free(r->descr);
+    free(r->path);
+    free(r->file);
+    free(r->pop);
+    free(r);
+}
+
+static void put_u64le(unsigned char *p, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_f64le(unsigned char *p, double x)
+{
+    uint64_t v;
+    memcpy(&v, &x, sizeof v);
+    put_u64le(p, v);
+}
+
+static void put_i32le(unsigned char *p, int32_t x)
+{
+    uint32_t v = (uint32_t)x;
+    int i;
+    for (i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Write all of [p, p+n) at offset off. 0, or -1 with errno set. */
+static int pwrite_all(int fd, const void *p, size_t n, off_t off)
+{
+    const unsigned char *c = p;
+    while (n > 0) {
+        ssize_t k = pwrite(fd, c, n, off);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (k == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        c += k;
+        n -= (size_t)k;
+        off += k;
+    }
+    return 0;
+}
+
+static nrt_status fail(nrt_rec *r, int e)
+{
+    r->err = e ? e : EIO;
+    nrt_seterr(r->ctx, "cannot write recording '%s': %s", r->path, strerror(r->err));
+    return NRT_EIO;
+}
+
+/* The dict text of an .npy header for `rows` rows (no padding). */
+static int npy_dict(const nrt_rec *r, char *out, size_t n, const char *rows)
+{
+    return snprintf(out, n, "{'descr': %s, 'fortran_order': False, 'shape': (%s,), }",
+                    r->descr, rows);
+}
+
+/* Fill hdr (r->hdr_len bytes) with the header for rows_disk rows. */
+static void npy_header(const nrt_rec *r, unsigned char *hdr, int64_t rows)
+{
+    char num[32];
+    size_t pre = r->npy_major == 1 ? 10 : 12, dl, hl = r->hdr_len - pre, i;
+    snprintf(num, sizeof num, "%lld", (long long)rows);
+    memcpy(hdr, "\x93NUMPY", 6);
+    hdr[6] = (unsigned char)r->npy_major;
+    hdr[7] = 0;
+    for (i = 0; i < pre - 8; i++)
+        hdr[8 + i] = (unsigned char)(hl >> (8 * i));
+    dl = (size_t)npy_dict(r, (char *)hdr + pre, r->hdr_len - pre, num);
+    memset(hdr + pre + dl, ' ', hl - dl - 1);
+    hdr[r->hdr_len - 1] = '\n';
+}
+
+static nrt_status write_header(nrt_rec *r, int64_t rows)
+{
+    unsigned char *hdr = malloc(r->hdr_len + 1);
+    int rc;
+    if (!hdr) {
+        nrt_seterr(r->ctx, "out of memory allocating the header of '%s' (%zu bytes)", r->path,
+                   r->hdr_len + 1);
+        return NRT_ENOMEM;
+    }
+    npy_header(r, hdr, rows);
+    rc = pwrite_all(r->fd, hdr, r->hdr_len, 0);
+    free(hdr);
+    return rc == 0 ? NRT_OK : fail(r, errno);
+}
+
+/* Append the buffer to the file, then (npy) rewrite the header. On failure the file is cut
+ * back to its last valid length and the recording stops accepting rows. */
+static nrt_status flush(nrt_rec *r)
+{
+    off_t old_end = r->end;
+    if (r->err)
+        return fail(r, r->err);
+    if (r->buf_len == 0)
+        return NRT_OK;
+    if (pwrite_all(r->fd, r->buf, r->buf_len, r->end) != 0) {
+        int e = errno;
+        if (ftruncate(r->fd, old_end) != 0) {
+            /* a device such as /dev/full: nothing to cut back */
+        }
+        return fail(r, e);
+    }
+    r->end += (off_t)r->buf_len;
+    if (r->fmt == FMT_NPY) {
+        nrt_status st = write_header(r, r->rows_disk + r->rows_buf);
+        if (st != NRT_OK) {
+            if (ftruncate(r->fd, old_end) != 0) {
+                /* the old header still counts only the old rows */
+            }
+            r->end = old_end;
+            return st;
+        }
+    }
+    r->rows_disk += r->rows_buf;
+    r->rows_buf = 0;
+    r->buf_len = 0;
+    return NRT_OK;
+}
+
+/* Decimals that print every multiple of dt exactly, or -1 if dt is no short decimal. */
+static int time_decimals(double dt)
+{
+    int d;
+    double scale = 1.0;
+    if (!(dt > 0) || !isfinite(dt))
+        return -1;
+    for (d = 0; d <= 9; d++, scale *= 10.0) {
+        double x = dt * scale;
+        if (fabs(x - nearbyint(x)) <= 1e-9 * x)
+            return d;
+    }
+    return -1;
+}
+
+static int fmt_time(const nrt_rec *r, char *out, size_t n, int64_t step)
+{
+    double t = (double)(step + 1) * r->ctx->dt;
+    if (r->tdec >= 0)
+        return snprintf(out, n, "%.*f", r->tdec, t);
+    return snprintf(out, n, "%.17g", t);
+}
+
+/* Size of the registered population `name`, or 0 if there is none (a view, say). */
+static int64_t pop_size_of(const nrt_ctx *ctx, const char *name)
+{
+    int i;
+    for (i = 0; name && i < ctx->npops; i++)
+        if (ctx->pops[i].name && strcmp(ctx->pops[i].name, name) == 0)
+            return ctx->pops[i].size;
+    return 0;
+}
+
+/* Common part of nrt_rec_spikes / nrt_rec_state: allocate, name and open. */
+static nrt_rec *rec_open(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
+                         int kind)
+{
+    nrt_rec *r;
+    size_t n;
+    const char *ext;
+    int fmt;
+
+    if (!file || !*file) {
+        nrt_seterr(ctx, "recording of population '%s' has no file name", pop ? pop : "?");
+        return NULL;
+    }
+    ext = strrchr(file, '.');
+    if (ext && strcmp(ext, ".npy") == 0)
+        fmt = FMT_NPY;
+    else if (ext && strcmp(ext, ".csv") == 0)
+        fmt = FMT_CSV;
+    else {
+        nrt_seterr(ctx, "recording '%s': unknown format (the file name must end in .npy or "
+                   ".csv)", file);
+        return NULL;
+    }
+    r = nrt_alloc(ctx, sizeof *r, "a recording");
+    if (!r)
+        return NULL;
+    r->fd = -1;
+    r->ctx = ctx;
+    r->fmt = fmt;
+    r->kind = kind;
+    r->pop_size = pop_size;
+    r->every = 1;
+    r->tdec = time_decimals(ctx->dt);
+    r->file = dup_str(ctx, file, "a recording's file name");
+    r->pop = dup_str(ctx, pop, "a recording's population name");
+    if (!r->file || !r->pop) {
+        rec_free(r);
+        return NULL;
+    }
+    if (file[0] == '/' || !ctx->out_dir) {
+        r->path = dup_str(ctx, file, "a recording's path");
+    } else {
+        n = strlen(ctx->out_dir) + strlen(file) + 2;
+        r->path = nrt_alloc(ctx, n, "a recording's path");
+        if (r->path)
+            snprintf(r->path, n, "%s/%s", ctx->out_dir, file);
+    }
+    if (!r->path) {
+        rec_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Size the buffer, open the file and write the initial header; link r into ctx->recs. */
+static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
+{
+    nrt_ctx *ctx = r->ctx;
+    nrt_rec **tail;
+    if (r->fmt == FMT_NPY) {
+        size_t dl, pre;
+        r->buf_cap = BUF_BYTES / r->row_bytes * r->row_bytes;
+        if (r->buf_cap == 0)
+            r->buf_cap = r->row_bytes;
+        /* header length fixed for shapes of up to 20 digits */
+        dl = (size_t)npy_dict(r, NULL, 0, "18446744073709551615");
+        r->npy_major = (10 + dl + 1 + 63) / 64 * 64 - 10 <= 65535 ? 1 : 2;
+        pre = r->npy_major == 1 ? 10 : 12;
+        r->hdr_len = (pre + dl + 1 + 63) / 64 * 64;
+    } else {
+        r->buf_cap = BUF_BYTES;
+        if (r->buf_cap < 2 * r->row_max)
+            r->buf_cap = 2 * r->row_max;
+        if (r->buf_cap < strlen(csv_header) + 1)
+            r->buf_cap = strlen(csv_header) + 1;
+    }
+    r->buf = nrt_alloc(ctx, r->buf_cap, "a recording buffer");
+    if (!r->buf) {
+        rec_free(r);
+        return NULL;
+    }
+    r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (r->fd < 0) {
+        nrt_seterr(ctx, "cannot open recording '%s' for writing: %s", r->path,
+                   strerror(errno));
+        rec_free(r);
+        return NULL;
+    }
+    if (r->fmt == FMT_NPY) {
+        if (write_header(r, 0) != NRT_OK) {
+            rec_free(r);
+            return NULL;
+        }
+        r->end = (off_t)r->hdr_len;
+    } else {
+        size_t hl = strlen(csv_header);
+        if (pwrite_all(r->fd, csv_header, hl, 0) != 0) {
+            fail(r, errno);
+            rec_free(r);
+            return NULL;
+        }
+        r->end = (off_t)hl;
+    }
+    for (tail = &ctx->recs; *tail; tail = &(*tail)->next)
+        ;
+    *tail = r;
+    return r;
+}
+
+/* Contract: opens a spike recording of population `pop` (size pop_size, 0 if unknown) at
+ * <out_dir>/<file> (or `file` itself if absolute); the format follows the extension (.npy:
+ * dtype [('t','<f8'),('i','<i4')]; .csv: header "t_ms,i"). NULL with errmsg naming the
+ * file on a bad extension, an open or write failure, or out of memory. */
+nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size)
+{
+    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES);
+    if (!r)
+        return NULL;
+    if (r->fmt == FMT_NPY) {
+        r->row_bytes = 12;
+        r->descr = dup_str(ctx, "[('t', '<f8'), ('i', '<i4')]", "an npy descr");
+        if (!r->descr) {
+            rec_free(r);
+            return NULL;
+        }
+    } else {
+        r->row_max = 64;
+    }
+    return rec_start(r, "t_ms,i\n");
+}
+
+/* Contract: appends the row (t = (step + 1) * dt, index) to r; flushes when the buffer is
+ * full. NRT_EINVAL for a NULL r or an index outside [0, pop_size) (when pop_size > 0);
+ * NRT_EIO with errmsg when the file cannot be written (then and on every later call). */
+nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
+{
+    if (!r)
+        return NRT_EINVAL;
+    if (r->err)
+        return fail(r, r->err);
+    if (index < 0 || (r->pop_size > 0 && index >= r->pop_size)) {
+        nrt_seterr(r->ctx, "recording '%s': neuron index %ld outside population '%s' of %lld",
+                   r->path, (long)index, r->pop, (long long)r->pop_size);
+        return NRT_EINVAL;
+    }
+    if (r->fmt == FMT_NPY) {
+        unsigned char *p = r->buf + r->buf_len;
+        put_f64le(p, (double)(step + 1) * r->ctx->dt);
+        put_i32le(p + 8, index);
+        r->buf_len += 12;
+    } else {
+        char *p = (char *)r->buf + r->buf_len;
+        int k = fmt_time(r, p, r->buf_cap - r->buf_len, step);
+        k += snprintf(p + k, r->buf_cap - r->buf_len - (size_t)k, ",%ld\n", (long)index);
+        r->buf_len += (size_t)k;
+    }
+    r->rows_buf++;
+    if (r->buf_cap - r->buf_len < (r->fmt == FMT_NPY ? r->row_bytes : r->row_max))
+        return flush(r);
+    return NRT_OK;
+}
+
+/* Variable names go into a Python literal (npy) and a CSV header: keep them plain. */
+static int plain_name(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= ' ' || c >= 127 || c == '\'' || c == '"' || c == '\\' || c == ',' ||
+            c == '[' || c == ']')
+            return 0;
+    }
+    return 1;
+}
+
+/* Contract: opens a recording of `nvars` state variables (names vars, units as text or
+ * NULL) of the `nidx` neurons idx of population `pop`, sampled every `every` steps (the
+ * caller calls nrt_rec_state_row on sampling steps). .npy dtype [('t','<f8'),
+ * (var,'<f8',(nidx,)), ...]; .csv header "t_ms,V[i0],V[i1],...,m[i0],...". NULL with
+ * errmsg on bad arguments (no variables, no neurons, an index outside the population, a
+ * duplicate or unprintable name, every < 1), an unknown extension, an open failure or
+ * out of memory. */
+nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvars,
+                       const char *const *vars, const char *const *units, int nidx,
+                       const int64_t *idx, int64_t every)
+{
+    nrt_rec *r;
+    int v, w, i;
+    size_t n, len;
+    char *hdr, *p;
+    const char *pname = pop ? pop : "?";
+
+    if (nvars < 1 || !vars || nidx < 1 || !idx || every < 1) {
+        nrt_seterr(ctx, "state recording '%s' of '%s': needs at least one variable and one "
+                   "neuron and every >= 1 (got %d variables, %d neurons, every %lld)",
+                   file ? file : "?", pname, nvars, nidx, (long long)every);
+        return NULL;
+    }
+    for (v = 0; v < nvars; v++) {
+        if (!plain_name(vars[v]) || strcmp(vars[v], "t") == 0) {
+            nrt_seterr(ctx, "state recording '%s': invalid variable name '%s'",
+                       file ? file : "?", vars[v] ? vars[v] : "(null)");
+            return NULL;
+        }
+        for (w = 0; w < v; w++)
+            if (strcmp(vars[v], vars[w]) == 0) {
+                nrt_seterr(ctx, "state recording '%s': variable '%s' listed twice",
+                           file ? file : "?", vars[v]);
+                return NULL;
+            }
+    }
+    {
+        int64_t psize = pop_size_of(ctx, pop);
+        for (i = 0; i < nidx; i++)
+            if (idx[i] < 0 || (psize > 0 && idx[i] >= psize)) {
+                nrt_seterr(ctx, "state recording '%s': neuron index %lld outside population "
+                           "'%s' of %lld", file ? file : "?", (long long)idx[i], pname,
+                           (long long)psize);
+                return NULL;
+            }
+        r = rec_open(ctx, file, pop, psize, KIND_STATE);
+    }
+    if (!r)
+        return NULL;
+    r->every = every;
+    r->vars = nrt_alloc(ctx, (size_t)nvars * sizeof *r->vars, "variable names");
+    r->units = nrt_alloc(ctx, (size_t)nvars * sizeof *r->units, "variable units");
+    r->idx = nrt_alloc(ctx, (size_t)nidx * sizeof *r->idx, "recorded neuron indices");
+    if (!r->vars || !r->units || !r->idx) {
+        rec_free(r);
+        return NULL;
+    }
+    r->nvars = nvars;
+    r->nidx = nidx;
+    memcpy(r->idx, idx, (size_t)nidx * sizeof *idx);
+    len = 0;
+    for (v = 0; v < nvars; v++) {
+        r->vars[v] = dup_str(ctx, vars[v], "a variable name");
+        r->units[v] = dup_str(ctx, units ? units[v] : "", "a unit");
+        if (!r->vars[v] || !r->units[v]) {
+            rec_free(r);
+            return NULL;
+        }
+        len += strlen(vars[v]);
+    }
+    if (r->fmt == FMT_NPY) {
+        r->row_bytes = 8 * (1 + (size_t)nvars * (size_t)nidx);
+        n = 32 + len + (size_t)nvars * 40;
+        r->descr = nrt_alloc(ctx, n, "an npy descr");
+        if (!r->descr) {
+            rec_free(r);
+            return NULL;
+        }
+        p = r->descr;
+        p += sprintf(p, "[('t', '<f8')");
+        for (v = 0; v < nvars; v++)
+            p += sprintf(p, ", ('%s', '<f8', (%d,))", vars[v], nidx);
+        strcpy(p, "]");
+        return rec_start(r, NULL);
+    }
+    r->row_max = 40 + (size_t)nvars * (size_t)nidx * 26;
+    n = 8 + (len + 24 * (size_t)nvars) * (size_t)nidx;
+    hdr = nrt_alloc(ctx, n, "a csv header");
+    if (!hdr) {
+        rec_free(r);
+        return NULL;
+    }
+    p = hdr + sprintf(hdr, "t_ms");
+    for (v = 0; v < nvars; v++)
+        for (i = 0; i < nidx; i++)
+            p += sprintf(p, ",%s[%lld]", vars[v], (long long)idx[i]);
+    strcpy(p, "\n");
+    r = rec_start(r, hdr);
+    nrt_free(hdr);
+    return r;
+}
+
+/* Contract: appends one row (t = (step + 1) * dt, then vals: nvars * nidx doubles,
+ * variable-major) to the state recording r; flushes when the buffer is full. NRT_EINVAL
+ * for NULL arguments or a spike recording; NRT_EIO with errmsg on a write failure. */
+nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
+{
+    size_t k, nv;
+    if (!r || !vals)
+        return NRT_EINVAL;
+    if (r->kind != KIND_STATE) {
+        nrt_seterr(r->ctx, "recording '%s' is a spike recording, not a state recording",
+                   r->path);
+        return NRT_EINVAL;
+    }
+    if (r->err)
+        return fail(r, r->err);
+    nv = (size_t)r->nvars * (size_t)r->nidx;
+    if (r->fmt == FMT_NPY) {
+        unsigned char *p = r->buf + r->buf_len;
+        put_f64le(p, (double)(step + 1) * r->ctx->dt);
+        for (k = 0; k < nv; k++)
+            put_f64le(p + 8 * (k + 1), vals[k]);
+        r->buf_len += r->row_bytes;
+    } else {
+        char *p = (char *)r->buf + r->buf_len;
+        size_t room = r->buf_cap - r->buf_len;
+        int m = fmt_time(r, p, room, step);
+        for (k = 0; k < nv; k++)
+            m += snprintf(p + m, room - (size_t)m, ",%.9g", vals[k]);
+        m += snprintf(p + m, room - (size_t)m, "\n");
+        r->buf_len += (size_t)m;
+    }
+    r->rows_buf++;
+    if (r->buf_cap - r->buf_len < (r->fmt == FMT_NPY ? r->row_bytes : r->row_max))
+        return flush(r);
+    return NRT_OK;
+}
+
+/* Contract: 1 if step is a sampling step of r (step % every == 0), else 0 (also for NULL). */
+int nrt_rec_due(const nrt_rec *r, int64_t step)
+{
+    return r && step >= 0 && step % r->every == 0;
+}
+
+/* ----- manifest.json ----- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double x)
+{
+    char b[40];
+    int prec;
+    if (isfinite(x)) {
+        /* shortest of %.15g..%.17g that reads back as x: 0.1, not 0.10000000000000001 */
+        for (prec = 15; prec < 17; prec++) {
+            snprintf(b, sizeof b, "%.*g", prec, x);
+            if (strtod(b, NULL) == x)
+                break;
+        }
+        snprintf(b, sizeof b, "%.*g", prec, x);
+        fputs(b, f);
+    } else
+        fputs("null", f);
+}
+
+static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
+{
+    int v, i;
+    fputs("    {\"file\": ", f);
+    json_str(f, r->file);
+    fprintf(f, ", \"format\": \"%s\", \"kind\": \"%s\",\n     \"population\": ",
+            r->fmt == FMT_NPY ? "npy" : "csv", r->kind == KIND_SPIKES ? "spikes" : "state");
+    json_str(f, r->pop);
+    fprintf(f, ", \"population_size\": %lld,\n", (long long)r->pop_size);
+    if (r->kind == KIND_SPIKES) {
+        fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
+    } else {
+        fputs("     \"variables\": [", f);
+        for (v = 0; v < r->nvars; v++) {
+            if (v)
+                fputs(", ", f);
+            json_str(f, r->vars[v]);
+        }
+        fputs("], \"units\": {\"t\": \"ms\"", f);
+        for (v = 0; v < r->nvars; v++) {
+            fputs(", ", f);
+            json_str(f, r->vars[v]);
+            fputs(": ", f);
+            json_str(f, r->units[v]);
+        }
+        fputs("},\n     \"neurons\": [", f);
+        for (i = 0; i < r->nidx; i++)
+            fprintf(f, "%s%lld", i ? ", " : "", (long long)r->idx[i]);
+        fputs("],\n", f);
+    }
+    fprintf(f, "     \"every_steps\": %lld, \"dt_ms\": ", (long long)r->every);
+    json_num(f, dt);
+    fprintf(f, ", \"rows\": %lld, \"shape\": [%lld]}", (long long)r->rows_disk,
+            (long long)r->rows_disk);
+}
+
+static nrt_status write_manifest(nrt_ctx *ctx)
+{
+    char path[4200], tmp[4208];
+    FILE *f;
+    const nrt_rec *r;
+    int i, bad;
+    if (snprintf(path, sizeof path, "%s/manifest.json", ctx->out_dir) >= (int)sizeof path) {
+        nrt_seterr(ctx, "path of manifest.json in '%s' is too long", ctx->out_dir);
+        return NRT_EINVAL;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (!f) {
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno));
+        return NRT_EIO;
+    }
+    fputs("{\n  \"model\": ", f);
+    json_str(f, ctx->model ? ctx->model : "model");
+    fputs(",\n  \"backend\": ", f);
+    json_str(f, ctx->backend ? ctx->backend : "c");
+    fputs(",\n  \"dt_ms\": ", f);
+    json_num(f, ctx->dt);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"total_steps\": %lld,\n  \"completed_steps\": %lld,\n"
+            "  \"interrupted\": %s,\n", (unsigned long long)ctx->seed,
+            (long long)ctx->total_steps, (long long)ctx->step,
+            ctx->interrupted ? "true" : "false");
+    fputs("  \"timing_s\": {\"build\": ", f);
+    json_num(f, ctx->t_build);
+    fputs(", \"construct\": ", f);
+    json_num(f, ctx->t_construct);
+    fputs(", \"simulate\": ", f);
+    json_num(f, ctx->t_simulate);
+    fputs(", \"total\": ", f);
+    json_num(f, ctx->t0 > 0 ? nrt_now() - ctx->t0 : 0.0);
+    fputs("},\n  \"populations\": [", f);
+    for (i = 0; i < ctx->npops; i++) {
+        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+        json_str(f, ctx->pops[i].name);
+        fprintf(f, ", \"size\": %lld, \"spikes\": %lld}", (long long)ctx->pops[i].size,
+                (long long)ctx->pops[i].spikes);
+    }
+    fputs(ctx->npops ? "\n  ],\n  \"recordings\": [" : "],\n  \"recordings\": [", f);
+    for (r = ctx->recs; r; r = r->next) {
+        fputs(r == ctx->recs ? "\n" : ",\n", f);
+        write_rec_json(f, r, ctx->dt);
+    }
+    fputs(ctx->recs ? "\n  ]\n}\n" : "]\n}\n", f);
+    bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
+        remove(tmp);
+        return NRT_EIO;
+    }
+    if (rename(tmp, path) != 0) {
+        nrt_seterr(ctx, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        remove(tmp);
+        return NRT_EIO;
+    }
+    return NRT_OK;
+}
+
+/* Contract: see neurort.h. Flushes and closes every recording (a failing one keeps the
+ * rows it had written), writes <out_dir>/manifest.json through a temporary file and a
+ * rename (skipped when nrt_init never set out_dir), frees the recordings, restores the
+ * signal handlers and marks ctx->interrupted when a stop was requested or fewer than
+ * total_steps steps ran. Returns the first error (its message stays in errmsg), else
+ * NRT_OK; a second call returns the first call's result and does nothing. */
+nrt_status nrt_finish(nrt_ctx *ctx)
+{
+    nrt_status st = NRT_OK, s;
+    char first[sizeof ctx->errmsg];
+    nrt_rec *r, *next;
+    if (!ctx)
+        return NRT_EINVAL;
+    if (ctx->finished)
+        return ctx->finish_status;
+    first[0] = '\0';
+    if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps))
+        ctx->interrupted = 1;
+    for (r = ctx->recs; r; r = r->next) {
+        s = flush(r);
+        if (s == NRT_OK && close(r->fd) != 0)
+            s = fail(r, errno);
+        else if (s != NRT_OK)
+            close(r->fd);
+        r->fd = -1;
+        if (s != NRT_OK && st == NRT_OK) {
+            st = s;
+            memcpy(first, ctx->errmsg, sizeof first);
+        }
+    }
+    if (ctx->out_dir) {
+        s = write_manifest(ctx);
+        if (s != NRT_OK && st == NRT_OK) {
+            st = s;
+            memcpy(first, ctx->errmsg, sizeof first);
+        }
+    }
+    for (r = ctx->recs; r; r = next) {
+        next = r->next;
+        rec_free(r);
+    }
+    ctx->recs = NULL;
+    nrt_signals_restore(ctx);
+    if (st != NRT_OK)
+        memcpy(ctx->errmsg, first, sizeof first);
+    ctx->finished = 1;
+    ctx->finish_status = st;
+    return st;
+}

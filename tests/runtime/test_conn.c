@@ -1,0 +1,312 @@
+/* test_conn.c -- connectivity construction: determinism, all_to_all and one_to_one counts,
+ * fixed_prob statistics (2000 x 2000, p = 0.02), fixed_indegree degrees, duplicates and
+ * autapses, CSR invariants, and errors for impossible requests.
+ */
+#include "neurort.h"
+#include "nrt_philox.h"
+#include "tcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static nrt_ctx ctx;
+
+/* row_ptr monotone from 0 to nnz, cols in range and non-decreasing within each row */
+static int csr_ok(const nrt_csr *c, int strict)
+{
+    int64_t i, s;
+    if (c->row_ptr[0] != 0 || c->row_ptr[c->n_pre] != c->nnz)
+        return 0;
+    for (i = 0; i < c->n_pre; i++) {
+        if (c->row_ptr[i + 1] < c->row_ptr[i])
+            return 0;
+        for (s = c->row_ptr[i]; s < c->row_ptr[i + 1]; s++) {
+            if (c->col[s] < 0 || c->col[s] >= c->n_post)
+                return 0;
+            if (s > c->row_ptr[i] && (strict ? c->col[s] <= c->col[s - 1]
+                                             : c->col[s] < c->col[s - 1]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int same_csr(const nrt_csr *a, const nrt_csr *b)
+{
+    return a->nnz == b->nnz && a->n_pre == b->n_pre &&
+           memcmp(a->row_ptr, b->row_ptr, (size_t)(a->n_pre + 1) * 8) == 0 &&
+           memcmp(a->col, b->col, (size_t)a->nnz * 4) == 0;
+}
+
+static int64_t count_autapses(const nrt_csr *c, const nrt_conn_spec *s)
+{
+    int64_t i, k, n = 0;
+    for (i = 0; i < c->n_pre; i++)
+        for (k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
+            if (s->pre_offset + i == s->post_offset + c->col[k])
+                n++;
+    return n;
+}
+
+static void test_all_to_all(void)
+{
+    nrt_conn_spec s;
+    nrt_csr c;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_ALL_TO_ALL;
+    s.n_pre = 30;
+    s.n_post = 40;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(c.nnz == 1200 && csr_ok(&c, 1));
+    nrt_csr_free(&c);
+    CHECK(c.row_ptr == NULL && c.col == NULL && c.nnz == 0);
+    /* same population, overlapping views [5, 35) -> [0, 40): 30 autapse pairs */
+    s.same_base = 1;
+    s.pre_offset = 5;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(c.nnz == 1200 - 30 && csr_ok(&c, 1) && count_autapses(&c, &s) == 0);
+    nrt_csr_free(&c);
+    s.autapses = 1;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(c.nnz == 1200 && count_autapses(&c, &s) == 30);
+    nrt_csr_free(&c);
+    /* different populations: no autapse test at all */
+    s.autapses = 0;
+    s.same_base = 0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 1200);
+    nrt_csr_free(&c);
+}
+
+static void test_one_to_one(void)
+{
+    nrt_conn_spec s;
+    nrt_csr c;
+    int64_t i;
+    int ok = 1;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_ONE_TO_ONE;
+    s.n_pre = s.n_post = 100;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(c.nnz == 100 && csr_ok(&c, 1));
+    for (i = 0; i < 100; i++)
+        ok &= c.row_ptr[i] == i && c.col[i] == i;
+    CHECK(ok);
+    nrt_csr_free(&c);
+    s.n_post = 99;
+    ctx.errmsg[0] = 0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    CHECKF(strstr(ctx.errmsg, "one_to_one") != NULL, "errmsg '%s'", ctx.errmsg);
+    CHECK(c.row_ptr == NULL && c.col == NULL);
+}
+
+static void test_fixed_prob(void)
+{
+    nrt_conn_spec s;
+    nrt_csr a, b, c;
+    const int64_t n = 2000;
+    const double p = 0.02;
+    double mean, sd, m_deg = 0, v_deg = 0, want_var;
+    int64_t i;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_FIXED_PROB;
+    s.n_pre = s.n_post = n;
+    s.p = p;
+    s.seed = 42;
+    s.proj_id = 3;
+    s.same_base = 1;
+    CHECK(nrt_conn_build(&ctx, &s, &a) == NRT_OK);
+    CHECK(nrt_conn_build(&ctx, &s, &b) == NRT_OK);
+    CHECK(csr_ok(&a, 1));
+    CHECK(same_csr(&a, &b));
+    CHECK(count_autapses(&a, &s) == 0);
+    /* n^2 trials minus the n excluded diagonal pairs */
+    mean = (double)(n * n - n) * p;
+    sd = sqrt(mean * (1 - p));
+    CHECKF(fabs((double)a.nnz - mean) < 5 * sd, "nnz %lld, mean %.0f sd %.1f",
+           (long long)a.nnz, mean, sd);
+    for (i = 0; i < n; i++)
+        m_deg += (double)(a.row_ptr[i + 1] - a.row_ptr[i]);
+    m_deg /= (double)n;
+    for (i = 0; i < n; i++) {
+        double d = (double)(a.row_ptr[i + 1] - a.row_ptr[i]) - m_deg;
+        v_deg += d * d;
+    }
+    v_deg /= (double)(n - 1);
+    want_var = (double)(n - 1) * p * (1 - p);
+    CHECKF(fabs(v_deg - want_var) < 0.1 * want_var, "degree variance %.2f, expected %.2f",
+           v_deg, want_var);
+    /* another seed, another projection id: different synapses */
+    s.seed = 43;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(!same_csr(&a, &c));
+    nrt_csr_free(&c);
+    s.seed = 42;
+    s.proj_id = 4;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(!same_csr(&a, &c));
+    nrt_csr_free(&c);
+    /* autapses allowed: a superset along the diagonal, same off-diagonal synapses */
+    s.proj_id = 3;
+    s.autapses = 1;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    CHECK(c.nnz - count_autapses(&c, &s) == a.nnz);
+    nrt_csr_free(&c);
+    nrt_csr_free(&a);
+    nrt_csr_free(&b);
+    /* p >= 1 and p <= 0 */
+    s.n_pre = 20;
+    s.n_post = 30;
+    s.same_base = 0;
+    s.p = 1.0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 600);
+    nrt_csr_free(&c);
+    s.p = 0.0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 0 && c.row_ptr[20] == 0);
+    nrt_csr_free(&c);
+    /* tiny p: no overflow, nearly empty */
+    s.p = 1e-300;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 0);
+    nrt_csr_free(&c);
+}
+
+static void test_fixed_indegree(int multapses)
+{
+    nrt_conn_spec s;
+    nrt_csr a, b;
+    int64_t i, k, j, *deg;
+    int ok = 1, dup = 0;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_FIXED_INDEGREE;
+    s.n_pre = 50;
+    s.n_post = 300;
+    s.k = 20;
+    s.seed = 7;
+    s.proj_id = 11;
+    s.same_base = 1;
+    s.pre_offset = 10; /* pre [10, 60) and post [0, 300) of one population */
+    s.multapses = multapses;
+    CHECK(nrt_conn_build(&ctx, &s, &a) == NRT_OK);
+    CHECK(nrt_conn_build(&ctx, &s, &b) == NRT_OK);
+    CHECK(same_csr(&a, &b));
+    CHECK(csr_ok(&a, !multapses));
+    CHECK(a.nnz == 300 * 20);
+    CHECK(count_autapses(&a, &s) == 0);
+    deg = calloc(300, sizeof *deg);
+    for (i = 0; i < a.n_pre; i++)
+        for (k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++) {
+            deg[a.col[k]]++;
+            if (k > a.row_ptr[i] && a.col[k] == a.col[k - 1])
+                dup++;
+        }
+    for (j = 0; j < 300; j++)
+        ok &= deg[j] == 20;
+    CHECK(ok);
+    if (!multapses)
+        CHECK(dup == 0);
+    else
+        CHECKF(dup > 0, "expected some multapses with k = 20 of 50");
+    free(deg);
+    nrt_csr_free(&a);
+    nrt_csr_free(&b);
+    s.seed = 8;
+    CHECK(nrt_conn_build(&ctx, &s, &a) == NRT_OK);
+    s.seed = 7;
+    CHECK(nrt_conn_build(&ctx, &s, &b) == NRT_OK);
+    CHECK(!same_csr(&a, &b));
+    nrt_csr_free(&a);
+    nrt_csr_free(&b);
+}
+
+static void test_indegree_errors(void)
+{
+    nrt_conn_spec s;
+    nrt_csr c;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_FIXED_INDEGREE;
+    s.n_pre = 10;
+    s.n_post = 10;
+    s.k = 11;
+    ctx.errmsg[0] = 0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    CHECKF(strstr(ctx.errmsg, "k = 11") != NULL, "errmsg '%s'", ctx.errmsg);
+    s.k = 10;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 100);
+    nrt_csr_free(&c);
+    s.same_base = 1; /* now each post loses its autapse: only 9 admissible */
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    s.k = 9;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 90 && count_autapses(&c, &s) == 0);
+    nrt_csr_free(&c);
+    /* one neuron onto itself, autapses excluded: impossible even with multapses */
+    s.n_pre = s.n_post = 1;
+    s.k = 1;
+    s.multapses = 1;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    s.multapses = 0;
+    s.n_pre = 0;
+    s.n_post = 5;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    s.k = 0;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 0);
+    nrt_csr_free(&c);
+    /* multapses with k > n_pre is fine */
+    s.n_pre = 3;
+    s.same_base = 0;
+    s.k = 7;
+    s.multapses = 1;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 35 && csr_ok(&c, 0));
+    nrt_csr_free(&c);
+    s.k = -1;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+    s.rule = (nrt_rule)99;
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_EINVAL);
+}
+
+/* The first row of a fixed_prob projection recomputed by hand from the specification. */
+static void test_prob_spec(void)
+{
+    nrt_conn_spec s;
+    nrt_csr c;
+    int64_t j = -1, got[64];
+    int n = 0, done = 0, ok;
+    uint32_t ctr = 0;
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | 5u;
+    memset(&s, 0, sizeof s);
+    s.rule = NRT_FIXED_PROB;
+    s.n_pre = 4;
+    s.n_post = 500;
+    s.p = 0.05;
+    s.seed = 0x123456789abcdefull;
+    s.proj_id = 0x7000005; /* only the low 24 bits count */
+    while (!done) {
+        nrt_u32x4 x = nrt_rng(nrt_seed_key(s.seed), stream, 0, ctr++, 0, 0);
+        int h;
+        for (h = 0; h < 2 && !done; h++) {
+            double u = nrt_u01_53(x.v[2 * h], x.v[2 * h + 1]);
+            j += 1 + (int64_t)floor(log(u) / log1p(-s.p));
+            if (j >= s.n_post)
+                done = 1;
+            else if (n < 64)
+                got[n++] = j;
+        }
+    }
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+    ok = c.row_ptr[1] == n;
+    for (j = 0; ok && j < n; j++)
+        ok = c.col[j] == got[j];
+    CHECKF(ok, "row 0 differs from the specification (%d expected synapses)", n);
+    nrt_csr_free(&c);
+}
+
+int main(void)
+{
+    ctx.model = "conn";
+    test_all_to_all();
+    test_one_to_one();
+    test_fixed_prob();
+    test_fixed_indegree(0);
+    test_fixed_indegree(1);
+    test_indegree_errors();
+    test_prob_spec();
+    return tcheck_done("test_conn");
+}

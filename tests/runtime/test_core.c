@@ -1,0 +1,192 @@
+/* test_core.c -- nrt_init option parsing (--out, --seed, --quiet, --help, bad options),
+ * the default and nested output folders, nrt_alloc's error text, SIGINT handling through
+ * nrt_finish ("interrupted"), and the progress and summary text on stderr.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "neurort.h"
+#include "tcheck.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *dir;
+
+static nrt_status init_with(nrt_ctx *c, int argc, const char **argv)
+{
+    memset(c, 0, sizeof *c);
+    c->model = "core";
+    c->backend = "c";
+    c->default_seed = 77;
+    c->dt = 0.1;
+    return nrt_init(c, argc, (char **)argv);
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *b;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = calloc(1, (size_t)n + 1);
+    if (fread(b, 1, (size_t)n, f) != (size_t)n)
+        b[0] = 0;
+    fclose(f);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    nrt_ctx c;
+    char out[1024], prog[1024], want[1024], path[1024];
+    int saved, fd;
+    char *text;
+    void *p;
+
+    if (argc < 2)
+        return 2;
+    dir = argv[1];
+    snprintf(out, sizeof out, "%s/a/b/c", dir);
+    {
+        const char *a[] = {"x", "--out", out, "--quiet"};
+        CHECKF(init_with(&c, 4, a) == NRT_OK, "%s", c.errmsg);
+        CHECK(is_dir(out) && c.quiet && c.seed == 77 && strcmp(c.out_dir, out) == 0);
+        CHECK(nrt_finish(&c) == NRT_OK);
+    }
+    {
+        const char *a[] = {"x", "--x"};
+        CHECK(init_with(&c, 2, a) == NRT_EINVAL);
+        CHECKF(strcmp(c.errmsg, "unknown option '--x' (try --help)") == 0, "'%s'", c.errmsg);
+    }
+    {
+        const char *bad[] = {"12a", "-1", "", "18446744073709551616", " 5", "0x10"};
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            const char *a[] = {"x", "--out", out, "--seed", bad[i]};
+            CHECKF(init_with(&c, 5, a) == NRT_EINVAL, "seed '%s' accepted", bad[i]);
+            CHECK(strstr(c.errmsg, "seed") != NULL);
+        }
+    }
+    {
+        const char *a[] = {"x", "--out", out, "--seed=18446744073709551615"};
+        CHECK(init_with(&c, 4, a) == NRT_OK && c.seed == UINT64_MAX);
+        nrt_finish(&c);
+    }
+    {
+        const char *a[] = {"x", "--out", out, "--seed", "123"};
+        CHECK(init_with(&c, 5, a) == NRT_OK && c.seed == 123 && !c.quiet);
+        nrt_finish(&c);
+    }
+    {
+        const char *a[] = {"x", "--seed"};
+        CHECK(init_with(&c, 2, a) == NRT_EINVAL && strstr(c.errmsg, "--seed"));
+        const char *b[] = {"x", "stray"};
+        CHECK(init_with(&c, 2, b) == NRT_EINVAL && strstr(c.errmsg, "stray"));
+    }
+    {
+        const char *a[] = {"x", "--quiet", "-h"};
+        fflush(stdout);
+        CHECK(init_with(&c, 3, a) == NRT_EHELP);
+    }
+    { /* default: <dir of argv[0]>/<model>_out */
+        snprintf(prog, sizeof prog, "%s/bin/prog", dir);
+        snprintf(want, sizeof want, "%s/bin/core_out", dir);
+        const char *a[] = {prog, "--quiet"};
+        CHECKF(init_with(&c, 2, a) == NRT_OK, "%s", c.errmsg);
+        CHECKF(c.out_dir && strcmp(c.out_dir, want) == 0, "'%s'", c.out_dir);
+        CHECK(is_dir(want));
+        nrt_finish(&c);
+    }
+    { /* a folder that cannot be created */
+        FILE *f;
+        snprintf(path, sizeof path, "%s/plainfile", dir);
+        f = fopen(path, "w");
+        if (f)
+            fclose(f);
+        snprintf(out, sizeof out, "%s/plainfile/sub", dir);
+        const char *a[] = {"x", "--out", out};
+        CHECK(init_with(&c, 3, a) == NRT_EIO);
+        CHECKF(strstr(c.errmsg, out) != NULL, "'%s'", c.errmsg);
+    }
+    { /* allocation failure text */
+        nrt_ctx z;
+        memset(&z, 0, sizeof z);
+        p = nrt_alloc(&z, SIZE_MAX / 2, "the big table");
+        CHECK(p == NULL);
+        CHECKF(strstr(z.errmsg, "out of memory allocating the big table (") != NULL, "'%s'",
+               z.errmsg);
+        p = nrt_alloc(&z, 100, "small");
+        CHECK(p != NULL && ((char *)p)[99] == 0);
+        nrt_free(p);
+        nrt_free(NULL);
+    }
+    { /* SIGINT sets stop_requested; the manifest says interrupted; summary on stderr */
+        snprintf(out, sizeof out, "%s/sig", dir);
+        const char *a[] = {"x", "--out", out};
+        CHECK(init_with(&c, 3, a) == NRT_OK);
+        CHECK(nrt_pop_register(&c, "exc", 100) == 0);
+        CHECK(nrt_pop_register(&c, "inhibitory_cells", 25) == 1);
+        c.total_steps = 1000;
+        raise(SIGINT);
+        CHECK(c.stop_requested == 1);
+        c.step = 400;
+        c.pops[0].spikes = 200;
+        c.t_simulate = 0.08;
+        /* capture stderr */
+        snprintf(path, sizeof path, "%s/stderr.txt", dir);
+        fflush(stderr);
+        saved = dup(2);
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        close(fd);
+        c.t0 = nrt_now() - 10.0;
+        c.t_last_progress = 0;
+        nrt_progress(&c); /* first call: starts the RTF clock and prints */
+        c.step = 500;
+        nrt_progress(&c); /* within 1 s of the last one: silent */
+        nrt_report(&c);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        CHECK(nrt_finish(&c) == NRT_OK && c.interrupted);
+        text = read_text(path);
+        CHECK(text != NULL);
+        if (text) {
+            fputs(text, stderr);
+            CHECK(strstr(text, " 40.0%") != NULL);
+            CHECK(strstr(text, " 50.0%") == NULL);
+            CHECK(strstr(text, "inhibitory_cells") != NULL);
+            CHECK(strstr(text, "40.00") != NULL); /* 200 spikes / 100 / 0.05 s = 40 Hz */
+            CHECK(strstr(text, "RTF 1.6") != NULL);
+            CHECK(strstr(text, out) != NULL);
+            free(text);
+        }
+        snprintf(path, sizeof path, "%s/sig/manifest.json", dir);
+        text = read_text(path);
+        CHECK(text && strstr(text, "\"interrupted\": true") &&
+              strstr(text, "\"completed_steps\": 500"));
+        free(text);
+        /* handlers restored: SIGINT is back to the default (not raised here) */
+        {
+            struct sigaction sa;
+            sigaction(SIGINT, NULL, &sa);
+            CHECK(sa.sa_handler == SIG_DFL);
+        }
+    }
+    return tcheck_done("test_core");
+}
