@@ -238,9 +238,4 @@ extern const char *const ir_builtin_name[IF__COUNT];
 extern const int ir_builtin_arity[IF__COUNT];
 extern const char *const ir_binop_c[];
 
-/* --- ir_print.c: --dump=ir ------------------------------------------------ */
-struct StrBuf;
-void ir_print_model(IrModel *m, struct StrBuf *out);
-void ir_print_expr(IrPop *p, const IrExpr *e, struct StrBuf *out);
-
 #endif

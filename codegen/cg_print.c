@@ -1,0 +1,253 @@
+/* cg_print.c -- IR expressions and statements as C-family source text.
+ *
+ * Shared by every back end: the C reference, CUDA and OpenCL print the same IR through
+ * this one printer, differing only in the CgDialect hooks (storage spelling, spikes,
+ * arrivals) and math-function names. Numbers are printed so they round-trip exactly.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+/* ORDER: IrFn; double and float spellings (OpenCL C uses the double column: overloaded). */
+static const char *const fn_names[IF__COUNT][2] = {
+    {"exp", "expf"}, {"log", "logf"}, {"sqrt", "sqrtf"}, {"fabs", "fabsf"}, {"fmin", "fminf"},
+    {"fmax", "fmaxf"}, {"nc_exprel", "nc_exprel"}, {"sin", "sinf"}, {"cos", "cosf"},
+    {"tan", "tanf"}, {"tanh", "tanhf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
+    {"round", "roundf"}, {"expm1", "expm1f"}, {"log1p", "log1pf"}, {"log10", "log10f"},
+    {"atan", "atanf"}, {"sinh", "sinhf"}, {"cosh", "coshf"}, {"nc_clip", "nc_clip"},
+};
+
+const char *cg_fn_name(const CgDialect *d, IrFn fn)
+{
+    return fn_names[fn][(d->dbl || d->opencl) ? 0 : 1];
+}
+
+void cg_real(const CgDialect *d, double v, StrBuf *out)
+{
+    if (isinf(v)) {
+        sb_puts(out, v > 0 ? "INFINITY" : "(-INFINITY)");
+        return;
+    }
+    if (isnan(v)) {
+        sb_puts(out, "NAN");
+        return;
+    }
+    char buf[64];
+    if (d->dbl)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    else
+        snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
+    /* shortest form that round-trips */
+    for (int prec = 1; prec <= 17; prec++) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*g", prec, v);
+        double back = strtod(t, NULL);
+        if (d->dbl ? back == v : (float)back == (float)v) {
+            memcpy(buf, t, sizeof t);
+            break;
+        }
+    }
+    int isint = strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL && strchr(buf, 'n') == NULL;
+    if (v < 0)
+        sb_putc(out, '(');
+    sb_puts(out, buf);
+    if (isint)
+        sb_puts(out, ".0");
+    if (!d->dbl)
+        sb_putc(out, 'f');
+    if (v < 0)
+        sb_putc(out, ')');
+}
+
+void cg_cstring(const char *s, StrBuf *out)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            sb_putc(out, '\\');
+            sb_putc(out, (char)c);
+        } else if (c < 32 || c >= 127) {
+            sb_printf(out, "\\%03o", c);
+        } else {
+            sb_putc(out, (char)c);
+        }
+    }
+}
+
+static const char *local_name(const CgDialect *d, int id)
+{
+    return d->pop->locals[id].name;
+}
+
+static void paren(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    int simple = e->op == IE_CONST || e->op == IE_VAR || e->op == IE_LOCAL || e->op == IE_CALL ||
+                 e->op == IE_T || e->op == IE_INDEX || e->op == IE_PROP || e->op == IE_RAND;
+    if (!simple)
+        sb_putc(out, '(');
+    cg_expr(d, e, out);
+    if (!simple)
+        sb_putc(out, ')');
+}
+
+void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    switch (e->op) {
+    case IE_CONST:
+        if (e->type == IRT_REAL)
+            cg_real(d, e->val, out);
+        else if (e->val < 0)
+            sb_printf(out, "(%lld)", (long long)e->val);
+        else
+            sb_printf(out, "%lld", (long long)e->val);
+        return;
+    case IE_VAR:
+        d->var(d, e->var, out);
+        return;
+    case IE_LOCAL:
+        sb_puts(out, local_name(d, e->local));
+        return;
+    case IE_T:
+        sb_puts(out, "t");
+        return;
+    case IE_DT:
+        sb_puts(out, "dt");
+        return;
+    case IE_INDEX:
+        sb_puts(out, d->index);
+        return;
+    case IE_PRE:
+        sb_puts(out, d->pre);
+        return;
+    case IE_POST:
+        sb_puts(out, d->post);
+        return;
+    case IE_BIN: {
+        IrBinop op = (IrBinop)e->sub;
+        if (op == IB_POW) {
+            sb_puts(out, d->dbl || d->opencl ? "pow(" : "powf(");
+            cg_expr(d, e->a, out);
+            sb_puts(out, ", ");
+            cg_expr(d, e->b, out);
+            sb_putc(out, ')');
+            return;
+        }
+        if (op == IB_MOD && e->type == IRT_REAL) {
+            sb_puts(out, d->dbl || d->opencl ? "fmod(" : "fmodf(");
+            cg_expr(d, e->a, out);
+            sb_puts(out, ", ");
+            cg_expr(d, e->b, out);
+            sb_putc(out, ')');
+            return;
+        }
+        if (op == IB_DIV && e->type == IRT_REAL && e->a->type != IRT_REAL && e->b->type != IRT_REAL) {
+            sb_printf(out, "((%s)", d->real);
+            paren(d, e->a, out);
+            sb_puts(out, " / ");
+            paren(d, e->b, out);
+            sb_putc(out, ')');
+            return;
+        }
+        paren(d, e->a, out);
+        sb_printf(out, " %s ", ir_binop_c[op]);
+        paren(d, e->b, out);
+        return;
+    }
+    case IE_NEG:
+        sb_putc(out, '-');
+        paren(d, e->a, out);
+        return;
+    case IE_NOT:
+        sb_putc(out, '!');
+        paren(d, e->a, out);
+        return;
+    case IE_CALL:
+        if (e->sub == IF_ABS && e->type == IRT_INT) {
+            sb_puts(out, "nc_iabs(");
+        } else {
+            sb_puts(out, cg_fn_name(d, (IrFn)e->sub));
+            sb_putc(out, '(');
+        }
+        for (int i = 0; i < e->nargs; i++) {
+            if (i)
+                sb_puts(out, ", ");
+            cg_expr(d, e->args[i], out);
+        }
+        sb_putc(out, ')');
+        return;
+    case IE_COND:
+        paren(d, e->a, out);
+        sb_puts(out, " ? ");
+        paren(d, e->b, out);
+        sb_puts(out, " : ");
+        paren(d, e->c, out);
+        return;
+    case IE_RAND:
+        sb_printf(out, "%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu)",
+                  e->sub == IR_NORMAL ? "nc_normal" : "nc_uniform", e->stream, d->rng_elem,
+                  d->rng_sub, d->rng_step, e->site);
+        return;
+    case IE_PROP:
+        d->prop(d, e, out);
+        return;
+    }
+    NC_UNREACHABLE();
+}
+
+static const char *type_name(const CgDialect *d, IrType t)
+{
+    return t == IRT_REAL ? d->real : (t == IRT_INT ? "int64_t" : "int");
+}
+
+void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
+{
+    StrBuf e = {0};
+    for (int i = 0; i < b->n; i++) {
+        const IrStmt *s = b->v[i];
+        e.len = 0;
+        if (e.s)
+            e.s[0] = 0;
+        switch (s->kind) {
+        case IS_ASSIGN: {
+            StrBuf lhs = {0};
+            d->var(d, s->var, &lhs);
+            cg_expr(d, s->e, &e);
+            if (s->var->type == IRT_REAL || s->e->type == s->var->type)
+                out_line(o, "%s = %s;", lhs.s, e.s);
+            else
+                out_line(o, "%s = (%s)(%s);", lhs.s, type_name(d, s->var->type), e.s);
+            sb_free(&lhs);
+            break;
+        }
+        case IS_LOCAL:
+            cg_expr(d, s->e, &e);
+            out_line(o, "%s %s = %s;", type_name(d, s->type), local_name(d, s->local), e.s);
+            break;
+        case IS_SETLOCAL:
+            cg_expr(d, s->e, &e);
+            out_line(o, "%s = %s;", local_name(d, s->local), e.s);
+            break;
+        case IS_IF:
+            cg_expr(d, s->e, &e);
+            out_open(o, "if (%s)", e.s);
+            cg_block(d, &s->body, o);
+            if (s->els.n) {
+                out_close_with(o, " else {");
+                o->indent++;
+                cg_block(d, &s->els, o);
+            }
+            out_close(o);
+            break;
+        case IS_SPIKE:
+            d->spike(d, d->pop, o);
+            break;
+        case IS_RECV:
+            d->recv(d, s->proj, local_name(d, s->local), o);
+            break;
+        }
+    }
+    sb_free(&e);
+}
