@@ -47,6 +47,10 @@ void *xmalloc(size_t n);                        /* nc_fatal on failure */
 void *xrealloc(void *p, size_t n);
 NC_NORETURN void nc_fatal(const char *fmt, ...) NC_PRINTF(1, 2);
 NC_NORETURN void nc_ice_at(const char *file, int line, const char *fmt, ...) NC_PRINTF(3, 4);
+/* Front-end setup/teardown (arena, intern table, file table, diag defaults); the driver's
+ * compiler_init/compiler_free call these. */
+void compiler_init_front(Compiler *cc);
+void compiler_free_front(Compiler *cc);
 #define nc_ice(...) nc_ice_at(__FILE__, __LINE__, __VA_ARGS__)
 #define NC_UNREACHABLE() nc_ice_at(__FILE__, __LINE__, "unreachable")
 
@@ -58,6 +62,7 @@ typedef struct StrBuf {
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_printf(StrBuf *b, const char *fmt, ...) NC_PRINTF(2, 3);
+void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_free(StrBuf *b);
 
 /* Interning: equal strings give the same pointer, so names compare with ==. */
@@ -129,16 +134,35 @@ typedef struct Lexer {
     int after_number;             /* next token may be a UNIT */
     Token pending;                /* one token of lookahead for 'else' joining */
     int has_pending;
+    SrcLoc last;                  /* the previous token returned (end-of-input errors point after it) */
 } Lexer;
 
+/* Token fields per code: IDENT/keywords: text = spelling; NUMBER: num = value, text = lexeme;
+ * UNIT: text = unit text ("ms", "1/mV"), num = 1 if written in brackets else 0;
+ * STRING: text = unescaped contents; SEMI: text = "\n" when inserted for a newline. */
 void lex_init(Lexer *lx, Compiler *cc, uint32_t file);
 Token lex_next(Lexer *lx);                      /* code 0 at end; TK_ILLEGAL on bad input (diagnosed) */
 const char *tok_name(int code);                 /* "identifier", "'{'", "'neuron'" */
+int tok_count(void);                            /* one past the largest TK_ code (grammar/neuro.y) */
+/* Internal to the lexer (grammar/lexer.re <-> lex.c): one raw token, newlines included. */
+#define LEX_NEWLINE (-1)
+int lex_scan(Lexer *lx, Token *t);
+SrcLoc lex_loc(Lexer *lx, const char *b, const char *e);   /* location of bytes [b, e) on the current line */
 
 /* --- parse.c ------------------------------------------------------------ */
 
 /* Parse file `file` into an AST_FILE node; NULL after a syntax error (diagnosed). */
 AstNode *parse_file(Compiler *cc, uint32_t file);
+/* Report "unexpected X[, expected A or B]" at t (used by the grammar's %syntax_error). */
+void parse_syntax_error(Compiler *cc, const Token *t, const int *expected, int nexpected);
+/* Lemon glue, defined in grammar/neuro.y (%code). */
+typedef struct NcParser NcParser;
+NcParser *ncparse_new(Compiler *cc);            /* arena-allocated push parser */
+void ncparse_feed(NcParser *p, Token t);        /* NcParse(); code 0 = end of input */
+int ncparse_accepts(NcParser *p, int code);     /* would `code` be shifted next? (no side effects) */
+int ncparse_expected(NcParser *p, int *codes, int max);  /* acceptable terminals; returns the count */
+int ncparse_failed(NcParser *p);                /* 0 ok, 1 syntax error reported, 2 stack overflow */
+AstNode *ncparse_finish(NcParser *p);           /* the AST_FILE or NULL; finalizes */
 
 /* --- ast.c -------------------------------------------------------------- */
 
