@@ -20,6 +20,7 @@ typedef struct Out {
 
 void out_line(Out *o, const char *fmt, ...) NC_PRINTF(2, 3);   /* one indented line */
 void out_open(Out *o, const char *fmt, ...) NC_PRINTF(2, 3);   /* "<text> {" and indent */
+void out_begin(Out *o);                                         /* a bare "{" block */
 void out_close(Out *o);                                         /* "}" */
 void out_close_with(Out *o, const char *tail);                 /* "}<tail>" e.g. " else {" */
 void out_blank(Out *o);

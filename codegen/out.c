@@ -48,6 +48,12 @@ void out_open(Out *o, const char *fmt, ...)
     o->indent++;
 }
 
+void out_begin(Out *o)
+{
+    out_line(o, "{");
+    o->indent++;
+}
+
 void out_close(Out *o)
 {
     out_close_with(o, "");

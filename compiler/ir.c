@@ -111,7 +111,7 @@ static IrType bin_type(IrBinop op, IrExpr *a, IrExpr *b)
 
 IrExpr *ir_bin(Compiler *cc, IrBinop op, IrExpr *a, IrExpr *b)
 {
-    double x, y;
+    double x = 0, y = 0;
     IrType t = bin_type(op, a, b);
     int ca = ir_is_const(a, &x), cb = ir_is_const(b, &y);
     if (ca && cb) {

@@ -212,3 +212,27 @@ const char *tok_name(int code)
     default: return NULL;
     }
 }
+
+/* --dump=tokens: one token per line, "line:col NAME text"; 1 if the file has a lexical error. */
+int lex_dump(Compiler *cc, uint32_t file, FILE *out)
+{
+    Lexer lx;
+    lex_init(&lx, cc, file);
+    for (;;) {
+        Token t = lex_next(&lx);
+        fprintf(out, "%u:%u %s", (unsigned)t.loc.line, (unsigned)t.loc.col, tok_name(t.code));
+        if (t.code == TK_SEMI && t.text)
+            fprintf(out, " (newline)");
+        else if (t.code == TK_STRING)
+            fprintf(out, " \"%s\"", t.text);
+        else if (t.code == TK_UNIT && t.num != 0)
+            fprintf(out, " [%s]", t.text);
+        else if (t.code == TK_IDENT || t.code == TK_NUMBER || t.code == TK_UNIT)
+            fprintf(out, " %s", t.text);
+        fputc('\n', out);
+        if (t.code == 0 || t.code == TK_ILLEGAL)
+            break;
+    }
+    return cc->diag.nerrors ? 1 : 0;
+}
+

@@ -143,6 +143,7 @@ typedef struct Lexer {
 void lex_init(Lexer *lx, Compiler *cc, uint32_t file);
 Token lex_next(Lexer *lx);                      /* code 0 at end; TK_ILLEGAL on bad input (diagnosed) */
 const char *tok_name(int code);                 /* "identifier", "'{'", "'neuron'" */
+int lex_dump(Compiler *cc, uint32_t file, FILE *out);
 int tok_count(void);                            /* one past the largest TK_ code (grammar/neuro.y) */
 /* Internal to the lexer (grammar/lexer.re <-> lex.c): one raw token, newlines included. */
 #define LEX_NEWLINE (-1)

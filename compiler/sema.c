@@ -572,8 +572,8 @@ static Val conv_call(Ctx *x, AstNode *n)
         int ar = ir_builtin_arity[f];
         if (!split_args(x, n, &a, ar, ar))
             return bad(cc);
-        IrExpr *args[3];
-        Val v[3];
+        IrExpr *args[3] = {NULL, NULL, NULL};
+        Val v[3] = {{NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}};
         int ok = 1;
         for (int i = 0; i < ar; i++) {
             v[i] = conv(x, a.pos[i]);
@@ -1081,12 +1081,12 @@ static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *w
 typedef struct Mute {
     FILE *out;
     StrBuf *cap;
-    int nerr;
+    int nerr, on;
 } Mute;
 
 static Mute mute(Compiler *cc, int on)
 {
-    Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors};
+    Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors, on};
     if (on) {
         cc->diag.out = NULL;
         cc->diag.capture = NULL;
@@ -1096,9 +1096,11 @@ static Mute mute(Compiler *cc, int on)
 
 static void unmute(Compiler *cc, Mute m)
 {
+    if (!m.on)
+        return;
     cc->diag.out = m.out;
     cc->diag.capture = m.cap;
-    cc->diag.nerrors = m.nerr > cc->diag.nerrors ? cc->diag.nerrors : m.nerr;
+    cc->diag.nerrors = m.nerr;
 }
 
 static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
@@ -2013,14 +2015,6 @@ static void do_population(Sema *S, AstNode *it)
     b.loc = it->loc;
     b.pop = ref;
     declare(cc, &S->global, b);
-}
-
-static AstNode *named_arg(AstList *l, const char *name)
-{
-    for (int i = 0; i < l->n; i++)
-        if (l->v[i]->kind == AST_ARG && strcmp(l->v[i]->name, name) == 0)
-            return l->v[i];
-    return NULL;
 }
 
 static int bool_arg(Sema *S, AstNode *a, int *out)

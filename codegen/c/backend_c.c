@@ -15,6 +15,8 @@
 
 #include "codegen.h"
 
+static const SrcLoc NOLOC = {0, 0, 0, 0};
+
 /* {===== dialect hooks ===== */
 
 static void c_var(const CgDialect *d, const IrVar *v, StrBuf *out)
@@ -158,7 +160,7 @@ static void emit_one_prop(Out *o, const CgDialect *dd, const IrProp *pr, IrExpr 
 {
     int nn = pr->n * pr->n;
     StrBuf b = {0};
-    out_open(o, "");
+    out_begin(o);
     out_line(o, "double A[%d], Phi[%d], Psi[%d];", nn, nn, nn);
     for (int k = 0; k < nn; k++) {
         expr_str(dd, A[k], &b);
@@ -391,7 +393,7 @@ static void emit_records(Out *o, const IrModel *m)
                 sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
-            out_open(o, "");
+            out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
             out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
@@ -553,7 +555,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *path = src_path(cc, m, bo);
     int rc = out_write_file(&o, path);
     if (rc != 0)
-        error_at(cc, (SrcLoc){0, 0, 0, 0}, "cannot write '%s': %s", path, strerror(errno));
+        error_at(cc, NOLOC, "cannot write '%s': %s", path, strerror(errno));
     out_free(&o);
     return rc;
 }
@@ -564,11 +566,11 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *src = src_path(cc, m, bo);
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    char *argv[] = {(char *)bo->cc, "-std=c11", "-O2", "-w", (char *)inc, (char *)src, (char *)lib,
-                    "-lm", "-o", (char *)bo->output, NULL};
+    char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
+                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-o", (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
-        error_at(cc, (SrcLoc){0, 0, 0, 0}, "the C compiler '%s' failed on the generated code (%s)",
+        error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",
                  bo->cc, rc < 0 ? "could not run it" : "see its messages above");
         return -1;
     }

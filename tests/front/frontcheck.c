@@ -19,28 +19,6 @@ static int load(Compiler *cc, const char *path)
     return (int)f;
 }
 
-static int dump_tokens(Compiler *cc, uint32_t file)
-{
-    Lexer lx;
-    lex_init(&lx, cc, file);
-    for (;;) {
-        Token t = lex_next(&lx);
-        printf("%u:%u %s", (unsigned)t.loc.line, (unsigned)t.loc.col, tok_name(t.code));
-        if (t.code == TK_SEMI && t.text)
-            printf(" (newline)");
-        else if (t.code == TK_STRING)
-            printf(" \"%s\"", t.text);
-        else if (t.code == TK_UNIT && t.num != 0)
-            printf(" [%s]", t.text);
-        else if (t.code == TK_IDENT || t.code == TK_NUMBER || t.code == TK_UNIT)
-            printf(" %s", t.text);
-        putchar('\n');
-        if (t.code == 0 || t.code == TK_ILLEGAL)
-            break;
-    }
-    return cc->diag.nerrors ? 1 : 0;
-}
-
 static int roundtrip(Compiler *cc, uint32_t file)
 {
     StrBuf a = {0}, b = {0};
@@ -81,7 +59,7 @@ int main(int argc, char **argv)
     if (!f) {
         rc = 1;
     } else if (!strcmp(argv[1], "--tokens")) {
-        rc = dump_tokens(&cc, f);
+        rc = lex_dump(&cc, f, stdout);
     } else if (!strcmp(argv[1], "--ast")) {
         AstNode *n = parse_file(&cc, f);
         if (n && cc.diag.nerrors == 0) {

@@ -1,0 +1,314 @@
+/* driver.c -- the pass list (style rule 1).
+ *
+ *   load -> parse (+ imports) -> [--dump=tokens|ast] -> sema_lower (IR)
+ *        -> [--dump=ir | --explain] -> backend->emit -> backend->build
+ *
+ * Passes talk only through their data: files, AST, IrModel. The driver also finds the
+ * runtime and the stdlib relative to the neuroc executable (build tree or install).
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codegen.h"
+#include "sema.h"
+
+#ifndef NEUROC_LIBDIR
+#define NEUROC_LIBDIR "lib"
+#endif
+
+static const SrcLoc NOLOC = {0, 0, 0, 0};
+
+void compiler_init(Compiler *cc)
+{
+    memset(cc, 0, sizeof *cc);
+    compiler_init_front(cc);
+    cc->diag.out = stderr;
+    cc->opt.backend = "auto";
+}
+
+void compiler_free(Compiler *cc)
+{
+    free(cc->opt.incdirs);
+    compiler_free_front(cc);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static const char *dir_of(Compiler *cc, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    if (slash == path)
+        return "/";
+    return arena_strndup(&cc->arena, path, (size_t)(slash - path));
+}
+
+/* Where an import resolves: beside the importing file, then -I folders, then the stdlib. */
+static const char *resolve_import(Compiler *cc, const char *from, const char *name)
+{
+    if (name[0] == '/')
+        return is_file(name) ? name : NULL;
+    const char *c = arena_printf(&cc->arena, "%s/%s", dir_of(cc, from), name);
+    if (is_file(c))
+        return c;
+    for (int i = 0; i < cc->opt.nincdirs; i++) {
+        c = arena_printf(&cc->arena, "%s/%s", cc->opt.incdirs[i], name);
+        if (is_file(c))
+            return c;
+    }
+    if (cc->opt.stdlib_dir) {
+        /* "stdlib/neurons.neuro" and "neurons.neuro" both name the stdlib's file */
+        const char *base = strncmp(name, "stdlib/", 7) == 0 ? name + 7 : name;
+        c = arena_printf(&cc->arena, "%s/%s", cc->opt.stdlib_dir, base);
+        if (is_file(c))
+            return c;
+    }
+    return NULL;
+}
+
+typedef struct FileSet {
+    AstNode **ast;
+    const char **real;            /* canonical paths, to load each file once */
+    int n, cap;
+} FileSet;
+
+static int seen(FileSet *fs, const char *real)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (strcmp(fs->real[i], real) == 0)
+            return 1;
+    return 0;
+}
+
+static void push(FileSet *fs, AstNode *ast, const char *real)
+{
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? 2 * fs->cap : 8;
+        fs->ast = xrealloc(fs->ast, sizeof *fs->ast * (size_t)fs->cap);
+        fs->real = xrealloc(fs->real, sizeof *fs->real * (size_t)fs->cap);
+    }
+    fs->ast[fs->n] = ast;
+    fs->real[fs->n++] = real;
+}
+
+/* Parse `path` and, first, everything it imports (post-order: definitions come first). */
+static int load_tree(Compiler *cc, const char *path, SrcLoc at, FileSet *fs, int depth,
+                     FileSet *open)
+{
+    char rbuf[PATH_MAX];
+    const char *real = realpath(path, rbuf) ? arena_strdup(&cc->arena, rbuf) : path;
+    if (seen(fs, real))
+        return 0;
+    if (seen(open, real)) {
+        error_at(cc, at, "import cycle: '%s' imports itself", path);
+        return 1;
+    }
+    if (depth > 32) {
+        error_at(cc, at, "imports nest too deeply");
+        return 1;
+    }
+    uint32_t f = src_load(cc, path);
+    if (!f) {
+        error_at(cc, at, "cannot read '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    AstNode *ast = parse_file(cc, f);
+    if (!ast)
+        return 1;
+    push(open, NULL, real);
+    int rc = 0;
+    for (int i = 0; i < ast->list.n; i++) {
+        AstNode *it = ast->list.v[i];
+        if (it->kind != AST_IMPORT)
+            continue;
+        const char *p = resolve_import(cc, path, it->str);
+        if (!p) {
+            error_at(cc, it->loc, "cannot find import '%s'", it->str);
+            diag_extra(cc, "  note: searched beside '%s', the -I folders and the stdlib (%s)", path,
+                       cc->opt.stdlib_dir ? cc->opt.stdlib_dir : "not found");
+            rc = 1;
+            continue;
+        }
+        rc |= load_tree(cc, p, it->loc, fs, depth + 1, open);
+    }
+    open->n--;
+    push(fs, ast, real);
+    return rc;
+}
+
+/* The model's name: the input's base name without .neuro, as a safe identifier. */
+static const char *model_name(Compiler *cc, const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 6 && strcmp(b + n - 6, ".neuro") == 0)
+        n -= 6;
+    char *s = arena_strndup(&cc->arena, b, n);
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-'))
+            *p = '_';
+    return s[0] ? s : "model";
+}
+
+static void explain(Compiler *cc, IrModel *m, const char *backend)
+{
+    printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
+           m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
+           (double)m->total_steps * m->dt, backend);
+    double bytes = 0;
+    for (int i = 0; i < m->npops; i++) {
+        IrPop *p = m->pops[i];
+        int per = 0;
+        for (int k = 0; k < p->nvars; k++)
+            per += p->vars[k]->per_neuron;
+        printf("population %s: %s, %lld neurons, %d per-neuron variables\n", p->name, p->model,
+               (long long)p->size, per);
+        bytes += (double)p->size * per * (m->dbl ? 8 : 4);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        IrProj *j = m->projs[k];
+        static const char *const rules[] = {"", "all_to_all", "one_to_one", "fixed_prob", "fixed_indegree"};
+        double syn = j->rule == IR_ALL_TO_ALL ? (double)j->pre.size * (double)j->post.size
+                   : j->rule == IR_ONE_TO_ONE ? (double)j->pre.size
+                   : j->rule == IR_FIXED_PROB ? j->p * (double)j->pre.size * (double)j->post.size
+                                              : (double)j->k * (double)j->post.size;
+        printf("projection %s: %s[%lld:%lld] -> %s[%lld:%lld], %s, ~%.0f synapses%s\n", j->name,
+               j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
+               j->post.pop->name, (long long)j->post.offset,
+               (long long)(j->post.offset + j->post.size), rules[j->rule], syn,
+               j->delay ? ", per-synapse delays" : ", delay 1 step");
+        bytes += syn * (4 + (m->dbl ? 8 : 4) + (j->delay ? 4 : 0));
+    }
+    for (int i = 0; i < m->nnotes; i++)
+        printf("integrator: %s\n", m->notes[i]);
+    printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
+    (void)cc;
+}
+
+static const Backend *pick_backend(Compiler *cc)
+{
+    const char *b = cc->opt.backend;
+    if (strcmp(b, "c") == 0)
+        return &backend_c;
+    if (strcmp(b, "auto") == 0) {
+        fprintf(stderr, "neuroc: back end 'auto' picked 'c' (the cuda and opencl back ends are "
+                            "not part of this version yet)\n");
+        return &backend_c;
+    }
+    if (strcmp(b, "cuda") == 0 || strcmp(b, "opencl") == 0) {
+        error_at(cc, NOLOC, "the %s back end is not part of this version of neuroc yet", b);
+        return NULL;
+    }
+    error_at(cc, NOLOC, "unknown back end '%s' (expected auto, c, cuda or opencl)", b);
+    return NULL;
+}
+
+static int make_dir(const char *p)
+{
+    return mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static void remove_tree(const char *dir, const char *file)
+{
+    if (file)
+        unlink(file);
+    rmdir(dir);
+}
+
+int compile_file(Compiler *cc)
+{
+    Options *o = &cc->opt;
+    if (o->dump == DUMP_TOKENS) {
+        uint32_t f = src_load(cc, o->input);
+        if (!f) {
+            error_at(cc, NOLOC, "cannot read '%s': %s", o->input, strerror(errno));
+            return 1;
+        }
+        return lex_dump(cc, f, stdout);
+    }
+    FileSet fs = {0}, open = {0};
+    int rc = load_tree(cc, o->input, NOLOC, &fs, 0, &open);
+    free(open.ast);
+    free(open.real);
+    if (rc || cc->diag.nerrors) {
+        free(fs.ast);
+        free(fs.real);
+        return 1;
+    }
+    if (o->dump == DUMP_AST) {
+        StrBuf b = {0};
+        ast_print(cc, fs.ast[fs.n - 1], &b);
+        fputs(b.s ? b.s : "", stdout);
+        sb_free(&b);
+        free(fs.ast);
+        free(fs.real);
+        return 0;
+    }
+    const char *name = model_name(cc, o->input);
+    IrModel *m = sema_lower(cc, fs.ast, fs.n, name);
+    free(fs.ast);
+    free(fs.real);
+    if (!m)
+        return 1;
+    if (o->dump == DUMP_IR) {
+        StrBuf b = {0};
+        cg_dump_ir(m, &b);
+        fputs(b.s ? b.s : "", stdout);
+        sb_free(&b);
+        return 0;
+    }
+    const Backend *be = pick_backend(cc);
+    if (!be)
+        return 1;
+    if (o->explain) {
+        explain(cc, m, be->name);
+        return 0;
+    }
+    BuildOpts bo = {0};
+    bo.output = o->output ? o->output : name;
+    bo.include_dir = arena_printf(&cc->arena, "%s/include/neuroc", o->prefix_dir);
+    bo.lib_dir = arena_printf(&cc->arena, "%s/%s", o->prefix_dir, NEUROC_LIBDIR);
+    if (!is_file(arena_printf(&cc->arena, "%s/libneurort.a", bo.lib_dir)))
+        bo.lib_dir = arena_printf(&cc->arena, "%s/lib", o->prefix_dir);
+    bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
+    bo.gpu_arch = o->gpu_arch;
+    bo.verbose = o->verbose;
+    char tmpl[] = "/tmp/neuroc-XXXXXX";
+    if (o->emit_only) {
+        if (make_dir(o->emit_only) != 0) {
+            error_at(cc, NOLOC, "cannot create '%s': %s", o->emit_only, strerror(errno));
+            return 1;
+        }
+        bo.emit_dir = o->emit_only;
+        bo.emit_only = 1;
+        return be->emit(cc, m, &bo) ? 1 : 0;
+    }
+    if (!is_file(arena_printf(&cc->arena, "%s/libneurort.a", bo.lib_dir)) ||
+        !is_file(arena_printf(&cc->arena, "%s/neurort.h", bo.include_dir))) {
+        error_at(cc, NOLOC, "cannot find the neuroc runtime (libneurort.a, neurort.h) under '%s'",
+                 o->prefix_dir);
+        return 1;
+    }
+    if (!mkdtemp(tmpl)) {
+        error_at(cc, NOLOC, "cannot create a temporary folder: %s", strerror(errno));
+        return 1;
+    }
+    bo.emit_dir = tmpl;
+    rc = be->emit(cc, m, &bo);
+    if (rc == 0)
+        rc = be->build(cc, m, &bo);
+    remove_tree(tmpl, arena_printf(&cc->arena, "%s/%s.c", tmpl, name));
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,138 @@
+/* main.c -- the neuroc command line: options in, compile_file() out.
+ *
+ *   neuroc FILE -o OUT [--backend auto|c|cuda|opencl] [--emit-only DIR] [-I DIR]
+ *          [--dump=tokens|ast|ir] [--explain] [--cc CC] [-v] [--version] [--help]
+ */
+#define _DEFAULT_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "neuroc.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: neuroc FILE.neuro [-o OUT] [options]\n"
+          "Compile a .neuro model into a standalone simulator.\n"
+          "\n"
+          "  -o OUT              the simulator to write (default: the model's name)\n"
+          "  --backend B         auto (default), c, cuda or opencl\n"
+          "  --emit-only DIR     write the generated sources into DIR and stop\n"
+          "  -I DIR              also search DIR for imports\n"
+          "  --dump=WHAT         print tokens, ast or ir and stop\n"
+          "  --explain           say what would be built: populations, projections,\n"
+          "                      integrators and why, estimated memory\n"
+          "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
+          "  -v, --verbose       show the commands neuroc runs\n"
+          "  --version           print the version\n"
+          "  --help              this text\n"
+          "\n"
+          "Then run the simulator: ./OUT [--out DIR] [--seed N] [--quiet] [--help]\n",
+          f);
+}
+
+/* The install prefix: the folder above the one holding this executable. */
+static const char *find_prefix(Compiler *cc, const char *argv0)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) {
+        if (!realpath(argv0, buf))
+            return ".";
+        n = (ssize_t)strlen(buf);
+    }
+    buf[n] = 0;
+    char *s = strrchr(buf, '/');
+    if (s)
+        *s = 0;
+    s = strrchr(buf, '/');
+    if (s && s != buf)
+        *s = 0;
+    else
+        strcpy(buf, "/");
+    return arena_strdup(&cc->arena, buf);
+}
+
+static int need(int i, int argc, char **argv)
+{
+    if (i + 1 >= argc) {
+        fprintf(stderr, "neuroc: error: '%s' needs a value (try --help)\n", argv[i]);
+        return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    Compiler cc;
+    compiler_init(&cc);
+    Options *o = &cc.opt;
+    o->cc_cmd = getenv("CC");
+    o->incdirs = xmalloc(sizeof(char *) * (size_t)argc);
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            rc = 0;
+            goto done;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("neuroc %s\n", NEUROC_VERSION);
+            rc = 0;
+            goto done;
+        } else if (strcmp(a, "-o") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->output = argv[++i];
+        } else if (strcmp(a, "--backend") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->backend = argv[++i];
+        } else if (strncmp(a, "--backend=", 10) == 0) {
+            o->backend = a + 10;
+        } else if (strcmp(a, "--emit-only") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->emit_only = argv[++i];
+        } else if (strcmp(a, "-I") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->incdirs[o->nincdirs++] = argv[++i];
+        } else if (strncmp(a, "-I", 2) == 0) {
+            o->incdirs[o->nincdirs++] = a + 2;
+        } else if (strcmp(a, "--dump=tokens") == 0) {
+            o->dump = DUMP_TOKENS;
+        } else if (strcmp(a, "--dump=ast") == 0) {
+            o->dump = DUMP_AST;
+        } else if (strcmp(a, "--dump=ir") == 0) {
+            o->dump = DUMP_IR;
+        } else if (strcmp(a, "--explain") == 0) {
+            o->explain = 1;
+        } else if (strcmp(a, "--cc") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->cc_cmd = argv[++i];
+        } else if (strcmp(a, "--gpu-arch") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->gpu_arch = argv[++i];
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->verbose = 1;
+        } else if (a[0] == '-' && a[1] != 0) {
+            fprintf(stderr, "neuroc: error: unknown option '%s' (try --help)\n", a);
+            goto done;
+        } else if (o->input) {
+            fprintf(stderr, "neuroc: error: more than one input file ('%s' and '%s')\n", o->input, a);
+            goto done;
+        } else {
+            o->input = a;
+        }
+    }
+    if (!o->input) {
+        fprintf(stderr, "neuroc: error: no input file\n");
+        usage(stderr);
+        goto done;
+    }
+    o->prefix_dir = find_prefix(&cc, argv[0]);
+    o->stdlib_dir = arena_printf(&cc.arena, "%s/share/neuroc/stdlib", o->prefix_dir);
+    rc = compile_file(&cc);
+done:
+    compiler_free(&cc);
+    return rc;
+}
