@@ -35,19 +35,25 @@ void cg_real(const CgDialect *d, double v, StrBuf *out)
         sb_puts(out, "NAN");
         return;
     }
-    char buf[64];
-    if (d->dbl)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    else
-        snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
-    /* shortest form that round-trips */
-    for (int prec = 1; prec <= 17; prec++) {
+    /* the shortest of %g and %f forms that reads back as the same value */
+    char buf[64] = "";
+    for (int prec = 1; prec <= 17 && !buf[0]; prec++) {
         char t[64];
         snprintf(t, sizeof t, "%.*g", prec, v);
         double back = strtod(t, NULL);
-        if (d->dbl ? back == v : (float)back == (float)v) {
+        if (d->dbl ? back == v : (float)back == (float)v)
             memcpy(buf, t, sizeof t);
-            break;
+    }
+    if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15) {
+        for (int dec = 0; dec <= 17; dec++) {
+            char t[64];
+            snprintf(t, sizeof t, "%.*f", dec, v);
+            double back = strtod(t, NULL);
+            if (d->dbl ? back == v : (float)back == (float)v) {
+                if (strlen(t) <= strlen(buf) + 3)
+                    memcpy(buf, t, sizeof t);
+                break;
+            }
         }
     }
     int isint = strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL && strchr(buf, 'n') == NULL;

@@ -39,10 +39,13 @@ static void c_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
 
 static void c_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
-    out_line(o, "%s %s = %s_ring[%s_slot + (%s - %lld)];", d->real, local, p->cname, p->cname,
-             d->index, (long long)p->post.offset);
-    out_line(o, "%s_ring[%s_slot + (%s - %lld)] = 0;", p->cname, p->cname, d->index,
-             (long long)p->post.offset);
+    char at[128];
+    if (p->post.offset)
+        snprintf(at, sizeof at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+    else
+        snprintf(at, sizeof at, "%s_slot + %s", p->cname, d->index);
+    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at);
+    out_line(o, "%s_ring[%s] = 0;", p->cname, at);
 }
 
 static void c_spike(const CgDialect *d, const IrPop *pop, Out *o)
