@@ -476,7 +476,7 @@ static void emit_main(Out *o, const IrModel *m)
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_open(o, "if (st != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return 2;");
+    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
     out_close(o);
     out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
     for (int i = 0; i < m->npops; i++) {

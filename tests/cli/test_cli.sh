@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# CLI behaviour of neuroc and of a generated simulator: options, exit statuses, seeds,
+# interruption, and compiling with an installed copy of neuroc.
+#   test_cli.sh NEUROC BUILD_DIR WORK_DIR
+set -u
+NEUROC=$1; BUILD=$2; WORK=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+fails=0; passes=0
+ok()   { passes=$((passes + 1)); echo "ok   $*"; }
+bad()  { fails=$((fails + 1)); echo "FAIL $*"; }
+expect_rc() { # want cmd...
+    local want=$1; shift
+    "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"; local rc=$?
+    if [ "$rc" = "$want" ]; then ok "exit $want: $*"; else bad "exit $rc (want $want): $*"; sed 's/^/    /' "$WORK/err.txt" | head -5; fi
+}
+rm -rf "$WORK"; mkdir -p "$WORK"
+sed 's/STEPS/200 ms/' "$HERE/tiny.neuro" >"$WORK/tiny.neuro"
+sed 's/STEPS/100 s/' "$HERE/tiny.neuro" >"$WORK/long.neuro"
+
+expect_rc 0 "$NEUROC" --help
+grep -q "usage: neuroc" "$WORK/out.txt" && ok "--help prints usage" || bad "--help prints usage"
+expect_rc 0 "$NEUROC" --version
+grep -qE "^neuroc [0-9]+\.[0-9]+\.[0-9]+$" "$WORK/out.txt" && ok "--version" || bad "--version: $(cat "$WORK/out.txt")"
+expect_rc 2 "$NEUROC" --bogus "$WORK/tiny.neuro"
+grep -q "unknown option '--bogus'" "$WORK/err.txt" && ok "unknown option named" || bad "unknown option named"
+expect_rc 2 "$NEUROC"
+expect_rc 1 "$NEUROC" "$WORK/missing.neuro"
+grep -q "cannot read '.*missing.neuro'" "$WORK/err.txt" && ok "missing file named" || bad "missing file named"
+expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend cuda
+expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend fpga
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=tokens
+grep -q "^2:1 'import'" "$WORK/out.txt" && ok "--dump=tokens" || bad "--dump=tokens"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=ast
+grep -q "^population P = LIF" "$WORK/out.txt" && ok "--dump=ast" || bad "--dump=ast"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=ir
+grep -q "^population P = LIF\[200\]" "$WORK/out.txt" && ok "--dump=ir" || bad "--dump=ir"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain
+grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" || bad "--explain"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --emit-only "$WORK/gen"
+[ -s "$WORK/gen/tiny.c" ] && ok "--emit-only writes tiny.c" || bad "--emit-only writes tiny.c"
+# emission is deterministic
+"$NEUROC" "$WORK/tiny.neuro" --emit-only "$WORK/gen2" 2>/dev/null
+cmp -s "$WORK/gen/tiny.c" "$WORK/gen2/tiny.c" && ok "emission is byte-reproducible" || bad "emission differs between runs"
+
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" -o "$WORK/sim"
+expect_rc 0 "$WORK/sim" --help
+expect_rc 2 "$WORK/sim" --frobnicate
+expect_rc 2 "$WORK/sim" --seed banana
+expect_rc 0 "$WORK/sim" --quiet
+[ -s "$WORK/tiny_out/manifest.json" ] && ok "default output folder beside the binary" || bad "default output folder (expected $WORK/tiny_out)"
+expect_rc 0 "$WORK/sim" --out "$WORK/a" --quiet
+[ ! -s "$WORK/err.txt" ] && ok "--quiet prints nothing" || bad "--quiet printed: $(head -2 "$WORK/err.txt")"
+expect_rc 0 "$WORK/sim" --out "$WORK/b"
+grep -q "rate (Hz)" "$WORK/err.txt" && ok "summary on stderr" || bad "summary on stderr"
+expect_rc 0 "$WORK/sim" --out "$WORK/c" --seed 8 --quiet
+cmp -s "$WORK/a/spikes.npy" "$WORK/b/spikes.npy" && ok "same seed, same spikes" || bad "same seed gave different spikes"
+cmp -s "$WORK/a/spikes.npy" "$WORK/c/spikes.npy" && bad "--seed 8 gave the same spikes as seed 7" || ok "--seed changes the spikes"
+expect_rc 1 "$WORK/sim" --out /proc/forbidden --quiet
+grep -q "forbidden" "$WORK/err.txt" && ok "unwritable output folder named" || bad "unwritable output folder: $(cat "$WORK/err.txt")"
+
+# SIGINT: stops after the step, flushes, manifest says interrupted, files stay valid
+"$NEUROC" "$WORK/long.neuro" -o "$WORK/long" 2>/dev/null
+"$WORK/long" --out "$WORK/int" --quiet & pid=$!
+sleep 1; kill -INT $pid; wait $pid; rc=$?
+[ "$rc" = 130 ] && ok "interrupted run exits 130" || bad "interrupted run exited $rc"
+PY=${PYTHON:-python3}
+"$PY" - "$WORK/int" <<'PYEOF' && ok "interrupted run: manifest and .npy consistent" || bad "interrupted run outputs"
+import json, os, struct, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "manifest.json")))
+assert m["interrupted"] is True, m
+assert 0 < m["completed_steps"] < m["total_steps"], m
+raw = open(os.path.join(d, "spikes.npy"), "rb").read()
+assert raw[:6] == b"\x93NUMPY"
+hl = struct.unpack("<H", raw[8:10])[0]
+hdr = raw[10:10 + hl].decode()
+n = int(hdr.split("'shape': (")[1].split(",")[0])
+assert len(raw) == 10 + hl + 12 * n, (len(raw), hl, n)
+rec = [r for r in m["recordings"] if r["file"] == "spikes.npy"][0]
+assert rec["rows"] == n, (rec, n)
+ts = [struct.unpack_from("<d", raw, 10 + hl + 12 * k)[0] for k in range(n)]
+assert max(ts) <= m["completed_steps"] * m["dt_ms"] + 1e-9
+PYEOF
+
+# an installed neuroc finds its runtime and stdlib relative to itself
+if cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null 2>&1; then
+    expect_rc 0 "$WORK/prefix/bin/neuroc" "$WORK/tiny.neuro" -o "$WORK/sim_installed"
+    expect_rc 0 "$WORK/sim_installed" --out "$WORK/d" --quiet
+    cmp -s "$WORK/a/spikes.npy" "$WORK/d/spikes.npy" && ok "installed neuroc: same spikes" || bad "installed neuroc: different spikes"
+else
+    bad "cmake --install failed"
+fi
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
