@@ -62,6 +62,16 @@ static void dump_spike(const CgDialect *d, const IrPop *pop, Out *o)
     (void)pop;
 }
 
+static CgDialect dump_dialect(const IrPop *p)
+{
+    CgDialect d = cg_dialect(1, p);
+    d.var = dump_var;
+    d.prop = dump_prop;
+    d.recv = dump_recv;
+    d.spike = dump_spike;
+    return d;
+}
+
 void cg_dump_ir(IrModel *m, StrBuf *out)
 {
     Out o = {0};
@@ -69,20 +79,7 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
              m->dbl ? "double" : "float");
     for (int i = 0; i < m->npops; i++) {
         IrPop *p = m->pops[i];
-        CgDialect d = {0};
-        d.dbl = 1;
-        d.real = "real";
-        d.index = "n";
-        d.rng_elem = "n";
-        d.rng_sub = "0";
-        d.rng_step = "step";
-        d.pre = "i";
-        d.post = "j";
-        d.var = dump_var;
-        d.prop = dump_prop;
-        d.recv = dump_recv;
-        d.spike = dump_spike;
-        d.pop = p;
+        CgDialect d = dump_dialect(p);
         out_open(&o, "population %s = %s[%lld]", p->name, p->model, (long long)p->size);
         for (int k = 0; k < p->nvars; k++) {
             IrVar *v = p->vars[k];
@@ -112,18 +109,11 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
     }
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
-        CgDialect d = {0};
-        d.dbl = 1;
-        d.real = "real";
+        CgDialect d = dump_dialect(j->pre.pop);
         d.index = "i";
         d.rng_elem = "i";
         d.rng_sub = "rank";
         d.rng_step = "0";
-        d.pre = "i";
-        d.post = "j";
-        d.var = dump_var;
-        d.prop = dump_prop;
-        d.pop = j->pre.pop;
         StrBuf w = {0}, dl = {0};
         cg_expr(&d, j->w, &w);
         if (j->delay)

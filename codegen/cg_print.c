@@ -83,6 +83,21 @@ void cg_cstring(const char *s, StrBuf *out)
     }
 }
 
+CgDialect cg_dialect(int dbl, const IrPop *pop)
+{
+    CgDialect d = {0};
+    d.dbl = dbl;
+    d.real = "real";
+    d.index = "n";
+    d.rng_elem = "n";
+    d.rng_sub = "0";
+    d.rng_step = "step";
+    d.pre = "i";
+    d.post = "j";
+    d.pop = pop;
+    return d;
+}
+
 static const char *local_name(const CgDialect *d, int id)
 {
     return d->pop->locals[id].name;

@@ -51,6 +51,9 @@ typedef struct CgDialect {
     const void *user;
 } CgDialect;
 
+/* The common defaults: real type "real", neuron index "n", draws keyed (n, 0, step),
+ * synapse indices i and j; back ends then set their hooks. */
+CgDialect cg_dialect(int dbl, const IrPop *pop);
 void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out);
 void cg_block(const CgDialect *d, const IrBlock *b, Out *o);
 const char *cg_fn_name(const CgDialect *d, IrFn fn);

@@ -55,20 +55,11 @@ static void c_spike(const CgDialect *d, const IrPop *pop, Out *o)
 
 static CgDialect dialect(const IrModel *m, const IrPop *pop)
 {
-    CgDialect d = {0};
-    d.dbl = m->dbl;
-    d.real = "real";
-    d.index = "n";
-    d.rng_elem = "n";
-    d.rng_sub = "0";
-    d.rng_step = "step";
-    d.pre = "i";
-    d.post = "j";
+    CgDialect d = cg_dialect(m->dbl, pop);
     d.var = c_var;
     d.prop = c_prop;
     d.recv = c_recv;
     d.spike = c_spike;
-    d.pop = pop;
     return d;
 }
 
