@@ -155,6 +155,15 @@ typedef struct Val {
 
 static Val conv(Ctx *x, AstNode *n);
 
+/* A copy of array `v` (n elements of `size`) with room for one more, from the arena. */
+static void *grow(Compiler *cc, void *v, int n, size_t size)
+{
+    void *w = arena_alloc(&cc->arena, size * (size_t)(n + 1));
+    if (n)
+        memcpy(w, v, size * (size_t)n);
+    return w;
+}
+
 static void add_bind(Compiler *cc, Env *e, Bind b)
 {
     if (e->n == e->cap) {
@@ -1304,9 +1313,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             b.loc = decl->loc;
             b.dim = dim;
             if (mem->op == TK_INPUT) {
-                in->ports = realloc(in->ports, sizeof(Port) * (size_t)(in->nports + 1));
-                if (!in->ports)
-                    nc_fatal("out of memory");
+                in->ports = grow(cc, in->ports, in->nports, sizeof(Port));
                 Port *pt = &in->ports[in->nports++];
                 pt->name = decl->name;
                 pt->dim = dim;
@@ -2237,9 +2244,7 @@ static void do_projection(Sema *S, AstNode *it)
     }
     Inst **rv = NULL;
     (void)rv;
-    pin->recs = realloc(pin->recs, sizeof(RInst *) * (size_t)(pin->nrecs + 1));
-    if (!pin->recs)
-        nc_fatal("out of memory");
+    pin->recs = grow(cc, pin->recs, pin->nrecs, sizeof(RInst *));
     pin->recs[pin->nrecs++] = r;
 
     /* synapse: static models only (`on pre { deliver(expr) }`) */
@@ -2371,9 +2376,7 @@ static void do_stimulus(Sema *S, AstNode *it)
                  in->model->name, it->str);
         return;
     }
-    in->stims = realloc(in->stims, sizeof(Stim) * (size_t)(in->nstims + 1));
-    if (!in->stims)
-        nc_fatal("out of memory");
+    in->stims = grow(cc, in->stims, in->nstims, sizeof(Stim));
     Stim *st = &in->stims[in->nstims++];
     st->node = it;
     st->id = (uint32_t)S->nstims++;
@@ -2716,11 +2719,6 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         build_body(S, S->insts[i]);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)
         warning_at(cc, files[nfiles - 1]->loc, "the model has no 'run': nothing will be simulated");
-    for (int i = 0; i < S->ninsts; i++) {
-        free(S->insts[i]->ports);
-        free(S->insts[i]->recs);
-        free(S->insts[i]->stims);
-    }
     free(S->set_pop);
     free(S->set_par);
     free(S->set_view);
