@@ -74,7 +74,6 @@ typedef struct BuildOpts {
     const char *include_dir;      /* runtime headers */
     const char *lib_dir;          /* libneurort.a */
     const char *cc;               /* C compiler */
-    const char *gpu_arch;
     int verbose;
 } BuildOpts;
 

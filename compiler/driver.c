@@ -283,7 +283,6 @@ int compile_file(Compiler *cc)
     if (!is_file(arena_printf(&cc->arena, "%s/libneurort.a", bo.lib_dir)))
         bo.lib_dir = arena_printf(&cc->arena, "%s/lib", o->prefix_dir);
     bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
-    bo.gpu_arch = o->gpu_arch;
     bo.verbose = o->verbose;
     char tmpl[] = "/tmp/neuroc-XXXXXX";
     if (o->emit_only) {

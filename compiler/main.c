@@ -109,9 +109,6 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--cc") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->cc_cmd = argv[++i];
-        } else if (strcmp(a, "--gpu-arch") == 0) {
-            if (!need(i, argc, argv)) goto done;
-            o->gpu_arch = argv[++i];
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {

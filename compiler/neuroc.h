@@ -229,7 +229,6 @@ typedef struct Options {
     const char *stdlib_dir;       /* located from the executable */
     const char *prefix_dir;       /* install prefix: bin/.. */
     const char *cc_cmd;           /* C compiler for the generated code */
-    const char *gpu_arch;         /* --gpu-arch */
     int verbose;
 } Options;
 

@@ -316,7 +316,7 @@ static void emit_proj(Out *o, const IrProj *j, const IrModel *m)
     if (j->delay) {
         expr_str(&dd, j->delay, &b);
         out_line(o, "const double delay = %s;", b.s);
-        out_line(o, "const double steps = nearbyint(delay / dt);");
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
         out_open(o, "if (!(steps < 1e9))");
         out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
                  j->name);
