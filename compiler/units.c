@@ -210,6 +210,11 @@ static int parse_uterm(UParse *p, Dim *d, double *sc)
             return 0;
         }
         long k = strtol(p->s, (char **)&p->s, 10);
+        if (k > UNIT_MAX_EXP) {
+            snprintf(p->err, (size_t)p->errlen, "unit exponent out of range (at most %d)",
+                     UNIT_MAX_EXP);
+            return 0;
+        }
         if (neg)
             k = -k;
         int ok;
@@ -258,13 +263,14 @@ int unit_parse(const char *text, Dim *dim, double *scale, char *err, int errlen)
 
 /* ===== unit text parser =====} */
 
-/* Familiar names for common dimensions, in internal units (scale 1). */
+/* Familiar names for common dimensions, in internal units (scale 1). Each must be a unit
+ * text unit_parse accepts (the charge fC has no prefix 'f', so it is spelled pA*ms). */
 typedef struct Named {
     const char *text;
 } Named;
 
 static const char *const familiar[] = {
-    "mV", "pA", "nS", "pF", "ms", "um", "GOhm", "fC", "mM", "1/ms", "mV/ms", "pA/ms", "nS/ms",
+    "mV", "pA", "nS", "pF", "ms", "um", "GOhm", "pA*ms", "mM", "1/ms", "mV/ms", "pA/ms", "nS/ms",
     "uA/cm^2", "mS/cm^2", "uF/cm^2", "1/mV", "mV^2", "um/ms",
 };
 
