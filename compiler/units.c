@@ -289,6 +289,27 @@ void dim_format(Dim d, char *buf, int buflen)
             return;
         }
     }
+    /* a product or quotient of two everyday units ("mV*pA", "mV*ms") reads better than
+     * base dimensions */
+    static const char *const simple[] = {"mV", "pA", "nS", "pF", "ms", "um", "mM"};
+    const int ns = (int)(sizeof simple / sizeof simple[0]);
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < ns; j++) {
+            Dim a, b;
+            double sc;
+            char e[64];
+            if (!unit_parse(simple[i], &a, &sc, e, sizeof e) ||
+                !unit_parse(simple[j], &b, &sc, e, sizeof e))
+                continue;
+            if (j > i && dim_eq(dim_mul(a, b), d)) {
+                snprintf(buf, (size_t)buflen, "%s*%s", simple[i], simple[j]);
+                return;
+            }
+            if (j != i && dim_eq(dim_div(a, b), d)) {
+                snprintf(buf, (size_t)buflen, "%s/%s", simple[i], simple[j]);
+                return;
+            }
+        }
     static const char *const names[DIM__COUNT] = {"um", "kg", "ms", "pA", "K", "mol", "weight"};
     int len = 0;
     buf[0] = 0;

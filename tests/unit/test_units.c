@@ -273,6 +273,10 @@ static void test_format(void)
     CHECK_STR(fmt_text("1/V"), "1/mV");
     CHECK_STR(fmt_text("V*V"), "mV^2");
     CHECK_STR(fmt_text("m/s"), "um/ms");
+    CHECK_STR(fmt_text("V*A"), "mV*pA");             /* two everyday units before base dims */
+    CHECK_STR(fmt_text("mV*s"), "mV*ms");
+    CHECK_STR(fmt_text("mM/ms"), "mM/ms");
+    CHECK_STR(fmt_text("cm^2"), "um^2");             /* a square stays a square */
     CHECK_STR(fmt_text("K"), "K");
     CHECK_STR(fmt_text("mol"), "mol");
     Dim w = DIM_NONE;
