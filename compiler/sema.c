@@ -112,6 +112,12 @@ struct PopRef {
     SrcLoc loc;
 };
 
+/* The functions being inlined, innermost first (recursion check). */
+typedef struct FnFrame {
+    AstNode *fn;
+    const struct FnFrame *up;
+} FnFrame;
+
 typedef struct Sema {
     Compiler *cc;
     IrModel *m;
@@ -124,6 +130,9 @@ typedef struct Sema {
     int ninsts;
     int nstims;
     SrcLoc useloc;                /* where the model being instantiated is used */
+    const FnFrame *calls;         /* functions being inlined now (conv_func nests) */
+    AstNode **recursive;          /* functions already reported as recursive */
+    int nrecursive;
 } Sema;
 
 #define A_T 1u
@@ -654,8 +663,27 @@ static Val conv_call(Ctx *x, AstNode *n)
 static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
 {
     Compiler *cc = x->cc;
+    for (const FnFrame *f = x->S->calls; f; f = f->up) {
+        if (f->fn != fn)
+            continue;
+        /* report each recursive function once: inlining every call site again would
+         * repeat the message (and fan out exponentially) */
+        Sema *S = x->S;
+        for (int i = 0; i < S->nrecursive; i++)
+            if (S->recursive[i] == fn)
+                return bad(cc);
+        AstNode **v = arena_alloc(&cc->arena, sizeof *v * (size_t)(S->nrecursive + 1));
+        if (S->nrecursive)
+            memcpy(v, S->recursive, sizeof *v * (size_t)S->nrecursive);
+        v[S->nrecursive++] = fn;
+        S->recursive = v;
+        error_at(cc, call->loc, "recursive call of '%s' (functions are inlined, so recursion is "
+                                "not allowed)", fn->name);
+        note_at(cc, fn->loc2, "'%s' declared here", fn->name);
+        return bad(cc);
+    }
     if (x->depth > 16) {
-        error_at(cc, call->loc, "functions nest too deeply (recursion is not allowed)");
+        error_at(cc, call->loc, "functions nest too deeply (more than 16 calls inside each other)");
         return bad(cc);
     }
     if (call->list.n != fn->list.n) {
@@ -693,8 +721,10 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
     IrType rt;
     type_of(cc, fn->a, &rd, &rt);
     Ctx y = *x;
+    FnFrame frame = {fn, x->S->calls};
     y.env = fenv;
     y.depth++;
+    x->S->calls = &frame;
     Val r;
     if (fn->b && fn->b->kind == AST_SBLOCK) {
         r = bad(cc);
@@ -723,16 +753,19 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
                 break;
             } else {
                 error_at(cc, st->loc, "only 'let' and 'return' are supported in function bodies");
+                x->S->calls = frame.up;
                 return bad(cc);
             }
         }
         if (!got) {
-            error_at(cc, fn->loc, "function '%s' has no 'return'", fn->name);
+            error_at(cc, fn->loc2, "function '%s' has no 'return'", fn->name);
+            x->S->calls = frame.up;
             return bad(cc);
         }
     } else {
         r = conv(&y, fn->b);
     }
+    x->S->calls = frame.up;
     if (r.ok && !expect_dim(&y, r, rd, fn->b->loc, arena_printf(&cc->arena, "the result of '%s'", fn->name)))
         return bad(cc);
     r.d = rd;
@@ -979,6 +1012,17 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
             return;
         Val cur = mkval(ir_var(cc, b->var), b->dim);
         IrExpr *e = v.e;
+        if ((b->var->type == IRT_BOOL) != (v.e->type == IRT_BOOL)) {
+            error_at(cc, st->b->loc, b->var->type == IRT_BOOL
+                                         ? "'%s' is a bool state: assign a condition"
+                                         : "'%s' is a number: a condition cannot be assigned to it",
+                     lv->name);
+            return;
+        }
+        if (b->var->type == IRT_BOOL && st->op != TK_ASSIGN) {
+            error_at(cc, st->loc, "'%s' is a bool state: only '=' applies", lv->name);
+            return;
+        }
         switch (st->op) {
         case TK_ASSIGN:
             expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value assigned to '%s'", lv->name));
