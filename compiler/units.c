@@ -107,18 +107,25 @@ static const Prefix prefixes[] = {
     {"c", 1e-2}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9},
 };
 
-static int base_lookup(const char *name, size_t n, Dim *dim, double *scale)
+/* Every SI factor, base scale and prefix is a power of ten, so a unit's scale is 10^e10 with
+ * an integer e10: computing it that way makes "mV" exactly 1 and "Hz" the double nearest
+ * 0.001, where multiplying the factors would leave rounding noise (-65 mV = -65.00000000000001). */
+static int exp10_of(double f)
+{
+    return (int)lround(log10(f));
+}
+
+static int base_lookup(const char *name, size_t n, Dim *dim, int *e10)
 {
     for (size_t i = 0; i < sizeof unit_defs / sizeof unit_defs[0]; i++) {
         const UnitDef *u = &unit_defs[i];
         if (strlen(u->name) == n && memcmp(u->name, name, n) == 0) {
-            double internal = 1.0;
+            *e10 = exp10_of(u->si);
             *dim = DIM_NONE;
             for (int k = 0; k < 6; k++) {
                 dim->e[k] = u->e[k];
-                internal *= pow(base_scale[k], u->e[k]);
+                *e10 -= u->e[k] * exp10_of(base_scale[k]);
             }
-            *scale = u->si / internal;
             return 1;
         }
     }
@@ -129,13 +136,16 @@ static int base_lookup(const char *name, size_t n, Dim *dim, double *scale)
 int unit_lookup(const char *name, Dim *dim, double *scale)
 {
     size_t n = strlen(name);
-    if (base_lookup(name, n, dim, scale))
+    int e10;
+    if (base_lookup(name, n, dim, &e10)) {
+        *scale = pow(10.0, e10);
         return 1;
+    }
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t pl = strlen(prefixes[i].p);
         if (n > pl && memcmp(name, prefixes[i].p, pl) == 0 &&
-            base_lookup(name + pl, n - pl, dim, scale)) {
-            *scale *= prefixes[i].f;
+            base_lookup(name + pl, n - pl, dim, &e10)) {
+            *scale = pow(10.0, e10 + exp10_of(prefixes[i].f));
             return 1;
         }
     }

@@ -160,6 +160,18 @@ static void test_parse(void)
     CHECK_NEAR(parse("kg", mkdim(0, 1, 0, 0, 0, 0)), 1e12);
     CHECK_NEAR(parse("kHz", dim_div(DIM_NONE, time)), 1);
 
+    /* the everyday units are exactly 1, and rates exactly the double nearest 0.001 */
+    static const char *const ones[] = {"mV", "ms", "pA", "nS", "pF", "um", "GOhm", "mM"};
+    for (size_t i = 0; i < sizeof ones / sizeof ones[0]; i++) {
+        Dim dd;
+        double s1 = 0;
+        CHECK(unit_lookup(ones[i], &dd, &s1));
+        CHECK(s1 == 1.0);
+    }
+    CHECK(parse("Hz", dim_div(DIM_NONE, time)) == 0.001);
+    CHECK(parse("V", volt) == 1000.0);
+    CHECK(-65 * parse("mV", volt) == -65.0);
+
     /* errors, with their reasons */
     Dim d;
     double sc;
