@@ -400,9 +400,24 @@ int ode_lower(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, OdeMethod method, int
         return 1;
     case ODE_EXACT:
         if (!exact_ok(cc, eqs, n, X, &A)) {
-            error_at(cc, loc, "'exact' needs a linear system with constant coefficients");
-            diag_extra(cc, "  hint: a coefficient of (%s) depends on a state, an input or time; "
-                           "use 'exp_euler' or 'rk4'", vars);
+            /* point at the first equation that breaks linearity */
+            int bad = 0, nonlin = 0;
+            for (int i = n - 1; i >= 0; i--) {
+                int nl = lin(eqs[i].rhs, X, n) == LC_NONLIN, tv = 0;
+                for (int j = 0; j < n && !nl && !tv; j++)
+                    tv = ir_is_time_varying(coef(cc, eqs[i].rhs, X[j], X, n));
+                if (nl || tv) {
+                    bad = i;
+                    nonlin = nl;
+                }
+            }
+            error_at(cc, eqs[bad].loc, "'exact' needs a linear system with constant coefficients");
+            if (nonlin)
+                diag_extra(cc, "  the equation for '%s' is not linear in (%s); use 'exp_euler' or 'rk4'",
+                           eqs[bad].var->label, vars);
+            else
+                diag_extra(cc, "  a coefficient in the equation for '%s' depends on a state, an input or time; "
+                               "use 'exp_euler' or 'rk4'", eqs[bad].var->label);
             return 0;
         }
         lower_exact(cc, pop, eqs, n, X, A, rf, out);
@@ -411,7 +426,13 @@ int ode_lower(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, OdeMethod method, int
         return 1;
     case ODE_EXP_EULER:
         if (!exp_euler_ok(eqs, n)) {
-            error_at(cc, loc, "'exp_euler' needs each equation to be linear in its own variable");
+            int bad = 0;
+            while (bad < n - 1 && lin(eqs[bad].rhs, &eqs[bad].var, 1) != LC_NONLIN)
+                bad++;
+            error_at(cc, eqs[bad].loc, "'exp_euler' needs each equation to be linear in its own "
+                                       "variable");
+            diag_extra(cc, "  the equation for '%s' is not linear in '%s'; use 'rk4' or 'euler'",
+                       eqs[bad].var->label, eqs[bad].var->label);
             return 0;
         }
         lower_exp_euler(cc, pop, eqs, n, rf, out);

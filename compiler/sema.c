@@ -112,6 +112,12 @@ struct PopRef {
     SrcLoc loc;
 };
 
+/* The functions being inlined, innermost first (recursion check). */
+typedef struct FnFrame {
+    AstNode *fn;
+    const struct FnFrame *up;
+} FnFrame;
+
 typedef struct Sema {
     Compiler *cc;
     IrModel *m;
@@ -124,6 +130,9 @@ typedef struct Sema {
     int ninsts;
     int nstims;
     SrcLoc useloc;                /* where the model being instantiated is used */
+    const FnFrame *calls;         /* functions being inlined now (conv_func nests) */
+    AstNode **recursive;          /* functions already reported as recursive */
+    int nrecursive;
 } Sema;
 
 #define A_T 1u
@@ -228,6 +237,31 @@ static int expect_dim(Ctx *x, Val v, Dim want, SrcLoc loc, const char *what)
     return 0;
 }
 
+/* The exponent of a unit name in a unit expression ("cm^-2"): a whole number of moderate
+ * size, else an error (a fractional exponent would otherwise be truncated silently). */
+static int unit_exp(Compiler *cc, AstNode *u, int *ex)
+{
+    *ex = 1;
+    if (u->kind != AST_UNAME)
+        return 1;
+    if (u->num != floor(u->num) || fabs(u->num) > UNIT_MAX_EXP) {
+        error_at(cc, u->loc, "a unit exponent must be a whole number from -%d to %d",
+                 UNIT_MAX_EXP, UNIT_MAX_EXP);
+        return 0;
+    }
+    *ex = (int)u->num;
+    return 1;
+}
+
+/* A number in a unit expression may only be the 1 of "1/ms". */
+static int unit_one(Compiler *cc, AstNode *u)
+{
+    if (u->num == 1)
+        return 1;
+    error_at(cc, u->loc, "only the number 1 can appear in a unit, as in '1/ms'");
+    return 0;
+}
+
 /* Resolve a declared type (AST_TYPE) to a Dim and IR type. */
 static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
 {
@@ -253,15 +287,16 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
     double sc;
     switch (u->kind) {
     case AST_UNUM:
-        return 1;
+        return unit_one(cc, u);
     case AST_UNAME: {
         Dim b;
         if (!unit_lookup(u->name, &b, &sc)) {
-            error_at(cc, u->loc, "unknown unit '%s'", u->name);
+            error_at(cc, u->loc2, "unknown unit '%s'", u->name);
             return 0;
         }
-        int ok = 1;
-        int ex = u->num != 0 ? (int)u->num : 1;
+        int ok = 1, ex;
+        if (!unit_exp(cc, u, &ex))
+            return 0;
         *d = dim_pow(b, ex, 1, &ok);
         return 1;
     }
@@ -287,16 +322,18 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
     *sc = 1;
     switch (u->kind) {
     case AST_UNUM:
-        return 1;
+        return unit_one(cc, u);
     case AST_NAME:
     case AST_UNAME: {
         Dim b;
         double s;
         if (!unit_lookup(u->name, &b, &s)) {
-            error_at(cc, u->loc, "unknown unit '%s'", u->name);
+            error_at(cc, u->loc2.line ? u->loc2 : u->loc, "unknown unit '%s'", u->name);
             return 0;
         }
-        int ex = (u->kind == AST_UNAME && u->num != 0) ? (int)u->num : 1, ok;
+        int ex, ok;
+        if (!unit_exp(cc, u, &ex))
+            return 0;
         *d = dim_pow(b, ex, 1, &ok);
         *sc = pow(s, ex);
         return 1;
@@ -349,7 +386,8 @@ static void suggest(Ctx *x, const char *name)
     for (Env *e = x->env; e; e = e->parent)
         for (int i = 0; i < e->n; i++) {
             int dd = edit_distance(name, e->v[i].name);
-            if (dd < bd && e->v[i].kind != B_MODEL) {
+            /* close enough to be a typo: 'bar' is not a misspelt 'tau' */
+            if (dd < bd && 2 * dd < (int)strlen(name) && e->v[i].kind != B_MODEL) {
                 bd = dd;
                 best = e->v[i].name;
                 bloc = e->v[i].loc;
@@ -610,7 +648,8 @@ static Val conv_call(Ctx *x, AstNode *n)
                 if (!v[i].anydim && !dim_is_none(v[i].d)) {
                     error_at(cc, a.pos[i]->loc, "'%s' needs a dimensionless argument, got %s", s,
                              fmt_dim(cc, v[i].d));
-                    diag_extra(cc, "  hint: strip the unit explicitly, e.g. 'V in mV'");
+                    diag_extra(cc, "  hint: divide by a reference value, or strip the unit "
+                                   "explicitly with 'in', e.g. 'x in %s'", fmt_dim(cc, v[i].d));
                     return bad(cc);
                 }
         }
@@ -633,8 +672,27 @@ static Val conv_call(Ctx *x, AstNode *n)
 static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
 {
     Compiler *cc = x->cc;
+    for (const FnFrame *f = x->S->calls; f; f = f->up) {
+        if (f->fn != fn)
+            continue;
+        /* report each recursive function once: inlining every call site again would
+         * repeat the message (and fan out exponentially) */
+        Sema *S = x->S;
+        for (int i = 0; i < S->nrecursive; i++)
+            if (S->recursive[i] == fn)
+                return bad(cc);
+        AstNode **v = arena_alloc(&cc->arena, sizeof *v * (size_t)(S->nrecursive + 1));
+        if (S->nrecursive)
+            memcpy(v, S->recursive, sizeof *v * (size_t)S->nrecursive);
+        v[S->nrecursive++] = fn;
+        S->recursive = v;
+        error_at(cc, call->loc, "recursive call of '%s' (functions are inlined, so recursion is "
+                                "not allowed)", fn->name);
+        note_at(cc, fn->loc2, "'%s' declared here", fn->name);
+        return bad(cc);
+    }
     if (x->depth > 16) {
-        error_at(cc, call->loc, "functions nest too deeply (recursion is not allowed)");
+        error_at(cc, call->loc, "functions nest too deeply (more than 16 calls inside each other)");
         return bad(cc);
     }
     if (call->list.n != fn->list.n) {
@@ -672,8 +730,10 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
     IrType rt;
     type_of(cc, fn->a, &rd, &rt);
     Ctx y = *x;
+    FnFrame frame = {fn, x->S->calls};
     y.env = fenv;
     y.depth++;
+    x->S->calls = &frame;
     Val r;
     if (fn->b && fn->b->kind == AST_SBLOCK) {
         r = bad(cc);
@@ -702,16 +762,19 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
                 break;
             } else {
                 error_at(cc, st->loc, "only 'let' and 'return' are supported in function bodies");
+                x->S->calls = frame.up;
                 return bad(cc);
             }
         }
         if (!got) {
-            error_at(cc, fn->loc, "function '%s' has no 'return'", fn->name);
+            error_at(cc, fn->loc2, "function '%s' has no 'return'", fn->name);
+            x->S->calls = frame.up;
             return bad(cc);
         }
     } else {
         r = conv(&y, fn->b);
     }
+    x->S->calls = frame.up;
     if (r.ok && !expect_dim(&y, r, rd, fn->b->loc, arena_printf(&cc->arena, "the result of '%s'", fn->name)))
         return bad(cc);
     r.d = rd;
@@ -732,7 +795,7 @@ static Val conv_num(Ctx *x, AstNode *n)
     double sc;
     char err[128];
     if (!unit_parse(n->str, &d, &sc, err, sizeof err)) {
-        error_at(cc, n->loc, "%s", err);
+        error_at(cc, n->loc2.line ? n->loc2 : n->loc, "%s", err);
         return bad(cc);
     }
     return mkval(ir_const(cc, n->num * sc, IRT_REAL), d);
@@ -958,6 +1021,17 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
             return;
         Val cur = mkval(ir_var(cc, b->var), b->dim);
         IrExpr *e = v.e;
+        if ((b->var->type == IRT_BOOL) != (v.e->type == IRT_BOOL)) {
+            error_at(cc, st->b->loc, b->var->type == IRT_BOOL
+                                         ? "'%s' is a bool state: assign a condition"
+                                         : "'%s' is a number: a condition cannot be assigned to it",
+                     lv->name);
+            return;
+        }
+        if (b->var->type == IRT_BOOL && st->op != TK_ASSIGN) {
+            error_at(cc, st->loc, "'%s' is a bool state: only '=' applies", lv->name);
+            return;
+        }
         switch (st->op) {
         case TK_ASSIGN:
             expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value assigned to '%s'", lv->name));
@@ -1078,7 +1152,7 @@ static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *w
         }
         if (!found) {
             error_at(cc, a->loc, "%s '%s' has no parameter '%s'", what, model->name, a->name);
-            note_at(cc, model->loc, "'%s' defined here", model->name);
+            note_at(cc, model->loc2, "'%s' defined here", model->name);
             ok = 0;
         }
     }
@@ -1147,12 +1221,14 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             Dim dim;
             IrType ty;
             Mute mu = mute(cc, quiet);
-            type_of(cc, decl->a, &dim, &ty);
+            int tok = type_of(cc, decl->a, &dim, &ty);
             unmute(cc, mu);
             Dim edim = dim;
             AstNode *arg = args ? find_arg(args, decl->name) : NULL;
             double val = 0;
-            if (arg) {
+            if (!tok) {
+                /* the type was reported; checking values against it would only add noise */
+            } else if (arg) {
                 Ctx y = {S, cc, &S->global, NULL, NULL, 0, NULL, "a model argument", 0, NULL, 0, 0};
                 Dim ad;
                 if (const_eval(&y, arg->a, &val, &ad)) {
@@ -1224,10 +1300,10 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet)
                 Dim dim;
                 IrType ty;
                 Mute mu = mute(cc, quiet);
-                type_of(cc, decl->a, &dim, &ty);
+                int tok = type_of(cc, decl->a, &dim, &ty);
                 if (!decl->b)
                     error_at(cc, decl->loc, "derived value '%s' needs '= expression'", decl->name);
-                else {
+                else if (tok) {
                     Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a derived value", 0, NULL, 0, 0};
                     Val v = conv(&y, decl->b);
                     expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
@@ -1305,7 +1381,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             Dim dim;
             IrType ty;
             Mute mu = mute(cc, quiet);
-            type_of(cc, decl->a, &dim, &ty);
+            int tok = type_of(cc, decl->a, &dim, &ty);
             unmute(cc, mu);
             Bind b = {0};
             b.name = decl->name;
@@ -1337,7 +1413,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                 Val v2 = conv(&ix, ov->a);
                 if (expect_dim(&ix, v2, dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v2.e;
-            } else if (decl->b) {
+            } else if (decl->b && tok) {
                 Mute mu2 = mute(cc, quiet);
                 Ctx dx = ix;
                 dx.where = "a state's initial value";
@@ -1360,7 +1436,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             if (!b || (!b->is_param && !b->var)) {
                 error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
                          model->name);
-                note_at(cc, model->loc, "'%s' defined here", model->name);
+                note_at(cc, model->loc2, "'%s' defined here", model->name);
             }
         }
     return in;
@@ -1379,7 +1455,7 @@ static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
     else if (strcmp(m, "rk4") == 0) r = ODE_RK4;
     else if (strcmp(m, "euler") == 0) r = ODE_EULER;
     else {
-        error_at(cc, dyn->loc, "unknown integration method '%s'", m);
+        error_at(cc, dyn->loc2.line ? dyn->loc2 : dyn->loc, "unknown integration method '%s'", m);
         diag_extra(cc, "  note: methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
         return ODE_AUTO;
     }
@@ -1533,7 +1609,7 @@ static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
                 ir_block_add(cc, out, s);
             }
         } else if (!em) {
-            error_at(cc, r->model->loc, "receptor '%s' has no 'emit'", r->model->name);
+            error_at(cc, r->model->loc2, "receptor '%s' has no 'emit'", r->model->name);
         }
     } else {
         AstNode *dyn = member(r->model, AST_DYNAMICS, 0);
@@ -1631,11 +1707,13 @@ static void build_body(Sema *S, Inst *in)
         int n, sub;
         OdeMethod meth = method_of(cc, dyn, &sub);
         if (collect_eqs(&x, dyn, &eqs, &n)) {
-            int anyfrozen = 0;
-            for (int i = 0; i < n; i++)
-                anyfrozen |= eqs[i].frozen;
-            if (anyfrozen && !refr)
-                error_at(cc, dyn->loc, "'unless refractory' needs a 'refractory' period in the model");
+            int frozen = -1;
+            for (int i = n - 1; i >= 0; i--)
+                if (eqs[i].frozen)
+                    frozen = i;
+            if (frozen >= 0 && !refr)
+                error_at(cc, eqs[frozen].loc,
+                         "'unless refractory' needs a 'refractory' period in the model");
             const char *note;
             if (ode_lower(cc, pop, eqs, n, meth, sub, rf, body, dyn->loc, &note) && !in->dummy)
                 add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
@@ -1744,7 +1822,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
         args = NULL;
     const char *prefix = pj ? pj->name : "r";
     bind_funcs_derived(S, &r->env, model, quiet);
-    bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc);
+    bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
     Mute mu = mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -1778,7 +1856,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
                     b.e = ir_var(cc, v);
                 } else if (!nb || nb->port || nb->kind != B_VAL) {
                     unmute(cc, mu);
-                    error_at(cc, clause ? clause->loc : model->loc,
+                    error_at(cc, clause ? clause->loc : model->loc2,
                              "receptor '%s' requires '%s', which neuron '%s' does not have",
                              model->name, decl->name, post->model->name);
                     mu = mute(cc, quiet);
@@ -1786,7 +1864,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
                 } else {
                     if (!dim_eq(nb->dim, dim)) {
                         unmute(cc, mu);
-                        error_at(cc, clause ? clause->loc : model->loc,
+                        error_at(cc, clause ? clause->loc : model->loc2,
                                  "receptor '%s' requires '%s' in %s, but '%s' of '%s' is %s",
                                  model->name, decl->name, fmt_dim(cc, dim), decl->name,
                                  post->model->name, fmt_dim(cc, nb->dim));
@@ -1799,7 +1877,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
         }
     }
     if (r->input_local == 0 && !member(model, AST_BLOCK_DECL, TK_INPUT))
-        error_at(cc, model->loc, "receptor '%s' needs an 'input' declaration", model->name);
+        error_at(cc, model->loc2, "receptor '%s' needs an 'input' declaration", model->name);
     unmute(cc, mu);
     /* initial values of receptor states: defaults, then the projection's initialisers */
     for (int m = 0; m < model->list.n; m++) {
@@ -1888,7 +1966,7 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
     }
     if (!dim_eq(d, dim_time())) {
         error_at(S->cc, e->loc, "%s must be a time (e.g. '1 s' or '200 steps'), got %s", what,
-                 fmt_dim(S->cc, d));
+                 dim_is_none(d) ? "a plain number" : fmt_dim(S->cc, d));
         *ok = 0;
         return 0;
     }
@@ -1981,6 +2059,10 @@ static void do_population(Sema *S, AstNode *it)
         if (model->op != TK_NEURON) {
             error_at(cc, atom->loc, "'%s' is a %s model; populations are made of neurons", model->name,
                      model->op == TK_SYNAPSE ? "synapse" : "receptor");
+            return;
+        }
+        if (atom->a && atom->a->kind == AST_IDXGRID) {
+            error_at(cc, atom->a->loc, "grid layouts are not supported by this version of neuroc yet");
             return;
         }
         if (!atom->a || atom->a->kind != AST_IDXLIST || atom->a->list.n != 1) {
@@ -2283,7 +2365,7 @@ static void do_projection(Sema *S, AstNode *it)
             return;
         }
         if (!deliver) {
-            error_at(cc, smodel->loc, "synapse '%s' needs 'on pre { deliver(value) }'", smodel->name);
+            error_at(cc, smodel->loc2, "synapse '%s' needs 'on pre { deliver(value) }'", smodel->name);
             return;
         }
         AstList *args = syn->a->flag ? &syn->a->list : NULL;

@@ -107,18 +107,25 @@ static const Prefix prefixes[] = {
     {"c", 1e-2}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9},
 };
 
-static int base_lookup(const char *name, size_t n, Dim *dim, double *scale)
+/* Every SI factor, base scale and prefix is a power of ten, so a unit's scale is 10^e10 with
+ * an integer e10: computing it that way makes "mV" exactly 1 and "Hz" the double nearest
+ * 0.001, where multiplying the factors would leave rounding noise (-65 mV = -65.00000000000001). */
+static int exp10_of(double f)
+{
+    return (int)lround(log10(f));
+}
+
+static int base_lookup(const char *name, size_t n, Dim *dim, int *e10)
 {
     for (size_t i = 0; i < sizeof unit_defs / sizeof unit_defs[0]; i++) {
         const UnitDef *u = &unit_defs[i];
         if (strlen(u->name) == n && memcmp(u->name, name, n) == 0) {
-            double internal = 1.0;
+            *e10 = exp10_of(u->si);
             *dim = DIM_NONE;
             for (int k = 0; k < 6; k++) {
                 dim->e[k] = u->e[k];
-                internal *= pow(base_scale[k], u->e[k]);
+                *e10 -= u->e[k] * exp10_of(base_scale[k]);
             }
-            *scale = u->si / internal;
             return 1;
         }
     }
@@ -129,13 +136,16 @@ static int base_lookup(const char *name, size_t n, Dim *dim, double *scale)
 int unit_lookup(const char *name, Dim *dim, double *scale)
 {
     size_t n = strlen(name);
-    if (base_lookup(name, n, dim, scale))
+    int e10;
+    if (base_lookup(name, n, dim, &e10)) {
+        *scale = pow(10.0, e10);
         return 1;
+    }
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t pl = strlen(prefixes[i].p);
         if (n > pl && memcmp(name, prefixes[i].p, pl) == 0 &&
-            base_lookup(name + pl, n - pl, dim, scale)) {
-            *scale *= prefixes[i].f;
+            base_lookup(name + pl, n - pl, dim, &e10)) {
+            *scale = pow(10.0, e10 + exp10_of(prefixes[i].f));
             return 1;
         }
     }
@@ -210,6 +220,11 @@ static int parse_uterm(UParse *p, Dim *d, double *sc)
             return 0;
         }
         long k = strtol(p->s, (char **)&p->s, 10);
+        if (k > UNIT_MAX_EXP) {
+            snprintf(p->err, (size_t)p->errlen, "unit exponent out of range (at most %d)",
+                     UNIT_MAX_EXP);
+            return 0;
+        }
         if (neg)
             k = -k;
         int ok;
@@ -258,13 +273,14 @@ int unit_parse(const char *text, Dim *dim, double *scale, char *err, int errlen)
 
 /* ===== unit text parser =====} */
 
-/* Familiar names for common dimensions, in internal units (scale 1). */
+/* Familiar names for common dimensions, in internal units (scale 1). Each must be a unit
+ * text unit_parse accepts (the charge fC has no prefix 'f', so it is spelled pA*ms). */
 typedef struct Named {
     const char *text;
 } Named;
 
 static const char *const familiar[] = {
-    "mV", "pA", "nS", "pF", "ms", "um", "GOhm", "fC", "mM", "1/ms", "mV/ms", "pA/ms", "nS/ms",
+    "mV", "pA", "nS", "pF", "ms", "um", "GOhm", "pA*ms", "mM", "1/ms", "mV/ms", "pA/ms", "nS/ms",
     "uA/cm^2", "mS/cm^2", "uF/cm^2", "1/mV", "mV^2", "um/ms",
 };
 
@@ -283,6 +299,27 @@ void dim_format(Dim d, char *buf, int buflen)
             return;
         }
     }
+    /* a product or quotient of two everyday units ("mV*pA", "mV*ms") reads better than
+     * base dimensions */
+    static const char *const simple[] = {"mV", "pA", "nS", "pF", "ms", "um", "mM"};
+    const int ns = (int)(sizeof simple / sizeof simple[0]);
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < ns; j++) {
+            Dim a, b;
+            double sc;
+            char e[64];
+            if (!unit_parse(simple[i], &a, &sc, e, sizeof e) ||
+                !unit_parse(simple[j], &b, &sc, e, sizeof e))
+                continue;
+            if (j > i && dim_eq(dim_mul(a, b), d)) {
+                snprintf(buf, (size_t)buflen, "%s*%s", simple[i], simple[j]);
+                return;
+            }
+            if (j != i && dim_eq(dim_div(a, b), d)) {
+                snprintf(buf, (size_t)buflen, "%s/%s", simple[i], simple[j]);
+                return;
+            }
+        }
     static const char *const names[DIM__COUNT] = {"um", "kg", "ms", "pA", "K", "mol", "weight"};
     int len = 0;
     buf[0] = 0;

@@ -29,6 +29,9 @@ Dim dim_time(void);
 /* Replace the weight placeholder by `w` (W^k becomes w^k). */
 Dim dim_subst_weight(Dim a, Dim w);
 
+/* Largest |exponent| in a unit text ("cm^-2"): keeps exponents and scales finite. */
+#define UNIT_MAX_EXP 16
+
 /* Parse unit text such as "mV", "1/ms", "uA/cm^2", "mS/cm^2", "m/s".
  * On success returns 1 and sets *dim and *scale (the internal value of one such unit,
  * e.g. 1 for "mV", 1000 for "V", 1e-3 for "Hz" because rates are per ms).

@@ -1,6 +1,6 @@
 # run_golden.cmake -- run one golden case and diff its output with the expected file.
 #   cmake -DPROG=frontcheck -DARGS="--ast;name.neuro" -DWORKDIR=dir -DEXPECTED=name.err
-#         -DSTREAM=stderr|stdout [-DEXPECT_FAIL=1] -P run_golden.cmake
+#         -DSTREAM=stderr|stdout [-DEXPECT_FAIL=1] [-DSTRIP=dir] -P run_golden.cmake
 # NEUROC_UPDATE_GOLDEN=1 in the environment rewrites EXPECTED with the actual output
 # (review the diff before committing).
 execute_process(COMMAND ${PROG} ${ARGS}
@@ -10,6 +10,10 @@ if(STREAM STREQUAL "stdout")
   set(actual "${out}")
 else()
   set(actual "${err}")
+endif()
+# STRIP: a folder (the build tree's stdlib) whose absolute path becomes <stdlib> in the output
+if(DEFINED STRIP)
+  string(REPLACE "${STRIP}" "<stdlib>" actual "${actual}")
 endif()
 if(EXPECT_FAIL AND rc EQUAL 0)
   message(FATAL_ERROR "expected a failing exit status, got 0")
