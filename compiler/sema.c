@@ -512,7 +512,7 @@ static int split_args(Ctx *x, AstNode *call, Args *a, int minn, int maxn)
     return 1;
 }
 
-static Val conv_func(Ctx *x, AstNode *call, AstNode *fn);
+static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv);
 
 static Val conv_call(Ctx *x, AstNode *n)
 {
@@ -521,7 +521,7 @@ static Val conv_call(Ctx *x, AstNode *n)
     Args a;
     Bind *b = env_find(x->env, s);
     if (b && b->kind == B_FUNC)
-        return conv_func(x, n, b->ast);
+        return conv_func(x, n, b->ast, b->denv);
     if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0) {
         int uni = s[0] == 'u';
         if (!split_args(x, n, &a, 0, 2))
@@ -668,8 +668,9 @@ static Val conv_call(Ctx *x, AstNode *n)
     return bad(cc);
 }
 
-/* Inline a user function: parameters bound to the argument values. */
-static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
+/* Inline a user function: parameters bound to the argument values; other names resolve
+ * where the function is defined (denv), not where it is called. */
+static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
 {
     Compiler *cc = x->cc;
     for (const FnFrame *f = x->S->calls; f; f = f->up) {
@@ -702,7 +703,7 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn)
         return bad(cc);
     }
     Env *fenv = arena_alloc(&cc->arena, sizeof *fenv);
-    fenv->parent = x->env;
+    fenv->parent = denv ? denv : x->env;
     int ok = 1;
     for (int i = 0; i < fn->list.n; i++) {
         AstNode *prm = fn->list.v[i], *arg = call->list.v[i];
@@ -1282,19 +1283,22 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
     }
 }
 
-static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet)
+/* Declare a model's functions (derived = 0) or its derived values (derived = 1, after the
+ * parameters, which derived values may use). */
+static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int derived)
 {
     Compiler *cc = S->cc;
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
-        if (mem->kind == AST_FUNC) {
+        if (mem->kind == AST_FUNC && !derived) {
             Bind b = {0};
             b.name = mem->name;
             b.kind = B_FUNC;
             b.loc = mem->loc;
             b.ast = mem;
+            b.denv = env;
             declare(cc, env, b);
-        } else if (mem->kind == AST_BLOCK_DECL && mem->op == TK_DERIVED) {
+        } else if (mem->kind == AST_BLOCK_DECL && mem->op == TK_DERIVED && derived) {
             for (int d = 0; d < mem->list.n; d++) {
                 AstNode *decl = mem->list.v[d];
                 Dim dim;
@@ -1346,8 +1350,9 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     int quiet = !dummy;
     if (args && !check_args(cc, args, model, "neuron"))
         args = NULL;
-    bind_funcs_derived(S, &in->env, model, quiet);
+    bind_funcs_derived(S, &in->env, model, quiet, 0);
     bind_params(S, &in->env, model, args, inits, pop, dummy ? NULL : popname, quiet, S->useloc);
+    bind_funcs_derived(S, &in->env, model, quiet, 1);
 
     /* population initialisers: lets and parameter values, in order */
     Env ienv = {0};
@@ -1586,6 +1591,9 @@ static AstNode *member(AstNode *model, AstKind k, int op)
     return NULL;
 }
 
+static void apply_clamps(Ctx *x, AstNode *model, IrBlock *out);
+static void check_unique_members(Compiler *cc, AstNode *model);
+
 /* Receptor phase 2 (input -> update -> emit into the port) or phase 4 (dynamics). */
 static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
 {
@@ -1624,8 +1632,72 @@ static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
                                              r->proj ? r->proj->name : "?", r->model->name, note));
             }
         }
+        apply_clamps(&x, r->model, out);
+        if (in->dummy)
+            check_unique_members(cc, r->model);
     }
     unmute(cc, mu);
+}
+
+/* `clamp(lo, hi)` on state declarations: enforced after every update of the step. */
+static void apply_clamps(Ctx *x, AstNode *model, IrBlock *out)
+{
+    Compiler *cc = x->cc;
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || mem->op != TK_STATE)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            if (!decl->c || !decl->d)
+                continue;
+            Bind *b = env_find_here(x->env, decl->name);
+            if (!b || !b->var)
+                continue;
+            Ctx y = *x;
+            y.stream = 0;
+            y.where = "a clamp bound";
+            Val lo = conv(&y, decl->c), hi = conv(&y, decl->d);
+            Val cur = mkval(ir_var(cc, b->var), b->dim);
+            if (!lo.ok || !hi.ok || !same_dim(&y, cur, lo, decl->c->loc, "the lower clamp bound") ||
+                !same_dim(&y, cur, hi, decl->d->loc, "the upper clamp bound"))
+                continue;
+            IrExpr *args[3] = {cur.e, lo.e, hi.e};
+            emit_assign(cc, out, b->var, ir_call(cc, IF_CLIP, args, 3));
+        }
+    }
+}
+
+/* Members that may appear once: report a second one. */
+static void check_unique_members(Compiler *cc, AstNode *model)
+{
+    static const AstKind once[] = {AST_DYNAMICS, AST_SPIKE_WHEN, AST_REFRACTORY, AST_UPDATE, AST_EMIT};
+    static const char *const what[] = {"'dynamics' block", "'spike when'", "'refractory'",
+                                       "'update' block", "'emit'"};
+    for (size_t k = 0; k < sizeof once / sizeof once[0]; k++) {
+        AstNode *first = NULL;
+        for (int m = 0; m < model->list.n; m++) {
+            AstNode *mem = model->list.v[m];
+            if (mem->kind != once[k])
+                continue;
+            if (!first) {
+                first = mem;
+                continue;
+            }
+            error_at(cc, mem->loc, "a second %s in '%s'", what[k], model->name);
+            note_at(cc, first->loc, "the first is here");
+        }
+    }
+    int ninputs = 0;
+    if (model->op == TK_RECEPTOR)
+        for (int m = 0; m < model->list.n; m++) {
+            AstNode *mem = model->list.v[m];
+            if (mem->kind == AST_BLOCK_DECL && mem->op == TK_INPUT)
+                for (int d = 0; d < mem->list.n; d++)
+                    if (++ninputs == 2)
+                        error_at(cc, mem->list.v[d]->loc,
+                                 "a receptor has exactly one 'input' (the sum of what synapses deliver)");
+        }
 }
 
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
@@ -1780,6 +1852,9 @@ static void build_body(Sema *S, Inst *in)
         if (mem->kind == AST_BLOCK_DECL && mem->op == TK_REQUIRE)
             error_at(cc, mem->loc, "'require' belongs in a receptor");
     }
+    apply_clamps(&x, model, body);
+    if (in->dummy)
+        check_unique_members(cc, model);
     unmute(cc, mu);
 
     /* phase 4: receptor dynamics */
@@ -1821,8 +1896,9 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     if (args && !check_args(cc, args, model, "receptor"))
         args = NULL;
     const char *prefix = pj ? pj->name : "r";
-    bind_funcs_derived(S, &r->env, model, quiet);
+    bind_funcs_derived(S, &r->env, model, quiet, 0);
     bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
+    bind_funcs_derived(S, &r->env, model, quiet, 1);
     Mute mu = mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -2190,6 +2266,17 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
             return 0;
         }
         pj->k = const_int(S, pos[0], "an in-degree", 0, pj->multapses ? 2000000000 : pj->pre.size, &ok);
+        if (ok && !pj->multapses) {
+            int overlap = same && !pj->autapses && pj->pre.offset < pj->post.offset + pj->post.size &&
+                          pj->post.offset < pj->pre.offset + pj->pre.size;
+            int64_t most = pj->pre.size - (overlap ? 1 : 0);
+            if (pj->k > most) {
+                error_at(cc, pos[0]->loc, "in-degree %lld is impossible without multapses%s: at most %lld "
+                         "distinct presynaptic neurons", (long long)pj->k,
+                         overlap ? " and autapses" : "", (long long)most);
+                return 0;
+            }
+        }
         return ok;
     }
     if (strcmp(r, "fixed_outdegree") == 0 || strcmp(r, "fixed_total") == 0 || strcmp(r, "prob") == 0 ||
@@ -2665,6 +2752,32 @@ static const char *base_name(AstNode **items, int n, const char *name, int *isvi
     return name;
 }
 
+static void do_const(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a constant", 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    if (!const_eval(&x, it->b, &v, &d))
+        return;
+    if (it->a) {
+        Dim td;
+        IrType ty;
+        type_of(cc, it->a, &td, &ty);
+        Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
+        tmp.anydim = v == 0;
+        expect_dim(&x, tmp, td, it->b->loc, arena_printf(&cc->arena, "constant '%s'", it->name));
+        d = td;
+    }
+    Bind b = {0};
+    b.name = it->name;
+    b.kind = B_VAL;
+    b.loc = it->loc;
+    b.e = ir_const(cc, v, IRT_REAL);
+    b.dim = d;
+    declare(cc, &S->global, b);
+}
+
 /* ===== network =====} */
 
 IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
@@ -2695,9 +2808,12 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         b.ast = it;
         switch (it->kind) {
         case AST_MODEL: b.kind = B_MODEL; declare(cc, &S->global, b); break;
-        case AST_FUNC: b.kind = B_FUNC; declare(cc, &S->global, b); break;
+        case AST_FUNC: b.kind = B_FUNC; b.denv = &S->global; declare(cc, &S->global, b); break;
         case AST_CONNECTDEF:
             error_at(cc, it->loc, "named connection rules are not supported by this version of neuroc yet");
+            break;
+        case AST_CONST:
+            do_const(S, it); /* in order, so models and later constants see it */
             break;
         case AST_SIM:
             if (nsim++) {
@@ -2748,30 +2864,6 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];
         switch (it->kind) {
-        case AST_CONST: {
-            Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a constant", 0, NULL, 0, 0};
-            double v;
-            Dim d;
-            if (!const_eval(&x, it->b, &v, &d))
-                break;
-            if (it->a) {
-                Dim td;
-                IrType ty;
-                type_of(cc, it->a, &td, &ty);
-                Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
-                tmp.anydim = v == 0;
-                expect_dim(&x, tmp, td, it->b->loc, arena_printf(&cc->arena, "constant '%s'", it->name));
-                d = td;
-            }
-            Bind b = {0};
-            b.name = it->name;
-            b.kind = B_VAL;
-            b.loc = it->loc;
-            b.e = ir_const(cc, v, IRT_REAL);
-            b.dim = d;
-            declare(cc, &S->global, b);
-            break;
-        }
         case AST_POPULATION: do_population(S, it); break;
         case AST_PROJECTION: do_projection(S, it); break;
         case AST_STIMULUS: do_stimulus(S, it); break;

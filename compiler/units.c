@@ -103,7 +103,7 @@ typedef struct Prefix {
 } Prefix;
 
 static const Prefix prefixes[] = {
-    {"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"\xc2\xb5", 1e-6}, {"m", 1e-3},
+    {"f", 1e-15}, {"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"\xc2\xb5", 1e-6}, {"m", 1e-3},
     {"c", 1e-2}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9},
 };
 
