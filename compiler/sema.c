@@ -602,7 +602,7 @@ static Val conv_call(Ctx *x, AstNode *n)
         if (!dim_is_none(p.d)) {
             int ok = 0;
             Dim d = p.d;
-            if (ir_is_const(q.e, &k) && k == floor(k))
+            if (ir_is_const(q.e, &k) && k == floor(k) && fabs(k) < 64)
                 d = dim_pow(p.d, (int)k, 1, &ok);
             if (!ok) {
                 error_at(cc, n->loc, "a quantity with dimension %s needs a constant integer exponent",
@@ -2030,6 +2030,10 @@ static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int6
     return (int64_t)v;
 }
 
+/* Longest run or recording interval, in steps (~3 years at dt 0.1 ms); the sum of all runs
+ * is held to it too, so step counts stay far from int64_t overflow. */
+#define MAX_STEPS 1e15
+
 /* A number of steps from a time (or `N steps`), which must be whole. */
 static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
 {
@@ -2047,6 +2051,13 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
         return 0;
     }
     double n = v / S->m->dt, r = floor(n + 0.5);
+    if (!(fabs(n) <= MAX_STEPS)) {
+        /* also keeps the conversion to int64_t below defined */
+        error_at(S->cc, e->loc, "%s is too long (%g steps of %g ms; at most %g)", what, n,
+                 S->m->dt, MAX_STEPS);
+        *ok = 0;
+        return 0;
+    }
     if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1) || r < 0) {
         error_at(S->cc, e->loc, "%s is not a whole number of steps (%g ms / dt %g ms = %.6g)", what,
                  v, S->m->dt, n);
@@ -2845,6 +2856,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         if (it->op == TK_NEURON) {
             Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
             build_body(S, in);
+            free(in->ports); /* the check instance is not one of S->insts */
         } else if (it->op == TK_RECEPTOR) {
             Inst *host = arena_alloc(&cc->arena, sizeof *host);
             host->pop = arena_alloc(&cc->arena, sizeof(IrPop));
@@ -2872,6 +2884,10 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         case AST_RUN: {
             int ok = 1;
             int64_t n = steps_of(S, it->a, "the run length", &ok);
+            if (ok && (double)(total + n) > MAX_STEPS) {
+                error_at(cc, it->a->loc, "the runs add up to more than %g steps", MAX_STEPS);
+                ok = 0;
+            }
             if (ok) {
                 IrPhase ph = {0};
                 ph.kind = PH_RUN;

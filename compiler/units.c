@@ -48,7 +48,7 @@ Dim dim_pow(Dim a, int num, int den, int *ok)
     *ok = 1;
     for (int i = 0; i < DIM__COUNT; i++) {
         int v = a.e[i] * num;
-        if (den == 0 || v % den != 0) {
+        if (den == 0 || v % den != 0 || v / den > INT8_MAX || v / den < INT8_MIN) {
             *ok = 0;
             return a;
         }

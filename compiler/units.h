@@ -24,7 +24,8 @@ int dim_eq(Dim a, Dim b);
 int dim_is_none(Dim a);
 Dim dim_mul(Dim a, Dim b);
 Dim dim_div(Dim a, Dim b);
-Dim dim_pow(Dim a, int num, int den, int *ok);  /* a^(num/den); ok = 0 if not integral */
+Dim dim_pow(Dim a, int num, int den, int *ok);  /* a^(num/den); ok = 0 if not integral
+                                                 * or out of range */
 Dim dim_time(void);
 /* Replace the weight placeholder by `w` (W^k becomes w^k). */
 Dim dim_subst_weight(Dim a, Dim w);

@@ -221,6 +221,8 @@ static void test_algebra(void)
     CHECK(!ok);
     dim_pow(volt, 1, 0, &ok);                   /* zero denominator */
     CHECK(!ok);
+    dim_pow(volt, 60, 1, &ok);                  /* T^-180 does not fit an exponent */
+    CHECK(!ok);
     r = dim_pow(volt, -1, 1, &ok);
     CHECK(ok);
     CHECK(dim_eq(r, dim_div(DIM_NONE, volt)));
