@@ -2856,7 +2856,6 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         if (it->op == TK_NEURON) {
             Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
             build_body(S, in);
-            free(in->ports); /* the check instance is not one of S->insts */
         } else if (it->op == TK_RECEPTOR) {
             Inst *host = arena_alloc(&cc->arena, sizeof *host);
             host->pop = arena_alloc(&cc->arena, sizeof(IrPop));
