@@ -668,6 +668,30 @@ static Val conv_call(Ctx *x, AstNode *n)
     return bad(cc);
 }
 
+/* `let name [: type] = expr` whose value is inlined where the name is used (functions,
+ * dynamics): a binding of the converted expression, its declared dimension checked. */
+static Bind inline_let(Ctx *y, AstNode *st, int *ok)
+{
+    Compiler *cc = y->cc;
+    Val v = conv(y, st->b);
+    Bind b = {0};
+    b.name = st->name;
+    b.kind = B_VAL;
+    b.loc = st->loc;
+    b.e = v.e;
+    b.dim = v.d;
+    if (st->a) {
+        Dim d;
+        IrType ty;
+        type_of(cc, st->a, &d, &ty);
+        expect_dim(y, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
+        b.dim = d;
+    }
+    if (ok)
+        *ok = v.ok;
+    return b;
+}
+
 /* Inline a user function: parameters bound to the argument values; other names resolve
  * where the function is defined (denv), not where it is called. */
 static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
@@ -742,21 +766,7 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
         for (int i = 0; i < fn->b->list.n; i++) {
             AstNode *st = fn->b->list.v[i];
             if (st->kind == AST_LET) {
-                Val v = conv(&y, st->b);
-                Bind b = {0};
-                b.name = st->name;
-                b.kind = B_VAL;
-                b.loc = st->loc;
-                b.e = v.e;
-                b.dim = v.d;
-                if (st->a) {
-                    Dim d;
-                    IrType ty;
-                    type_of(cc, st->a, &d, &ty);
-                    expect_dim(&y, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
-                    b.dim = d;
-                }
-                add_bind(cc, fenv, b);
+                add_bind(cc, fenv, inline_let(&y, st, NULL));
             } else if (st->kind == AST_RETURN) {
                 r = conv(&y, st->a);
                 got = 1;
@@ -1493,21 +1503,9 @@ static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
     for (int i = 0; i < dyn->list.n; i++) {
         AstNode *eq = dyn->list.v[i];
         if (eq->kind == AST_LET) {
-            Val v = conv(&y, eq->b);
-            Bind b = {0};
-            b.name = eq->name;
-            b.kind = B_VAL;
-            b.loc = eq->loc;
-            b.e = v.e;
-            b.dim = v.d;
-            if (eq->a) {
-                Dim d;
-                IrType ty;
-                type_of(cc, eq->a, &d, &ty);
-                expect_dim(&y, v, d, eq->b->loc, arena_printf(&cc->arena, "'%s'", eq->name));
-                b.dim = d;
-            }
-            ok &= v.ok;
+            int vok;
+            Bind b = inline_let(&y, eq, &vok);
+            ok &= vok;
             declare(cc, &lets, b);
             continue;
         }

@@ -10,7 +10,7 @@
 #define _DEFAULT_SOURCE
 #include "codegen.h"
 #include "sema.h"
-#include "unit.h"
+#include "../front/unit.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  *   test_units
  */
 #include "units.h"
-#include "unit.h"
+#include "../front/unit.h"
 
 /* exponents over L M T I K N */
 static Dim mkdim(int l, int m, int t, int i, int k, int n)
