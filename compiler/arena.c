@@ -313,6 +313,9 @@ void compiler_init_front(Compiler *cc)
     cc->diag.nwarnings = 0;
     cc->diag.error_limit = 20;
     cc->diag.color = 0;
+    cc->diag.shown = NULL;
+    cc->diag.nshown = cc->diag.capshown = 0;
+    cc->diag.skip_notes = 0;
 }
 
 /* Free everything compiler_init_front() and later allocations set up. */
@@ -325,6 +328,9 @@ void compiler_free_front(Compiler *cc)
         cc->strtab = NULL;
     }
     arena_free(&cc->arena);
+    free(cc->diag.shown);
+    cc->diag.shown = NULL;
+    cc->diag.nshown = cc->diag.capshown = 0;
     cc->files = NULL;
     cc->nfiles = cc->capfiles = 0;
 }

@@ -75,10 +75,48 @@ static void render_source(Compiler *cc, StrBuf *b, SrcLoc loc)
     sb_putc(b, '\n');
 }
 
+/* 1 if this error or warning (level, place and text) was printed before; else remember it.
+ * Semantic checks may visit one construct twice (a function inlined at two call sites);
+ * the user should see each problem once. Only printed messages count: a muted check
+ * (diag.out and diag.capture NULL) must not hide a later real one. */
+static int repeated(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list ap)
+{
+    Diag *d = &cc->diag;
+    if (lvl == DIAG_NOTE || (!d->out && !d->capture))
+        return 0;
+    char msg[512];
+    va_list ap2;
+    va_copy(ap2, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap2);
+    va_end(ap2);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    uint32_t key[5] = {(uint32_t)lvl, loc.file, loc.line, loc.col, loc.len};
+    for (size_t i = 0; i < sizeof key; i++)
+        h = (h ^ ((const unsigned char *)key)[i]) * 1099511628211ull;
+    for (const char *p = msg; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (int i = 0; i < d->nshown; i++)
+        if (d->shown[i] == h)
+            return 1;
+    if (d->nshown == d->capshown) {
+        d->capshown = d->capshown ? 2 * d->capshown : 16;
+        d->shown = xrealloc(d->shown, sizeof *d->shown * (size_t)d->capshown);
+    }
+    d->shown[d->nshown++] = h;
+    return 0;
+}
+
 /* Report a diagnostic at loc (file 0: no location, printed as "neuroc: error: ..."). */
 void diag_vat(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list ap)
 {
     StrBuf b = {0};
+    if (lvl != DIAG_NOTE) {
+        cc->diag.skip_notes = repeated(cc, lvl, loc, fmt, ap);
+        if (cc->diag.skip_notes)
+            return;
+    } else if (cc->diag.skip_notes) {
+        return;
+    }
     if (lvl == DIAG_ERROR) {
         cc->diag.nerrors++;
         if (cc->diag.error_limit > 0 && cc->diag.nerrors == cc->diag.error_limit + 1) {
@@ -127,7 +165,7 @@ void diag_extra(Compiler *cc, const char *fmt, ...)
 {
     StrBuf b = {0};
     va_list ap;
-    if (suppressed(cc))
+    if (suppressed(cc) || cc->diag.skip_notes)
         return;
     sb_puts(&b, "  ");
     va_start(ap, fmt);

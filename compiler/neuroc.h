@@ -104,6 +104,9 @@ typedef struct Diag {
     int nerrors, nwarnings;
     int error_limit;              /* stop reporting after this many errors (default 20) */
     int color;                    /* reserved; rendering is plain text */
+    uint64_t *shown;              /* hashes of the errors/warnings printed (no repeats) */
+    int nshown, capshown;
+    int skip_notes;               /* the last error was a repeat: drop its notes too */
 } Diag;
 
 void diag_at(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, ...) NC_PRINTF(4, 5);

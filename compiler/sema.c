@@ -356,6 +356,33 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
     }
 }
 
+/* Mute diagnostics (model bodies re-converted for real instances after the generic
+ * check already reported their errors). */
+typedef struct Mute {
+    FILE *out;
+    StrBuf *cap;
+    int nerr, on;
+} Mute;
+
+static Mute mute(Compiler *cc, int on)
+{
+    Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors, on};
+    if (on) {
+        cc->diag.out = NULL;
+        cc->diag.capture = NULL;
+    }
+    return m;
+}
+
+static void unmute(Compiler *cc, Mute m)
+{
+    if (!m.on)
+        return;
+    cc->diag.out = m.out;
+    cc->diag.capture = m.cap;
+    cc->diag.nerrors = m.nerr;
+}
+
 /* {===== expressions ===== */
 
 static int edit_distance(const char *a, const char *b)
@@ -1170,31 +1197,14 @@ static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *w
     return ok;
 }
 
-/* Mute diagnostics (model bodies re-converted for real instances after the generic
- * check already reported their errors). */
-typedef struct Mute {
-    FILE *out;
-    StrBuf *cap;
-    int nerr, on;
-} Mute;
 
-static Mute mute(Compiler *cc, int on)
+/* declare() for model members: a real instance (quiet) repeats what the generic check of
+ * the model already reported, such as a redefinition. */
+static void declare_q(Compiler *cc, Env *e, Bind b, int quiet)
 {
-    Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors, on};
-    if (on) {
-        cc->diag.out = NULL;
-        cc->diag.capture = NULL;
-    }
-    return m;
-}
-
-static void unmute(Compiler *cc, Mute m)
-{
-    if (!m.on)
-        return;
-    cc->diag.out = m.out;
-    cc->diag.capture = m.cap;
-    cc->diag.nerrors = m.nerr;
+    Mute mu = mute(cc, quiet);
+    declare(cc, e, b);
+    unmute(cc, mu);
 }
 
 static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
@@ -1288,7 +1298,7 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             } else {
                 b.e = ir_const(cc, val, ty);
             }
-            declare(cc, env, b);
+            declare_q(cc, env, b, quiet);
         }
     }
 }
@@ -1307,7 +1317,7 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
             b.loc = mem->loc;
             b.ast = mem;
             b.denv = env;
-            declare(cc, env, b);
+            declare_q(cc, env, b, quiet);
         } else if (mem->kind == AST_BLOCK_DECL && mem->op == TK_DERIVED && derived) {
             for (int d = 0; d < mem->list.n; d++) {
                 AstNode *decl = mem->list.v[d];
@@ -1331,7 +1341,7 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
                 b.ast = decl->b ? decl->b : decl;
                 b.denv = env;
                 if (decl->b)
-                    declare(cc, env, b);
+                    declare_q(cc, env, b, quiet);
             }
         }
     }
@@ -1411,7 +1421,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                 pt->local = -1;
                 b.port = 1;
                 b.e = NULL; /* bound when the body is built */
-                declare(cc, &in->env, b);
+                declare_q(cc, &in->env, b, quiet);
                 continue;
             }
             IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
@@ -1438,7 +1448,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                 unmute(cc, mu2);
             }
             emit_assign(cc, &pop->init, v, init);
-            declare(cc, &in->env, b);
+            declare_q(cc, &in->env, b, quiet);
         }
     }
     /* initialisers that name nothing */
@@ -1900,7 +1910,10 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     Mute mu = mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
-        if (mem->kind != AST_BLOCK_DECL)
+        /* params and derived values were typed (and reported) by bind_params and
+         * bind_funcs_derived */
+        if (mem->kind != AST_BLOCK_DECL ||
+            (mem->op != TK_STATE && mem->op != TK_INPUT && mem->op != TK_REQUIRE))
             continue;
         for (int d = 0; d < mem->list.n; d++) {
             AstNode *decl = mem->list.v[d];

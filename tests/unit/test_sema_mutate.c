@@ -266,13 +266,46 @@ typedef struct Input {
     int is_stdlib;                /* index into the stdlib set + 1, or 0 */
 } Input;
 
+/* 1 if some error line ("path:line:col: error: ...") occurs twice in the captured output:
+ * each problem is reported once (models are checked generically, then instantiated with
+ * diagnostics muted). */
+static int repeated_error(const StrBuf *cap)
+{
+    const char *s = cap->s ? cap->s : "";
+    const char *end = s + cap->len;
+    for (const char *a = s; a < end;) {
+        const char *ae = memchr(a, '\n', (size_t)(end - a));
+        if (!ae)
+            ae = end;
+        size_t al = (size_t)(ae - a);
+        int is_err = 0;
+        for (size_t i = 0; i + 9 <= al && !is_err; i++)
+            is_err = memcmp(a + i, ": error: ", 9) == 0;
+        if (is_err) {
+            for (const char *b = ae + 1; b < end;) {
+                const char *be = memchr(b, '\n', (size_t)(end - b));
+                if (!be)
+                    be = end;
+                if ((size_t)(be - b) == al && memcmp(a, b, al) == 0)
+                    return 1;
+                b = be + 1;
+            }
+        }
+        a = ae + 1;
+    }
+    return 0;
+}
+
 /* Parse the stdlib (except `skip`) and the mutant, then sema. 1 if the run is sound. */
 static int run_one(Input *lib, int nlib, int skip, const char *path, const char *text,
                    size_t len, int *with_ir)
 {
     Compiler cc;
+    StrBuf cap = {0};
     compiler_init(&cc);
     cc.diag.out = NULL;
+    cc.diag.capture = &cap;
+    cc.diag.error_limit = 0;
     AstNode **files = calloc((size_t)nlib + 1, sizeof *files);
     int nf = 0, ok = 1;
     for (int i = 0; i < nlib; i++) {
@@ -312,9 +345,15 @@ static int run_one(Input *lib, int nlib, int skip, const char *path, const char 
         fprintf(stderr, "%s: no IrModel and no error for:\n%.*s\n", path, (int)len, text);
         ok = 0;
     }
+    if (repeated_error(&cap)) {
+        fprintf(stderr, "%s: an error reported twice:\n%s--- for\n%.*s\n", path, cap.s,
+                (int)len, text);
+        ok = 0;
+    }
 done:
     free(files);
     compiler_free(&cc);
+    sb_free(&cap);
     return ok;
 }
 
