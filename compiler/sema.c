@@ -262,6 +262,8 @@ static int unit_one(Compiler *cc, AstNode *u)
     return 0;
 }
 
+static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc);
+
 /* Resolve a declared type (AST_TYPE) to a Dim and IR type. */
 static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
 {
@@ -285,37 +287,11 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
     if (!u)
         return 1;
     double sc;
-    switch (u->kind) {
-    case AST_UNUM:
-        return unit_one(cc, u);
-    case AST_UNAME: {
-        Dim b;
-        if (!unit_lookup(u->name, &b, &sc)) {
-            error_at(cc, u->loc2, "unknown unit '%s'", u->name);
-            return 0;
-        }
-        int ok = 1, ex;
-        if (!unit_exp(cc, u, &ex))
-            return 0;
-        *d = dim_pow(b, ex, 1, &ok);
-        return 1;
-    }
-    case AST_UMUL:
-    case AST_UDIV: {
-        Dim a, b;
-        IrType ta, tb;
-        if (!type_of(cc, u->a, &a, &ta) || !type_of(cc, u->b, &b, &tb))
-            return 0;
-        *d = u->kind == AST_UMUL ? dim_mul(a, b) : dim_div(a, b);
-        return 1;
-    }
-    default:
-        error_at(cc, u->loc, "not a unit");
-        return 0;
-    }
+    return unit_scale(cc, u, d, &sc);
 }
 
-/* The scale (internal value of one unit) of a unit expression, for `x in U`. */
+/* The dimension and scale (internal value of one unit) of a unit expression: declared
+ * types and `x in U`. */
 static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
 {
     *d = DIM_NONE;
@@ -351,7 +327,7 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
     case AST_TYPE:
         return unit_scale(cc, u->a, d, sc);
     default:
-        error_at(cc, u->loc, "expected a unit after 'in'");
+        error_at(cc, u->loc, "expected a unit");
         return 0;
     }
 }
