@@ -197,23 +197,28 @@ void sb_puts(StrBuf *b, const char *s)
     sb_putn(b, s, strlen(s));
 }
 
-void sb_printf(StrBuf *b, const char *fmt, ...)
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap)
 {
-    va_list ap, ap2;
-    int n;
-    va_start(ap, fmt);
+    va_list ap2;
     va_copy(ap2, ap);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
     if (n > 0) {
         sb_grow(b, (size_t)n);
-        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap2);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
         b->len += (size_t)n;
     } else {
         sb_grow(b, 0);
         b->s[b->len] = 0;
     }
-    va_end(ap2);
+}
+
+void sb_printf(StrBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
 }
 
 void sb_free(StrBuf *b)

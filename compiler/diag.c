@@ -135,16 +135,7 @@ void diag_vat(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list 
     else
         sb_printf(&b, "%s:%u:%u", cc->files[loc.file].path, (unsigned)loc.line, (unsigned)loc.col);
     sb_printf(&b, ": %s: ", level_name(lvl));
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n > 0) {
-        char *msg = xmalloc((size_t)n + 1);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        sb_putn(&b, msg, (size_t)n);
-        free(msg);
-    }
+    sb_vprintf(&b, fmt, ap);
     sb_putc(&b, '\n');
     if (loc.file != 0 && loc.file < cc->nfiles)
         render_source(cc, &b, loc);
@@ -169,16 +160,7 @@ void diag_extra(Compiler *cc, const char *fmt, ...)
         return;
     sb_puts(&b, "  ");
     va_start(ap, fmt);
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n > 0) {
-        char *msg = xmalloc((size_t)n + 1);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        sb_putn(&b, msg, (size_t)n);
-        free(msg);
-    }
+    sb_vprintf(&b, fmt, ap);
     va_end(ap);
     sb_putc(&b, '\n');
     emit(cc, &b);

@@ -62,6 +62,7 @@ typedef struct StrBuf {
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_printf(StrBuf *b, const char *fmt, ...) NC_PRINTF(2, 3);
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_free(StrBuf *b);
 

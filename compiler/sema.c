@@ -1535,11 +1535,8 @@ static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
 static void add_note(Sema *S, const char *s)
 {
     IrModel *m = S->m;
-    const char **v = arena_alloc(&S->cc->arena, sizeof(char *) * (size_t)(m->nnotes + 1));
-    if (m->nnotes)
-        memcpy(v, m->notes, sizeof(char *) * (size_t)m->nnotes);
-    v[m->nnotes++] = s;
-    m->notes = v;
+    m->notes = grow(S->cc, (void *)m->notes, m->nnotes, sizeof(char *));
+    m->notes[m->nnotes++] = s;
 }
 
 static IrExpr *in_view(Compiler *cc, int64_t off, int64_t size, int64_t total)
@@ -2107,12 +2104,9 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
 static void add_pop(Sema *S, IrPop *p)
 {
     IrModel *m = S->m;
-    IrPop **v = arena_alloc(&S->cc->arena, sizeof(IrPop *) * (size_t)(m->npops + 1));
-    if (m->npops)
-        memcpy(v, m->pops, sizeof(IrPop *) * (size_t)m->npops);
+    m->pops = grow(S->cc, m->pops, m->npops, sizeof(IrPop *));
     p->id = m->npops;
-    v[m->npops++] = p;
-    m->pops = v;
+    m->pops[m->npops++] = p;
 }
 
 static void do_population(Sema *S, AstNode *it)
@@ -2290,12 +2284,9 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
 static void add_proj(Sema *S, IrProj *p)
 {
     IrModel *m = S->m;
-    IrProj **v = arena_alloc(&S->cc->arena, sizeof(IrProj *) * (size_t)(m->nprojs + 1));
-    if (m->nprojs)
-        memcpy(v, m->projs, sizeof(IrProj *) * (size_t)m->nprojs);
+    m->projs = grow(S->cc, m->projs, m->nprojs, sizeof(IrProj *));
     p->id = m->nprojs;
-    v[m->nprojs++] = p;
-    m->projs = v;
+    m->projs[m->nprojs++] = p;
 }
 
 /* Dimension a receptor's `emit` produces (weight placeholder symbolic). */
@@ -2626,21 +2617,15 @@ static void do_record(Sema *S, AstNode *it)
         }
     }
     IrModel *m = S->m;
-    IrRecord *v = arena_alloc(&cc->arena, sizeof *v * (size_t)(m->nrecs + 1));
-    if (m->nrecs)
-        memcpy(v, m->recs, sizeof *v * (size_t)m->nrecs);
-    v[m->nrecs++] = rec;
-    m->recs = v;
+    m->recs = grow(cc, m->recs, m->nrecs, sizeof *m->recs);
+    m->recs[m->nrecs++] = rec;
 }
 
 static void add_phase(Sema *S, IrPhase ph)
 {
     IrModel *m = S->m;
-    IrPhase *v = arena_alloc(&S->cc->arena, sizeof *v * (size_t)(m->nphases + 1));
-    if (m->nphases)
-        memcpy(v, m->phases, sizeof *v * (size_t)m->nphases);
-    v[m->nphases++] = ph;
-    m->phases = v;
+    m->phases = grow(S->cc, m->phases, m->nphases, sizeof *m->phases);
+    m->phases[m->nphases++] = ph;
 }
 
 static void do_set(Sema *S, AstNode *it)
