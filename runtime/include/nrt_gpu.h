@@ -1,0 +1,139 @@
+/* nrt_gpu.h -- the runtime's one device layer, used by the CUDA and OpenCL simulators alike.
+ *
+ * Generated GPU simulators are plain C programs: they call this API, never CUDA or OpenCL
+ * directly, so the host glue is generated once for both back ends (codegen/simt.c). Two
+ * implementations sit behind it: rt_cuda.c (the CUDA driver API) and rt_opencl.c. Both
+ * load their driver library at run time (dlopen), so a simulator starts on a machine
+ * without the driver and says so, instead of failing in the dynamic loader.
+ *
+ * Model: one device, one in-order compute queue (every launch, write and blocking read
+ * runs on it in call order) and one copy queue for reads that overlap computation
+ * (nrt_gpu_mark + nrt_gpu_read_after). Every call returns nrt_status and leaves a message
+ * in ctx->errmsg on failure: what was being done, with the driver's own error name.
+ */
+#ifndef NRT_GPU_H
+#define NRT_GPU_H
+
+#include "neurort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nrt_api { NRT_API_CUDA = 1, NRT_API_OPENCL = 2 } nrt_api;
+
+typedef struct nrt_gpu nrt_gpu;
+typedef struct nrt_kernel nrt_kernel;
+typedef struct nrt_graph nrt_graph;
+
+/* Device memory: a CUdeviceptr or a cl_mem, and its size. {0, 0} is "no buffer". */
+typedef struct nrt_dmem {
+    uintptr_t h;
+    size_t bytes;
+} nrt_dmem;
+
+typedef struct nrt_gpu_info {
+    char name[256];               /* "NVIDIA H100 80GB HBM3", "pthread-AMD EPYC ..." */
+    char platform[256];           /* OpenCL platform name; "CUDA <driver version>" for CUDA */
+    int index;                    /* the index that --device takes */
+    int compute_units;            /* SMs / compute units */
+    int max_group_size;           /* largest work-group / block */
+    int cc_major, cc_minor;       /* CUDA compute capability (0 for OpenCL) */
+    size_t global_mem;            /* bytes */
+    size_t max_param_bytes;       /* kernel argument space */
+    int cooperative;              /* cooperative (grid-barrier) launches work */
+    int fp64;                     /* double precision in kernels */
+} nrt_gpu_info;
+
+/* Print the devices of `api` to stdout, one per line with the index --device takes.
+ * NRT_EDEVICE (with errmsg) when the driver cannot be loaded or has no device. */
+nrt_status nrt_gpu_list(nrt_ctx *ctx, nrt_api api);
+
+/* Open device ctx->device of `api` (ctx->device < 0: $NEUROC_DEVICE, else 0) and create
+ * its queues. Messages: no driver library, driver too old, no device, index out of range
+ * (naming how many there are). */
+nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out);
+/* Wait for outstanding work, free every buffer, kernel, graph and queue. NULL is ignored. */
+void nrt_gpu_close(nrt_gpu *g);
+const nrt_gpu_info *nrt_gpu_get_info(const nrt_gpu *g);
+nrt_api nrt_gpu_api(const nrt_gpu *g);
+
+/* Load the device program. CUDA: `image` is a cubin/fatbin/PTX image (len bytes), options
+ * ignored. OpenCL: `image` is OpenCL C source (len bytes), built with `options`; on a build
+ * failure the whole build log goes to stderr and errmsg says where the model's program
+ * failed to build. One program per nrt_gpu. */
+nrt_status nrt_gpu_load(nrt_gpu *g, const void *image, size_t len, const char *options);
+
+/* A kernel of the loaded program with `nargs` arguments, set by the nrt_gpu_arg_* calls
+ * (arguments persist between launches). NULL with errmsg if the program has no such kernel. */
+nrt_kernel *nrt_gpu_kernel(nrt_gpu *g, const char *name, int nargs);
+nrt_status nrt_gpu_arg_mem(nrt_kernel *k, int i, nrt_dmem m);
+nrt_status nrt_gpu_arg_i32(nrt_kernel *k, int i, int32_t v);
+nrt_status nrt_gpu_arg_i64(nrt_kernel *k, int i, int64_t v);
+nrt_status nrt_gpu_arg_f32(nrt_kernel *k, int i, float v);
+nrt_status nrt_gpu_arg_f64(nrt_kernel *k, int i, double v);
+
+/* Enqueue `groups` work-groups (blocks) of `group_size` work-items (threads) with the
+ * current arguments on the compute queue. `local_bytes` of dynamic local (shared) memory
+ * is passed to CUDA; OpenCL kernels declare their local memory statically (pass 0). */
+nrt_status nrt_gpu_launch(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes);
+/* A cooperative launch (every group resident at once: grid barriers are legal). CUDA only;
+ * NRT_EINVAL elsewhere or when `groups` exceeds what can be co-resident. */
+nrt_status nrt_gpu_launch_coop(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes);
+/* How many groups of `group_size` can be resident at once on the whole device (CUDA:
+ * occupancy x SMs; OpenCL: compute units). 0 on failure. */
+size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes);
+
+/* Record the launches issued between begin and end on the compute queue into a graph
+ * instead of running them (CUDA graphs). OpenCL: NRT_EINVAL (callers enqueue directly). */
+nrt_status nrt_gpu_capture_begin(nrt_gpu *g);
+nrt_status nrt_gpu_capture_end(nrt_gpu *g, nrt_graph **out);
+nrt_status nrt_gpu_graph_launch(nrt_gpu *g, nrt_graph *gr);
+void nrt_gpu_graph_free(nrt_graph *gr);
+
+/* Device memory, zeroed. Out of memory says what (`what`), how much was asked and how
+ * much the device has free. */
+nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what);
+void nrt_gpu_free(nrt_gpu *g, nrt_dmem *m);
+/* Page-locked host memory for nrt_gpu_read_after (plain malloc where the API has none). */
+void *nrt_gpu_host_alloc(nrt_gpu *g, size_t bytes, const char *what);
+void nrt_gpu_host_free(nrt_gpu *g, void *p);
+
+/* Copies on the compute queue, in order with launches. write returns once `src` may be
+ * reused; read returns once `dst` holds the data (it waits for earlier work). */
+nrt_status nrt_gpu_write(nrt_gpu *g, nrt_dmem m, size_t off, const void *src, size_t bytes);
+nrt_status nrt_gpu_read(nrt_gpu *g, nrt_dmem m, size_t off, void *dst, size_t bytes);
+/* Fill `bytes` at `off` with the 32-bit pattern `v` (bytes a multiple of 4). */
+nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t bytes);
+
+/* Double-buffered recording: mark(slot) records an event after the work enqueued so far;
+ * read_after(slot, ...) makes the copy queue wait for that event, copies, and returns when
+ * `dst` holds the data, while the compute queue goes on with later work. slot 0..7. */
+nrt_status nrt_gpu_mark(nrt_gpu *g, int slot);
+nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void *dst,
+                              size_t bytes);
+/* Wait until everything enqueued on the compute queue has finished (and report a device
+ * fault raised by it). */
+nrt_status nrt_gpu_sync(nrt_gpu *g);
+
+/* {===== Connectivity on the device (rt_gpu_conn.c, kernels in nrt_conn_dev.h) ===== */
+
+/* A projection's synapses on the device, laid out exactly as nrt_csr: row_ptr (n_pre + 1
+ * int64) and col (nnz int32, ascending within a row). */
+typedef struct nrt_dcsr {
+    int64_t n_pre, n_post, nnz;
+    nrt_dmem row_ptr, col;
+} nrt_dcsr;
+
+/* Build the synapses of `spec` on the device with the kernels of nrt_conn_dev.h (which the
+ * loaded program must contain), following rt_conn.c's specification to the letter: the
+ * same seed gives the same synapses in the same order as nrt_conn_build. */
+nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spec, nrt_dcsr *out);
+void nrt_gpu_dcsr_free(nrt_gpu *g, nrt_dcsr *c);
+
+/* ===== Connectivity on the device =====} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
