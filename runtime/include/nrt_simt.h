@@ -26,6 +26,8 @@ typedef ulong uint64_t;
 #define NC_DEV static inline
 #define NC_G __global
 #define NC_L __local
+#define NC_LP __local
+#define NC_CONST_TABLE __constant
 #define NC_CONST_ARG __global const
 #define NC_GID ((int64_t)get_global_id(0))
 #define NC_GSIZE ((int64_t)get_global_size(0))
@@ -57,12 +59,54 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
         old = atom_cmpxchg(u, assumed, as_ulong(as_double(assumed) + v));
     } while (old != assumed);
 }
+#define expf(x) exp((float)(x))
+#define expm1f(x) expm1((float)(x))
+#define logf(x) log((float)(x))
+#define log1pf(x) log1p((float)(x))
+#define log10f(x) log10((float)(x))
+#define sqrtf(x) sqrt((float)(x))
+#define fabsf(x) fabs((float)(x))
+#define sinf(x) sin((float)(x))
+#define cosf(x) cos((float)(x))
+#define tanf(x) tan((float)(x))
+#define tanhf(x) tanh((float)(x))
+#define sinhf(x) sinh((float)(x))
+#define coshf(x) cosh((float)(x))
+#define atanf(x) atan((float)(x))
+#define floorf(x) floor((float)(x))
+#define ceilf(x) ceil((float)(x))
+#define roundf(x) round((float)(x))
+#define fminf(x, y) fmin((float)(x), (float)(y))
+#define fmaxf(x, y) fmax((float)(x), (float)(y))
+#define powf(x, y) pow((float)(x), (float)(y))
+#define fmodf(x, y) fmod((float)(x), (float)(y))
+/* Exclusive prefix sum of v over the work-group (every work-item calls it); *total gets
+ * the sum. tmp: NC_LSIZE ints of local memory. Hillis-Steele: log2(NC_LSIZE) rounds. */
+NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
+{
+    const int l = NC_LID, n = NC_LSIZE;
+    tmp[l] = v;
+    NC_BARRIER();
+    for (int o = 1; o < n; o <<= 1) {
+        const int y = l >= o ? tmp[l - o] : 0;
+        NC_BARRIER();
+        tmp[l] += y;
+        NC_BARRIER();
+    }
+    *total = tmp[n - 1];
+    const int r = tmp[l] - v;
+    NC_BARRIER();
+    return r;
+}
 #elif defined(__CUDACC__)
+#include <math.h>
 #include <stdint.h>
 #define NC_KERNEL extern "C" __global__ void
 #define NC_DEV static __device__ __forceinline__
 #define NC_G
 #define NC_L __shared__
+#define NC_LP
+#define NC_CONST_TABLE static __constant__ const
 #define NC_CONST_ARG const
 #define NC_GID ((int64_t)blockIdx.x * blockDim.x + threadIdx.x)
 #define NC_GSIZE ((int64_t)gridDim.x * blockDim.x)
@@ -76,6 +120,36 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
 #define nc_atomic_add_i32_local(p, v) atomicAdd((int *)(p), (v))
 #define nc_atomic_add_f32(p, v) ((void)atomicAdd((float *)(p), (v)))
 #define nc_atomic_add_f64(p, v) ((void)atomicAdd((double *)(p), (v)))
+/* Exclusive prefix sum of v over the block (every thread calls it; blockDim.x a multiple
+ * of 32); *total gets the sum. tmp: 32 ints of shared memory. Warp shuffles, two barriers. */
+NC_DEV int nc_block_scan(int v, int *tmp, int *total)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    int x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        tmp[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        int w = lane < nw ? tmp[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            const int y = __shfl_up_sync(0xffffffffu, w, o);
+            if (lane >= o)
+                w += y;
+        }
+        if (lane < nw)
+            tmp[lane] = w;
+    }
+    __syncthreads();
+    *total = tmp[nw - 1];
+    const int r = (warp ? tmp[warp - 1] : 0) + x - v;
+    __syncthreads();
+    return r;
+}
 #else
 #error "nrt_simt.h is device code: compile it as CUDA or OpenCL C"
 #endif
