@@ -18,12 +18,15 @@
  *                       loop: x = draw(element = i, sub = c); c = c + 1
  *                             for u in (nrt_u01_53(x.v[0], x.v[1]),
  *                                       nrt_u01_53(x.v[2], x.v[3])):
- *                                 s = floor(log(u) / log1p(-p))          (double, >= 0)
+ *                                 s = floor(nrt_log(u) / log1p(-p))      (double, >= 0)
  *                                 j = j + 1 + s;  if j >= n_post: row i is done
  *                                 else synapse (i, j) unless autapse(i, j)
  *                   Autapses are dropped after generation, never redrawn. The test
  *                   "s >= n_post => row done" is made before converting s to an integer, so
  *                   huge skips cannot overflow (the result is the same as with exact j).
+ *                   nrt_log (nrt_philox.h) is built from IEEE-754 +, -, *, / alone (no
+ *                   contraction), so every back end gets the same bits; log1p(-p) is the C
+ *                   library's, computed once on the host (GPU builds pass it to the kernels).
  *   FIXED_INDEGREE  for every post j (ascending): accepted = 0, r = 0
  *                       while accepted < k: x = draw(element = j, sub = r); r = r + 1
  *                           for w in x.v[0], x.v[1], x.v[2], x.v[3], stopping once
@@ -37,6 +40,8 @@
  *                   visiting posts in ascending order, so each row's posts ascend and
  *                   repeated pairs (multapses) sit next to each other.
  *   Output: row_ptr (n_pre + 1 int64), col (nnz int32, post index local to the post target).
+ *   The device build (rt_gpu_conn.c, kernels in nrt_conn_dev.h) follows the same text and
+ *   shares nrt_conn_check, so both accept and reject the same specs with the same messages.
  */
 #include "rt_internal.h"
 #include "nrt_philox.h"
@@ -79,11 +84,6 @@ static nrt_status csr_alloc(nrt_ctx *ctx, nrt_csr *out, int64_t n_pre, int64_t c
 static nrt_status build_all(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 {
     int64_t i, j, nnz = 0, cap;
-    if (s->n_post > 0 && s->n_pre > (INT64_MAX / 4) / s->n_post) {
-        nrt_seterr(ctx, "all_to_all projection of %lld x %lld synapses is too large",
-                   (long long)s->n_pre, (long long)s->n_post);
-        return NRT_ENOMEM;
-    }
     cap = s->n_pre * s->n_post;
     if (csr_alloc(ctx, out, s->n_pre, cap) != NRT_OK)
         return NRT_ENOMEM;
@@ -101,12 +101,6 @@ static nrt_status build_all(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 static nrt_status build_one(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 {
     int64_t i;
-    if (s->n_pre != s->n_post) {
-        nrt_seterr(ctx, "one_to_one projection %u needs equal sizes, got %lld pre and %lld "
-                   "post neurons", (unsigned)s->proj_id, (long long)s->n_pre,
-                   (long long)s->n_post);
-        return NRT_EINVAL;
-    }
     if (csr_alloc(ctx, out, s->n_pre, s->n_pre) != NRT_OK)
         return NRT_ENOMEM;
     for (i = 0; i < s->n_pre; i++) {
@@ -142,7 +136,7 @@ static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
             c++;
             for (h = 0; h < 2 && !done; h++) {
                 double u = nrt_u01_53(x.v[2 * h], x.v[2 * h + 1]);
-                double skip = floor(log(u) / lq);
+                double skip = floor(nrt_log(u) / lq);
                 if (skip >= np) {
                     done = 1;
                     break;
@@ -186,32 +180,6 @@ static nrt_status build_indegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *
     int32_t *pres = NULL, *mark = NULL;
     int64_t *pos = NULL, j, i, total;
 
-    if (k < 0) {
-        nrt_seterr(ctx, "fixed_indegree projection %u: k = %lld is negative",
-                   (unsigned)s->proj_id, (long long)k);
-        return NRT_EINVAL;
-    }
-    if (k > 0 && npost > 0) {
-        if (npre > 0 && k > INT64_MAX / 8 / npost) {
-            nrt_seterr(ctx, "fixed_indegree projection %u of %lld x %lld synapses is too "
-                       "large", (unsigned)s->proj_id, (long long)npost, (long long)k);
-            return NRT_ENOMEM;
-        }
-        for (j = 0; j < npost; j++) {
-            /* admissible pre neurons for post j */
-            int64_t self = s->post_offset + j - s->pre_offset;
-            int64_t avail = npre - ((!s->autapses && s->same_base && self >= 0 &&
-                                     self < npre) ? 1 : 0);
-            if (avail == 0 || (!s->multapses && k > avail)) {
-                nrt_seterr(ctx, "fixed_indegree projection %u: cannot give post neuron %lld "
-                           "k = %lld partners: only %lld admissible pre neuron%s (of %lld)%s",
-                           (unsigned)s->proj_id, (long long)j, (long long)k, (long long)avail,
-                           avail == 1 ? "" : "s", (long long)npre,
-                           s->multapses ? "" : " and multapses are off");
-                return NRT_EINVAL;
-            }
-        }
-    }
     total = k * npost;
     pres = nrt_alloc(ctx, (size_t)total * sizeof *pres, "fixed_indegree partner lists");
     mark = nrt_alloc(ctx, (size_t)npre * sizeof *mark, "fixed_indegree marks");
@@ -268,9 +236,77 @@ static nrt_status build_indegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *
     return NRT_OK;
 }
 
+/* Contract (rt_internal.h): the checks made before anything is built, shared by
+ * nrt_conn_build and nrt_gpu_conn_build. NRT_EINVAL with errmsg for bad sizes (negative or
+ * above INT32_MAX), an unknown rule, a one_to_one size mismatch, a negative or unsatisfiable
+ * fixed_indegree k; NRT_ENOMEM with errmsg when the synapse count cannot be addressed (an
+ * all_to_all, or fixed_prob with p >= 1, above 2^61; fixed_indegree k * n_post above
+ * 2^60). NRT_OK when the spec can be built. */
+nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s)
+{
+    const int64_t k = s->k, npre = s->n_pre, npost = s->n_post;
+    int64_t j;
+    if (npre < 0 || npost < 0 || npost > INT32_MAX || npre > INT32_MAX) {
+        nrt_seterr(ctx, "%s projection %u: invalid sizes %lld pre x %lld post (each must be "
+                   "0..%d)", rule_name(s->rule), (unsigned)s->proj_id, (long long)npre,
+                   (long long)npost, INT32_MAX);
+        return NRT_EINVAL;
+    }
+    switch (s->rule) {
+    case NRT_ALL_TO_ALL:
+    case NRT_FIXED_PROB:
+        if ((s->rule == NRT_ALL_TO_ALL || s->p >= 1.0) && npost > 0 &&
+            npre > (INT64_MAX / 4) / npost) {
+            nrt_seterr(ctx, "all_to_all projection of %lld x %lld synapses is too large",
+                       (long long)npre, (long long)npost);
+            return NRT_ENOMEM;
+        }
+        return NRT_OK;
+    case NRT_ONE_TO_ONE:
+        if (npre != npost) {
+            nrt_seterr(ctx, "one_to_one projection %u needs equal sizes, got %lld pre and "
+                       "%lld post neurons", (unsigned)s->proj_id, (long long)npre,
+                       (long long)npost);
+            return NRT_EINVAL;
+        }
+        return NRT_OK;
+    case NRT_FIXED_INDEGREE:
+        if (k < 0) {
+            nrt_seterr(ctx, "fixed_indegree projection %u: k = %lld is negative",
+                       (unsigned)s->proj_id, (long long)k);
+            return NRT_EINVAL;
+        }
+        if (k == 0 || npost == 0)
+            return NRT_OK;
+        if (npre > 0 && k > INT64_MAX / 8 / npost) {
+            nrt_seterr(ctx, "fixed_indegree projection %u of %lld x %lld synapses is too "
+                       "large", (unsigned)s->proj_id, (long long)npost, (long long)k);
+            return NRT_ENOMEM;
+        }
+        for (j = 0; j < npost; j++) {
+            /* admissible pre neurons for post j */
+            int64_t self = s->post_offset + j - s->pre_offset;
+            int64_t avail = npre - ((!s->autapses && s->same_base && self >= 0 &&
+                                     self < npre) ? 1 : 0);
+            if (avail == 0 || (!s->multapses && k > avail)) {
+                nrt_seterr(ctx, "fixed_indegree projection %u: cannot give post neuron %lld "
+                           "k = %lld partners: only %lld admissible pre neuron%s (of %lld)%s",
+                           (unsigned)s->proj_id, (long long)j, (long long)k, (long long)avail,
+                           avail == 1 ? "" : "s", (long long)npre,
+                           s->multapses ? "" : " and multapses are off");
+                return NRT_EINVAL;
+            }
+        }
+        return NRT_OK;
+    }
+    nrt_seterr(ctx, "projection %u: unknown connection rule %d", (unsigned)s->proj_id,
+               (int)s->rule);
+    return NRT_EINVAL;
+}
+
 /* Contract: builds the synapses of *spec into *out (see the specification at the top of
  * this file); out is overwritten (not freed first). NRT_EINVAL with errmsg for bad sizes
- * (negative, n_post > INT32_MAX, n_pre > UINT32_MAX), an unknown rule, a one_to_one size
+ * (negative or above INT32_MAX), an unknown rule, a one_to_one size
  * mismatch or an unsatisfiable fixed_indegree k; NRT_ENOMEM with errmsg naming the array
  * and bytes. On error *out is left empty (all zero). */
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
@@ -283,12 +319,9 @@ nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
     }
     memset(out, 0, sizeof *out);
     s = *spec;
-    if (s.n_pre < 0 || s.n_post < 0 || s.n_post > INT32_MAX || s.n_pre > INT32_MAX) {
-        nrt_seterr(ctx, "%s projection %u: invalid sizes %lld pre x %lld post (each must be "
-                   "0..%d)", rule_name(s.rule), (unsigned)s.proj_id, (long long)s.n_pre,
-                   (long long)s.n_post, INT32_MAX);
-        return NRT_EINVAL;
-    }
+    st = nrt_conn_check(ctx, &s);
+    if (st != NRT_OK)
+        return st;
     out->n_pre = s.n_pre;
     out->n_post = s.n_post;
     switch (s.rule) {
@@ -310,9 +343,7 @@ nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
         st = build_indegree(ctx, &s, out);
         break;
     default:
-        nrt_seterr(ctx, "projection %u: unknown connection rule %d", (unsigned)s.proj_id,
-                   (int)s.rule);
-        st = NRT_EINVAL;
+        st = NRT_EINVAL;           /* unreachable: nrt_conn_check rejects unknown rules */
     }
     if (st != NRT_OK) {
         nrt_csr_free(out);
