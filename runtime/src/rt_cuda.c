@@ -399,13 +399,12 @@ static nrt_status cu_kernel(nrt_gpu *g, nrt_kernel *k)
         /* the driver knows the parameters: check their number, remember their sizes */
         int n = 0;
         size_t off, size;
-        for (;;) {
+        for (; n < 65536; n++) {
             r = cu.cuFuncGetParamInfo(f, (size_t)n, &off, &size);
             if (r != CUDA_SUCCESS)
                 break;
             if (n < k->nargs)
                 k->arg_bytes[n] = (uint32_t)size;
-            n++;
         }
         if (r != CUDA_ERROR_INVALID_VALUE) {
             memset(k->arg_bytes, 0, (size_t)k->nargs * sizeof *k->arg_bytes); /* unknown */
@@ -541,7 +540,8 @@ static nrt_status cu_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t
     CUresult r = cu_cur(g);
     if (r == CUDA_SUCCESS)
         r = cu.cuMemAlloc(&p, bytes);
-    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    if (r == CUDA_ERROR_OUT_OF_MEMORY ||
+        (r == CUDA_ERROR_INVALID_VALUE && bytes > g->info.global_mem)) {
         size_t fr = 0, total = 0;
         char asked[32], sf[32], st[32];
         nrt_fmt_bytes(asked, sizeof asked, bytes);
