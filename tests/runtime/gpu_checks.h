@@ -21,8 +21,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Each test uses a part of these (test_gpu_cuda.c without nvcc: no kernels). */
+#if defined(__GNUC__)
+#define GPU_CHECK static __attribute__((unused))
+#else
+#define GPU_CHECK static
+#endif
+
 /* The whole file, NUL-terminated (length in *len); NULL if unreadable. */
-static char *read_file(const char *path, size_t *len)
+GPU_CHECK char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     char *b;
@@ -49,7 +56,7 @@ typedef struct stderr_cap {
     int saved;
 } stderr_cap;
 
-static void stderr_begin(stderr_cap *c)
+GPU_CHECK void stderr_begin(stderr_cap *c)
 {
     fflush(stderr);
     c->f = tmpfile();
@@ -58,7 +65,7 @@ static void stderr_begin(stderr_cap *c)
         dup2(fileno(c->f), 2);
 }
 
-static char *stderr_end(stderr_cap *c)
+GPU_CHECK char *stderr_end(stderr_cap *c)
 {
     char *text;
     long n;
@@ -76,13 +83,13 @@ static char *stderr_end(stderr_cap *c)
     return text;
 }
 
-static const char *api_name(nrt_api api)
+GPU_CHECK const char *api_name(nrt_api api)
 {
     return api == NRT_API_CUDA ? "CUDA" : "OpenCL";
 }
 
 /* Device selection with n devices present. */
-static void gpu_check_select(nrt_api api, int n)
+GPU_CHECK void gpu_check_select(nrt_api api, int n)
 {
     nrt_ctx c;
     nrt_gpu *g = NULL;
@@ -120,7 +127,7 @@ static void gpu_check_select(nrt_api api, int n)
     nrt_gpu_close(NULL);
 }
 
-static void gpu_check_info(nrt_gpu *g, nrt_api api)
+GPU_CHECK void gpu_check_info(nrt_gpu *g, nrt_api api)
 {
     const nrt_gpu_info *in = nrt_gpu_get_info(g);
     CHECK(nrt_gpu_api(g) == api);
@@ -133,7 +140,7 @@ static void gpu_check_info(nrt_gpu *g, nrt_api api)
            in->cooperative);
 }
 
-static void gpu_check_memory(nrt_ctx *ctx, nrt_gpu *g)
+GPU_CHECK void gpu_check_memory(nrt_ctx *ctx, nrt_gpu *g)
 {
     nrt_dmem a, b, x, old, z;
     uint32_t w[16], i;
@@ -208,7 +215,7 @@ static void gpu_check_memory(nrt_ctx *ctx, nrt_gpu *g)
     CHECK(nrt_gpu_sync(g) == NRT_OK);
 }
 
-static void gpu_check_kernels(nrt_ctx *ctx, nrt_gpu *g, nrt_api api)
+GPU_CHECK void gpu_check_kernels(nrt_ctx *ctx, nrt_gpu *g, nrt_api api)
 {
     enum { N = 1000, GS = 64 };
     nrt_dmem in, out, cnt, sum, gin, gout, wo, x, y;
