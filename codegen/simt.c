@@ -589,6 +589,17 @@ static void emit_kernels(Out *o, const Simt *S)
     }
     emit_tail(o, S);
 
+    out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
+    out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf)");
+    out_open(o, "if (NC_GID == 0)");
+    out_line(o, "nc_ctl[1] = step0;");
+    out_line(o, "nc_ctl[2] = hf;");
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].spikes)
+            out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
     out_open(o, "NC_KERNEL nc_k_neurons(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[0];");
@@ -745,6 +756,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_blank(o);
     out_line(o, "#include \"neurort.h\"");
     out_line(o, "#include \"nrt_gpu.h\"");
+    out_line(o, "#include \"nrt_philox.h\"");
     out_line(o, "#include \"%s\"", program_header);
     out_blank(o);
     const char *f = m->dbl ? "" : "f";
@@ -787,7 +799,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
             if (p->props[j]->per_neuron)
                 out_line(o, "static real *h_%s;", p->props[j]->cname);
     }
-    out_line(o, "static nrt_kernel *k_init, *k_neurons, *k_synapses, *k_block, *k_persistent;");
+    out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
     out_blank(o);
@@ -1106,12 +1118,8 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_open(o, "while (nsteps > 0 && !ctx.stop_requested)");
     out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
     out_line(o, "const int hf = half_next;");
-    out_line(o, "int64_t ctl[2] = {step_now, hf};");
-    out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, sizeof(int64_t), ctl, sizeof ctl) != NRT_OK) return -1;");
-    for (int r = 0; r < m->nrecs; r++)
-        if (m->recs[r].spikes)
-            out_line(o, "if (nrt_gpu_fill32(gpu, nc_cnt, (size_t)(%d + hf) * sizeof(int32_t), 0, sizeof(int32_t)) != NRT_OK) return -1;",
-                     S->cnt_rec + 2 * r);
+    out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step_now) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_launch(k_chunk, 1, 32, 0) != NRT_OK) return -1;");
     out_line(o, "if (enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK) return -1;");
     out_line(o, "if (pending >= 0 && drain(pending, pending_step0, pending_len)) return -1;");
     out_line(o, "pending = hf;");
@@ -1159,6 +1167,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return -1;");
     out_close(o);
     out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
+    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
+    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)max_pop(m));
     out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
     out_line(o, "return 0;");
     out_close(o);
@@ -1190,6 +1200,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
              S->t->load_options);
     out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 2))) return fail(argv[0]);");
     out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 1))) return fail(argv[0]);");
@@ -1260,7 +1271,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records()) return fail(argv[0]);");
-    out_line(o, "if (bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
     out_open(o, "if (mode == M_PERSISTENT)");
     out_line(o, "g_persistent = nrt_gpu_max_resident(k_persistent, 256, 0);");
     out_line(o, "if (g_persistent > %lld) g_persistent = %lld;", (long long)((max_pop(m) + 255) / 256),
