@@ -75,6 +75,9 @@ typedef struct BuildOpts {
     const char *lib_dir;          /* libneurort.a */
     const char *cc;               /* C compiler */
     int verbose;
+    const char *gpu_mode;         /* GPU schedule: auto, block, launch, graph, persistent */
+    const char *gpu_arch;         /* CUDA: sm_XX (NULL: the present GPU's, else sm_90) */
+    const char *nvcc;             /* CUDA compiler */
 } BuildOpts;
 
 typedef struct Backend {
@@ -86,6 +89,28 @@ typedef struct Backend {
 } Backend;
 
 extern const Backend backend_c;
+extern const Backend backend_cuda;
+extern const Backend backend_opencl;
+
+/* --- simt.c: the layer the GPU back ends share ---------------------------- */
+
+typedef struct SimtTarget {
+    const char *name;             /* "cuda" / "opencl" */
+    const char *api;              /* NRT_API_CUDA / NRT_API_OPENCL (C text) */
+    const char *load_options;     /* passed to nrt_gpu_load (OpenCL build options) */
+    int graphs;                   /* CUDA graphs and cooperative launches exist */
+} SimtTarget;
+
+/* The schedule a model gets: `requested` unless "auto"/NULL (see simt.c); graphs: CUDA. */
+const char *simt_schedule(const IrModel *m, int graphs, const char *requested);
+/* The device program (one text for CUDA and OpenCL) and the host program of m. */
+int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o);
+int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
+                   const char *program_header, Out *o);
+/* A C header holding `data` as nc_program[] / nc_program_len. */
+int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
+/* Compile the host program `src` and link libneurort. */
+int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src);
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);

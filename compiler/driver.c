@@ -7,6 +7,7 @@
  * runtime and the stdlib relative to the neuroc executable (build tree or install).
  */
 #define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -193,6 +194,10 @@ static void explain(Compiler *cc, IrModel *m, const char *backend)
     }
     for (int i = 0; i < m->nnotes; i++)
         printf("integrator: %s\n", m->notes[i]);
+    if (strcmp(backend, "c") != 0)
+        printf("schedule: %s (%s)\n", simt_schedule(m, strcmp(backend, "cuda") == 0, cc->opt.gpu_mode),
+               cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
+               : "auto: one work-group for up to 20,000 neurons and 4e6 synapses, else per-step kernels");
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
     (void)cc;
 }
@@ -203,14 +208,14 @@ static const Backend *pick_backend(Compiler *cc)
     if (strcmp(b, "c") == 0)
         return &backend_c;
     if (strcmp(b, "auto") == 0) {
-        fprintf(stderr, "neuroc: back end 'auto' picked 'c' (the cuda and opencl back ends are "
-                            "not part of this version yet)\n");
+        fprintf(stderr, "neuroc: back end 'auto' picked 'c' (ask for a GPU with --backend cuda "
+                            "or --backend opencl)\n");
         return &backend_c;
     }
-    if (strcmp(b, "cuda") == 0 || strcmp(b, "opencl") == 0) {
-        error_at(cc, NOLOC, "the %s back end is not part of this version of neuroc yet", b);
-        return NULL;
-    }
+    if (strcmp(b, "cuda") == 0)
+        return &backend_cuda;
+    if (strcmp(b, "opencl") == 0)
+        return &backend_opencl;
     error_at(cc, NOLOC, "unknown back end '%s' (expected auto, c, cuda or opencl)", b);
     return NULL;
 }
@@ -220,10 +225,21 @@ static int make_dir(const char *p)
     return mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-static void remove_tree(const char *dir, const char *file)
+/* Remove the temporary build folder and the files in it (it has no subfolders). */
+static void remove_tree(const char *dir)
 {
-    if (file)
-        unlink(file);
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
     rmdir(dir);
 }
 
@@ -272,6 +288,11 @@ int compile_file(Compiler *cc)
     const Backend *be = pick_backend(cc);
     if (!be)
         return 1;
+    if (o->gpu_mode && be == &backend_opencl &&
+        (strcmp(o->gpu_mode, "graph") == 0 || strcmp(o->gpu_mode, "persistent") == 0)) {
+        error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
+        return 1;
+    }
     if (o->explain) {
         explain(cc, m, be->name);
         return 0;
@@ -284,6 +305,9 @@ int compile_file(Compiler *cc)
         bo.lib_dir = arena_printf(&cc->arena, "%s/lib", o->prefix_dir);
     bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
     bo.verbose = o->verbose;
+    bo.gpu_mode = o->gpu_mode;
+    bo.gpu_arch = o->gpu_arch;
+    bo.nvcc = o->nvcc;
     char tmpl[] = "/tmp/neuroc-XXXXXX";
     if (o->emit_only) {
         if (make_dir(o->emit_only) != 0) {
@@ -308,6 +332,6 @@ int compile_file(Compiler *cc)
     rc = be->emit(cc, m, &bo);
     if (rc == 0)
         rc = be->build(cc, m, &bo);
-    remove_tree(tmpl, arena_printf(&cc->arena, "%s/%s.c", tmpl, name));
+    remove_tree(tmpl);
     return rc ? 1 : 0;
 }

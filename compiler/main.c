@@ -25,6 +25,10 @@ static void usage(FILE *f)
           "  --explain           say what would be built: populations, projections,\n"
           "                      integrators and why, estimated memory\n"
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
+          "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph or\n"
+          "                      persistent (graph and persistent: CUDA only)\n"
+          "  --gpu-arch sm_XX    CUDA target (default: the present GPU's, else sm_90)\n"
+          "  --nvcc PATH         CUDA compiler (default: $NVCC, nvcc on PATH, /usr/local/cuda/bin)\n"
           "  -v, --verbose       show the commands neuroc runs\n"
           "  --version           print the version\n"
           "  --help              this text\n"
@@ -109,6 +113,26 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--cc") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->cc_cmd = argv[++i];
+        } else if (strcmp(a, "--gpu-mode") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->gpu_mode = argv[++i];
+            if (strcmp(o->gpu_mode, "auto") && strcmp(o->gpu_mode, "block") && strcmp(o->gpu_mode, "launch") &&
+                strcmp(o->gpu_mode, "graph") && strcmp(o->gpu_mode, "persistent")) {
+                fprintf(stderr, "neuroc: error: unknown GPU schedule '%s' (expected auto, block, launch, graph "
+                                "or persistent)\n", o->gpu_mode);
+                goto done;
+            }
+        } else if (strcmp(a, "--gpu-arch") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->gpu_arch = argv[++i];
+            if (strncmp(o->gpu_arch, "sm_", 3) != 0 && strncmp(o->gpu_arch, "compute_", 8) != 0) {
+                fprintf(stderr, "neuroc: error: --gpu-arch takes sm_XX (for example sm_90), not '%s'\n",
+                        o->gpu_arch);
+                goto done;
+            }
+        } else if (strcmp(a, "--nvcc") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->nvcc = argv[++i];
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {

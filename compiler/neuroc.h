@@ -234,6 +234,9 @@ typedef struct Options {
     const char *prefix_dir;       /* install prefix: bin/.. */
     const char *cc_cmd;           /* C compiler for the generated code */
     int verbose;
+    const char *gpu_mode;         /* --gpu-mode: auto, block, launch, graph, persistent */
+    const char *gpu_arch;         /* --gpu-arch sm_XX */
+    const char *nvcc;             /* --nvcc */
 } Options;
 
 struct Compiler {

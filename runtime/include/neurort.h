@@ -47,6 +47,7 @@ typedef struct nrt_ctx {
     const char *out_dir;          /* --out DIR; default: <model>_out beside the binary */
     uint64_t seed;                /* --seed N, else default_seed */
     int quiet;                    /* --quiet: no progress, no summary */
+    int device;                   /* --device N (GPU back ends); -1: not given */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
@@ -69,9 +70,11 @@ typedef struct nrt_ctx {
     nrt_status finish_status;     /* what it returned */
 } nrt_ctx;
 
-/* Parse argv (--out DIR, --seed N, --quiet, --help), install SIGINT/SIGTERM handlers that
- * set ctx->stop_requested, create the output folder. NRT_EHELP after printing help to
- * stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made. */
+/* Parse argv (--out DIR, --seed N, --quiet, --help; for backend "cuda" and "opencl" also
+ * --device N and --list-devices), install SIGINT/SIGTERM handlers that set
+ * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
+ * device list) to stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder
+ * cannot be made; NRT_EDEVICE if --list-devices finds no driver or device. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */

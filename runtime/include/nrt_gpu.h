@@ -48,10 +48,14 @@ typedef struct nrt_gpu_info {
 /* Print the devices of `api` to stdout, one per line with the index --device takes.
  * NRT_EDEVICE (with errmsg) when the driver cannot be loaded or has no device. */
 nrt_status nrt_gpu_list(nrt_ctx *ctx, nrt_api api);
+/* How many devices `api` has: 0, with errmsg saying why, when the driver cannot be loaded
+ * or has none. */
+int nrt_gpu_count(nrt_ctx *ctx, nrt_api api);
 
 /* Open device ctx->device of `api` (ctx->device < 0: $NEUROC_DEVICE, else 0) and create
- * its queues. Messages: no driver library, driver too old, no device, index out of range
- * (naming how many there are). */
+ * its queues. Messages: no driver library, driver too old, no device (NRT_EDEVICE), index
+ * out of range (naming how many there are) or a bad $NEUROC_DEVICE (NRT_EINVAL). Every
+ * later call reports its errors in this ctx->errmsg. */
 nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out);
 /* Wait for outstanding work, free every buffer, kernel, graph and queue. NULL is ignored. */
 void nrt_gpu_close(nrt_gpu *g);
@@ -65,7 +69,9 @@ nrt_api nrt_gpu_api(const nrt_gpu *g);
 nrt_status nrt_gpu_load(nrt_gpu *g, const void *image, size_t len, const char *options);
 
 /* A kernel of the loaded program with `nargs` arguments, set by the nrt_gpu_arg_* calls
- * (arguments persist between launches). NULL with errmsg if the program has no such kernel. */
+ * (arguments persist between launches). NULL with errmsg if the program has no such kernel,
+ * or if the driver tells that it takes another number of arguments (OpenCL always; CUDA
+ * from driver 12.4, which also checks each argument's size). Freed by nrt_gpu_close. */
 nrt_kernel *nrt_gpu_kernel(nrt_gpu *g, const char *name, int nargs);
 nrt_status nrt_gpu_arg_mem(nrt_kernel *k, int i, nrt_dmem m);
 nrt_status nrt_gpu_arg_i32(nrt_kernel *k, int i, int32_t v);
@@ -75,7 +81,8 @@ nrt_status nrt_gpu_arg_f64(nrt_kernel *k, int i, double v);
 
 /* Enqueue `groups` work-groups (blocks) of `group_size` work-items (threads) with the
  * current arguments on the compute queue. `local_bytes` of dynamic local (shared) memory
- * is passed to CUDA; OpenCL kernels declare their local memory statically (pass 0). */
+ * is passed to CUDA; OpenCL kernels declare their local memory statically (pass 0; it is
+ * ignored). NRT_EINVAL when an argument was never set; 0 groups enqueue nothing. */
 nrt_status nrt_gpu_launch(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes);
 /* A cooperative launch (every group resident at once: grid barriers are legal). CUDA only;
  * NRT_EINVAL elsewhere or when `groups` exceeds what can be co-resident. */
@@ -85,17 +92,23 @@ nrt_status nrt_gpu_launch_coop(nrt_kernel *k, size_t groups, size_t group_size, 
 size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes);
 
 /* Record the launches issued between begin and end on the compute queue into a graph
- * instead of running them (CUDA graphs). OpenCL: NRT_EINVAL (callers enqueue directly). */
+ * instead of running them (CUDA graphs). OpenCL: NRT_EINVAL (callers enqueue directly).
+ * A captured launch keeps the argument values it had when captured. While capturing, only
+ * launches, fills and argument changes are allowed: write, read, alloc, mark, read_after,
+ * sync and graph_launch return NRT_EINVAL. */
 nrt_status nrt_gpu_capture_begin(nrt_gpu *g);
 nrt_status nrt_gpu_capture_end(nrt_gpu *g, nrt_graph **out);
 nrt_status nrt_gpu_graph_launch(nrt_gpu *g, nrt_graph *gr);
 void nrt_gpu_graph_free(nrt_graph *gr);
 
 /* Device memory, zeroed. Out of memory says what (`what`), how much was asked and how
- * much the device has free. */
+ * much the device has free (OpenCL cannot tell: its total and largest buffer instead).
+ * 0 bytes gives {0, 0} and NRT_OK. Copies and fills check that their range lies inside a
+ * live buffer of this device. */
 nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what);
 void nrt_gpu_free(nrt_gpu *g, nrt_dmem *m);
-/* Page-locked host memory for nrt_gpu_read_after (plain malloc where the API has none). */
+/* Page-locked host memory for nrt_gpu_read_after (plain malloc where the API has none),
+ * zeroed; NULL with errmsg on failure. */
 void *nrt_gpu_host_alloc(nrt_gpu *g, size_t bytes, const char *what);
 void nrt_gpu_host_free(nrt_gpu *g, void *p);
 
@@ -108,12 +121,13 @@ nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t
 
 /* Double-buffered recording: mark(slot) records an event after the work enqueued so far;
  * read_after(slot, ...) makes the copy queue wait for that event, copies, and returns when
- * `dst` holds the data, while the compute queue goes on with later work. slot 0..7. */
+ * `dst` holds the data, while the compute queue goes on with later work. slot 0..7;
+ * read_after on a slot never marked is NRT_EINVAL. */
 nrt_status nrt_gpu_mark(nrt_gpu *g, int slot);
 nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void *dst,
                               size_t bytes);
 /* Wait until everything enqueued on the compute queue has finished (and report a device
- * fault raised by it). */
+ * fault raised by it: NRT_EDEVICE, errmsg "device fault: ..."). */
 nrt_status nrt_gpu_sync(nrt_gpu *g);
 
 /* {===== Connectivity on the device (rt_gpu_conn.c, kernels in nrt_conn_dev.h) ===== */

@@ -2,7 +2,8 @@
 # run_e2e.sh NEUROC MODEL CHECKER WORKDIR [extra neuroc args...]
 # Compile MODEL with NEUROC, run the simulator into WORKDIR/out, then check the output
 # with `python3 CHECKER WORKDIR/out`. Exit status: 0 pass; 2 usage; 3 compile failed;
-# 4 simulator failed; 5 output missing; otherwise the checker's status.
+# 4 simulator failed; 5 output missing; 77 skipped (a GPU back end without a device);
+# otherwise the checker's status.
 set -u
 
 if [ $# -lt 4 ]; then
@@ -36,6 +37,14 @@ if [ ! -x "$WORKDIR/sim" ]; then
     exit 3
 fi
 
+case " $* " in
+*" --backend c "*|*" --backend=c "*) ;;
+*" --backend "*|*" --backend="*)
+    if ! "$WORKDIR/sim" --list-devices >"$WORKDIR/devices.txt" 2>&1 || [ ! -s "$WORKDIR/devices.txt" ]; then
+        echo "e2e[$name]: skipped: no device for $* ($(head -n 1 "$WORKDIR/devices.txt"))"
+        exit 77
+    fi ;;
+esac
 echo "e2e[$name]: running: $WORKDIR/sim --out $WORKDIR/out --quiet"
 start=$(date +%s)
 "$WORKDIR/sim" --out "$WORKDIR/out" --quiet

@@ -1,10 +1,12 @@
-/* test_core.c -- nrt_init option parsing (--out, --seed, --quiet, --help, bad options),
- * the default and nested output folders, nrt_alloc's error text, SIGINT handling through
- * nrt_finish ("interrupted"), and the progress and summary text on stderr.
+/* test_core.c -- nrt_init option parsing (--out, --seed, --quiet, --help, bad options;
+ * --device and --list-devices, which only GPU back ends take), the default and nested
+ * output folders, nrt_alloc's error text, SIGINT handling through nrt_finish
+ * ("interrupted"), and the progress and summary text on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "neurort.h"
+#include "nrt_gpu.h"
 #include "tcheck.h"
 
 #include <fcntl.h>
@@ -25,6 +27,128 @@ static nrt_status init_with(nrt_ctx *c, int argc, const char **argv)
     c->default_seed = 77;
     c->dt = 0.1;
     return nrt_init(c, argc, (char **)argv);
+}
+
+/* nrt_init with another back end, stdout captured into *text (malloc'd). */
+static nrt_status init_backend(nrt_ctx *c, const char *backend, int argc, const char **argv,
+                               char **text)
+{
+    char path[1024];
+    int saved, fd;
+    nrt_status st;
+    FILE *f;
+    long n;
+    memset(c, 0, sizeof *c);
+    c->model = "core";
+    c->backend = backend;
+    c->default_seed = 77;
+    snprintf(path, sizeof path, "%s/stdout.txt", dir);
+    fflush(stdout);
+    saved = dup(1);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    close(fd);
+    st = nrt_init(c, argc, (char **)argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    *text = NULL;
+    f = fopen(path, "rb");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        *text = calloc(1, (size_t)n + 1);
+        if (fread(*text, 1, (size_t)n, f) != (size_t)n)
+            (*text)[0] = '\0';
+        fclose(f);
+    }
+    return st;
+}
+
+/* --device and --list-devices */
+static void check_devices(const char *out)
+{
+    nrt_ctx c;
+    char *text;
+    nrt_status st;
+    int n;
+    { /* the C back end has no devices; its help does not mention them */
+        const char *a[] = {"x", "--out", out, "--device", "1"};
+        CHECK(init_with(&c, 5, a) == NRT_EINVAL);
+        CHECKF(strcmp(c.errmsg, "option '--device': the C back end has no devices (--device "
+                      "and --list-devices are options of CUDA and OpenCL simulators)") == 0,
+               "'%s'", c.errmsg);
+        const char *b[] = {"x", "--list-devices"};
+        CHECK(init_with(&c, 2, b) == NRT_EINVAL);
+        CHECKF(strstr(c.errmsg, "option '--list-devices': the C back end has no devices"),
+               "'%s'", c.errmsg);
+        const char *h[] = {"x", "--help"};
+        CHECK(init_backend(&c, "c", 2, h, &text) == NRT_EHELP);
+        CHECK(text && strstr(text, "--seed N") && !strstr(text, "--device"));
+        free(text);
+    }
+    { /* GPU back ends: -1 unless given; strict values */
+        const char *a[] = {"x", "--out", out, "--quiet"};
+        CHECK(init_backend(&c, "opencl", 4, a, &text) == NRT_OK && c.device == -1);
+        free(text);
+        nrt_finish(&c);
+        const char *b[] = {"x", "--out", out, "--device", "3"};
+        CHECKF(init_backend(&c, "cuda", 5, b, &text) == NRT_OK && c.device == 3, "%s",
+               c.errmsg);
+        free(text);
+        nrt_finish(&c);
+        const char *d[] = {"x", "--out", out, "--device=2147483647"};
+        CHECK(init_backend(&c, "opencl", 4, d, &text) == NRT_OK && c.device == 2147483647);
+        free(text);
+        nrt_finish(&c);
+        const char *bad[] = {"-1", "abc", "", "2147483648", "1x"};
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            const char *e[] = {"x", "--out", out, "--device", bad[i]};
+            CHECKF(init_backend(&c, "opencl", 5, e, &text) == NRT_EINVAL, "'%s' accepted",
+                   bad[i]);
+            CHECKF(strstr(c.errmsg, "invalid device '") && strstr(c.errmsg, "--list-devices"),
+                   "'%s'", c.errmsg);
+            free(text);
+        }
+        const char *f[] = {"x", "--device"};
+        CHECK(init_backend(&c, "cuda", 2, f, &text) == NRT_EINVAL);
+        CHECK(strstr(c.errmsg, "option '--device' needs a value") != NULL);
+        free(text);
+        const char *h[] = {"x", "--help"};
+        CHECK(init_backend(&c, "cuda", 2, h, &text) == NRT_EHELP);
+        CHECKF(text && strstr(text, "[--device N] [--list-devices]") &&
+               strstr(text, "run on CUDA device N of --list-devices") &&
+               strstr(text, "$NEUROC_DEVICE"), "'%s'", text ? text : "");
+        free(text);
+    }
+    { /* --list-devices prints the list to stdout (exit 0), or says why it cannot */
+        nrt_ctx z;
+        const char *a[] = {"x", "--list-devices"};
+        memset(&z, 0, sizeof z);
+        n = nrt_gpu_count(&z, NRT_API_OPENCL);
+        st = init_backend(&c, "opencl", 2, a, &text);
+        if (n > 0) {
+            CHECKF(st == NRT_EHELP, "%s", c.errmsg);
+            CHECKF(text && strstr(text, "OpenCL devices (--device N):\n  0: "), "'%s'",
+                   text ? text : "");
+        } else {
+            CHECK(st == NRT_EDEVICE && c.errmsg[0] != '\0');
+        }
+        free(text);
+        memset(&z, 0, sizeof z);
+        n = nrt_gpu_count(&z, NRT_API_CUDA);
+        st = init_backend(&c, "cuda", 2, a, &text);
+        if (n > 0) {
+            CHECKF(st == NRT_EHELP, "%s", c.errmsg);
+            CHECK(text && strstr(text, "CUDA devices (--device N):\n  0: "));
+        } else {
+            CHECKF(st == NRT_EDEVICE && strcmp(c.errmsg, z.errmsg) == 0, "'%s' / '%s'",
+                   c.errmsg, z.errmsg);
+        }
+        free(text);
+    }
 }
 
 static int is_dir(const char *p)
@@ -103,6 +227,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         CHECK(init_with(&c, 3, a) == NRT_EHELP);
     }
+    check_devices(out);
     { /* default: <dir of argv[0]>/<model>_out */
         snprintf(prog, sizeof prog, "%s/bin/prog", dir);
         snprintf(want, sizeof want, "%s/bin/core_out", dir);

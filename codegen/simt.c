@@ -1,0 +1,1380 @@
+/* simt.c -- the layer both GPU back ends share: one device program, one host program.
+ *
+ * The CUDA and OpenCL back ends differ only in how the device program is compiled and
+ * loaded (nvcc to a fatbin at build time; the OpenCL driver at run time) and in which
+ * driver nrt_gpu.h talks to. Everything else is generated here, once:
+ *
+ *   device program  nrt_simt.h (the dialect macros) + nrt_philox.h + nrt_conn_dev.h + the
+ *                   model's kernels, written in the common subset of CUDA C++ and OpenCL C.
+ *                   Every kernel takes the same argument list (NC_ARGS: every buffer).
+ *   host program    C against nrt_gpu.h: allocation, on-device initialisation and
+ *                   connectivity, the step schedule, double-buffered recording.
+ *
+ * Schedules (chosen at compile time, overridable with $NEUROC_GPU_MODE at run time):
+ *   block       the whole network in one work-group; one launch runs a chunk of steps.
+ *               Spikes are compacted in neuron order and delivered spike by spike, so the
+ *               sums into each ring slot happen in the C back end's order: same bits.
+ *   launch      per step, one kernel for every population's neurons and one for every
+ *               projection's spikes (presynaptic-parallel, atomic adds) plus recording.
+ *   graph       `launch`, captured once per chunk length into a CUDA graph and replayed.
+ *   persistent  one cooperative kernel per chunk, grid barriers between the phases (CUDA).
+ * The step counter lives on the device (nc_ctl), so no launch needs per-step arguments.
+ *
+ * Recording: a chunk of up to NC_CH steps writes spikes (per-step ends + indices), state
+ * rows and per-population spike counts into one half of double-buffered device storage;
+ * while the device runs the next chunk into the other half, the host copies and writes the
+ * finished one. Spikes within a step are written in index order, as the C back end does.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+static const SrcLoc NOLOC = {0, 0, 0, 0};
+
+enum { ARG_MEM, ARG_I64, ARG_U32 };
+
+typedef struct Arg {
+    const char *name;
+    const char *type;             /* element type (ARG_MEM) or scalar type */
+    int kind;
+} Arg;
+
+typedef struct Simt {
+    Compiler *cc;
+    const IrModel *m;
+    const SimtTarget *t;
+    Arg *args;
+    int nargs, capargs;
+    int nscal;                    /* slots of nc_scal: scalar variables, then scalar props */
+    int ch;                       /* steps per recording chunk */
+    int block;                    /* work-items of the block schedule */
+    int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
+} Simt;
+
+/* {===== layout ===== */
+
+static void add_arg(Simt *S, const char *name, const char *type, int kind)
+{
+    if (S->nargs == S->capargs) {
+        S->capargs = S->capargs ? 2 * S->capargs : 32;
+        S->args = xrealloc(S->args, (size_t)S->capargs * sizeof *S->args);
+    }
+    S->args[S->nargs].name = name;
+    S->args[S->nargs].type = type;
+    S->args[S->nargs].kind = kind;
+    S->nargs++;
+}
+
+static const char *vtype(const IrVar *v)
+{
+    return v->type == IRT_REAL ? "real" : "int32_t";
+}
+
+/* Slot of a scalar variable in nc_scal, or -1. */
+static int scal_var(const Simt *S, const IrVar *v)
+{
+    int k = 0;
+    for (int i = 0; i < S->m->npops; i++)
+        for (int j = 0; j < S->m->pops[i]->nvars; j++) {
+            const IrVar *w = S->m->pops[i]->vars[j];
+            if (w == v)
+                return w->per_neuron ? -1 : k;
+            k += !w->per_neuron;
+        }
+    return -1;
+}
+
+/* First slot of a scalar propagator (4 matrices of n*n) in nc_scal. */
+static int scal_prop(const Simt *S, const IrProp *p)
+{
+    int k = 0;
+    for (int i = 0; i < S->m->npops; i++)
+        for (int j = 0; j < S->m->pops[i]->nvars; j++)
+            k += !S->m->pops[i]->vars[j]->per_neuron;
+    for (int i = 0; i < S->m->npops; i++)
+        for (int j = 0; j < S->m->pops[i]->nprops; j++) {
+            const IrProp *q = S->m->pops[i]->props[j];
+            if (q == p)
+                return k;
+            if (!q->per_neuron)
+                k += 4 * q->n * q->n;
+        }
+    return -1;
+}
+
+static int64_t spike_rec_cap(const Simt *S, const IrRecord *r)
+{
+    return (int64_t)S->ch * r->view.size;
+}
+
+static int64_t state_rec_rows(const Simt *S, const IrRecord *r)
+{
+    return S->ch / r->every + 2;
+}
+
+static int64_t max_pop(const IrModel *m)
+{
+    int64_t n = 1;
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->size > n)
+            n = m->pops[i]->size;
+    return n;
+}
+
+static double est_synapses(const IrProj *j)
+{
+    return j->rule == IR_ALL_TO_ALL ? (double)j->pre.size * (double)j->post.size
+         : j->rule == IR_ONE_TO_ONE ? (double)j->pre.size
+         : j->rule == IR_FIXED_PROB ? j->p * (double)j->pre.size * (double)j->post.size
+                                    : (double)j->k * (double)j->post.size;
+}
+
+static int may_multapse(const IrProj *j)
+{
+    return j->rule == IR_FIXED_INDEGREE && j->multapses;
+}
+
+static void layout(Simt *S)
+{
+    const IrModel *m = S->m;
+    Arena *a = &S->cc->arena;
+    /* chunk: at most 1000 steps, spike buffers of at most 16 MiB per half */
+    int64_t big = 1;
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].spikes && m->recs[r].view.size > big)
+            big = m->recs[r].view.size;
+    int64_t ch = (16 << 20) / (4 * big);
+    S->ch = (int)(ch < 1 ? 1 : ch > 1000 ? 1000 : ch);
+    S->block = 1024;
+    S->cnt_rec = 2 * m->npops;
+    S->cnt_maxd = S->cnt_rec + 2 * m->nrecs;
+    S->cnt_err = S->cnt_maxd + m->nprojs;
+    S->ncnt = S->cnt_err + 1;
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++)
+            if (p->vars[j]->per_neuron)
+                add_arg(S, p->vars[j]->cname, vtype(p->vars[j]), ARG_MEM);
+        for (int j = 0; j < p->nprops; j++)
+            if (p->props[j]->per_neuron)
+                add_arg(S, p->props[j]->cname, "real", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        add_arg(S, arena_printf(a, "%s_rp", j->cname), "int64_t", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_col", j->cname), "int32_t", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_w", j->cname), "real", ARG_MEM);
+        if (j->delay)
+            add_arg(S, arena_printf(a, "%s_d", j->cname), "int32_t", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
+        add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
+    }
+    for (int r = 0; r < m->nrecs; r++) {
+        if (m->recs[r].spikes) {
+            add_arg(S, arena_printf(a, "rec%d_ids", r), "int32_t", ARG_MEM);
+            add_arg(S, arena_printf(a, "rec%d_ends", r), "int32_t", ARG_MEM);
+        } else {
+            add_arg(S, arena_printf(a, "rec%d_rows", r), "double", ARG_MEM);
+        }
+    }
+    add_arg(S, "nc_scal", "real", ARG_MEM);
+    add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
+    add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
+    add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    add_arg(S, "seedkey", "uint32_t", ARG_U32);
+    int k = 0;
+    for (int i = 0; i < m->npops; i++) {
+        for (int j = 0; j < m->pops[i]->nvars; j++)
+            k += !m->pops[i]->vars[j]->per_neuron;
+    }
+    for (int i = 0; i < m->npops; i++)
+        for (int j = 0; j < m->pops[i]->nprops; j++)
+            if (!m->pops[i]->props[j]->per_neuron)
+                k += 4 * m->pops[i]->props[j]->n * m->pops[i]->props[j]->n;
+    S->nscal = k ? k : 1;
+}
+
+/* ===== layout =====} */
+
+/* {===== device dialect ===== */
+
+static void d_var(const CgDialect *d, const IrVar *v, StrBuf *out)
+{
+    const Simt *S = d->user;
+    if (v->per_neuron)
+        sb_printf(out, "%s[%s]", v->cname, d->index);
+    else
+        sb_printf(out, "nc_scal[%d]", scal_var(S, v));
+}
+
+static void d_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    const Simt *S = d->user;
+    const IrProp *p = e->prop;
+    int nn = p->n * p->n, k = e->row * p->n + e->col;
+    if (p->per_neuron)
+        sb_printf(out, "%s[((int64_t)%s * 4 + %d) * %d + %d]", p->cname, d->index, e->sub, nn, k);
+    else
+        sb_printf(out, "nc_scal[%d]", scal_prop(S, p) + e->sub * nn + k);
+}
+
+static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
+{
+    char at[160];
+    snprintf(at, sizeof at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at);
+    out_line(o, "%s_ring[%s] = 0;", p->cname, at);
+}
+
+/* Spike recordings of a population: their positions in m->recs. */
+static void spike_recs(const Simt *S, const IrPop *pop, Out *o)
+{
+    for (int r = 0; r < S->m->nrecs; r++) {
+        const IrRecord *rec = &S->m->recs[r];
+        if (!rec->spikes || rec->view.pop != pop)
+            continue;
+        out_open(o, "if (n >= %lld && n < %lld)", (long long)rec->view.offset,
+                 (long long)(rec->view.offset + rec->view.size));
+        out_line(o, "const int q_ = nc_atomic_add_i32(&nc_cnt[%d + hf], 1);", S->cnt_rec + 2 * r);
+        out_line(o, "rec%d_ids[(int64_t)hf * %lld + q_] = (int32_t)(n - %lld);", r,
+                 (long long)spike_rec_cap(S, rec), (long long)rec->view.offset);
+        out_close(o);
+    }
+}
+
+static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
+{
+    const Simt *S = d->user;
+    out_begin(o);
+    out_line(o, "const int k_ = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], 1);", 2 * pop->id);
+    out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);
+    spike_recs(S, pop, o);
+    out_close(o);
+}
+
+static void d_spike_block(const CgDialect *d, const IrPop *pop, Out *o)
+{
+    const Simt *S = d->user;
+    out_line(o, "nc_fired = 1;");
+    spike_recs(S, pop, o);
+}
+
+static CgDialect dev_dialect(const Simt *S, const IrPop *pop)
+{
+    CgDialect d = cg_dialect(S->m->dbl, pop);
+    d.var = d_var;
+    d.prop = d_prop;
+    d.recv = d_recv;
+    d.spike = d_spike_grid;
+    d.user = S;
+    return d;
+}
+
+/* ===== device dialect =====} */
+
+/* {===== device program ===== */
+
+static int paste_file(Simt *S, const BuildOpts *bo, const char *name, Out *o)
+{
+    const char *path = arena_printf(&S->cc->arena, "%s/%s", bo->include_dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_at(S->cc, NOLOC, "cannot read the runtime's device header '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&o->buf, buf, n);
+    fclose(f);
+    sb_putc(&o->buf, '\n');
+    return 0;
+}
+
+static void emit_args_macros(Out *o, const Simt *S)
+{
+    StrBuf decl = {0}, pass = {0};
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->kind == ARG_MEM)
+            sb_printf(&decl, "%sNC_G %s *%s", i ? ", " : "", a->type, a->name);
+        else
+            sb_printf(&decl, "%s%s %s", i ? ", " : "", a->type, a->name);
+        sb_printf(&pass, "%s%s", i ? ", " : "", a->name);
+    }
+    out_line(o, "/* every kernel and phase takes every buffer: %d arguments */", S->nargs);
+    out_line(o, "#define NC_ARGS %s", decl.s);
+    out_line(o, "#define NC_PASS %s", pass.s);
+    sb_free(&decl);
+    sb_free(&pass);
+}
+
+static void emit_dev_prelude(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    const char *f = m->dbl ? "" : "f";
+    out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
+    out_line(o, "#define dt %.17g /* ms */", m->dt);
+    out_line(o, "#define NC_CH %d /* steps per recording chunk */", S->ch);
+    out_open(o, "NC_DEV real nc_exprel(real x)");
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_close(o);
+    out_open(o, "NC_DEV real nc_clip(real x, real lo, real hi)");
+    out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");
+    out_close(o);
+    out_open(o, "NC_DEV int64_t nc_iabs(int64_t x)");
+    out_line(o, "return x < 0 ? -x : x;");
+    out_close(o);
+    out_open(o, "NC_DEV real nc_uniform_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
+    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
+    out_close(o);
+    out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
+    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
+    out_line(o, "return (real)(sqrt(-2.0 * log(nrt_u01(r.v[0]))) * cos(6.283185307179586 * nrt_u01(r.v[1])));");
+    out_close(o);
+    out_line(o, "#define nc_uniform(...) nc_uniform_k(seedkey, __VA_ARGS__)");
+    out_line(o, "#define nc_normal(...) nc_normal_k(seedkey, __VA_ARGS__)");
+    out_blank(o);
+}
+
+/* The neuron phase of one population; block = ordered compaction within one work-group. */
+static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
+{
+    const IrModel *m = S->m;
+    CgDialect d = dev_dialect(S, p);
+    if (block)
+        d.spike = d_spike_block;
+    out_line(o, "/* population %s (%s, %lld neurons): one step%s */", p->name, p->model,
+             (long long)p->size, block ? ", spikes compacted in index order" : "");
+    out_open(o, "NC_DEV void nc_neurons_%s_%s(NC_ARGS, const int64_t step, const int hf%s)", p->cname,
+             block ? "block" : "grid", block ? ", NC_LP int *nc_tmp" : "");
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->post.pop == p)
+            out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
+                     (long long)j->post.size);
+    }
+    if (block) {
+        out_open(o, "for (int64_t base = 0; base < %lld; base += NC_LSIZE)", (long long)p->size);
+        out_line(o, "const int64_t n = base + NC_LID;");
+        out_open(o, "if (n < %lld)", (long long)p->size);
+        out_line(o, "int nc_fired = 0;");
+        cg_block(&d, &p->body, o);
+        out_line(o, "%s_fl[n] = nc_fired;", p->cname);
+        out_close(o);
+        out_close(o);
+        out_line(o, "NC_BARRIER();");
+        if (p->has_spikes) {
+            out_line(o, "/* ordered compaction: each work-item takes a contiguous run of neurons */");
+            out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", (long long)p->size);
+            out_line(o, "const int64_t lo = NC_LID * per, hi = lo + per < %lld ? lo + per : %lld;",
+                     (long long)p->size, (long long)p->size);
+            out_line(o, "int c = 0;");
+            out_line(o, "for (int64_t q = lo; q < hi; q++) c += %s_fl[q];", p->cname);
+            out_line(o, "int total;");
+            out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
+            out_line(o, "for (int64_t q = lo; q < hi; q++) if (%s_fl[q]) %s_spk[at++] = (int32_t)q;", p->cname,
+                     p->cname);
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
+        } else {
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
+        }
+        out_line(o, "NC_BARRIER();");
+    } else {
+        out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+        cg_block(&d, &p->body, o);
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, int dbl)
+{
+    char slot[160];
+    if (j->delay)
+        snprintf(slot, sizeof slot, "((step + %s_d[%s]) %% %s_D)", j->cname, s, j->cname);
+    else
+        snprintf(slot, sizeof slot, "((step + 1) %% %s_D)", j->cname);
+    if (atomic)
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s_w[%s]);", dbl ? 64 : 32,
+                 j->cname, slot, (long long)j->post.size, j->cname, s, j->cname, s);
+    else
+        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s_w[%s];", j->cname, slot,
+                 (long long)j->post.size, j->cname, s, j->cname, s);
+}
+
+/* The spike delivery of one projection. block: spike by spike in list order, a barrier
+ * between spikes, each target summed by one work-item in synapse order: the C order. */
+static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
+{
+    const IrPop *pre = j->pre.pop;
+    out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
+    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
+    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
+    if (block)
+        out_open(o, "for (int k = 0; k < nspk; k++)");
+    else
+        out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
+    out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+    out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+    if (block && may_multapse(j)) {
+        out_line(o, "if (s > rs && %s_col[s] == %s_col[s - 1]) continue; /* summed by the run's first */",
+                 j->cname, j->cname);
+        out_open(o, "for (int64_t u = s; u < re && %s_col[u] == %s_col[s]; u++)", j->cname, j->cname);
+        emit_ring_add(o, j, "u", 0, S->m->dbl);
+        out_close(o);
+    } else {
+        emit_ring_add(o, j, "s", !block, S->m->dbl);
+    }
+    out_close(o);
+    if (block)
+        out_line(o, "NC_BARRIER();");
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* After delivery: per-step spike counts, recording ends and state rows. Any number of
+ * work-items (grid-stride); runs after every population's neuron phase of the step. */
+static void emit_tail(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes)
+            continue;
+        StrBuf b = {0};
+        for (int k = 0; k < rec->nidx; k++)
+            sb_printf(&b, "%s%lld", k ? ", " : "", (long long)rec->idx[k]);
+        out_line(o, "NC_CONST_TABLE int64_t rec%d_idx[%d] = {%s};", r, rec->nidx, b.s);
+        sb_free(&b);
+    }
+    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf)");
+    out_line(o, "const int64_t k = step - nc_ctl[1]; /* step within the chunk */");
+    out_open(o, "if (NC_GID == 0)");
+    for (int i = 0; i < m->npops; i++)
+        out_line(o, "nc_pcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + (int)(step & 1)];", m->npops,
+                 i, 2 * i);
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].spikes)
+            out_line(o, "rec%d_ends[(int64_t)hf * NC_CH + k] = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
+    out_close(o);
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes)
+            continue;
+        int w = rec->nvars * rec->nidx;
+        out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+        out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
+                 (long long)rec->every);
+        out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
+                 (long long)state_rec_rows(S, rec), w);
+        out_open(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE)", w);
+        out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
+        out_line(o, "(void)n;");
+        out_line(o, "switch ((int)(q / %d)) {", rec->nidx);
+        for (int v = 0; v < rec->nvars; v++) {
+            const IrVar *var = rec->vars[v];
+            if (var->per_neuron)
+                out_line(o, "case %d: dst[q] = (double)%s[n]; break;", v, var->cname);
+            else
+                out_line(o, "case %d: dst[q] = (double)nc_scal[%d]; break;", v, scal_var(S, var));
+        }
+        out_line(o, "}");
+        out_close(o);
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *variant)
+{
+    const IrModel *m = S->m;
+    if (neurons) {
+        for (int i = 0; i < m->npops; i++)
+            out_line(o, "nc_neurons_%s_%s(NC_PASS, step, hf%s);", m->pops[i]->cname, variant,
+                     strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
+    } else {
+        for (int k = 0; k < m->nprojs; k++)
+            out_line(o, "nc_deliver_%s_%s(NC_PASS, step);", m->projs[k]->cname, variant);
+    }
+}
+
+/* Counter upkeep at the end of a step (one work-item): the next step's spike counts. */
+static void emit_step_end(Out *o, const Simt *S)
+{
+    for (int i = 0; i < S->m->npops; i++)
+        out_line(o, "nc_cnt[%d + (int)((step + 1) & 1)] = 0;", 2 * i);
+}
+
+static void emit_kernels(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    /* initialisation */
+    out_line(o, "/* per-neuron initial values (NEURON_INIT draws keyed by neuron, step 0) */");
+    out_open(o, "NC_KERNEL nc_k_init(NC_ARGS)");
+    out_line(o, "const int64_t step = 0;");
+    out_line(o, "(void)step;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (!p->init.n)
+            continue;
+        CgDialect d = dev_dialect(S, p);
+        out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+        cg_block(&d, &p->init, o);
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        CgDialect d = dev_dialect(S, j->pre.pop);
+        d.rng_elem = "i";
+        d.rng_sub = "rank";
+        d.rng_step = "0";
+        d.index = "i";
+        CgDialect dd = d;
+        dd.dbl = 1;
+        dd.real = "double";
+        StrBuf b = {0};
+        out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
+        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", j->cname);
+        out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
+        out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
+        out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
+        out_line(o, "(void)j; (void)rank;");
+        cg_expr(&d, j->w, &b);
+        out_line(o, "%s_w[s] = %s;", j->cname, b.s);
+        if (j->delay) {
+            b.len = 0;
+            b.s[0] = 0;
+            cg_expr(&dd, j->delay, &b);
+            out_line(o, "const double delay = %s;", b.s);
+            out_line(o, "const double steps = round(delay / dt);");
+            out_open(o, "if (!(steps < 1e9))");
+            out_line(o, "nc_cnt[%d] = 1;", S->cnt_err);
+            out_line(o, "%s_d[s] = 1;", j->cname);
+            out_line(o, "continue;");
+            out_close(o);
+            out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+            out_line(o, "%s_d[s] = dd;", j->cname);
+            out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", S->cnt_maxd + k);
+        }
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+        sb_free(&b);
+    }
+    for (int i = 0; i < m->npops; i++) {
+        emit_neurons(o, S, m->pops[i], 0);
+        emit_neurons(o, S, m->pops[i], 1);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        emit_prop(o, S, m->projs[k], 0);
+        emit_prop(o, S, m->projs[k], 1);
+    }
+    emit_tail(o, S);
+
+    out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
+    out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf)");
+    out_open(o, "if (NC_GID == 0)");
+    out_line(o, "nc_ctl[1] = step0;");
+    out_line(o, "nc_ctl[2] = hf;");
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].spikes)
+            out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
+    out_open(o, "NC_KERNEL nc_k_neurons(NC_ARGS)");
+    out_line(o, "const int64_t step = nc_ctl[0];");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
+    emit_phase_calls(o, S, 1, "grid");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* ... then delivery and recording of step nc_ctl[3], which advances nc_ctl[0] */");
+    out_open(o, "NC_KERNEL nc_k_synapses(NC_ARGS)");
+    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    emit_phase_calls(o, S, 0, "grid");
+    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    out_open(o, "if (NC_GID == 0)");
+    emit_step_end(o, S);
+    out_line(o, "nc_ctl[0] = step + 1;");
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
+    out_open(o, "NC_KERNEL nc_k_block(NC_ARGS, const int64_t nsteps)");
+    out_line(o, "NC_L int nc_tmp[%d];", S->block);
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "const int64_t step0 = nc_ctl[0];");
+    out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
+    emit_phase_calls(o, S, 1, "block");
+    emit_phase_calls(o, S, 0, "block");
+    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    out_open(o, "if (NC_LID == 0)");
+    emit_step_end(o, S);
+    out_close(o);
+    out_line(o, "NC_BARRIER();");
+    out_close(o);
+    out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "#if defined(__CUDACC__)");
+    out_line(o, "/* persistent schedule (CUDA): one cooperative grid, two grid barriers per step */");
+    out_open(o, "NC_KERNEL nc_k_persistent(NC_ARGS, const int64_t nsteps)");
+    out_line(o, "cooperative_groups::grid_group grid = cooperative_groups::this_grid();");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "const int64_t step0 = nc_ctl[0];");
+    out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
+    emit_phase_calls(o, S, 1, "grid");
+    out_line(o, "grid.sync();");
+    emit_phase_calls(o, S, 0, "grid");
+    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    out_open(o, "if (NC_GID == 0)");
+    emit_step_end(o, S);
+    out_close(o);
+    out_line(o, "grid.sync();");
+    out_close(o);
+    out_line(o, "if (NC_GID == 0) nc_ctl[0] = step0 + nsteps;");
+    out_close(o);
+    out_line(o, "#endif");
+}
+
+int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o)
+{
+    Simt S = {0};
+    S.cc = cc;
+    S.m = m;
+    S.t = t;
+    layout(&S);
+    out_line(o, "/* %s device program -- generated by neuroc %s from %s.neuro for the %s back end.", m->name,
+             NEUROC_VERSION, m->name, t->name);
+    out_line(o, " * One text for CUDA and OpenCL (nrt_simt.h). Do not edit: change the model. */");
+    out_line(o, "#if defined(__CUDACC__)");
+    out_line(o, "#include <cooperative_groups.h>");
+    out_line(o, "#endif");
+    int rc = paste_file(&S, bo, "nrt_simt.h", o);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_philox.h", o);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_conn_dev.h", o);
+    if (rc) {
+        free(S.args);
+        return -1;
+    }
+    emit_dev_prelude(o, &S);
+    emit_args_macros(o, &S);
+    out_blank(o);
+    emit_kernels(o, &S);
+    free(S.args);
+    return 0;
+}
+
+/* ===== device program =====} */
+
+/* {===== schedule ===== */
+
+/* The schedule for `requested` ("auto", "block", "launch", "graph", "persistent"): auto
+ * takes block for networks one work-group handles well, else graph (CUDA) / launch. */
+const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
+{
+    if (requested && strcmp(requested, "auto") != 0)
+        return requested;
+    double neurons = 0, syn = 0;
+    for (int i = 0; i < m->npops; i++)
+        neurons += (double)m->pops[i]->size;
+    for (int k = 0; k < m->nprojs; k++)
+        syn += est_synapses(m->projs[k]);
+    if (neurons <= 20000 && syn <= 4e6)
+        return "block";
+    return graphs ? "graph" : "launch";
+}
+
+/* ===== schedule =====} */
+
+/* {===== host program ===== */
+
+static void h_var(const CgDialect *d, const IrVar *v, StrBuf *out)
+{
+    const Simt *S = d->user;
+    if (v->per_neuron)
+        sb_printf(out, "h_%s[%s]", v->cname, d->index);
+    else
+        sb_printf(out, "h_scal[%d]", scal_var(S, v));
+}
+
+static int prop_uses(const IrProp *pr, const IrVar *v)
+{
+    for (int k = 0; k < pr->n * pr->n; k++)
+        if (ir_uses_var(pr->A[k], (IrVar *)v) || (pr->A_refr && ir_uses_var(pr->A_refr[k], (IrVar *)v)))
+            return 1;
+    return 0;
+}
+
+/* Per-neuron variables that per-neuron propagators read: mirrored on the host. */
+static int mirrored(const IrVar *v)
+{
+    if (!v->per_neuron)
+        return 0;
+    for (int i = 0; i < v->pop->nprops; i++)
+        if (v->pop->props[i]->per_neuron && prop_uses(v->pop->props[i], v))
+            return 1;
+    return 0;
+}
+
+static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
+{
+    const IrModel *m = S->m;
+    out_line(o, "/* %s.c -- generated by neuroc %s from %s.neuro (%s back end): the host program.", m->name,
+             NEUROC_VERSION, m->name, S->t->name);
+    out_line(o, " * It drives the device program (%s) through nrt_gpu.h. Do not edit. */", program_header);
+    out_line(o, "#include <math.h>");
+    out_line(o, "#include <stdint.h>");
+    out_line(o, "#include <stdio.h>");
+    out_line(o, "#include <stdlib.h>");
+    out_line(o, "#include <string.h>");
+    out_blank(o);
+    out_line(o, "#include \"neurort.h\"");
+    out_line(o, "#include \"nrt_gpu.h\"");
+    out_line(o, "#include \"nrt_philox.h\"");
+    out_line(o, "#include \"%s\"", program_header);
+    out_blank(o);
+    const char *f = m->dbl ? "" : "f";
+    out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
+    out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
+    out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_BLOCK = %d };",
+             S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
+    out_line(o, "static nrt_ctx ctx;");
+    out_line(o, "static nrt_gpu *gpu;");
+    out_line(o, "static uint32_t seedkey;");
+    out_line(o, "static real h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
+    out_open(o, "static inline real nc_exprel(real x)");
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_close(o);
+    out_open(o, "static inline real nc_clip(real x, real lo, real hi)");
+    out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");
+    out_close(o);
+    out_open(o, "static inline int64_t nc_iabs(int64_t x)");
+    out_line(o, "return x < 0 ? -x : x;");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* device buffers and scalar arguments, in the order of NC_ARGS */");
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->kind == ARG_MEM)
+            out_line(o, "static nrt_dmem %s; /* %s */", a->name, a->type);
+        else if (a->kind == ARG_I64)
+            out_line(o, "static int64_t %s;", a->name);
+    }
+    out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "static nrt_dcsr %s_csr;", m->projs[k]->cname);
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++)
+            if (mirrored(p->vars[j]))
+                out_line(o, "static %s *h_%s; /* host mirror for the propagators */", vtype(p->vars[j]),
+                         p->vars[j]->cname);
+        for (int j = 0; j < p->nprops; j++)
+            if (p->props[j]->per_neuron)
+                out_line(o, "static real *h_%s;", p->props[j]->cname);
+    }
+    out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
+    out_blank(o);
+    out_open(o, "static int bind(nrt_kernel *k)");
+    out_line(o, "if (!k) return 0;");
+    out_line(o, "int rc = 0;");
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->kind == ARG_MEM)
+            out_line(o, "rc |= nrt_gpu_arg_mem(k, %d, %s.h ? %s : nc_dummy);", i, a->name, a->name);
+        else if (a->kind == ARG_I64)
+            out_line(o, "rc |= nrt_gpu_arg_i64(k, %d, %s);", i, a->name);
+        else
+            out_line(o, "rc |= nrt_gpu_arg_i32(k, %d, (int32_t)%s);", i, a->name);
+    }
+    out_line(o, "return rc ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int dalloc(nrt_dmem *m, size_t bytes, const char *what)");
+    out_line(o, "return nrt_gpu_alloc(gpu, m, bytes ? bytes : 4, what) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_host_one_prop(Out *o, const CgDialect *dd, const Simt *S, const IrProp *pr, IrExpr **A,
+                               int which)
+{
+    int nn = pr->n * pr->n;
+    StrBuf b = {0};
+    out_begin(o);
+    out_line(o, "double A[%d], Phi[%d], Psi[%d];", nn, nn, nn);
+    for (int k = 0; k < nn; k++) {
+        b.len = 0;
+        if (b.s)
+            b.s[0] = 0;
+        cg_expr(dd, A[k], &b);
+        out_line(o, "A[%d] = %s;", k, b.s);
+    }
+    out_line(o, "if (nrt_propagator(%d, A, dt, Phi, Psi) != NRT_OK) return -1;", pr->n);
+    out_open(o, "for (int k = 0; k < %d; k++)", nn);
+    if (pr->per_neuron) {
+        out_line(o, "h_%s[((size_t)n * 4 + %d) * %d + k] = (real)Phi[k];", pr->cname, which, nn);
+        out_line(o, "h_%s[((size_t)n * 4 + %d) * %d + k] = (real)Psi[k];", pr->cname, which + 1, nn);
+    } else {
+        int at = scal_prop(S, pr);
+        out_line(o, "h_scal[%d + k] = (real)Phi[k];", at + which * nn);
+        out_line(o, "h_scal[%d + k] = (real)Psi[k];", at + (which + 1) * nn);
+    }
+    out_close(o);
+    out_close(o);
+    sb_free(&b);
+}
+
+static void emit_host_props(Out *o, const Simt *S, const IrPop *p)
+{
+    CgDialect dd = cg_dialect(1, p);
+    dd.real = "double";
+    dd.var = h_var;
+    dd.user = S;
+    out_line(o, "/* exact propagators of %s from the current parameters, uploaded (load time, after 'set') */",
+             p->name);
+    out_open(o, "static int props_%s(void)", p->cname);
+    for (int i = 0; i < p->nprops; i++) {
+        const IrProp *pr = p->props[i];
+        if (pr->per_neuron) {
+            out_open(o, "if (!h_%s)", pr->cname);
+            out_line(o, "h_%s = nrt_alloc(&ctx, (size_t)%lld * 4 * %d * sizeof(real), \"%s: propagators\");",
+                     pr->cname, (long long)p->size, pr->n * pr->n, p->name);
+            out_line(o, "if (!h_%s) return -1;", pr->cname);
+            out_close(o);
+            out_open(o, "for (int64_t n = 0; n < %lld; n++)", (long long)p->size);
+        }
+        emit_host_one_prop(o, &dd, S, pr, pr->A, 0);
+        if (pr->A_refr)
+            emit_host_one_prop(o, &dd, S, pr, pr->A_refr, 2);
+        if (pr->per_neuron) {
+            out_close(o);
+            out_line(o, "if (nrt_gpu_write(gpu, %s, 0, h_%s, (size_t)%lld * 4 * %d * sizeof(real)) != NRT_OK) return -1;",
+                     pr->cname, pr->cname, (long long)p->size, pr->n * pr->n);
+        }
+    }
+    out_line(o, "return nrt_gpu_write(gpu, nc_scal, 0, h_scal, sizeof h_scal) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
+
+static const char *rule_name(IrRule r)
+{
+    switch (r) {
+    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
+    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
+    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
+    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
+    }
+    NC_UNREACHABLE();
+}
+
+static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
+{
+    out_line(o, "/* projection %s: synapses and their values built on the device */", j->name);
+    out_open(o, "static int build_%s(void)", j->cname);
+    out_line(o, "nrt_conn_spec spec = {0};");
+    out_line(o, "spec.rule = %s;", rule_name(j->rule));
+    out_line(o, "spec.n_pre = %lld;", (long long)j->pre.size);
+    out_line(o, "spec.n_post = %lld;", (long long)j->post.size);
+    out_line(o, "spec.p = %.17g;", j->p);
+    out_line(o, "spec.k = %lld;", (long long)j->k);
+    out_line(o, "spec.autapses = %d;", j->autapses);
+    out_line(o, "spec.multapses = %d;", j->multapses);
+    out_line(o, "spec.same_base = %d;", j->pre.pop == j->post.pop);
+    out_line(o, "spec.pre_offset = %lld;", (long long)j->pre.offset);
+    out_line(o, "spec.post_offset = %lld;", (long long)j->post.offset);
+    out_line(o, "spec.seed = ctx.seed;");
+    out_line(o, "spec.proj_id = %du;", j->id);
+    out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
+    out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
+    out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);
+    out_line(o, "const size_t nnz = (size_t)%s_csr.nnz;", j->cname);
+    out_line(o, "if (dalloc(&%s_w, nnz * sizeof(real), \"%s: weights\")) return -1;", j->cname, j->name);
+    if (j->delay)
+        out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", j->cname, j->name);
+    out_line(o, "if (bind(k_syn_%s)) return -1;", j->cname);
+    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", j->cname,
+             (long long)((j->pre.size + 127) / 128));
+    out_line(o, "int32_t maxd = 1;");
+    if (j->delay) {
+        out_line(o, "int32_t flags[2];");
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_maxd + j->id);
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[1], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_err);
+        out_open(o, "if (flags[1])");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: a synapse's delay is not a usable time (not finite, or over 1e9 steps)\");",
+                 j->name);
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
+    }
+    out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
+    out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
+             j->cname, (long long)j->post.size, j->name);
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_host_records(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
+        if (rec->spikes) {
+            out_line(o, "static int32_t *h_rec%d_ends, *h_rec%d_ids;", r, r);
+        } else {
+            out_line(o, "static double *h_rec%d_rows;", r);
+            StrBuf b = {0};
+            for (int k = 0; k < rec->nidx; k++)
+                sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));
+            out_line(o, "static const int64_t rec%d_local[%d] = {%s};", r, rec->nidx, b.s);
+            sb_free(&b);
+        }
+    }
+    out_line(o, "static int32_t *h_pcnt;");
+    out_blank(o);
+    out_open(o, "static int open_records(void)");
+    out_line(o, "if (dalloc(&nc_pcnt, (size_t)2 * NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\")) return -1;");
+    out_line(o, "h_pcnt = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\");");
+    out_line(o, "if (!h_pcnt) return -1;");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        StrBuf f = {0};
+        cg_cstring(rec->file, &f);
+        if (rec->spikes) {
+            int64_t cap = spike_rec_cap(S, rec);
+            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
+                     (long long)rec->view.size);
+            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
+                     (long long)cap, f.s);
+            out_line(o, "if (dalloc(&rec%d_ends, (size_t)2 * NC_CH * sizeof(int32_t), \"recording %s\")) return -1;",
+                     r, f.s);
+            out_line(o, "h_rec%d_ids = nrt_gpu_host_alloc(gpu, (size_t)%lld * sizeof(int32_t), \"recording %s\");", r,
+                     (long long)cap, f.s);
+            out_line(o, "h_rec%d_ends = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * sizeof(int32_t), \"recording %s\");",
+                     r, f.s);
+            out_line(o, "if (!h_rec%d_ids || !h_rec%d_ends) return -1;", r, r);
+        } else {
+            StrBuf vars = {0}, units = {0};
+            for (int k = 0; k < rec->nvars; k++) {
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+            }
+            int64_t bytes = state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
+            out_begin(o);
+            out_line(o, "static const char *const vars[] = {%s};", vars.s);
+            out_line(o, "static const char *const units[] = {%s};", units.s);
+            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
+                     f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
+            out_close(o);
+            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "if (dalloc(&rec%d_rows, (size_t)2 * %lld, \"recording %s\")) return -1;", r,
+                     (long long)bytes, f.s);
+            out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, %lld, \"recording %s\");", r, (long long)bytes, f.s);
+            out_line(o, "if (!h_rec%d_rows) return -1;", r);
+            sb_free(&vars);
+            sb_free(&units);
+        }
+        sb_free(&f);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+
+    out_open(o, "static int cmp_i32(const void *a, const void *b)");
+    out_line(o, "int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;");
+    out_line(o, "return (x > y) - (x < y);");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk. */");
+    out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
+    out_line(o, "for (int64_t k = 0; k < len; k++)");
+    out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes) {
+            int64_t cap = spike_rec_cap(S, rec);
+            out_begin(o);
+            out_line(o, "if (nrt_gpu_read_after(gpu, hf, rec%d_ends, (size_t)hf * NC_CH * sizeof(int32_t), h_rec%d_ends, (size_t)len * sizeof(int32_t)) != NRT_OK) return -1;",
+                     r, r);
+            out_line(o, "const int32_t total = h_rec%d_ends[len - 1];", r);
+            out_line(o, "if (total > 0 && nrt_gpu_read_after(gpu, hf, rec%d_ids, (size_t)hf * %lld * sizeof(int32_t), h_rec%d_ids, (size_t)total * sizeof(int32_t)) != NRT_OK) return -1;",
+                     r, (long long)cap, r);
+            out_line(o, "int32_t from = 0;");
+            out_open(o, "for (int64_t k = 0; k < len; k++)");
+            out_line(o, "const int32_t to = h_rec%d_ends[k];", r);
+            out_line(o, "qsort(h_rec%d_ids + from, (size_t)(to - from), sizeof(int32_t), cmp_i32);", r);
+            out_line(o, "for (int32_t q = from; q < to; q++)");
+            out_line(o, "    if (nrt_rec_spike(rec%d, step0 + k, h_rec%d_ids[q]) != NRT_OK) return -1;", r, r);
+            out_line(o, "from = to;");
+            out_close(o);
+            out_close(o);
+        } else {
+            int w = rec->nvars * rec->nidx;
+            long long ev = (long long)rec->every;
+            out_begin(o);
+            out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
+            out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %d * sizeof(double), h_rec%d_rows, (size_t)rows * %d * sizeof(double)) != NRT_OK) return -1;",
+                     r, (long long)state_rec_rows(S, rec), w, r, w);
+            out_line(o, "for (int64_t q = 0; q < rows; q++)");
+            out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %d) != NRT_OK) return -1;",
+                     r, ev, r, w);
+            out_close(o);
+        }
+    }
+    out_line(o, "ctx.step = step0 + len;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
+{
+    const IrModel *m = S->m;
+    int64_t maxpre = 1;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->pre.size > maxpre)
+            maxpre = m->projs[k]->pre.size;
+    int64_t gn = (max_pop(m) + 255) / 256, gs = maxpre < 1024 ? maxpre : 1024;
+    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT };");
+    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\"};");
+    out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
+                                          : strcmp(mode, "persistent") == 0 ? "PERSISTENT" : "LAUNCH");
+    out_line(o, "static size_t g_persistent, block_size = NC_BLOCK;");
+    out_line(o, "static nrt_graph *graphs[2];");
+    out_line(o, "static int64_t graph_len[2];");
+    out_line(o, "static int64_t step_now, pending_step0, pending_len;");
+    out_line(o, "static int pending = -1, half_next;");
+    out_blank(o);
+    out_open(o, "static int enqueue_steps(int64_t len)");
+    out_open(o, "for (int64_t s = 0; s < len; s++)");
+    out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, 128, 0) != NRT_OK) return -1;", (long long)gs);
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int enqueue(int64_t len)");
+    out_open(o, "switch (mode)");
+    out_line(o, "case M_BLOCK:");
+    out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "    return nrt_gpu_launch(k_block, 1, block_size, 0) == NRT_OK ? 0 : -1;");
+    out_line(o, "case M_PERSISTENT:");
+    out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "    return nrt_gpu_launch_coop(k_persistent, g_persistent, 256, 0) == NRT_OK ? 0 : -1;");
+    out_line(o, "case M_GRAPH: {");
+    out_line(o, "    int g = len == NC_CH ? 0 : 1;");
+    out_open(o, "    if (!graphs[g] || graph_len[g] != len)");
+    out_line(o, "nrt_gpu_graph_free(graphs[g]);");
+    out_line(o, "graphs[g] = NULL;");
+    out_line(o, "if (nrt_gpu_capture_begin(gpu) != NRT_OK) return -1;");
+    out_line(o, "int rc = enqueue_steps(len);");
+    out_line(o, "if (nrt_gpu_capture_end(gpu, &graphs[g]) != NRT_OK || rc) return -1;");
+    out_line(o, "graph_len[g] = len;");
+    out_close(o);
+    out_line(o, "    return nrt_gpu_graph_launch(gpu, graphs[g]) == NRT_OK ? 0 : -1;");
+    out_line(o, "}");
+    out_line(o, "default:");
+    out_line(o, "    return enqueue_steps(len);");
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* Run nsteps steps in chunks of at most NC_CH: the device runs chunk c while the host");
+    out_line(o, " * writes chunk c - 1 (double-buffered); no host synchronisation per step. */");
+    out_open(o, "static int run(int64_t nsteps)");
+    out_open(o, "while (nsteps > 0 && !ctx.stop_requested)");
+    out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
+    out_line(o, "const int hf = half_next;");
+    out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step_now) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_launch(k_chunk, 1, 32, 0) != NRT_OK) return -1;");
+    out_line(o, "if (enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK) return -1;");
+    out_line(o, "if (pending >= 0 && drain(pending, pending_step0, pending_len)) return -1;");
+    out_line(o, "pending = hf;");
+    out_line(o, "pending_step0 = step_now;");
+    out_line(o, "pending_len = len;");
+    out_line(o, "step_now += len;");
+    out_line(o, "half_next ^= 1;");
+    out_line(o, "nsteps -= len;");
+    out_line(o, "nrt_progress(&ctx);");
+    out_close(o);
+    out_line(o, "if (pending >= 0 && drain(pending, pending_step0, pending_len)) return -1;");
+    out_line(o, "pending = -1;");
+    out_line(o, "return nrt_gpu_sync(gpu) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_host_main(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    StrBuf b = {0};
+    cg_cstring(m->name, &b);
+    out_open(o, "static int fail(const char *prog)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
+    out_line(o, "ctx.interrupted = 1;");
+    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
+    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
+    out_line(o, "nrt_gpu_close(gpu);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int pick_mode(const char *prog)");
+    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
+    out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
+    out_line(o, "int k = 0;");
+    out_line(o, "while (k < 4 && strcmp(e, mode_names[k]) != 0) k++;");
+    out_open(o, "if (k == 4)");
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent)\\n\", prog, e);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "mode = k;");
+    out_close(o);
+    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
+    out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
+    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
+    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)max_pop(m));
+    out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "int main(int argc, char **argv)");
+    out_line(o, "ctx.model = \"%s\";", b.s);
+    out_line(o, "ctx.backend = \"%s\";", S->t->name);
+    out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
+    out_line(o, "ctx.dt = dt;");
+    out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
+    out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_open(o, "if (st != NRT_OK)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
+    out_close(o);
+    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    for (int i = 0; i < m->npops; i++) {
+        StrBuf pn = {0};
+        cg_cstring(m->pops[i]->name, &pn);
+        out_line(o, "nrt_pop_register(&ctx, \"%s\", %lld);", pn.s, (long long)m->pops[i]->size);
+        sb_free(&pn);
+    }
+    out_line(o, "double t0 = nrt_now();");
+    out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
+    out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
+             S->t->name);
+    out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
+             S->t->load_options);
+    out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 2))) return fail(argv[0]);");
+    out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 1))) return fail(argv[0]);");
+    out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
+                 m->projs[k]->cname, m->projs[k]->cname);
+    out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
+    out_line(o, "return fail(argv[0]);");
+    out_close(o);
+    out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        long long n = (long long)p->size;
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *v = p->vars[j];
+            if (v->per_neuron)
+                out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s.%s\")) return fail(argv[0]);", v->cname,
+                         n, vtype(v), p->name, v->label);
+        }
+        for (int j = 0; j < p->nprops; j++)
+            if (p->props[j]->per_neuron)
+                out_line(o, "if (dalloc(&%s, (size_t)%lld * 4 * %d * sizeof(real), \"%s: propagators\")) return fail(argv[0]);",
+                         p->props[j]->cname, n, p->props[j]->n * p->props[j]->n, p->name);
+        out_line(o, "if (dalloc(&%s_spk, (size_t)%lld * sizeof(int32_t), \"%s: spike list\")) return fail(argv[0]);",
+                 p->cname, n, p->name);
+        out_line(o, "if (dalloc(&%s_fl, (size_t)%lld * sizeof(int32_t), \"%s: spike flags\")) return fail(argv[0]);",
+                 p->cname, n, p->name);
+    }
+    out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
+    out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
+    out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *v = p->vars[j];
+            if (!v->per_neuron) {
+                StrBuf val = {0};
+                CgDialect d = cg_dialect(m->dbl, p);
+                cg_real(&d, v->init, &val);
+                out_line(o, "h_scal[%d] = %s; /* %s.%s */", scal_var(S, v), val.s, p->name, v->label);
+                sb_free(&val);
+            }
+        }
+    }
+    out_line(o, "if (nrt_gpu_write(gpu, nc_scal, 0, h_scal, sizeof h_scal) != NRT_OK) return fail(argv[0]);");
+    out_line(o, "if (bind(k_init) || nrt_gpu_launch(k_init, %lld, 256, 0) != NRT_OK) return fail(argv[0]);",
+             (long long)((max_pop(m) + 255) / 256));
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *v = p->vars[j];
+            if (!mirrored(v))
+                continue;
+            out_line(o, "h_%s = nrt_alloc(&ctx, (size_t)%lld * sizeof(%s), \"%s.%s\");", v->cname, (long long)p->size,
+                     vtype(v), p->name, v->label);
+            out_line(o, "if (!h_%s || nrt_gpu_read(gpu, %s, 0, h_%s, (size_t)%lld * sizeof(%s)) != NRT_OK) return fail(argv[0]);",
+                     v->cname, v->cname, v->cname, (long long)p->size, vtype(v));
+        }
+        out_line(o, "if (props_%s()) return fail(argv[0]);", p->cname);
+    }
+    out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    out_line(o, "ctx.t_build = nrt_now() - t0;");
+    out_line(o, "t0 = nrt_now();");
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    out_line(o, "if (open_records()) return fail(argv[0]);");
+    out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    out_open(o, "if (mode == M_PERSISTENT)");
+    out_line(o, "g_persistent = nrt_gpu_max_resident(k_persistent, 256, 0);");
+    out_line(o, "if (g_persistent > %lld) g_persistent = %lld;", (long long)((max_pop(m) + 255) / 256),
+             (long long)((max_pop(m) + 255) / 256));
+    out_line(o, "if (g_persistent < 1) g_persistent = 1;");
+    out_close(o);
+    out_line(o, "t0 = nrt_now();");
+    for (int p = 0; p < m->nphases; p++) {
+        const IrPhase *ph = &m->phases[p];
+        if (ph->kind == PH_RUN) {
+            out_line(o, "if (run(%lld)) return fail(argv[0]);", (long long)ph->steps);
+            continue;
+        }
+        const IrVar *v = ph->var;
+        CgDialect d = cg_dialect(m->dbl, v->pop);
+        StrBuf val = {0};
+        cg_real(&d, ph->value, &val);
+        out_line(o, "/* set %s.%s */", ph->view.pop->name, v->label);
+        out_open(o, "if (!ctx.stop_requested)");
+        if (v->per_neuron) {
+            long long lo = (long long)ph->view.offset, n = (long long)ph->view.size;
+            out_line(o, "%s *tmp = nrt_alloc(&ctx, (size_t)%lld * sizeof *tmp, \"set %s\");", vtype(v), n, v->label);
+            out_line(o, "if (!tmp) return fail(argv[0]);");
+            out_line(o, "for (int64_t n = 0; n < %lld; n++) tmp[n] = (%s)%s;", n, vtype(v), val.s);
+            out_line(o, "if (nrt_gpu_write(gpu, %s, (size_t)%lld * sizeof *tmp, tmp, (size_t)%lld * sizeof *tmp) != NRT_OK) return fail(argv[0]);",
+                     v->cname, lo, n);
+            if (mirrored(v))
+                out_line(o, "memcpy(h_%s + %lld, tmp, (size_t)%lld * sizeof *tmp);", v->cname, lo, n);
+            out_line(o, "nrt_free(tmp);");
+        } else {
+            out_line(o, "h_scal[%d] = %s;", scal_var(S, v), val.s);
+        }
+        out_line(o, "if (props_%s()) return fail(argv[0]);", v->pop->cname);
+        out_close(o);
+        sb_free(&val);
+    }
+    out_line(o, "ctx.t_simulate = nrt_now() - t0;");
+    out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
+    out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "nrt_gpu_close(gpu);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_line(o, "nrt_report(&ctx);");
+    out_line(o, "nrt_gpu_close(gpu);");
+    out_line(o, "return ctx.interrupted ? 130 : 0;");
+    out_close(o);
+    sb_free(&b);
+}
+
+int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
+                   const char *program_header, Out *o)
+{
+    Simt S = {0};
+    S.cc = cc;
+    S.m = m;
+    S.t = t;
+    layout(&S);
+    emit_host_prelude(o, &S, program_header);
+    for (int i = 0; i < m->npops; i++)
+        emit_host_props(o, &S, m->pops[i]);
+    for (int k = 0; k < m->nprojs; k++)
+        emit_host_build(o, &S, m->projs[k]);
+    emit_host_records(o, &S);
+    emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
+    emit_host_main(o, &S);
+    free(S.args);
+    return 0;
+}
+
+/* Write `data` (len bytes) as a C header defining nc_program[] and nc_program_len. */
+int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len)
+{
+    Out o = {0};
+    out_line(&o, "/* the device program, embedded (generated by neuroc) */");
+    out_line(&o, "static const unsigned char nc_program[] = {");
+    StrBuf *b = &o.buf;
+    for (size_t i = 0; i < len; i++)
+        sb_printf(b, "%u,%s", data[i], i % 24 == 23 ? "\n" : "");
+    sb_puts(b, "0};\n");
+    out_line(&o, "static const size_t nc_program_len = %zu;", len);
+    int rc = out_write_file(&o, path);
+    if (rc != 0)
+        error_at(cc, NOLOC, "cannot write '%s': %s", path, strerror(errno));
+    out_free(&o);
+    return rc;
+}
+
+/* Compile the host program and link the runtime. */
+int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
+{
+    const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
+    const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
+    const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
+    char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
+                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-ldl", (char *)"-o", (char *)bo->output, NULL};
+    int rc = cg_run(cc, argv, bo->verbose);
+    if (rc != 0) {
+        error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,
+                 rc < 0 ? "could not run it" : "see its messages above");
+        return -1;
+    }
+    return 0;
+}
+
+/* ===== host program =====} */

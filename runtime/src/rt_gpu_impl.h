@@ -1,0 +1,115 @@
+/* rt_gpu_impl.h -- what the device layer's front (rt_gpu.c) shares with its two
+ * implementations (rt_cuda.c, rt_opencl.c); not installed.
+ *
+ * rt_gpu.c implements every nrt_gpu_* call of nrt_gpu.h once: argument and state checks,
+ * buffer bookkeeping and the messages they give. It then calls the implementation through
+ * an nrt_gpu_ops table, whose functions may assume their arguments were checked: buffers
+ * exist and ranges lie inside them, slots are 0..NRT_GPU_SLOTS-1, kernels have all their
+ * arguments set. An implementation embeds struct nrt_gpu as the first member of its own
+ * device structure, and reports failures with nrt_seterr(g->ctx, ...).
+ */
+#ifndef RT_GPU_IMPL_H
+#define RT_GPU_IMPL_H
+
+#include "nrt_gpu.h"
+#include "rt_internal.h"
+
+#define NRT_GPU_SLOTS 8
+
+/* A live device buffer: its handle, size and the name it was allocated under. */
+typedef struct nrt_gpu_buf {
+    uintptr_t h;
+    size_t bytes;
+    char what[64];
+} nrt_gpu_buf;
+
+typedef struct nrt_gpu_ops nrt_gpu_ops;
+
+struct nrt_gpu {
+    const nrt_gpu_ops *ops;
+    nrt_ctx *ctx;
+    nrt_api api;
+    nrt_gpu_info info;
+    int loaded;                   /* nrt_gpu_load succeeded */
+    int capturing;                /* between capture_begin and capture_end */
+    int marked[NRT_GPU_SLOTS];    /* slot holds an event */
+    nrt_kernel *kernels;          /* every kernel made, freed by nrt_gpu_close */
+    nrt_graph *graphs;
+    nrt_gpu_buf *bufs;            /* live device buffers */
+    size_t nbufs, capbufs;
+    void **hosts;                 /* live host buffers */
+    size_t nhosts, caphosts;
+};
+
+struct nrt_kernel {
+    nrt_gpu *g;
+    nrt_kernel *next;
+    char *name;
+    int nargs;
+    uintptr_t h;                  /* CUfunction or cl_kernel */
+    unsigned char *set;           /* nargs flags: argument i has been set */
+    uint32_t *arg_bytes;          /* nargs parameter sizes where the driver tells, else 0 */
+    uint64_t *slots;              /* nargs argument values (CUDA passes pointers to them) */
+    void **params;                /* params[i] = &slots[i] */
+    size_t shmem_limit;           /* CUDA: dynamic shared memory the kernel was opened to */
+};
+
+struct nrt_graph {
+    nrt_gpu *g;
+    nrt_graph *next;
+    uintptr_t h;                  /* CUgraphExec */
+};
+
+struct nrt_gpu_ops {
+    const char *name;             /* "CUDA", "OpenCL" */
+    /* Number of devices (loads the driver). NRT_EDEVICE with errmsg when it cannot. */
+    nrt_status (*count)(nrt_ctx *ctx, int *n);
+    /* Fill `info` of device `index` (0 <= index < count). */
+    nrt_status (*describe)(nrt_ctx *ctx, int index, nrt_gpu_info *info);
+    /* Open device `index`: allocate the implementation's structure (zeroed), fill the base
+     * (ops, ctx, api, info) and create the queues. */
+    nrt_status (*open)(nrt_ctx *ctx, int index, nrt_gpu **out);
+    /* Release queues, events and program, then the structure; everything made through
+     * the calls below has been freed already. */
+    void (*close)(nrt_gpu *g);
+    nrt_status (*load)(nrt_gpu *g, const void *image, size_t len, const char *options);
+    /* Look up k->name: set k->h and, where known, k->arg_bytes. */
+    nrt_status (*kernel)(nrt_gpu *g, nrt_kernel *k);
+    void (*kernel_free)(nrt_kernel *k);
+    /* Set argument i: `size` bytes at v, or the buffer handle *(const uintptr_t *)v when
+     * is_mem. */
+    nrt_status (*arg)(nrt_kernel *k, int i, const void *v, size_t size, int is_mem);
+    nrt_status (*launch)(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes,
+                         int coop);
+    size_t (*max_resident)(nrt_kernel *k, size_t group_size, size_t local_bytes);
+    /* NULL where the API has no graphs. */
+    nrt_status (*capture_begin)(nrt_gpu *g);
+    nrt_status (*capture_end)(nrt_gpu *g, uintptr_t *graph);
+    nrt_status (*graph_launch)(nrt_gpu *g, uintptr_t graph);
+    void (*graph_free)(nrt_gpu *g, uintptr_t graph);
+    /* A zeroed buffer of bytes > 0; the out-of-memory message names `what`. */
+    nrt_status (*alloc)(nrt_gpu *g, size_t bytes, const char *what, uintptr_t *h);
+    void (*free)(nrt_gpu *g, uintptr_t h);
+    void *(*host_alloc)(nrt_gpu *g, size_t bytes, const char *what);
+    void (*host_free)(nrt_gpu *g, void *p);
+    nrt_status (*write)(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, const void *src,
+                        size_t bytes);
+    nrt_status (*read)(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, void *dst, size_t bytes);
+    nrt_status (*fill32)(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, uint32_t v,
+                         size_t bytes);
+    nrt_status (*mark)(nrt_gpu *g, int slot);
+    nrt_status (*read_after)(nrt_gpu *g, int slot, const nrt_gpu_buf *b, size_t off,
+                             void *dst, size_t bytes);
+    nrt_status (*sync)(nrt_gpu *g);
+};
+
+extern const nrt_gpu_ops nrt_cuda_ops;   /* rt_cuda.c */
+extern const nrt_gpu_ops nrt_opencl_ops; /* rt_opencl.c */
+
+/* "512 bytes", "1.5 KiB", "3.2 GiB", ... into buf (at least 32 bytes); returns buf. */
+const char *nrt_fmt_bytes(char *buf, size_t size, uint64_t bytes);
+
+/* The first line of a compiler log that contains "error", into buf (empty if none). */
+void nrt_first_error_line(const char *log, char *buf, size_t size);
+
+#endif
