@@ -6,9 +6,10 @@
  *
  * The program is the text of nrt_simt.h, nrt_philox.h and nrt_conn_dev.h read from
  * NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
- * prints "skipped: no OpenCL device" and exits 77. `test_gpu_conn --bench [n [p]]` times one
- * n x n fixed_prob build (default 10000, 0.1) and a fixed_indegree one (k = n p) on the
- * device and on the host.
+ * prints "skipped: no OpenCL device" and exits 77. `--cuda IMAGE` runs the same on a CUDA
+ * device with the cubin/fatbin nvcc made of conn_dev.cu (the same three headers).
+ * `--bench [n [p]]` times one n x n fixed_prob build (default 10000, 0.1) and one
+ * fixed_indegree build (k = n p) on the device and on the host, and compares them.
  */
 #include "neurort.h"
 #include "nrt_gpu.h"
@@ -26,14 +27,14 @@ static nrt_ctx ctx;
 static nrt_gpu *gpu;
 static long ncases;
 
-/* Append the file `name` of NRT_INCLUDE_DIR to *buf. */
-static int append_file(char **buf, size_t *len, const char *name)
+/* Append the file `name` of folder `dir` (NULL: name is the path) to *buf. */
+static int append_file(char **buf, size_t *len, const char *dir, const char *name)
 {
     char path[4096];
     FILE *f;
     long n;
     char *nb;
-    snprintf(path, sizeof path, "%s/%s", NRT_INCLUDE_DIR, name);
+    snprintf(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
     f = fopen(path, "rb");
     if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fprintf(stderr, "cannot read %s\n", path);
@@ -90,11 +91,15 @@ static void compare(const nrt_conn_spec *s)
     nrt_status sh, sd;
     char hmsg[sizeof ctx.errmsg];
     char what[256];
-    snprintf(what, sizeof what, "%s %lld x %lld p=%g k=%lld auta=%d multa=%d same=%d "
-             "off=%lld/%lld seed=%llu id=%u", rule_str(s->rule), (long long)s->n_pre,
-             (long long)s->n_post, s->p, (long long)s->k, s->autapses, s->multapses,
-             s->same_base, (long long)s->pre_offset, (long long)s->post_offset,
-             (unsigned long long)s->seed, (unsigned)s->proj_id);
+    char par[64] = "";
+    if (s->rule == NRT_FIXED_PROB)
+        snprintf(par, sizeof par, " p=%g", s->p);
+    else if (s->rule == NRT_FIXED_INDEGREE)
+        snprintf(par, sizeof par, " k=%lld multapses=%d", (long long)s->k, s->multapses);
+    snprintf(what, sizeof what, "%s %lld x %lld%s autapses=%d same_base=%d offsets=%lld/%lld "
+             "seed=%llu id=%u", rule_str(s->rule), (long long)s->n_pre, (long long)s->n_post,
+             par, s->autapses, s->same_base, (long long)s->pre_offset,
+             (long long)s->post_offset, (unsigned long long)s->seed, (unsigned)s->proj_id);
     ncases++;
     ctx.errmsg[0] = '\0';
     sh = nrt_conn_build(&ctx, s, &h);
@@ -303,32 +308,55 @@ int main(int argc, char **argv)
     static const int64_t sizes[][2] = {{1, 1}, {7, 7}, {1000, 1000}, {3000, 200}, {200, 3000}};
     static const uint64_t seeds[] = {1, (1ull << 40) + 5};
     const char *files[] = {"nrt_simt.h", "nrt_philox.h", "nrt_conn_dev.h"};
+    const char *api_name = "OpenCL", *image = NULL;
+    nrt_api api = NRT_API_OPENCL;
     char *src = NULL;
     size_t len = 0, f, z, e;
+    int a, bench_at = 0;
     double t0;
 
-    if (nrt_gpu_open(&ctx, NRT_API_OPENCL, &gpu) != NRT_OK) {
-        printf("skipped: no OpenCL device (%s)\n", ctx.errmsg);
+    for (a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--cuda") == 0 && a + 1 < argc) {
+            api = NRT_API_CUDA;
+            api_name = "CUDA";
+            image = argv[++a];
+        } else if (strcmp(argv[a], "--bench") == 0) {
+            bench_at = a;
+            break;
+        } else {
+            fprintf(stderr, "usage: test_gpu_conn [--cuda IMAGE] [--bench [n [p]]]\n");
+            return 2;
+        }
+    }
+    ctx.device = -1;                      /* $NEUROC_DEVICE, else the first */
+    if (nrt_gpu_count(&ctx, api) == 0) {
+        printf("skipped: no %s device (%s)\n", api_name, ctx.errmsg);
         return 77;
     }
+    if (nrt_gpu_open(&ctx, api, &gpu) != NRT_OK) {
+        fprintf(stderr, "test_gpu_conn: %s\n", ctx.errmsg);
+        return 1;
+    }
     if (!nrt_gpu_get_info(gpu)->fp64) {
-        printf("skipped: no OpenCL device with double precision\n");
+        printf("skipped: no %s device with double precision\n", api_name);
         nrt_gpu_close(gpu);
         return 77;
     }
-    for (f = 0; f < 3; f++)
-        if (!append_file(&src, &len, files[f]))
+    /* OpenCL: the headers' text; CUDA: the image nvcc made of them (conn_dev.cu) */
+    for (f = 0; f < (image ? 1 : 3); f++)
+        if (!append_file(&src, &len, image ? NULL : NRT_INCLUDE_DIR, image ? image : files[f]))
             return 1;
     t0 = now();
-    if (nrt_gpu_load(gpu, src, len, "") != NRT_OK) {
+    if (nrt_gpu_load(gpu, src, image ? len - 1 : len, "") != NRT_OK) {
         fprintf(stderr, "test_gpu_conn: %s\n", ctx.errmsg);
         return 1;
     }
     free(src);
-    fprintf(stderr, "device: %s; program built in %.2f s\n", nrt_gpu_get_info(gpu)->name,
+    fprintf(stderr, "device: %s; program loaded in %.2f s\n", nrt_gpu_get_info(gpu)->name,
             now() - t0);
-    if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
-        int rc = bench(argc > 2 ? atoll(argv[2]) : 10000, argc > 3 ? atof(argv[3]) : 0.1);
+    if (bench_at) {
+        int rc = bench(bench_at + 1 < argc ? atoll(argv[bench_at + 1]) : 10000,
+                       bench_at + 2 < argc ? atof(argv[bench_at + 2]) : 0.1);
         nrt_gpu_close(gpu);
         return rc;
     }
