@@ -134,11 +134,6 @@ static double est_synapses(const IrProj *j)
                                     : (double)j->k * (double)j->post.size;
 }
 
-static int may_multapse(const IrProj *j)
-{
-    return j->rule == IR_FIXED_INDEGREE && j->multapses;
-}
-
 static void layout(Simt *S)
 {
     const IrModel *m = S->m;
@@ -413,34 +408,43 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
                  (long long)j->post.size, j->cname, s, j->cname, s);
 }
 
-/* The spike delivery of one projection. block: spike by spike in list order, a barrier
- * between spikes, each target summed by one work-item in synapse order: the C order. */
+/* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
+ * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
+ * and, for every spike in list order, adds the row's synapses into its range in synapse
+ * order (found by binary search: rows are sorted by target). Every target is summed by one
+ * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
     const IrPop *pre = j->pre.pop;
+    long long np = (long long)j->post.size;
     out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
     out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
-    if (block)
+    if (block) {
+        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
+        out_line(o, "if (a >= %lld) return;", np);
         out_open(o, "for (int k = 0; k < nspk; k++)");
-    else
+    } else {
         out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
+    }
     out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
-    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-    out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
-    if (block && may_multapse(j)) {
-        out_line(o, "if (s > rs && %s_col[s] == %s_col[s - 1]) continue; /* summed by the run's first */",
-                 j->cname, j->cname);
-        out_open(o, "for (int64_t u = s; u < re && %s_col[u] == %s_col[s]; u++)", j->cname, j->cname);
-        emit_ring_add(o, j, "u", 0, S->m->dbl);
+    if (block) {
+        out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
+        out_line(o, "const int64_t re = hi;");
+        out_open(o, "while (lo < hi)");
+        out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+        out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else hi = mid;", j->cname);
+        out_close(o);
+        out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", j->cname);
+        emit_ring_add(o, j, "s", 0, S->m->dbl);
         out_close(o);
     } else {
-        emit_ring_add(o, j, "s", !block, S->m->dbl);
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+        emit_ring_add(o, j, "s", 1, S->m->dbl);
+        out_close(o);
     }
-    out_close(o);
-    if (block)
-        out_line(o, "NC_BARRIER();");
     out_close(o);
     out_close(o);
     out_blank(o);
@@ -623,7 +627,7 @@ static void emit_kernels(Out *o, const Simt *S)
 
     out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
     out_open(o, "NC_KERNEL nc_k_block(NC_ARGS, const int64_t nsteps)");
-    out_line(o, "NC_L int nc_tmp[%d];", S->block);
+    out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
