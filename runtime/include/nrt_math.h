@@ -87,8 +87,15 @@
 #define NRT_MATH_MEMCPY_CAST 1
 #endif
 #else
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "nrt_math.h needs FLT_EVAL_METHOD == 0 (SSE2 arithmetic, not x87 extended precision)"
+#endif
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* clang contracts a*b+c by default; gcc -std=c11 does not */
+#endif
 #define NRT_MATH_HAS_DOUBLE 1
 #define NRT_MFN static inline
 #define NRT_MI32 int32_t
@@ -277,7 +284,7 @@ NRT_MFN nrt__dexp nrt__expk_d(double xh, double xl)
                 z * (2.7557349626785204e-07 + z * 2.088937645126005e-09)));
     double qo = 0.1666666666666667 + z * (0.008333333333326164 + z * (0.0001984126987473612 +
                 z * (2.755725549478757e-06 + z * 2.5105181723244168e-08)));
-    E.k = (NRT_MI32)((NRT_MI64)NRT_D2U(t) - (NRT_MI64)0x4338000000000000);
+    E.k = (NRT_MI32)(NRT_MI64)(NRT_D2U(t) - (NRT_MU64)0x4338000000000000u);
     E.h = rh;
     E.hh = 0.5 * rhh * rhh;
     E.l = rl + ((0.5 * rhl * (rh + rhh) + (z * rh) * (qo + rh * qe)) + rl * rh);
@@ -505,7 +512,7 @@ NRT_MFN nrt__drem nrt__rem_pio2_d(double x)
         double low = (e1 + e2) - kd * NRT__PIO2_4_D;
         R.h = r2 + low;
         R.l = (r2 - R.h) + low;
-        R.q = (NRT_MI32)((NRT_MI64)NRT_D2U(t) - (NRT_MI64)0x4338000000000000) & 3;
+        R.q = (NRT_MI32)(NRT_MI64)(NRT_D2U(t) - (NRT_MU64)0x4338000000000000u) & 3;
     } else if (ax == NRT__INF_D || x != x) {
         R.h = x - x;
         R.l = 0.0;
@@ -750,7 +757,7 @@ NRT_MFN nrt__fexp nrt__expk_f(float xh, float xl)
     /* (e^r - 1 - r - r^2/2)/r^3 on [-0.3466, 0.3466], rel. error 2^-26.5 (of e^r - 1 - r) */
     float Q = 0.166666672f + rh * (0.0416664667f + rh * (0.00833336078f +
               rh * (0.00139336044f + rh * 0.000198578025f)));
-    E.k = (NRT_MI32)NRT_F2U(t) - 0x4b400000;
+    E.k = (NRT_MI32)(NRT_F2U(t) - 0x4b400000u);
     E.h = rh;
     E.hh = 0.5f * rhh * rhh;
     E.l = rl + ((0.5f * rhl * (rh + rhh) + (z * rh) * Q) + rl * rh);
@@ -967,7 +974,7 @@ NRT_MFN nrt__frem nrt__rem_pio2_f(float x)
         float low = ((e1 + e2) + e3) - kd * NRT__PIO2_5_F;
         R.h = r3 + low;
         R.l = (r3 - R.h) + low;
-        R.q = ((NRT_MI32)NRT_F2U(t) - 0x4b400000) & 3;
+        R.q = ((NRT_MI32)(NRT_F2U(t) - 0x4b400000u)) & 3;
     } else if (ax == NRT__INF_F || x != x) {
         R.h = x - x;
         R.l = 0.0f;
