@@ -512,7 +512,7 @@ int main(int argc, char **argv)
         run_unary_d(&ucases[i], nrand, &md[i]);
         run_unary_f(&ucases[i], nrand, &mf[i]);
     }
-    run_pow(nrand / 2, &md[NUCASES], &mf[NUCASES]);
+    run_pow(nrand, &md[NUCASES], &mf[NUCASES]);
     check_specials();
     printf("%s: %d failures\n", failures ? "FAILED" : "ok", failures);
     return failures ? 1 : 0;
