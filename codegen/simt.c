@@ -4,7 +4,7 @@
  * loaded (nvcc to a fatbin at build time; the OpenCL driver at run time) and in which
  * driver nrt_gpu.h talks to. Everything else is generated here, once:
  *
- *   device program  nrt_simt.h (the dialect macros) + nrt_philox.h + nrt_conn_dev.h + the
+ *   device program  nrt_simt.h (the dialect macros) + nrt_math.h + nrt_philox.h + nrt_conn_dev.h + the
  *                   model's kernels, written in the common subset of CUDA C++ and OpenCL C.
  *                   Every kernel takes the same argument list (NC_ARGS: every buffer).
  *   host program    C against nrt_gpu.h: allocation, on-device initialisation and
@@ -319,7 +319,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_line(o, "#define dt %.17g /* ms */", m->dt);
     out_line(o, "#define NC_CH %d /* steps per recording chunk */", S->ch);
     out_open(o, "NC_DEV real nc_exprel(real x)");
-    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
     out_open(o, "NC_DEV real nc_clip(real x, real lo, real hi)");
     out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");
@@ -332,7 +332,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_close(o);
     out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
     out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * log(nrt_u01(r.v[0]))) * cos(6.283185307179586 * nrt_u01(r.v[1])));");
+    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
     out_close(o);
     out_line(o, "#define nc_uniform(...) nc_uniform_k(seedkey, __VA_ARGS__)");
     out_line(o, "#define nc_normal(...) nc_normal_k(seedkey, __VA_ARGS__)");
@@ -679,6 +679,8 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     out_line(o, "#endif");
     int rc = paste_file(&S, bo, "nrt_simt.h", o);
     if (!rc)
+        rc = paste_file(&S, bo, "nrt_math.h", o);
+    if (!rc)
         rc = paste_file(&S, bo, "nrt_philox.h", o);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_conn_dev.h", o);
@@ -773,7 +775,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "static uint32_t seedkey;");
     out_line(o, "static real h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
     out_open(o, "static inline real nc_exprel(real x)");
-    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
     out_open(o, "static inline real nc_clip(real x, real lo, real hi)");
     out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");

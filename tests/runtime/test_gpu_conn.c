@@ -4,7 +4,7 @@
  * 2^40 + 5), same-population views with offsets, autapses and multapses on and off,
  * p = 0, 1e-4, 0.1, 0.5, 1, k from 1 to the admissible maximum, and the error cases.
  *
- * The program is the text of nrt_simt.h, nrt_philox.h and nrt_conn_dev.h read from
+ * The program is the text of nrt_simt.h, nrt_math.h, nrt_philox.h and nrt_conn_dev.h read from
  * NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
  * prints "skipped: no OpenCL device" and exits 77. `test_gpu_conn --bench [n [p]]` times one
  * n x n fixed_prob build (default 10000, 0.1) and a fixed_indegree one (k = n p) on the
@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 {
     static const int64_t sizes[][2] = {{1, 1}, {7, 7}, {1000, 1000}, {3000, 200}, {200, 3000}};
     static const uint64_t seeds[] = {1, (1ull << 40) + 5};
-    const char *files[] = {"nrt_simt.h", "nrt_philox.h", "nrt_conn_dev.h"};
+    const char *files[] = {"nrt_simt.h", "nrt_math.h", "nrt_philox.h", "nrt_conn_dev.h"};
     char *src = NULL;
     size_t len = 0, f, z, e;
     double t0;
