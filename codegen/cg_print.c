@@ -11,18 +11,20 @@
 
 #include "codegen.h"
 
-/* ORDER: IrFn; double and float spellings (OpenCL C uses the double column: overloaded). */
+/* ORDER: IrFn; double and float spellings. Transcendentals are nrt_math.h's (the same bits
+ * in C, CUDA and OpenCL); the rest are exact in IEEE arithmetic everywhere. */
 static const char *const fn_names[IF__COUNT][2] = {
-    {"exp", "expf"}, {"log", "logf"}, {"sqrt", "sqrtf"}, {"fabs", "fabsf"}, {"fmin", "fminf"},
-    {"fmax", "fmaxf"}, {"nc_exprel", "nc_exprel"}, {"sin", "sinf"}, {"cos", "cosf"},
-    {"tan", "tanf"}, {"tanh", "tanhf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
-    {"round", "roundf"}, {"expm1", "expm1f"}, {"log1p", "log1pf"}, {"log10", "log10f"},
-    {"atan", "atanf"}, {"sinh", "sinhf"}, {"cosh", "coshf"}, {"nc_clip", "nc_clip"},
+    {"nrt_exp", "nrt_expf"}, {"nrt_log", "nrt_logf"}, {"sqrt", "sqrtf"}, {"fabs", "fabsf"},
+    {"fmin", "fminf"}, {"fmax", "fmaxf"}, {"nc_exprel", "nc_exprel"}, {"nrt_sin", "nrt_sinf"},
+    {"nrt_cos", "nrt_cosf"}, {"nrt_tan", "nrt_tanf"}, {"nrt_tanh", "nrt_tanhf"},
+    {"floor", "floorf"}, {"ceil", "ceilf"}, {"round", "roundf"}, {"nrt_expm1", "nrt_expm1f"},
+    {"nrt_log1p", "nrt_log1pf"}, {"nrt_log10", "nrt_log10f"}, {"nrt_atan", "nrt_atanf"},
+    {"nrt_sinh", "nrt_sinhf"}, {"nrt_cosh", "nrt_coshf"}, {"nc_clip", "nc_clip"},
 };
 
 const char *cg_fn_name(const CgDialect *d, IrFn fn)
 {
-    return fn_names[fn][(d->dbl || d->opencl) ? 0 : 1];
+    return fn_names[fn][d->dbl ? 0 : 1];
 }
 
 void cg_real(const CgDialect *d, double v, StrBuf *out)
@@ -149,7 +151,7 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
     case IE_BIN: {
         IrBinop op = (IrBinop)e->sub;
         if (op == IB_POW) {
-            sb_puts(out, d->dbl || d->opencl ? "pow(" : "powf(");
+            sb_puts(out, d->dbl ? "nrt_pow(" : "nrt_powf(");
             cg_expr(d, e->a, out);
             sb_puts(out, ", ");
             cg_expr(d, e->b, out);
@@ -157,7 +159,7 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
             return;
         }
         if (op == IB_MOD && e->type == IRT_REAL) {
-            sb_puts(out, d->dbl || d->opencl ? "fmod(" : "fmodf(");
+            sb_puts(out, d->dbl ? "fmod(" : "fmodf(");
             cg_expr(d, e->a, out);
             sb_puts(out, ", ");
             cg_expr(d, e->b, out);

@@ -32,7 +32,6 @@ void out_free(Out *o);
 
 typedef struct CgDialect {
     int dbl;                      /* precision = double */
-    int opencl;                   /* OpenCL C: overloaded math, no 'f' suffix functions */
     const char *real;             /* "double" / "float" / "real" */
     const char *index;            /* neuron index variable in bodies ("n") */
     const char *rng_elem;         /* RNG element, sub and step expressions for draws */

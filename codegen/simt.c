@@ -4,7 +4,7 @@
  * loaded (nvcc to a fatbin at build time; the OpenCL driver at run time) and in which
  * driver nrt_gpu.h talks to. Everything else is generated here, once:
  *
- *   device program  nrt_simt.h (the dialect macros) + nrt_philox.h + nrt_conn_dev.h + the
+ *   device program  nrt_simt.h (the dialect macros) + nrt_math.h + nrt_philox.h + nrt_conn_dev.h + the
  *                   model's kernels, written in the common subset of CUDA C++ and OpenCL C.
  *                   Every kernel takes the same argument list (NC_ARGS: every buffer).
  *   host program    C against nrt_gpu.h: allocation, on-device initialisation and
@@ -132,11 +132,6 @@ static double est_synapses(const IrProj *j)
          : j->rule == IR_ONE_TO_ONE ? (double)j->pre.size
          : j->rule == IR_FIXED_PROB ? j->p * (double)j->pre.size * (double)j->post.size
                                     : (double)j->k * (double)j->post.size;
-}
-
-static int may_multapse(const IrProj *j)
-{
-    return j->rule == IR_FIXED_INDEGREE && j->multapses;
 }
 
 static void layout(Simt *S)
@@ -324,7 +319,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_line(o, "#define dt %.17g /* ms */", m->dt);
     out_line(o, "#define NC_CH %d /* steps per recording chunk */", S->ch);
     out_open(o, "NC_DEV real nc_exprel(real x)");
-    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
     out_open(o, "NC_DEV real nc_clip(real x, real lo, real hi)");
     out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");
@@ -337,7 +332,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_close(o);
     out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
     out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * log(nrt_u01(r.v[0]))) * cos(6.283185307179586 * nrt_u01(r.v[1])));");
+    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
     out_close(o);
     out_line(o, "#define nc_uniform(...) nc_uniform_k(seedkey, __VA_ARGS__)");
     out_line(o, "#define nc_normal(...) nc_normal_k(seedkey, __VA_ARGS__)");
@@ -413,34 +408,43 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
                  (long long)j->post.size, j->cname, s, j->cname, s);
 }
 
-/* The spike delivery of one projection. block: spike by spike in list order, a barrier
- * between spikes, each target summed by one work-item in synapse order: the C order. */
+/* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
+ * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
+ * and, for every spike in list order, adds the row's synapses into its range in synapse
+ * order (found by binary search: rows are sorted by target). Every target is summed by one
+ * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
     const IrPop *pre = j->pre.pop;
+    long long np = (long long)j->post.size;
     out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
     out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
-    if (block)
+    if (block) {
+        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
+        out_line(o, "if (a >= %lld) return;", np);
         out_open(o, "for (int k = 0; k < nspk; k++)");
-    else
+    } else {
         out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
+    }
     out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
-    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-    out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
-    if (block && may_multapse(j)) {
-        out_line(o, "if (s > rs && %s_col[s] == %s_col[s - 1]) continue; /* summed by the run's first */",
-                 j->cname, j->cname);
-        out_open(o, "for (int64_t u = s; u < re && %s_col[u] == %s_col[s]; u++)", j->cname, j->cname);
-        emit_ring_add(o, j, "u", 0, S->m->dbl);
+    if (block) {
+        out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
+        out_line(o, "const int64_t re = hi;");
+        out_open(o, "while (lo < hi)");
+        out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+        out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else hi = mid;", j->cname);
+        out_close(o);
+        out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", j->cname);
+        emit_ring_add(o, j, "s", 0, S->m->dbl);
         out_close(o);
     } else {
-        emit_ring_add(o, j, "s", !block, S->m->dbl);
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+        emit_ring_add(o, j, "s", 1, S->m->dbl);
+        out_close(o);
     }
-    out_close(o);
-    if (block)
-        out_line(o, "NC_BARRIER();");
     out_close(o);
     out_close(o);
     out_blank(o);
@@ -623,7 +627,7 @@ static void emit_kernels(Out *o, const Simt *S)
 
     out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
     out_open(o, "NC_KERNEL nc_k_block(NC_ARGS, const int64_t nsteps)");
-    out_line(o, "NC_L int nc_tmp[%d];", S->block);
+    out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
@@ -674,6 +678,8 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     out_line(o, "#include <cooperative_groups.h>");
     out_line(o, "#endif");
     int rc = paste_file(&S, bo, "nrt_simt.h", o);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_math.h", o);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_philox.h", o);
     if (!rc)
@@ -769,7 +775,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "static uint32_t seedkey;");
     out_line(o, "static real h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
     out_open(o, "static inline real nc_exprel(real x)");
-    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
     out_open(o, "static inline real nc_clip(real x, real lo, real hi)");
     out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");

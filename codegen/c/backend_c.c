@@ -90,6 +90,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_line(o, "#include <string.h>");
     out_blank(o);
     out_line(o, "#include \"neurort.h\"");
+    out_line(o, "#include \"nrt_math.h\"");
     out_line(o, "#include \"nrt_philox.h\"");
     out_blank(o);
     out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
@@ -99,7 +100,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_blank(o);
     const char *f = m->dbl ? "" : "f";
     out_open(o, "static inline real nc_exprel(real x)");
-    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : expm1%s(x) / x;", f, f);
+    out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
     out_open(o, "static inline real nc_clip(real x, real lo, real hi)");
     out_line(o, "return x < lo ? lo : (x > hi ? hi : x);");
@@ -113,7 +114,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_close(o);
     out_open(o, "static inline real nc_normal(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
     out_line(o, "nrt_u32x4 r = nrt_rng(seedkey, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * log(nrt_u01(r.v[0]))) * cos(6.283185307179586 * nrt_u01(r.v[1])));");
+    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
     out_close(o);
     out_blank(o);
 }

@@ -3,7 +3,7 @@
  * the same order, so a GPU build equals nrt_conn_build for the same seed, bit for bit.
  *
  * Written in the nrt_simt.h dialect (CUDA and OpenCL C alike) and pasted into every GPU
- * program after nrt_simt.h and nrt_philox.h. The host side is rt_gpu_conn.c
+ * program after nrt_simt.h, nrt_math.h and nrt_philox.h. The host side is rt_gpu_conn.c
  * (nrt_gpu_conn_build), which launches these kernels by name, reads per-row counts back and
  * prefix-sums them into row_ptr. Conventions of every kernel here:
  *   - loops stride over the whole launch (NC_GID / NC_GSIZE, or NC_GROUP / NC_NGROUPS), so
@@ -17,7 +17,8 @@
  *   fixed_prob      each row's geometric skips are one sequential stream of draws, so one
  *                   work-item walks one row: nrt_conn_prob_count (row lengths), then, with
  *                   row_ptr from the host, nrt_conn_prob_fill walks it again and writes.
- *                   log1p(-p) comes from the host as lq; the logarithm is nrt_log.
+ *                   log1p(-p) comes from the host as lq; the logarithm is nrt_log
+ *                   (nrt_math.h), whose bits the host's equal.
  *   fixed_indegree  nrt_conn_indeg_draw: one work-item per post draws its k partners in the
  *                   specified order into pres[j * k ..] (rejections through a per-work-item
  *                   set: a bitmap of n_pre bits or a hash table, whichever is smaller);

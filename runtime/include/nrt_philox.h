@@ -21,13 +21,11 @@
 #define NRT_RNG_FN static inline
 #elif defined(__CUDACC__)
 #include <stdint.h>
-#include <string.h>
 #define NRT_U32 uint32_t
 #define NRT_U64 uint64_t
 #define NRT_RNG_FN static inline __host__ __device__
 #else
 #include <stdint.h>
-#include <string.h>
 #define NRT_U32 uint32_t
 #define NRT_U64 uint64_t
 #define NRT_RNG_FN static inline
@@ -42,24 +40,6 @@
 #define NRT_STREAM_STIMULUS      6u   /* draws in stimulus expressions */
 #define NRT_STREAM_TIEBREAK      7u   /* top-k tie breaking */
 
-/* The bits of a double and back (nrt_log). */
-#if defined(__OPENCL_VERSION__)
-#define nrt_f64_bits(x) as_ulong(x)
-#define nrt_bits_f64(u) as_double(u)
-#else
-NRT_RNG_FN NRT_U64 nrt_f64_bits(double x)
-{
-    NRT_U64 u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-NRT_RNG_FN double nrt_bits_f64(NRT_U64 u)
-{
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-#endif
 
 typedef struct nrt_u32x4 {
     NRT_U32 v[4];
@@ -121,49 +101,6 @@ NRT_RNG_FN double nrt_u01_53(NRT_U32 hi, NRT_U32 lo)
 {
     NRT_U64 m = ((NRT_U64)(hi >> 5) << 26) | (NRT_U64)(lo >> 6);  /* 27 + 26 = 53 bits */
     return ((double)m + 1.0) * (1.0 / 9007199254740992.0);
-}
-
-/* Natural logarithm in double from IEEE-754 +, -, *, / only (no library call, no fused
- * multiply-add), so the host, CUDA and OpenCL compute the same bits; device and C library
- * logarithms differ in the last place now and then, and connectivity (geometric skips)
- * must not. Error below 1 ulp. x = 2^k (1 + f), 1 + f in [sqrt(2)/2, sqrt(2)),
- * s = f / (2 + f), log(1 + f) = 2 atanh(s) = 2s + s R(s^2) with the series
- * R(z) = sum_{n>=1} 2 z^n / (2n + 1) to n = 11 (|s| < 0.1716: the rest is below 2^-62),
- * summed as f - (f^2/2 - s (f^2/2 + R)) to keep the rounding of the leading terms small.
- * 0 gives -inf, negative numbers and NaN give NaN, +inf gives +inf. */
-NRT_RNG_FN double nrt_log(double x)
-{
-    const double ln2_hi = 0x1.62e42feep-1;       /* 32 bits: k * ln2_hi is exact */
-    const double ln2_lo = 0x1.a39ef35793c76p-33; /* ln 2 - ln2_hi */
-    NRT_U64 b = nrt_f64_bits(x);
-    double f, s, z, r, hfsq, dk;
-    int k = 0;
-    if (b >= 0x7FF0000000000000u) {               /* +inf, NaN, negative numbers, -0 */
-        if (b == 0x8000000000000000u)
-            return nrt_bits_f64(0xFFF0000000000000u);
-        return b <= 0x7FF0000000000000u ? x : nrt_bits_f64(0x7FF8000000000000u);
-    }
-    if (b == 0)
-        return nrt_bits_f64(0xFFF0000000000000u);
-    if (b < 0x0010000000000000u) {               /* subnormal: scale into the normals */
-        b = nrt_f64_bits(x * 0x1p54);
-        k = -54;
-    }
-    k += (int)(b >> 52) - 1023;
-    b = (b & 0x000FFFFFFFFFFFFFu) | 0x3FF0000000000000u;   /* 1 + f in [1, 2) */
-    if (b > 0x3FF6A09E667F3BCDu) {                /* above sqrt(2): halve, k + 1 */
-        b -= 0x0010000000000000u;
-        k++;
-    }
-    f = nrt_bits_f64(b) - 1.0;                    /* exact */
-    s = f / (2.0 + f);
-    z = s * s;
-    r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0 +
-        z * (2.0 / 13.0 + z * (2.0 / 15.0 + z * (2.0 / 17.0 + z * (2.0 / 19.0 +
-        z * (2.0 / 21.0 + z * (2.0 / 23.0)))))))))));
-    hfsq = 0.5 * f * f;
-    dk = (double)k;
-    return dk * ln2_hi - ((hfsq - (s * (hfsq + r) + dk * ln2_lo)) - f);
 }
 
 /* Integer uniform in [0, n) from one word, by multiply-shift (bias < n / 2^32). */

@@ -81,20 +81,36 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
 #define powf(x, y) pow((float)(x), (float)(y))
 #define fmodf(x, y) fmod((float)(x), (float)(y))
 /* Exclusive prefix sum of v over the work-group (every work-item calls it); *total gets
- * the sum. tmp: NC_LSIZE ints of local memory. Hillis-Steele: log2(NC_LSIZE) rounds. */
+ * the sum. tmp: NC_LSIZE + 33 ints of local memory. Two levels, no barrier inside a loop
+ * (CPU implementations such as PoCL compile barriers in loops slowly): 32 work-items scan
+ * segments, one scans the 32 segment sums. */
 NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 {
-    const int l = NC_LID, n = NC_LSIZE;
+    const int l = NC_LID, n = NC_LSIZE, seg = (n + 31) / 32;
     tmp[l] = v;
     NC_BARRIER();
-    for (int o = 1; o < n; o <<= 1) {
-        const int y = l >= o ? tmp[l - o] : 0;
-        NC_BARRIER();
-        tmp[l] += y;
-        NC_BARRIER();
+    if (l < 32) {
+        int sum = 0;
+        for (int q = l * seg; q < (l + 1) * seg && q < n; q++) {
+            const int x = tmp[q];
+            tmp[q] = sum;
+            sum += x;
+        }
+        tmp[n + l] = sum;
     }
-    *total = tmp[n - 1];
-    const int r = tmp[l] - v;
+    NC_BARRIER();
+    if (l == 0) {
+        int sum = 0;
+        for (int q = 0; q < 32; q++) {
+            const int x = tmp[n + q];
+            tmp[n + q] = sum;
+            sum += x;
+        }
+        tmp[n + 32] = sum;
+    }
+    NC_BARRIER();
+    const int r = tmp[l] + tmp[n + l / seg];
+    *total = tmp[n + 32];
     NC_BARRIER();
     return r;
 }

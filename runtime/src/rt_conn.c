@@ -24,7 +24,7 @@
  *                   Autapses are dropped after generation, never redrawn. The test
  *                   "s >= n_post => row done" is made before converting s to an integer, so
  *                   huge skips cannot overflow (the result is the same as with exact j).
- *                   nrt_log (nrt_philox.h) is built from IEEE-754 +, -, *, / alone (no
+ *                   nrt_log (nrt_math.h) is built from IEEE-754 +, -, *, / alone (no
  *                   contraction), so every back end gets the same bits; log1p(-p) is the C
  *                   library's, computed once on the host (GPU builds pass it to the kernels).
  *   FIXED_INDEGREE  for every post j (ascending): accepted = 0, r = 0
@@ -45,6 +45,7 @@
  */
 #include "rt_internal.h"
 #include "nrt_philox.h"
+#include "nrt_math.h"
 
 #include <math.h>
 #include <stdlib.h>

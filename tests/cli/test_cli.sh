@@ -26,7 +26,17 @@ grep -q "unknown option '--bogus'" "$WORK/err.txt" && ok "unknown option named" 
 expect_rc 2 "$NEUROC"
 expect_rc 1 "$NEUROC" "$WORK/missing.neuro"
 grep -q "cannot read '.*missing.neuro'" "$WORK/err.txt" && ok "missing file named" || bad "missing file named"
-expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend cuda
+expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend opencl --gpu-mode graph
+grep -q "the graph schedule needs CUDA" "$WORK/err.txt" && ok "graph schedule refused on OpenCL" || bad "graph schedule refused on OpenCL"
+expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-mode fastest
+grep -q "unknown GPU schedule 'fastest'" "$WORK/err.txt" && ok "bad --gpu-mode named" || bad "bad --gpu-mode named"
+expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-arch 90
+expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend cuda --nvcc /nonexistent/nvcc
+grep -q "nvcc failed\|could not run" "$WORK/err.txt" && ok "missing nvcc named" || bad "missing nvcc named: $(cat "$WORK/err.txt")"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --backend opencl --explain
+grep -q "^schedule: block" "$WORK/out.txt" && ok "--explain names the GPU schedule" || bad "--explain schedule"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --backend opencl --emit-only "$WORK/gen_cl"
+[ -s "$WORK/gen_cl/tiny.cl" ] && [ -s "$WORK/gen_cl/tiny.c" ] && ok "--emit-only (opencl) writes tiny.cl, tiny.c" || bad "--emit-only opencl"
 expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend fpga
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=tokens
 grep -q "^2:1 'import'" "$WORK/out.txt" && ok "--dump=tokens" || bad "--dump=tokens"

@@ -25,6 +25,13 @@ done
 rm -rf "$WORKDIR" || { echo "e2e[$name]: ERROR: cannot remove $WORKDIR" >&2; exit 2; }
 mkdir -p "$WORKDIR" || { echo "e2e[$name]: ERROR: cannot create $WORKDIR" >&2; exit 2; }
 
+case " $* " in
+*" --backend cuda "*|*" --backend=cuda "*)
+    if [ ! -e /dev/nvidiactl ] && ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "e2e[$name]: skipped: no CUDA device"
+        exit 77
+    fi ;;
+esac
 echo "e2e[$name]: compiling: $NEUROC $MODEL -o $WORKDIR/sim $*"
 "$NEUROC" "$MODEL" -o "$WORKDIR/sim" "$@"
 rc=$?

@@ -17,6 +17,10 @@ name=$(basename "$MODEL" .neuro)
 tag="diff[$name/$BACKEND/$MODE]"
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 
+if [ "$BACKEND" = cuda ] && [ ! -e /dev/nvidiactl ] && ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "$tag: skipped: no CUDA device"
+    exit 77
+fi
 "$NEUROC" "$MODEL" --backend "$BACKEND" --gpu-mode "$MODE" -o "$WORK/sim_gpu" || { echo "$tag: FAILED: neuroc --backend $BACKEND" >&2; exit 3; }
 if ! "$WORK/sim_gpu" --list-devices >"$WORK/devices.txt" 2>&1 || [ ! -s "$WORK/devices.txt" ]; then
     echo "$tag: skipped: no $BACKEND device ($(head -n 1 "$WORK/devices.txt"))"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# conn_nvcc.sh NVCC INCLUDE_DIR CU WORKDIR: nrt_conn_dev.h (after nrt_simt.h and nrt_philox.h)
+# conn_nvcc.sh NVCC INCLUDE_DIR CU WORKDIR: nrt_conn_dev.h (after nrt_simt.h, nrt_math.h,
+# nrt_philox.h)
 # must compile as CUDA for sm_90 without contraction and without a single warning.
 set -u
 NVCC=$1; INC=$2; CU=$3; WORK=$4

@@ -4,10 +4,10 @@
  * 2^40 + 5), same-population views with offsets, autapses and multapses on and off,
  * p = 0, 1e-4, 0.1, 0.5, 1, k from 1 to the admissible maximum, and the error cases.
  *
- * The program is the text of nrt_simt.h, nrt_philox.h and nrt_conn_dev.h read from
- * NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
+ * The program is the text of nrt_simt.h, nrt_math.h, nrt_philox.h and nrt_conn_dev.h read
+ * from NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
  * prints "skipped: no OpenCL device" and exits 77. `--cuda IMAGE` runs the same on a CUDA
- * device with the cubin/fatbin nvcc made of conn_dev.cu (the same three headers).
+ * device with the cubin/fatbin nvcc made of conn_dev.cu (the same headers).
  * `--bench [n [p]]` times one n x n fixed_prob build (default 10000, 0.1) and one
  * fixed_indegree build (k = n p) on the device and on the host, and compares them.
  */
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 {
     static const int64_t sizes[][2] = {{1, 1}, {7, 7}, {1000, 1000}, {3000, 200}, {200, 3000}};
     static const uint64_t seeds[] = {1, (1ull << 40) + 5};
-    const char *files[] = {"nrt_simt.h", "nrt_philox.h", "nrt_conn_dev.h"};
+    const char *files[] = {"nrt_simt.h", "nrt_math.h", "nrt_philox.h", "nrt_conn_dev.h"};
     const char *api_name = "OpenCL", *image = NULL;
     nrt_api api = NRT_API_OPENCL;
     char *src = NULL;
@@ -343,7 +343,7 @@ int main(int argc, char **argv)
         return 77;
     }
     /* OpenCL: the headers' text; CUDA: the image nvcc made of them (conn_dev.cu) */
-    for (f = 0; f < (image ? 1 : 3); f++)
+    for (f = 0; f < (image ? 1 : sizeof files / sizeof files[0]); f++)
         if (!append_file(&src, &len, image ? NULL : NRT_INCLUDE_DIR, image ? image : files[f]))
             return 1;
     t0 = now();

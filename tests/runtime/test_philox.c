@@ -4,6 +4,7 @@
  * log over 10^6 arguments across the whole range, subnormals included).
  */
 #include "nrt_philox.h"
+#include "nrt_math.h"
 #include "tcheck.h"
 
 #include <stdint.h>

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh -- everything GPU-side in one call, on the machine with the GPU:
+# the CUDA and OpenCL (NVIDIA driver) test suites, the building-block benchmark, CUBA/COBA
+# on every back end and schedule, and a per-kernel time breakdown. Results under $OUT.
+#
+# The build comes from the development machine (re2c and lemon are not needed here):
+#   cmake -S . -B build-dev -DNEUROC_PYTHON3=python3 && cmake --build build-dev -j
+# and travels with the working tree (device tool: carry build-dev). CMake wrote absolute
+# paths of the development checkout into it, so that checkout's path is linked here.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build-dev}
+OUT=${OUT:-$ROOT/gpu-out}
+mkdir -p "$OUT"
+SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$ROOT/$BUILD/CMakeCache.txt")
+if [ -n "$SRC" ] && [ "$SRC" != "$ROOT" ] && [ ! -e "$SRC" ]; then
+    mkdir -p "$(dirname "$SRC")" && ln -s "$ROOT" "$SRC"
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+# The NVIDIA OpenCL driver is installed but not registered with the ICD loader.
+mkdir -p /tmp/neuroc-icd && echo libnvidia-opencl.so.1 >/tmp/neuroc-icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/neuroc-icd
+nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+status=0
+echo "== tests (ctest -L gpu, and the runtime's device-layer tests)"
+(cd "$ROOT/$BUILD" && ctest -L gpu -R "${TESTS:-.}" -j 8 --output-on-failure --timeout 600 >"$OUT/ctest.log" 2>&1) || status=1
+(cd "$ROOT/$BUILD" && ctest -R "rt_gpu" --output-on-failure >>"$OUT/ctest.log" 2>&1) || status=1
+grep -E "tests passed|Failed|\*\*\*|Not Run|skipped" "$OUT/ctest.log" | tail -40
+[ "${SKIP_BENCH:-0}" = 1 ] && exit $status
+echo "== building blocks"
+bash "$ROOT/bench/gpu/blocks.sh" >"$OUT/blocks.log" 2>&1 || status=1
+tail -30 "$OUT/blocks.txt" 2>/dev/null
+echo "== CUBA / COBA"
+OUT=$OUT bash "$ROOT/bench/gpu/models.sh" "$ROOT/$BUILD/bin/neuroc" "${RUNS:-5}" 2>&1 | tee "$OUT/models.txt"
+echo "== per-kernel breakdown (ncu, launch schedule, CUBA, 200 kernels after 2000)"
+W=$(mktemp -d)
+"$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend cuda --gpu-mode launch -o "$W/cuba" >/dev/null 2>&1
+NEUROC_GPU_MODE=launch ncu --launch-skip 2000 --launch-count 200 --metrics gpu__time_duration.sum \
+    --csv "$W/cuba" --quiet --out "$W/o" >"$OUT/ncu.csv" 2>"$OUT/ncu.err" || true
+python3 - "$OUT/ncu.csv" <<'PY' || true
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows: print("ncu: no data (see ncu.err)"); sys.exit()
+h = rows[0]; k = h.index("Kernel Name"); v = h.index("Metric Value"); u = h.index("Metric Unit")
+d = collections.defaultdict(list)
+for r in rows[1:]:
+    x = float(r[v].replace(",", "")); x = x / 1000.0 if r[u] == "nsecond" else x
+    d[r[k]].append(x)
+for name, xs in d.items():
+    xs.sort(); print("%-20s n=%4d median %.2f us" % (name, len(xs), xs[len(xs) // 2]))
+PY
+exit $status
