@@ -253,8 +253,9 @@ NC_DEV void nrt_conn_step_l(NC_LP int32_t *a, int n, int npairs, int s, int flip
 /* The network's steps in order: at the first level (size TILE, or the whole row when it is
  * shorter) every tile is sorted in local memory; at each higher level (size 2 TILE .. P)
  * the steps of stride TILE or more run in global memory, then those below TILE, which stay
- * within aligned tiles, in local memory, tile by tile. (One loop nest on purpose: PoCL 3.1
- * mis-schedules barriers in a helper called from two places.) */
+ * within aligned tiles, in local memory, tile by tile. (One loop nest on purpose: with the
+ * tile code as a helper called from two places, PoCL 3.1 mixed rows of different
+ * work-groups.) */
 NC_KERNEL nrt_conn_sort_rows(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, int64_t n_pre)
 {
     NC_L int32_t tile[NRT_CONN_TILE];
