@@ -626,7 +626,7 @@ static void emit_kernels(Out *o, const Simt *S)
     out_blank(o);
 
     out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
-    out_open(o, "NC_KERNEL nc_k_block(NC_ARGS, const int64_t nsteps)");
+    out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps)", S->block);
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
@@ -1214,6 +1214,8 @@ static void emit_host_main(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
                  m->projs[k]->cname, m->projs[k]->cname);
+    out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
+    out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, 0) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
     out_line(o, "return fail(argv[0]);");

@@ -23,6 +23,7 @@ typedef uint uint32_t;
 typedef long int64_t;
 typedef ulong uint64_t;
 #define NC_KERNEL __kernel void
+#define NC_KERNEL_BOUNDED(n) __kernel void
 #define NC_DEV static inline
 #define NC_G __global
 #define NC_L __local
@@ -118,6 +119,8 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 #include <math.h>
 #include <stdint.h>
 #define NC_KERNEL extern "C" __global__ void
+/* a kernel launched with up to n threads per block: registers are capped so that n fit */
+#define NC_KERNEL_BOUNDED(n) extern "C" __global__ void __launch_bounds__(n)
 #define NC_DEV static __device__ __forceinline__
 #define NC_G
 #define NC_L __shared__

@@ -35,7 +35,7 @@ OUT=$OUT bash "$ROOT/bench/gpu/models.sh" "$ROOT/$BUILD/bin/neuroc" "${RUNS:-5}"
 echo "== per-kernel breakdown (ncu, launch schedule, CUBA, 200 kernels after 2000)"
 W=$(mktemp -d)
 "$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend cuda --gpu-mode launch -o "$W/cuba" >/dev/null 2>&1
-NEUROC_GPU_MODE=launch ncu --launch-skip 2000 --launch-count 200 --metrics gpu__time_duration.sum \
+NEUROC_GPU_MODE=launch timeout 120 ncu --launch-skip 2000 --launch-count 200 --metrics gpu__time_duration.sum \
     --csv "$W/cuba" --quiet --out "$W/o" >"$OUT/ncu.csv" 2>"$OUT/ncu.err" || true
 python3 - "$OUT/ncu.csv" <<'PY' || true
 import csv, sys, collections
