@@ -35,6 +35,36 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
     return -1;
 }
 
+static const char *rule_name(IrRule r)
+{
+    switch (r) {
+    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
+    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
+    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
+    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
+    }
+    NC_UNREACHABLE();
+}
+
+/* The nrt_conn_spec of projection j as C statements declaring `spec` (host programs of
+ * every back end: rt_conn.c and rt_gpu_conn.c take the same spec). */
+void cg_conn_spec(Out *o, const IrProj *j)
+{
+    out_line(o, "nrt_conn_spec spec = {0};");
+    out_line(o, "spec.rule = %s;", rule_name(j->rule));
+    out_line(o, "spec.n_pre = %lld;", (long long)j->pre.size);
+    out_line(o, "spec.n_post = %lld;", (long long)j->post.size);
+    out_line(o, "spec.p = %.17g;", j->p);
+    out_line(o, "spec.k = %lld;", (long long)j->k);
+    out_line(o, "spec.autapses = %d;", j->autapses);
+    out_line(o, "spec.multapses = %d;", j->multapses);
+    out_line(o, "spec.same_base = %d;", j->pre.pop == j->post.pop);
+    out_line(o, "spec.pre_offset = %lld;", (long long)j->pre.offset);
+    out_line(o, "spec.post_offset = %lld;", (long long)j->post.offset);
+    out_line(o, "spec.seed = ctx.seed;");
+    out_line(o, "spec.proj_id = %du;", j->id);
+}
+
 static void dump_var(const CgDialect *d, const IrVar *v, StrBuf *out)
 {
     sb_puts(out, v->cname);

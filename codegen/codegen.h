@@ -61,6 +61,9 @@ void cg_real(const CgDialect *d, double v, StrBuf *out);
 /* Escape s as the contents of a C string literal. */
 void cg_cstring(const char *s, StrBuf *out);
 
+/* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
+void cg_conn_spec(Out *o, const IrProj *j);
+
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);
 

@@ -892,34 +892,11 @@ static void emit_host_props(Out *o, const Simt *S, const IrPop *p)
     out_blank(o);
 }
 
-static const char *rule_name(IrRule r)
-{
-    switch (r) {
-    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
-    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
-    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
-    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
-    }
-    NC_UNREACHABLE();
-}
-
 static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
 {
     out_line(o, "/* projection %s: synapses and their values built on the device */", j->name);
     out_open(o, "static int build_%s(void)", j->cname);
-    out_line(o, "nrt_conn_spec spec = {0};");
-    out_line(o, "spec.rule = %s;", rule_name(j->rule));
-    out_line(o, "spec.n_pre = %lld;", (long long)j->pre.size);
-    out_line(o, "spec.n_post = %lld;", (long long)j->post.size);
-    out_line(o, "spec.p = %.17g;", j->p);
-    out_line(o, "spec.k = %lld;", (long long)j->k);
-    out_line(o, "spec.autapses = %d;", j->autapses);
-    out_line(o, "spec.multapses = %d;", j->multapses);
-    out_line(o, "spec.same_base = %d;", j->pre.pop == j->post.pop);
-    out_line(o, "spec.pre_offset = %lld;", (long long)j->pre.offset);
-    out_line(o, "spec.post_offset = %lld;", (long long)j->post.offset);
-    out_line(o, "spec.seed = ctx.seed;");
-    out_line(o, "spec.proj_id = %du;", j->id);
+    cg_conn_spec(o, j);
     out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
     out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
     out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);

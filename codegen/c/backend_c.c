@@ -253,17 +253,6 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
     out_blank(o);
 }
 
-static const char *rule_name(IrRule r)
-{
-    switch (r) {
-    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
-    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
-    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
-    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
-    }
-    NC_UNREACHABLE();
-}
-
 static void emit_proj(Out *o, const IrProj *j, const IrModel *m)
 {
     CgDialect d = dialect(m, j->pre.pop);
@@ -285,19 +274,7 @@ static void emit_proj(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
     out_blank(o);
     out_open(o, "static int build_%s(void)", j->cname);
-    out_line(o, "nrt_conn_spec spec = {0};");
-    out_line(o, "spec.rule = %s;", rule_name(j->rule));
-    out_line(o, "spec.n_pre = %lld;", (long long)j->pre.size);
-    out_line(o, "spec.n_post = %lld;", (long long)j->post.size);
-    out_line(o, "spec.p = %.17g;", j->p);
-    out_line(o, "spec.k = %lld;", (long long)j->k);
-    out_line(o, "spec.autapses = %d;", j->autapses);
-    out_line(o, "spec.multapses = %d;", j->multapses);
-    out_line(o, "spec.same_base = %d;", j->pre.pop == j->post.pop);
-    out_line(o, "spec.pre_offset = %lld;", (long long)j->pre.offset);
-    out_line(o, "spec.post_offset = %lld;", (long long)j->post.offset);
-    out_line(o, "spec.seed = ctx.seed;");
-    out_line(o, "spec.proj_id = %du;", j->id);
+    cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
     out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
              j->cname, j->cname, j->cname, j->name);
