@@ -42,6 +42,10 @@ static const char *rule_name(IrRule r)
     case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
     case IR_FIXED_PROB: return "NRT_FIXED_PROB";
     case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
+    case IR_FIXED_OUTDEGREE: return "NRT_FIXED_OUTDEGREE";
+    case IR_FIXED_TOTAL: return "NRT_FIXED_TOTAL";
+    case IR_PAIRS: return "NRT_PAIRS";
+    case IR_FROM_FILE: break;                 /* nrt_conn_file, not a spec */
     }
     NC_UNREACHABLE();
 }
@@ -63,6 +67,136 @@ void cg_conn_spec(Out *o, const IrProj *j)
     out_line(o, "spec.post_offset = %lld;", (long long)j->post.offset);
     out_line(o, "spec.seed = ctx.seed;");
     out_line(o, "spec.proj_id = %du;", j->id);
+    if (j->rule == IR_PAIRS) {
+        out_line(o, "spec.row = nc_row_%s;", j->cname);
+        out_line(o, "spec.row_kernels = \"%s\";", j->cname);
+    }
+}
+
+/* 1 when e reads column `col` of an edge file (IE_EDGE). */
+int cg_uses_edge(const IrExpr *e, int col)
+{
+    if (!e)
+        return 0;
+    if (e->op == IE_EDGE && e->sub == col)
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (cg_uses_edge(e->args[i], col))
+            return 1;
+    return cg_uses_edge(e->a, col) || cg_uses_edge(e->b, col) || cg_uses_edge(e->c, col);
+}
+
+/* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
+ * every population, its per-neuron storage and, for every projection, its synapses
+ * (nrt_conn_bytes: row pointers, columns, weights and delays) and the two ring slots it
+ * needs at least. From_file projections are read only under --dry-run. */
+void cg_mem_plan(Out *o, const IrModel *m)
+{
+    out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
+    out_open(o, "static void mem_plan(void)");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        int arrays = 0;
+        for (int v = 0; v < p->nvars; v++)
+            arrays += p->vars[v]->per_neuron;
+        out_line(o, "nrt_mem_add(&ctx, \"population %s\", -1, %lld.0 * %d * sizeof(real));", p->name,
+                 (long long)p->size, arrays);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        out_begin(o);
+        out_line(o, "const double syn = sizeof(real) + %d, ring = 2.0 * %lld * sizeof(real);",
+                 j->delay ? 4 : 0, (long long)j->post.size);
+        if (j->rule == IR_FROM_FILE) {
+            out_line(o, "nrt_csr c;");
+            out_line(o, "double *fw = NULL, *fd = NULL;");
+            out_line(o, "if (!ctx.dry_run || nrt_conn_file(&ctx, %s_file, %lld, %lld, 0, &c, &fw, &fd) != NRT_OK) c.nnz = 0, c.n_pre = %lld;",
+                     j->cname, (long long)j->pre.size, (long long)j->post.size, (long long)j->pre.size);
+            out_line(o, "nrt_mem_add(&ctx, \"projection %s\", (double)c.nnz, ring + 8.0 * (double)(c.n_pre + 1) + (double)c.nnz * (4 + syn));",
+                     j->name);
+            out_line(o, "if (ctx.dry_run) { nrt_csr_free(&c); nrt_free(fw); nrt_free(fd); }");
+        } else {
+            cg_conn_spec(o, j);
+            out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
+            out_line(o, "nrt_mem_add(&ctx, \"projection %s\", nnz, bytes + ring);", j->name);
+        }
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+}
+
+/* The row function of an IR_PAIRS projection (rt_conn.c specifies it):
+ *   <qual> int64_t nc_row_<proj>(int64_t i, uint32_t key0, <outq> int32_t *out)
+ * writes row i's posts (ascending) to out unless out is null, and returns their number.
+ * Expressions are printed through d (pre "i", post "j"), so the C and SIMT programs compute
+ * the same conditions and probabilities. */
+void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, const char *outq)
+{
+    static const char axes[] = "0123";
+    const IrGrid *a = &j->pre.pop->grid, *b = &j->post.pop->grid;
+    const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
+    StrBuf e = {0};
+    double pc = 0;
+    out_line(o, "/* projection %s: the posts of row i, ascending (rt_conn.c, PAIRS) */", j->name);
+    out_open(o, "%s int64_t nc_row_%s(int64_t i, uint32_t key0, %s int32_t *out)", qual, j->cname, outq);
+    out_line(o, "int64_t n = 0;");
+    out_line(o, "(void)key0;");
+    if (j->within > 0) {
+        int64_t stride = 1;
+        out_line(o, "const int64_t ib = i + %lld;", (long long)j->pre.offset);
+        for (int k = 0; k < a->ndim; k++) {
+            out_line(o, "const double x%c = ((double)((ib / %lld) %% %lld) + 0.5) * %.17g;", axes[k],
+                     (long long)stride, (long long)a->n[k], a->spacing);
+            out_line(o, "const nrt_span s%c = nrt_space_span(x%c, %.17g, %lld, %.17g, %d);", axes[k],
+                     axes[k], j->within, (long long)b->n[k], b->spacing, b->periodic);
+            stride *= a->n[k];
+        }
+        for (int k = b->ndim - 1; k >= 0; k--) {
+            out_open(o, "for (int h%c = 0; h%c < 2; h%c++)", axes[k], axes[k], axes[k]);
+            out_open(o, "for (int64_t c%c = h%c ? s%c.a1 : s%c.a0; c%c < (h%c ? s%c.b1 : s%c.b0); c%c++)",
+                     axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k]);
+        }
+        sb_printf(&e, "c0");
+        stride = 1;
+        for (int k = 1; k < b->ndim; k++) {
+            stride *= b->n[k - 1];
+            sb_printf(&e, " + %lld * c%c", (long long)stride, axes[k]);
+        }
+        out_line(o, "const int64_t j = %s - %lld;", e.s, (long long)j->post.offset);
+        out_line(o, "if (j < 0 || j >= %lld) continue;", (long long)j->post.size);
+    } else {
+        out_open(o, "for (int64_t j = 0; j < %lld; j++)", (long long)j->post.size);
+    }
+    if (!j->autapses && j->pre.pop == j->post.pop)
+        out_line(o, "if (j == i + %lld) continue; /* autapse */",
+                 (long long)(j->pre.offset - j->post.offset));
+    if (j->cond) {
+        e.len = 0;
+        if (e.s)
+            e.s[0] = 0;
+        cg_expr(d, j->cond, &e);
+        out_line(o, "if (!(%s)) continue;", e.s);
+    }
+    if (j->prob && !(ir_is_const(j->prob, &pc) && pc >= 1)) {
+        e.len = 0;
+        if (e.s)
+            e.s[0] = 0;
+        cg_expr(d, j->prob, &e);
+        out_begin(o);
+        out_line(o, "const nrt_u32x4 x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)j, 0u, 0u);", stream);
+        out_line(o, "if (!(nrt_u01_53(x.v[0], x.v[1]) <= (double)(%s))) continue;", e.s);
+        out_close(o);
+    }
+    out_line(o, "if (out) out[n] = (int32_t)j;");
+    out_line(o, "n++;");
+    for (int k = 0; j->within > 0 && k < 2 * b->ndim - 1; k++)
+        out_close(o);
+    out_close(o);
+    out_line(o, "return n;");
+    out_close(o);
+    out_blank(o);
+    sb_free(&e);
 }
 
 static void dump_var(const CgDialect *d, const IrVar *v, StrBuf *out)

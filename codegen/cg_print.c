@@ -96,6 +96,8 @@ CgDialect cg_dialect(int dbl, const IrPop *pop)
     d.rng_step = "step";
     d.pre = "i";
     d.post = "j";
+    d.edge[0] = "edge_w";
+    d.edge[1] = "edge_d";
     d.pop = pop;
     return d;
 }
@@ -108,7 +110,8 @@ static const char *local_name(const CgDialect *d, int id)
 static void paren(const CgDialect *d, const IrExpr *e, StrBuf *out)
 {
     int simple = e->op == IE_CONST || e->op == IE_VAR || e->op == IE_LOCAL || e->op == IE_CALL ||
-                 e->op == IE_T || e->op == IE_INDEX || e->op == IE_PROP || e->op == IE_RAND;
+                 e->op == IE_T || e->op == IE_INDEX || e->op == IE_PROP || e->op == IE_RAND ||
+                 e->op == IE_EDGE;
     if (!simple)
         sb_putc(out, '(');
     cg_expr(d, e, out);
@@ -215,6 +218,9 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         return;
     case IE_PROP:
         d->prop(d, e, out);
+        return;
+    case IE_EDGE:
+        sb_puts(out, d->edge[e->sub]);
         return;
     }
     NC_UNREACHABLE();

@@ -38,6 +38,7 @@ typedef struct CgDialect {
     const char *rng_sub;
     const char *rng_step;
     const char *pre, *post;       /* synapse initialisers: pre and post index variables */
+    const char *edge[2];          /* IE_EDGE: an edge file's w and delay of this synapse */
     /* storage spelling of a variable: per-neuron arrays are indexed by `index` */
     void (*var)(const struct CgDialect *d, const IrVar *v, StrBuf *out);
     /* storage spelling of a propagator entry */
@@ -63,6 +64,16 @@ void cg_cstring(const char *s, StrBuf *out);
 
 /* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
 void cg_conn_spec(Out *o, const IrProj *j);
+
+/* The row function nc_row_<proj> of an IR_PAIRS projection, for a C (qual "static") or
+ * SIMT ("NC_DEV", outq "NC_G") program (cg_build.c). */
+void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, const char *outq);
+
+/* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
+int cg_uses_edge(const IrExpr *e, int col);
+/* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
+ * projection (cg_build.c). Needs ctx, real, nc_row_* and <proj>_file declared before. */
+void cg_mem_plan(Out *o, const IrModel *m);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);

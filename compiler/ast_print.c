@@ -197,6 +197,9 @@ static void print_expr(const AstNode *e, int min, StrBuf *out)
     case AST_BOOL:
         sb_puts(out, e->flag ? "true" : "false");
         break;
+    case AST_STRING:
+        put_string(out, e->str);
+        break;
     case AST_NAME:
         sb_puts(out, e->name);
         break;

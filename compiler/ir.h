@@ -50,7 +50,8 @@ typedef enum IrExprOp {
     IE_CALL,                      /* fn(args) */
     IE_COND,                      /* a ? b : c */
     IE_RAND,                      /* rand kind; stream and site; element/sub/step from context */
-    IE_PROP                       /* propagator entry prop->[which](row, col) */
+    IE_PROP,                      /* propagator entry prop->[which](row, col) */
+    IE_EDGE                       /* from_file: column sub (0: w, 1: delay) of this synapse */
 } IrExprOp;
 
 struct IrExpr {
@@ -129,6 +130,15 @@ typedef struct IrLocalInfo {
     IrType type;
 } IrLocalInfo;
 
+/* A lattice layout (grid(n0, ..) spacing s [periodic]): neuron index
+ * i = c0 + n0 * (c1 + n1 * (c2 + n2 * c3)), coordinate d at (c_d + 0.5) * spacing (um). */
+typedef struct IrGrid {
+    int ndim;                     /* 1..4; 0: no grid (no positions) */
+    int64_t n[4];
+    double spacing;               /* um */
+    int periodic;                 /* distances wrap around the extent n_d * spacing */
+} IrGrid;
+
 struct IrPop {
     int id;
     const char *name;             /* population name ("P") */
@@ -145,9 +155,15 @@ struct IrPop {
     int nlocals, caplocals;
     int has_refractory;
     int has_spikes;               /* the model has a spike condition */
+    IrGrid grid;
 };
 
-typedef enum IrRule { IR_ALL_TO_ALL = 1, IR_ONE_TO_ONE, IR_FIXED_PROB, IR_FIXED_INDEGREE } IrRule;
+/* ORDER: nrt_rule in neurort.h (cg_build.c maps one to the other by name). */
+typedef enum IrRule {
+    IR_ALL_TO_ALL = 1, IR_ONE_TO_ONE, IR_FIXED_PROB, IR_FIXED_INDEGREE, IR_FIXED_OUTDEGREE,
+    IR_FIXED_TOTAL, IR_FROM_FILE,
+    IR_PAIRS                      /* pairs visited row by row: prob(expr), within, where */
+} IrRule;
 
 typedef struct IrView {
     IrPop *pop;
@@ -161,8 +177,15 @@ struct IrProj {
     IrView pre, post;
     IrRule rule;
     double p;                     /* FIXED_PROB */
-    int64_t k;                    /* FIXED_INDEGREE */
+    int64_t k;                    /* FIXED_INDEGREE, FIXED_OUTDEGREE; FIXED_TOTAL: the total */
     int autapses, multapses;
+    /* IR_PAIRS: candidate posts of row i are all of POST, or, when within > 0, those of
+     * the post grid's box around i's position; a candidate is kept when it is not an
+     * autapse to drop, cond holds and a pair-keyed draw falls below prob. */
+    IrExpr *prob;                 /* per-pair probability (context IE_PRE, IE_POST), or NULL: 1 */
+    IrExpr *cond;                 /* per-pair filter (where, dist <= within), or NULL */
+    double within;                /* um; 0: no neighbourhood */
+    const char *file;             /* IR_FROM_FILE: the edge list (absolute path) */
     IrExpr *w;                    /* per-synapse weight (context: IE_PRE, IE_POST, SYNAPSE_INIT) */
     IrExpr *delay;                /* per-synapse delay in ms, or NULL for one step */
     IrType wtype;

@@ -9,6 +9,9 @@
  *                integration via ode.c, update, threshold, reset, refractoriness)
  * Checking and lowering are one walk: converting an AST expression yields IR and its Dim.
  */
+#define _DEFAULT_SOURCE /* realpath */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,12 +136,15 @@ typedef struct Sema {
     const FnFrame *calls;         /* functions being inlined now (conv_func nests) */
     AstNode **recursive;          /* functions already reported as recursive */
     int nrecursive;
+    IrGrid grid_next;             /* the layout of the population being instantiated */
+    IrProj *proj;                 /* the projection being lowered (dist, dx .. du) */
 } Sema;
 
 #define A_T 1u
 #define A_INDEX 2u
 #define A_PREPOST 4u
 #define A_CROSSED 8u
+#define A_POS 16u                 /* lattice positions pos.x .. pos.u of the neuron */
 
 typedef struct Ctx {
     Sema *S;
@@ -404,6 +410,143 @@ static void suggest(Ctx *x, const char *name)
     }
 }
 
+/* {===== lattice positions and distances ===== */
+
+static Dim dim_len(void)
+{
+    Dim d = DIM_NONE;
+    d.e[DIM_L] = 1;
+    return d;
+}
+
+/* Axis of a lattice name: pos.x .. pos.u and dx .. du (0..3); -1 for `dist`; -2 otherwise. */
+static int space_axis(const char *s)
+{
+    static const char axes[] = "xyzu";
+    if (strcmp(s, "dist") == 0)
+        return -1;
+    if (s[0] == 'd' && s[1] && !s[2] && strchr(axes, s[1]))
+        return (int)(strchr(axes, s[1]) - axes);
+    return -2;
+}
+
+/* Coordinate `axis` (um) of the neuron with base index `ix` in grid g:
+ * (ix / (n0 ... n_{axis-1}) % n_axis + 0.5) * spacing. */
+static IrExpr *grid_coord(Compiler *cc, const IrGrid *g, IrExpr *ix, int axis)
+{
+    int64_t stride = 1;
+    for (int d = 0; d < axis; d++)
+        stride *= g->n[d];
+    IrExpr *c = ix;
+    if (stride > 1)
+        c = ir_bin(cc, IB_DIV, c, ir_const(cc, (double)stride, IRT_INT));
+    if (axis < g->ndim - 1)
+        c = ir_bin(cc, IB_MOD, c, ir_const(cc, (double)g->n[axis], IRT_INT));
+    c = ir_bin(cc, IB_ADD, c, ir_const(cc, 0.5, IRT_REAL));
+    return ir_bin(cc, IB_MUL, c, ir_const(cc, g->spacing, IRT_REAL));
+}
+
+/* pos.x .. pos.u: the position of the current neuron (population initialisers, stimuli). */
+static Val conv_pos(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    static const char axes[] = "xyzu";
+    const char *a = n->name2[0] && !n->name2[1] ? strchr(axes, n->name2[0]) : NULL;
+    if (!a) {
+        error_at(cc, n->loc2, "unknown position '%s': a lattice has axes x, y, z and u",
+                 n->name2);
+        return bad(cc);
+    }
+    if (!(x->allow & A_POS) || !x->inst) {
+        error_at(cc, n->loc, "positions are available in population initialisers and stimuli, "
+                             "not in %s", x->where);
+        return bad(cc);
+    }
+    const IrGrid *g = &x->inst->pop->grid;
+    int axis = (int)(a - axes);
+    if (axis >= g->ndim) {
+        error_at(cc, n->loc, "'pos.%s' needs a grid of %d dimension%s; population '%s' has %s",
+                 n->name2, axis + 1, axis ? "s" : "", x->inst->pop->name,
+                 g->ndim ? arena_printf(&cc->arena, "%d", g->ndim) : "no grid");
+        return bad(cc);
+    }
+    return mkval(grid_coord(cc, g, ir_leaf(cc, IE_INDEX, IRT_INT), axis), dim_len());
+}
+
+/* Check that a projection's two grids can be measured against each other; 1 if so. */
+static int space_ok(Compiler *cc, const IrProj *pj, SrcLoc loc, const char *what)
+{
+    const IrGrid *a = &pj->pre.pop->grid, *b = &pj->post.pop->grid;
+    if (!a->ndim || !b->ndim) {
+        error_at(cc, loc, "%s needs both populations on grids; '%s' has no grid", what,
+                 a->ndim ? pj->post.pop->name : pj->pre.pop->name);
+        return 0;
+    }
+    if (a->ndim != b->ndim) {
+        error_at(cc, loc, "%s needs grids of equal dimension; '%s' is %d-D and '%s' is %d-D",
+                 what, pj->pre.pop->name, a->ndim, pj->post.pop->name, b->ndim);
+        return 0;
+    }
+    if (a->periodic != b->periodic) {
+        error_at(cc, loc, "%s needs both grids periodic or neither ('%s' is periodic)", what,
+                 a->periodic ? pj->pre.pop->name : pj->post.pop->name);
+        return 0;
+    }
+    for (int d = 0; a->periodic && d < a->ndim; d++) {
+        double la = (double)a->n[d] * a->spacing, lb = (double)b->n[d] * b->spacing;
+        if (fabs(la - lb) > 1e-9 * fabs(lb)) {
+            error_at(cc, loc, "%s wraps around periodic grids of unequal extent along axis %d "
+                     "(%g um and %g um)", what, d + 1, la, lb);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Displacement post - pre along `axis` (um), wrapped to the nearest image on periodic grids. */
+static IrExpr *space_delta(Compiler *cc, const IrProj *pj, int axis)
+{
+    const IrGrid *a = &pj->pre.pop->grid, *b = &pj->post.pop->grid;
+    IrExpr *ib = ir_bin(cc, IB_ADD, ir_leaf(cc, IE_PRE, IRT_INT),
+                        ir_const(cc, (double)pj->pre.offset, IRT_INT));
+    IrExpr *jb = ir_bin(cc, IB_ADD, ir_leaf(cc, IE_POST, IRT_INT),
+                        ir_const(cc, (double)pj->post.offset, IRT_INT));
+    IrExpr *d = ir_bin(cc, IB_SUB, grid_coord(cc, b, jb, axis), grid_coord(cc, a, ib, axis));
+    if (b->periodic) {
+        IrExpr *len = ir_const(cc, (double)b->n[axis] * b->spacing, IRT_REAL);
+        IrExpr *k = ir_call(cc, IF_ROUND, (IrExpr *[]){ir_bin(cc, IB_DIV, d, len)}, 1);
+        d = ir_bin(cc, IB_SUB, d, ir_bin(cc, IB_MUL, len, k));
+    }
+    return d;
+}
+
+/* dist (Euclidean, wrapped on periodic grids) or dx .. du in projection expressions. */
+static Val conv_space(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    const IrProj *pj = x->S->proj;
+    int axis = space_axis(n->name);
+    if (!pj || !space_ok(cc, pj, n->loc, arena_printf(&cc->arena, "'%s'", n->name)))
+        return bad(cc);
+    int nd = pj->post.pop->grid.ndim;
+    if (axis >= nd) {
+        error_at(cc, n->loc, "'%s' needs grids of %d dimensions; these are %d-D", n->name,
+                 axis + 1, nd);
+        return bad(cc);
+    }
+    if (axis >= 0)
+        return mkval(space_delta(cc, pj, axis), dim_len());
+    IrExpr *sum = NULL;
+    for (int d = 0; d < nd; d++) {
+        IrExpr *dd = space_delta(cc, pj, d);
+        IrExpr *sq = ir_bin(cc, IB_MUL, dd, dd);
+        sum = sum ? ir_bin(cc, IB_ADD, sum, sq) : sq;
+    }
+    return mkval(ir_call(cc, IF_SQRT, (IrExpr *[]){sum}, 1), dim_len());
+}
+
+/* ===== lattice positions and distances =====} */
+
 static Val conv_name(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
@@ -457,6 +600,8 @@ static Val conv_name(Ctx *x, AstNode *n)
             ix = ir_bin(cc, IB_SUB, ix, ir_const(cc, (double)x->ioff, IRT_INT));
         return mkval(ix, DIM_NONE);
     }
+    if ((x->allow & A_PREPOST) && space_axis(s) >= -1)
+        return conv_space(x, n);
     if (strcmp(s, "inf") == 0)
         return mkval(ir_const(cc, INFINITY, IRT_REAL), DIM_NONE);
     if (strcmp(s, "pi") == 0)
@@ -907,9 +1052,14 @@ static Val conv(Ctx *x, AstNode *n)
         return conv_num(x, n);
     case AST_BOOL:
         return mkval(ir_const(cc, n->flag, IRT_BOOL), DIM_NONE);
+    case AST_STRING:
+        error_at(cc, n->loc, "a string is not a value (strings name files: from_file(\"edges.csv\"))");
+        return bad(cc);
     case AST_NAME:
         return conv_name(x, n);
     case AST_FIELD:
+        if (strcmp(n->name, "pos") == 0)
+            return conv_pos(x, n);
         error_at(cc, n->loc, "'%s.%s' is not available here", n->name, n->name2);
         if (strcmp(n->name, "pre") == 0 || strcmp(n->name, "post") == 0)
             diag_extra(cc, "  note: pre/post scopes belong to plastic synapses, which this "
@@ -1339,6 +1489,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     in->pop = pop;
     in->dummy = dummy;
     in->env.parent = &S->global;
+    pop->grid = S->grid_next;
     pop->name = popname;
     pop->cname = arena_printf(&cc->arena, "pop_%s", popname[0] ? popname : model->name);
     pop->model = model->name;
@@ -1356,7 +1507,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     uint32_t isite = 0;
     Ctx ix = {S, cc, &ienv, pop, &pop->init,
               (NRT_STREAM_NEURON_INIT << 24) | (uint32_t)(S->ninsts & 0xFFFFFF), &isite,
-              "a population initialiser", A_INDEX, in, 0, 0};
+              "a population initialiser", A_INDEX | A_POS, in, 0, 0};
     if (inits) {
         for (int k = 0; k < inits->n; k++) {
             AstNode *it = inits->v[k];
@@ -1720,7 +1871,7 @@ static void build_body(Sema *S, Inst *in)
         Env senv = {0};
         senv.parent = &S->global;
         Ctx x = {S, cc, &senv, pop, body, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
-                 "a stimulus", A_T | A_INDEX, in, 0, st->off};
+                 "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
         Val v = conv(&x, st->node->a);
         if (!v.ok)
             continue;
@@ -2097,8 +2248,56 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
         *nidx = index->list.n;
         return ok;
     }
-    error_at(cc, index->loc, "grid layouts are not supported by this version of neuroc yet");
+    error_at(cc, index->loc, "'grid' lays out a new population; a view takes 'P[a:b]' or 'P[k]'");
     return 0;
+}
+
+/* `grid(n0, ..) spacing s [periodic]` (1 to 4 axes, a length spacing, default 1 um) into *g;
+ * returns the number of neurons. */
+static int64_t grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
+{
+    Compiler *cc = S->cc;
+    int64_t total = 1;
+    if (gn->list.n < 1 || gn->list.n > 4) {
+        error_at(cc, gn->loc, "a grid has 1 to 4 axes, %d given", gn->list.n);
+        *ok = 0;
+        return 0;
+    }
+    g->ndim = gn->list.n;
+    for (int d = 0; d < g->ndim; d++) {
+        AstNode *a = gn->list.v[d];
+        if (a->kind == AST_ARG) {
+            error_at(cc, a->loc, "grid sizes are positional: grid(nx, ny, ...)");
+            *ok = 0;
+            return 0;
+        }
+        g->n[d] = const_int(S, a, "a grid size", 1, 2000000000, ok);
+        if (!*ok)
+            return 0;
+        if (total > 2000000000 / g->n[d]) {
+            error_at(cc, gn->loc, "a grid of more than 2000000000 neurons");
+            *ok = 0;
+            return 0;
+        }
+        total *= g->n[d];
+    }
+    g->spacing = 1.0;
+    if (gn->a) {
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a grid spacing", 0, NULL, 0, 0};
+        Dim dd;
+        if (!const_eval(&x, gn->a, &g->spacing, &dd)) {
+            *ok = 0;
+            return 0;
+        }
+        if (!dim_eq(dd, dim_len()) || !(g->spacing > 0) || !isfinite(g->spacing)) {
+            error_at(cc, gn->a->loc, "a grid spacing must be a positive length (e.g. '20 um'), got %s",
+                     dim_eq(dd, dim_len()) ? "a length that is not positive" : fmt_dim(cc, dd));
+            *ok = 0;
+            return 0;
+        }
+    }
+    g->periodic = gn->flag;
+    return total;
 }
 
 static void add_pop(Sema *S, IrPop *p)
@@ -2129,21 +2328,23 @@ static void do_population(Sema *S, AstNode *it)
                      model->op == TK_SYNAPSE ? "synapse" : "receptor");
             return;
         }
+        int ok = 1;
+        int64_t n;
+        memset(&S->grid_next, 0, sizeof S->grid_next);
         if (atom->a && atom->a->kind == AST_IDXGRID) {
-            error_at(cc, atom->a->loc, "grid layouts are not supported by this version of neuroc yet");
-            return;
-        }
-        if (!atom->a || atom->a->kind != AST_IDXLIST || atom->a->list.n != 1) {
+            n = grid_layout(S, atom->a, &S->grid_next, &ok);
+        } else if (!atom->a || atom->a->kind != AST_IDXLIST || atom->a->list.n != 1) {
             error_at(cc, atom->loc, "a population needs a size: %s[N]", model->name);
             return;
+        } else {
+            n = const_int(S, atom->a->list.v[0], "a population size", 1, 2000000000, &ok);
         }
-        int ok = 1;
-        int64_t n = const_int(S, atom->a->list.v[0], "a population size", 1, 2000000000, &ok);
         if (!ok)
             return;
         S->useloc = atom->loc;
         Inst *in = instantiate_neuron(S, it->name, model, atom->flag ? &atom->list : NULL,
                                       &it->list, n, 0);
+        memset(&S->grid_next, 0, sizeof S->grid_next);
         add_pop(S, in->pop);
         Inst **v = arena_alloc(&cc->arena, sizeof(Inst *) * (size_t)(S->ninsts + 1));
         if (S->ninsts)
@@ -2184,44 +2385,177 @@ static int bool_arg(Sema *S, AstNode *a, int *out)
     return 0;
 }
 
-/* Connectivity rule: rule node (possibly a named `connect` definition). */
+/* {===== connectivity rules ===== */
+
+/* The path of an edge file named in from_file: relative names are looked up beside the
+ * file that names them; the result is absolute, so the simulator finds it from anywhere.
+ * NULL (diagnosed) when it cannot be read now. */
+static const char *edge_file_path(Sema *S, AstNode *n)
+{
+    Compiler *cc = S->cc;
+    const char *name = n->str, *path = name;
+    size_t len = strlen(name);
+    char buf[PATH_MAX];
+    if (len < 5 || (strcmp(name + len - 4, ".csv") != 0 && strcmp(name + len - 4, ".npy") != 0)) {
+        error_at(cc, n->loc, "an edge file ends in '.csv' or '.npy'");
+        return NULL;
+    }
+    if (name[0] != '/' && n->loc.file) {
+        const char *src = cc->files[n->loc.file].path, *slash = strrchr(src, '/');
+        if (slash)
+            path = arena_printf(&cc->arena, "%.*s/%s", (int)(slash - src), src, name);
+    }
+    if (!realpath(path, buf)) {
+        error_at(cc, n->loc, "cannot read edge file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    return arena_strdup(&cc->arena, buf);
+}
+
+/* Column `col` (0: w, 1: delay) of a synapse's line in its edge file: values in the
+ * internal units of the weight (or ms), so any dimension is accepted. */
+static Val edge_value(Compiler *cc, int col)
+{
+    IrExpr *e = ir_leaf(cc, IE_EDGE, IRT_REAL);
+    e->sub = col;
+    Val v = mkval(e, DIM_NONE);
+    v.anydim = 1;
+    return v;
+}
+
+/* The parameters of named rule `def` bound to the arguments of its use `use` (constants,
+ * positional or by name; options autapses and multapses are left to the caller). */
+static int rule_env(Sema *S, AstNode *def, AstNode *use, Env *env)
+{
+    Compiler *cc = S->cc;
+    int ok = 1, npos = 0;
+    env->parent = &S->global;
+    for (int p = 0; p < def->list.n; p++) {
+        AstNode *decl = def->list.v[p], *val = NULL;
+        for (int a = 0, k = 0; a < use->list.n; a++) {
+            AstNode *arg = use->list.v[a];
+            if (arg->kind == AST_ARG ? arg->name == decl->name : k++ == p)
+                val = arg->kind == AST_ARG ? arg->a : arg;
+        }
+        if (!val)
+            val = decl->b;
+        if (!val) {
+            error_at(cc, use->loc, "rule '%s' needs a value for '%s'", def->name, decl->name);
+            note_at(cc, def->loc, "'%s' defined here", def->name);
+            ok = 0;
+            continue;
+        }
+        Dim want, have;
+        IrType ty;
+        double v;
+        type_of(cc, decl->a, &want, &ty);
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a rule argument", 0, NULL, 0, 0};
+        if (!const_eval(&x, val, &v, &have)) {
+            ok = 0;
+            continue;
+        }
+        if (!dim_eq(have, want) && !(v == 0)) {
+            error_at(cc, val->loc, "argument '%s' of rule '%s' has dimension %s, expected %s",
+                     decl->name, def->name, fmt_dim(cc, have), fmt_dim(cc, want));
+            ok = 0;
+            continue;
+        }
+        Bind b = {0};
+        b.name = decl->name;
+        b.kind = B_VAL;
+        b.loc = decl->loc;
+        b.e = ir_const(cc, v, ty == IRT_INT ? IRT_INT : IRT_REAL);
+        b.dim = want;
+        declare(cc, env, b);
+    }
+    for (int a = 0; a < use->list.n; a++) {
+        AstNode *arg = use->list.v[a];
+        int known = arg->kind != AST_ARG || strcmp(arg->name, "autapses") == 0 ||
+                    strcmp(arg->name, "multapses") == 0;
+        for (int p = 0; !known && p < def->list.n; p++)
+            known = def->list.v[p]->name == arg->name;
+        if (!known) {
+            error_at(cc, arg->loc, "rule '%s' has no parameter '%s'", def->name, arg->name);
+            ok = 0;
+        }
+        if (arg->kind != AST_ARG && npos++ >= def->list.n) {
+            error_at(cc, arg->loc, "too many arguments for rule '%s'", def->name);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* A pair expression of a rule (prob or where): i, j, dist, dx .. du, constants; no draws. */
+static Val rule_expr(Sema *S, Env *env, IrProj *pj, AstNode *e, const char *where)
+{
+    Ctx x = {S, S->cc, env, NULL, NULL, 0, NULL, where, A_PREPOST, NULL, 0, 0};
+    return conv(&x, e);
+}
+
+/* Connectivity rule: `name(args) [within R] [where cond]`, name a built-in rule or a named
+ * `connect` definition (whose own within/where apply too). */
 static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
 {
     Compiler *cc = S->cc;
-    if (rule->a || rule->b) {
-        error_at(cc, (rule->a ? rule->a : rule->b)->loc,
-                 "'within' and 'where' are not supported by this version of neuroc yet");
-        return 0;
-    }
-    const char *r = rule->name;
-    pj->autapses = !same ? 1 : 1;
+    AstNode *call = rule, *within = rule->a, *wheres[2] = {rule->b, NULL};
+    Env renv = {0};
+    Env *env = &S->global;
+    Bind *rb = global_find(S, rule->name, B_RULE);
+    pj->autapses = 1;
     pj->multapses = 1;
-    int npos = 0;
-    AstNode *pos[2] = {NULL, NULL};
-    for (int i = 0; i < rule->list.n; i++) {
-        AstNode *a = rule->list.v[i];
-        if (a->kind == AST_ARG) {
-            if (strcmp(a->name, "autapses") == 0) {
-                if (!bool_arg(S, a, &pj->autapses))
-                    return 0;
-            } else if (strcmp(a->name, "multapses") == 0) {
-                if (!bool_arg(S, a, &pj->multapses))
-                    return 0;
-            } else if (strcmp(a->name, "p") == 0 || strcmp(a->name, "K") == 0 ||
-                       strcmp(a->name, "k") == 0) {
-                if (npos < 2) pos[npos++] = a->a;
-            } else {
-                error_at(cc, a->loc, "unknown option '%s' of '%s'", a->name, r);
-                return 0;
-            }
-        } else if (npos < 2) {
-            pos[npos++] = a;
-        } else {
-            error_at(cc, a->loc, "too many arguments for '%s'", r);
+    if (rb) {
+        AstNode *body = rb->ast->a;
+        if (!rule_env(S, rb->ast, rule, &renv))
+            return 0;
+        env = &renv;
+        if (within && body->a) {
+            error_at(cc, within->loc, "rule '%s' has its own 'within'", rule->name);
+            note_at(cc, body->a->loc, "given here");
+            return 0;
+        }
+        if (!within)
+            within = body->a;
+        wheres[1] = body->b;
+        call = body;
+        if (global_find(S, call->name, B_RULE)) {
+            error_at(cc, call->loc, "a named rule is defined by a built-in rule, not by '%s'",
+                     call->name);
             return 0;
         }
     }
+    /* options, from the definition and then the use; values */
+    const char *r = call->name;
+    int npos = 0;
+    AstNode *pos[2] = {NULL, NULL};
+    for (int pass = 0; pass < (rb ? 2 : 1); pass++) {
+        AstNode *src = pass == 0 ? call : rule;
+        for (int i = 0; i < src->list.n; i++) {
+            AstNode *a = src->list.v[i];
+            if (a->kind == AST_ARG && strcmp(a->name, "autapses") == 0) {
+                if (!bool_arg(S, a, &pj->autapses))
+                    return 0;
+            } else if (a->kind == AST_ARG && strcmp(a->name, "multapses") == 0) {
+                if (!bool_arg(S, a, &pj->multapses))
+                    return 0;
+            } else if (pass == 1) {
+                continue;                      /* a parameter of the named rule */
+            } else if (a->kind == AST_ARG && strcmp(a->name, "p") != 0 &&
+                       strcmp(a->name, "K") != 0 && strcmp(a->name, "k") != 0 &&
+                       strcmp(a->name, "N") != 0 && strcmp(a->name, "file") != 0) {
+                error_at(cc, a->loc, "unknown option '%s' of '%s'", a->name, r);
+                return 0;
+            } else if (npos < 2) {
+                pos[npos++] = a->kind == AST_ARG ? a->a : a;
+            } else {
+                error_at(cc, a->loc, "too many arguments for '%s'", r);
+                return 0;
+            }
+        }
+    }
+    int pairs = within || wheres[0] || wheres[1];
     int ok = 1;
+    Ctx cx = {S, cc, env, NULL, NULL, 0, NULL, "a connection probability", 0, NULL, 0, 0};
     if (strcmp(r, "all_to_all") == 0 || strcmp(r, "one_to_one") == 0) {
         pj->rule = r[0] == 'a' ? IR_ALL_TO_ALL : IR_ONE_TO_ONE;
         if (npos) {
@@ -2233,53 +2567,146 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                      (long long)pj->pre.size, (long long)pj->post.size);
             return 0;
         }
-        return 1;
-    }
-    if (strcmp(r, "fixed_prob") == 0) {
+        if (pj->rule == IR_ONE_TO_ONE && pairs) {
+            error_at(cc, rule->loc, "'within' and 'where' do not apply to one_to_one");
+            return 0;
+        }
+    } else if (strcmp(r, "fixed_prob") == 0 || strcmp(r, "prob") == 0) {
         pj->rule = IR_FIXED_PROB;
         if (npos != 1) {
-            error_at(cc, rule->loc, "fixed_prob takes one probability: fixed_prob(p)");
+            error_at(cc, call->loc, "%s takes one probability: %s(p)", r, r);
             return 0;
         }
-        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a connection probability", 0, NULL, 0, 0};
         Dim d;
-        if (!const_eval(&x, pos[0], &pj->p, &d))
-            return 0;
-        if (!dim_is_none(d) || pj->p < 0 || pj->p > 1) {
-            error_at(cc, pos[0]->loc, "a connection probability must be a number from 0 to 1");
-            return 0;
+        if (r[0] == 'f') {
+            if (!const_eval(&cx, pos[0], &pj->p, &d))
+                return 0;
+            if (!dim_is_none(d) || pj->p < 0 || pj->p > 1) {
+                error_at(cc, pos[0]->loc, "a connection probability must be a number from 0 to 1");
+                return 0;
+            }
+            if (pairs)
+                pj->prob = ir_const(cc, pj->p, IRT_REAL);
+        } else {
+            Val v = rule_expr(S, env, pj, pos[0], "a connection probability");
+            if (!v.ok)
+                return 0;
+            if (!dim_is_none(v.d) || v.e->type == IRT_BOOL) {
+                error_at(cc, pos[0]->loc, "a connection probability must be a number, got %s",
+                         v.e->type == IRT_BOOL ? "a condition" : fmt_dim(cc, v.d));
+                return 0;
+            }
+            double c;
+            if (ir_is_const(v.e, &c) && (c < 0 || c > 1)) {
+                error_at(cc, pos[0]->loc, "a connection probability must be a number from 0 to 1");
+                return 0;
+            }
+            pj->prob = v.e;
+            pairs = 1;
         }
-        return 1;
-    }
-    if (strcmp(r, "fixed_indegree") == 0) {
-        pj->rule = IR_FIXED_INDEGREE;
+    } else if (strcmp(r, "fixed_indegree") == 0 || strcmp(r, "fixed_outdegree") == 0) {
+        int in = r[6] == 'i';
+        pj->rule = in ? IR_FIXED_INDEGREE : IR_FIXED_OUTDEGREE;
         if (npos != 1) {
-            error_at(cc, rule->loc, "fixed_indegree takes one in-degree: fixed_indegree(K)");
+            error_at(cc, call->loc, "%s takes one degree: %s(K)", r, r);
             return 0;
         }
-        pj->k = const_int(S, pos[0], "an in-degree", 0, pj->multapses ? 2000000000 : pj->pre.size, &ok);
+        int64_t other = in ? pj->pre.size : pj->post.size;
+        pj->k = const_int(S, pos[0], in ? "an in-degree" : "an out-degree", 0,
+                          pj->multapses ? 2000000000 : other, &ok);
         if (ok && !pj->multapses) {
             int overlap = same && !pj->autapses && pj->pre.offset < pj->post.offset + pj->post.size &&
                           pj->post.offset < pj->pre.offset + pj->pre.size;
-            int64_t most = pj->pre.size - (overlap ? 1 : 0);
+            int64_t most = other - (overlap ? 1 : 0);
             if (pj->k > most) {
-                error_at(cc, pos[0]->loc, "in-degree %lld is impossible without multapses%s: at most %lld "
-                         "distinct presynaptic neurons", (long long)pj->k,
-                         overlap ? " and autapses" : "", (long long)most);
+                error_at(cc, pos[0]->loc, "%s %lld is impossible without multapses%s: at most %lld "
+                         "distinct %ssynaptic neurons", in ? "in-degree" : "out-degree",
+                         (long long)pj->k, overlap ? " and autapses" : "", (long long)most,
+                         in ? "pre" : "post");
                 return 0;
             }
         }
-        return ok;
-    }
-    if (strcmp(r, "fixed_outdegree") == 0 || strcmp(r, "fixed_total") == 0 || strcmp(r, "prob") == 0 ||
-        strcmp(r, "from_file") == 0) {
-        error_at(cc, rule->loc, "rule '%s' is not supported by this version of neuroc yet", r);
+        if (!ok)
+            return 0;
+    } else if (strcmp(r, "fixed_total") == 0) {
+        pj->rule = IR_FIXED_TOTAL;
+        if (npos != 1) {
+            error_at(cc, call->loc, "fixed_total takes one number of synapses: fixed_total(N)");
+            return 0;
+        }
+        pj->k = const_int(S, pos[0], "a number of synapses", 0, 4000000000, &ok);
+        if (!ok)
+            return 0;
+        if (!pj->multapses) {
+            error_at(cc, rule->loc, "fixed_total draws its pairs independently: it needs "
+                                    "'multapses = true'");
+            return 0;
+        }
+    } else if (strcmp(r, "from_file") == 0) {
+        pj->rule = IR_FROM_FILE;
+        if (npos != 1 || pos[0]->kind != AST_STRING) {
+            error_at(cc, call->loc, "from_file takes a file name: from_file(\"edges.csv\")");
+            return 0;
+        }
+        if (!pj->autapses || !pj->multapses) {
+            error_at(cc, rule->loc, "from_file takes its edges as they are: no 'autapses' or "
+                                    "'multapses' options");
+            return 0;
+        }
+        pj->file = edge_file_path(S, pos[0]);
+        if (!pj->file)
+            return 0;
+    } else {
+        error_at(cc, call->loc, "unknown connectivity rule '%s'", r);
+        diag_extra(cc, "  note: rules are all_to_all, one_to_one, fixed_prob(p), prob(expr), "
+                       "fixed_indegree(K), fixed_outdegree(K), fixed_total(N), from_file(\"f\")");
         return 0;
     }
-    error_at(cc, rule->loc, "unknown connectivity rule '%s'", r);
-    diag_extra(cc, "  note: rules are all_to_all, one_to_one, fixed_prob(p), fixed_indegree(K)");
-    return 0;
+    if (!pairs)
+        return 1;
+    if (pj->rule != IR_ALL_TO_ALL && pj->rule != IR_FIXED_PROB) {
+        error_at(cc, (within ? within : wheres[0] ? wheres[0] : wheres[1])->loc,
+                 "'within' and 'where' apply to all_to_all, fixed_prob and prob only");
+        return 0;
+    }
+    /* visited pair by pair: the filter is the where conditions and dist <= within */
+    pj->rule = IR_PAIRS;
+    for (int w = 0; w < 2; w++) {
+        if (!wheres[w])
+            continue;
+        Val v = rule_expr(S, env, pj, wheres[w], "a 'where' condition");
+        if (!v.ok)
+            return 0;
+        if (v.e->type != IRT_BOOL) {
+            error_at(cc, wheres[w]->loc, "'where' needs a condition, such as 'abs(i - j) <= 5'");
+            return 0;
+        }
+        pj->cond = pj->cond ? ir_bin(cc, IB_AND, pj->cond, v.e) : v.e;
+    }
+    if (within) {
+        Dim d;
+        cx.where = "a 'within' radius";
+        if (!const_eval(&cx, within, &pj->within, &d))
+            return 0;
+        if (!dim_eq(d, dim_len()) || !(pj->within > 0) || !isfinite(pj->within)) {
+            error_at(cc, within->loc, "'within' needs a positive length (e.g. '100 um'), got %s",
+                     dim_eq(d, dim_len()) ? "a length that is not positive" : fmt_dim(cc, d));
+            return 0;
+        }
+        if (!space_ok(cc, pj, within->loc, "'within'"))
+            return 0;
+        AstNode dn = {0};
+        dn.kind = AST_NAME;
+        dn.name = intern_cstr(cc, "dist");
+        dn.loc = within->loc;
+        Val dv = rule_expr(S, env, pj, &dn, "a 'within' radius");
+        IrExpr *in = ir_bin(cc, IB_LE, dv.e, ir_const(cc, pj->within, IRT_REAL));
+        pj->cond = pj->cond ? ir_bin(cc, IB_AND, in, pj->cond) : in;
+    }
+    return 1;
 }
+
+/* ===== connectivity rules =====} */
 
 static void add_proj(Sema *S, IrProj *p)
 {
@@ -2330,6 +2757,7 @@ static void do_projection(Sema *S, AstNode *it)
         return;
     pj->pre = (IrView){pre.inst->pop, pre.off, pre.size};
     pj->post = (IrView){post.inst->pop, post.off, post.size};
+    S->proj = pj;
     AstNode *syn = NULL, *rec = NULL, *con = NULL, *wc = NULL, *dc = NULL;
     for (int i = 0; i < it->list.n; i++) {
         AstNode *c = it->list.v[i];
@@ -2462,6 +2890,8 @@ static void do_projection(Sema *S, AstNode *it)
                 Val v = src ? conv(&wx, src) : mkval(ir_const(cc, 0, IRT_REAL), dim);
                 if (!src)
                     v.anydim = 1;
+                if (!wc && pj->file && decl->name == intern_cstr(cc, "w"))
+                    v = edge_value(cc, 0);
                 Bind b = {0};
                 b.name = decl->name;
                 b.kind = B_VAL;
@@ -2497,6 +2927,8 @@ static void do_projection(Sema *S, AstNode *it)
             Dim want = dim_subst_weight(wb->dim, wdim);
             expect_dim(&wx, v, want, wc->a->loc, "the weight");
         }
+    } else if (!wc && pj->file) {
+        delivered = edge_value(cc, 0).e;
     } else {
         if (!wc) {
             error_at(cc, it->loc, "projection '%s' needs 'w = value'", it->name);
@@ -2515,6 +2947,8 @@ static void do_projection(Sema *S, AstNode *it)
         Val v = conv(&dx, dc->a);
         if (expect_dim(&dx, v, dim_time(), dc->a->loc, "the delay") && v.ok)
             pj->delay = v.e;
+    } else if (pj->file) {
+        pj->delay = edge_value(cc, 1).e;
     }
 }
 
@@ -2792,9 +3226,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         switch (it->kind) {
         case AST_MODEL: b.kind = B_MODEL; declare(cc, &S->global, b); break;
         case AST_FUNC: b.kind = B_FUNC; b.denv = &S->global; declare(cc, &S->global, b); break;
-        case AST_CONNECTDEF:
-            error_at(cc, it->loc, "named connection rules are not supported by this version of neuroc yet");
-            break;
+        case AST_CONNECTDEF: b.kind = B_RULE; declare(cc, &S->global, b); break;
         case AST_CONST:
             do_const(S, it); /* in order, so models and later constants see it */
             break;

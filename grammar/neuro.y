@@ -346,6 +346,7 @@ primary(A) ::= PRE(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc),
 primary(A) ::= POST(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= IDENT(N) LPAREN optargs(X) RPAREN(R). { A = named(cc, AST_CALL, sp(N.loc, R.loc), N); A->list = X; }
 primary(A) ::= LPAREN expr(E) RPAREN. { A = E; }
+primary(A) ::= STRING(S). { A = nd(cc, AST_STRING, S.loc); A->str = S.text; }
 primary(A) ::= TRUE(K). { A = nd(cc, AST_BOOL, K.loc); A->flag = 1; }
 primary(A) ::= FALSE(K). { A = nd(cc, AST_BOOL, K.loc); A->flag = 0; }
 

@@ -92,6 +92,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_line(o, "#include \"neurort.h\"");
     out_line(o, "#include \"nrt_math.h\"");
     out_line(o, "#include \"nrt_philox.h\"");
+    out_line(o, "#include \"nrt_space.h\"");
     out_blank(o);
     out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
     out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
@@ -253,29 +254,47 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
     out_blank(o);
 }
 
-static void emit_proj(Out *o, const IrProj *j, const IrModel *m)
+static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
 {
     CgDialect d = dialect(m, j->pre.pop);
     d.rng_elem = "i";
     d.rng_sub = "rank";
     d.rng_step = "0";
     d.index = "i";
-    CgDialect dd = d;
-    dd.dbl = 1;
-    dd.real = "double";
     StrBuf b = {0};
     out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld] */", j->name, j->pre.pop->name,
              (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size), j->post.pop->name,
              (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
     out_line(o, "static nrt_csr %s;", j->cname);
+    if (j->rule == IR_FROM_FILE) {
+        StrBuf f = {0};
+        cg_cstring(j->file, &f);
+        out_line(o, "static const char *const %s_file = \"%s\";", j->cname, f.s);
+        out_line(o, "static double *%s_fw, *%s_fd; /* the file's w and delay columns, or NULL */",
+                 j->cname, j->cname);
+        sb_free(&f);
+        d.edge[0] = arena_printf(&cc->arena, "%s_fw[s]", j->cname);
+        d.edge[1] = arena_printf(&cc->arena, "(%s_fd ? %s_fd[s] : 0.0)", j->cname, j->cname);
+    }
+    if (j->rule == IR_PAIRS)
+        cg_conn_row(o, &d, j, "static", "");
     out_line(o, "static real *%s_w;", j->cname);
     out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
     out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", j->cname);
     out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
     out_blank(o);
+    CgDialect dd = d;
+    dd.dbl = 1;
+    dd.real = "double";
     out_open(o, "static int build_%s(void)", j->cname);
-    cg_conn_spec(o, j);
-    out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
+    if (j->rule == IR_FROM_FILE) {
+        out_line(o, "if (nrt_conn_file(&ctx, %s_file, %lld, %lld, %d, &%s, &%s_fw, &%s_fd) != NRT_OK) return -1;",
+                 j->cname, (long long)j->pre.size, (long long)j->post.size, cg_uses_edge(j->w, 0),
+                 j->cname, j->cname, j->cname);
+    } else {
+        cg_conn_spec(o, j);
+        out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
+    }
     out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
              j->cname, j->cname, j->cname, j->name);
     out_line(o, "if (!%s_w) return -1;", j->cname);
@@ -454,6 +473,9 @@ static void emit_main(Out *o, const IrModel *m)
         out_line(o, "nrt_pop_register(&ctx, \"%s\", %s_N);", pn.s, m->pops[i]->cname);
         sb_free(&pn);
     }
+    out_line(o, "mem_plan();");
+    out_line(o, "st = nrt_mem_check(&ctx, 0);");
+    out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "double t0 = nrt_now();");
     for (int i = 0; i < m->npops; i++)
         out_line(o, "if (init_%s() != 0) return fail(argv[0]);", m->pops[i]->cname);
@@ -516,7 +538,8 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     for (int i = 0; i < m->npops; i++)
         emit_pop_storage(&o, m->pops[i], m);
     for (int k = 0; k < m->nprojs; k++)
-        emit_proj(&o, m->projs[k], m);
+        emit_proj(cc, &o, m->projs[k], m);
+    cg_mem_plan(&o, m);
     for (int i = 0; i < m->npops; i++) {
         emit_pop_init(&o, m->pops[i], m);
         emit_pop_step(&o, m->pops[i], m);

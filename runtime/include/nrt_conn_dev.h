@@ -27,6 +27,12 @@
  *                   arbitrary order); nrt_conn_sort_rows sorts every row ascending, which is
  *                   exactly the host's stable counting sort (a row holds post indices only,
  *                   multapses are equal values).
+ *   fixed_outdegree nrt_conn_indeg_draw with the roles swapped (a work-item per pre draws its
+ *                   posts straight into its row, d negated), then nrt_conn_sort_rows.
+ *   fixed_total     nrt_conn_total_draw: a work-item per synapse draws its pair; then, as for
+ *                   fixed_indegree, count, prefix sum, nrt_conn_total_fill, sort.
+ *   pairs           (prob, within, where) the model's own kernels nc_rows_count_<proj> and
+ *                   nc_rows_fill_<proj>, written by codegen/simt.c around its row function.
  */
 #ifndef NRT_CONN_DEV_H
 #define NRT_CONN_DEV_H
@@ -207,7 +213,45 @@ NC_KERNEL nrt_conn_indeg_fill(NC_CONST_ARG int32_t *pres, NC_CONST_ARG int64_t *
     }
 }
 
-/* ---- sorting rows (fixed_indegree) ----
+/* ---- fixed_total ---- */
+
+/* Synapse e's pair (rt_conn.c, FIXED_TOTAL): redrawn with sub = 1, 2, .. while an autapse. */
+NC_KERNEL nrt_conn_total_draw(NC_G int32_t *pres, NC_G int32_t *posts, int64_t total,
+                              int64_t n_pre, int64_t n_post, uint32_t key0, uint32_t stream,
+                              int excl, int64_t d)
+{
+    int64_t e;
+    for (e = NC_GID; e < total; e += NC_GSIZE) {
+        uint32_t r = 0;
+        for (;;) {
+            const nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)e, r, 0, 0);
+            const int64_t pre = (int64_t)nrt_below(x.v[0], (uint32_t)n_pre);
+            const int64_t post = (int64_t)nrt_below(x.v[1], (uint32_t)n_post);
+            r++;
+            if (excl && pre + d == post)
+                continue;
+            pres[e] = (int32_t)pre;
+            posts[e] = (int32_t)post;
+            break;
+        }
+    }
+}
+
+/* Pair e goes to row pres[e] at a free place (cursor zeroed before); arbitrary order until
+ * nrt_conn_sort_rows. */
+NC_KERNEL nrt_conn_total_fill(NC_CONST_ARG int32_t *pres, NC_CONST_ARG int32_t *posts,
+                              NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *cursor,
+                              NC_G int32_t *col, int64_t total)
+{
+    int64_t e;
+    for (e = NC_GID; e < total; e += NC_GSIZE) {
+        const int32_t pre = pres[e];
+        const uint32_t at = (uint32_t)nc_atomic_add_i32(cursor + pre, 1);
+        col[row_ptr[pre] + (int64_t)at] = posts[e];
+    }
+}
+
+/* ---- sorting rows (fixed_indegree, fixed_outdegree, fixed_total) ----
  * Every row is sorted ascending by one work-group with a bitonic network in which every
  * compare-exchange puts the smaller value first (the first step of each merge compares
  * mirrored pairs, the later ones pairs at distance s). The row of n is padded to a power of

@@ -39,6 +39,22 @@
  *                   is NRT_EINVAL. The CSR is then built by a stable counting sort on pre,
  *                   visiting posts in ascending order, so each row's posts ascend and
  *                   repeated pairs (multapses) sit next to each other.
+ *   FIXED_OUTDEGREE for every pre i: FIXED_INDEGREE with the roles swapped (draw element i,
+ *                   partners post = nrt_below(w, n_post), reject autapse(i, post), and
+ *                   repeats without multapses); then row i is sorted ascending.
+ *   FIXED_TOTAL     multapses only. For every synapse e < k: r = 0;
+ *                       loop: x = draw(element = e, sub = r); r = r + 1
+ *                             pre = nrt_below(x.v[0], n_pre), post = nrt_below(x.v[1], n_post)
+ *                             until not autapse(pre, post)
+ *                   then rows by pre, each sorted ascending (k < 2^32; with every pair an
+ *                   autapse and k > 0: NRT_EINVAL).
+ *   PAIRS           row i is what spec->row(i, key0, out) writes: the generated program
+ *                   visits row i's candidate posts in ascending order (all of POST, or the
+ *                   lattice box around i for `within`) and keeps j when it is not an autapse
+ *                   to drop, the rule's condition holds and, with a probability p(i, j),
+ *                       x = draw(element = i, sub = j): nrt_u01_53(x.v[0], x.v[1]) <= p
+ *                   (codegen/cg_build.c, cg_conn_row). Each pair has its own draw, so rows
+ *                   and pairs can be visited in any order. Two passes: count, then fill.
  *   Output: row_ptr (n_pre + 1 int64), col (nnz int32, post index local to the post target).
  *   The device build (rt_gpu_conn.c, kernels in nrt_conn_dev.h) follows the same text and
  *   shares nrt_conn_check, so both accept and reject the same specs with the same messages.
@@ -58,6 +74,9 @@ static const char *rule_name(nrt_rule r)
     case NRT_ONE_TO_ONE: return "one_to_one";
     case NRT_FIXED_PROB: return "fixed_prob";
     case NRT_FIXED_INDEGREE: return "fixed_indegree";
+    case NRT_FIXED_OUTDEGREE: return "fixed_outdegree";
+    case NRT_FIXED_TOTAL: return "fixed_total";
+    case NRT_PAIRS: return "pairs";
     }
     return "?";
 }
@@ -237,6 +256,153 @@ static nrt_status build_indegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *
     return NRT_OK;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static nrt_status build_outdegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
+    const int64_t k = s->k, npre = s->n_pre, npost = s->n_post;
+    int32_t *mark = NULL;
+    int64_t i;
+    if (csr_alloc(ctx, out, npre, k * npre) != NRT_OK)
+        return NRT_ENOMEM;
+    mark = nrt_alloc(ctx, (size_t)(npost > 0 ? npost : 1) * sizeof *mark,
+                     "fixed_outdegree marks");
+    if (!mark)
+        return NRT_ENOMEM;
+    /* mark[post] == i + 1 when post was accepted for pre i */
+    for (i = 0; i < npre; i++) {
+        int32_t *mine = out->col + i * k;
+        int64_t acc = 0;
+        uint32_t r = 0;
+        out->row_ptr[i] = i * k;
+        while (acc < k) {
+            nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)i, r, 0, 0);
+            int h;
+            r++;
+            for (h = 0; h < 4 && acc < k; h++) {
+                int64_t post = nrt_below(x.v[h], (uint32_t)npost);
+                if (is_autapse(s, i, post))
+                    continue;
+                if (!s->multapses) {
+                    if (mark[post] == (int32_t)(i + 1))
+                        continue;
+                    mark[post] = (int32_t)(i + 1);
+                }
+                mine[acc++] = (int32_t)post;
+            }
+        }
+        qsort(mine, (size_t)k, sizeof *mine, cmp_i32);
+    }
+    nrt_free(mark);
+    out->row_ptr[npre] = k * npre;
+    out->nnz = k * npre;
+    return NRT_OK;
+}
+
+static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
+    const int64_t total = s->k, npre = s->n_pre;
+    int32_t *pres, *posts;
+    int64_t *pos, e, i;
+    pres = nrt_alloc(ctx, (size_t)(total > 0 ? total : 1) * sizeof *pres, "fixed_total pairs");
+    posts = nrt_alloc(ctx, (size_t)(total > 0 ? total : 1) * sizeof *posts, "fixed_total pairs");
+    pos = nrt_alloc(ctx, (size_t)(npre + 1) * sizeof *pos, "connectivity row cursors");
+    if (!pres || !posts || !pos || csr_alloc(ctx, out, npre, total) != NRT_OK) {
+        nrt_free(pres);
+        nrt_free(posts);
+        nrt_free(pos);
+        return NRT_ENOMEM;
+    }
+    for (e = 0; e < total; e++) {
+        uint32_t r = 0;
+        for (;;) {
+            nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)e, r, 0, 0);
+            int64_t pre = nrt_below(x.v[0], (uint32_t)npre);
+            int64_t post = nrt_below(x.v[1], (uint32_t)s->n_post);
+            r++;
+            if (is_autapse(s, pre, post))
+                continue;
+            pres[e] = (int32_t)pre;
+            posts[e] = (int32_t)post;
+            break;
+        }
+    }
+    for (e = 0; e < total; e++)
+        out->row_ptr[pres[e] + 1]++;
+    for (i = 0; i < npre; i++)
+        out->row_ptr[i + 1] += out->row_ptr[i];
+    memcpy(pos, out->row_ptr, (size_t)(npre + 1) * sizeof *pos);
+    for (e = 0; e < total; e++)
+        out->col[pos[pres[e]]++] = posts[e];
+    for (i = 0; i < npre; i++)
+        qsort(out->col + out->row_ptr[i], (size_t)(out->row_ptr[i + 1] - out->row_ptr[i]),
+              sizeof *out->col, cmp_i32);
+    nrt_free(pres);
+    nrt_free(posts);
+    nrt_free(pos);
+    out->nnz = total;
+    return NRT_OK;
+}
+
+/* PAIRS: a count pass over the rows, then a fill pass. */
+static nrt_status build_pairs(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    int64_t i;
+    out->row_ptr = nrt_alloc(ctx, (size_t)(s->n_pre + 1) * sizeof *out->row_ptr,
+                             "connectivity row pointers");
+    if (!out->row_ptr)
+        return NRT_ENOMEM;
+    for (i = 0; i < s->n_pre; i++)
+        out->row_ptr[i + 1] = out->row_ptr[i] + s->row(i, key0, NULL);
+    out->nnz = out->row_ptr[s->n_pre];
+    out->col = nrt_alloc(ctx, (size_t)(out->nnz > 0 ? out->nnz : 1) * sizeof *out->col,
+                         "connectivity columns");
+    if (!out->col)
+        return NRT_ENOMEM;
+    for (i = 0; i < s->n_pre; i++)
+        (void)s->row(i, key0, out->col + out->row_ptr[i]);
+    return NRT_OK;
+}
+
+/* Contract (neurort.h). PAIRS: rows counted exactly when n_pre <= 4096, else 4096 rows
+ * evenly spread, scaled to n_pre. */
+double nrt_conn_bytes(const nrt_conn_spec *s, double syn_bytes, double *nnz)
+{
+    const double np = (double)s->n_pre, nq = (double)s->n_post;
+    double n = 0;
+    switch (s->rule) {
+    case NRT_ALL_TO_ALL: n = np * nq; break;
+    case NRT_ONE_TO_ONE: n = np; break;
+    case NRT_FIXED_PROB: n = np * nq * (s->p > 1 ? 1 : s->p > 0 ? s->p : 0); break;
+    case NRT_FIXED_INDEGREE: n = nq * (double)s->k; break;
+    case NRT_FIXED_OUTDEGREE: n = np * (double)s->k; break;
+    case NRT_FIXED_TOTAL: n = (double)s->k; break;
+    case NRT_PAIRS: {
+        const uint32_t key0 = nrt_seed_key(s->seed);
+        const int64_t rows = s->n_pre <= 4096 ? s->n_pre : 4096;
+        int64_t r;
+        for (r = 0; r < rows && s->row; r++)
+            n += (double)s->row(rows == s->n_pre ? r : (int64_t)((double)r * np / 4096.0), key0,
+                                NULL);
+        if (rows > 0)
+            n *= np / (double)rows;
+        break;
+    }
+    }
+    if (nnz)
+        *nnz = n;
+    return (np + 1) * 8.0 + n * (4.0 + syn_bytes);
+}
+
 /* Contract (rt_internal.h): the checks made before anything is built, shared by
  * nrt_conn_build and nrt_gpu_conn_build. NRT_EINVAL with errmsg for bad sizes (negative or
  * above INT32_MAX), an unknown rule, a one_to_one size mismatch, a negative or unsatisfiable
@@ -299,6 +465,35 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s)
             }
         }
         return NRT_OK;
+    case NRT_FIXED_OUTDEGREE: {
+        nrt_conn_spec t = *s;     /* the in-degree check with the roles swapped */
+        t.rule = NRT_FIXED_INDEGREE;
+        t.n_pre = npost;
+        t.n_post = npre;
+        t.pre_offset = s->post_offset;
+        t.post_offset = s->pre_offset;
+        if (nrt_conn_check(ctx, &t) == NRT_OK)
+            return NRT_OK;
+        nrt_seterr(ctx, "fixed_outdegree projection %u: cannot give every pre neuron k = %lld "
+                   "distinct admissible partners among %lld post neurons", (unsigned)s->proj_id,
+                   (long long)k, (long long)npost);
+        return NRT_EINVAL;
+    }
+    case NRT_FIXED_TOTAL:
+        if (k < 0 || k > (int64_t)UINT32_MAX) {
+            nrt_seterr(ctx, "fixed_total projection %u: %lld synapses (0 .. %lu)",
+                       (unsigned)s->proj_id, (long long)k, (unsigned long)UINT32_MAX);
+            return NRT_EINVAL;
+        }
+        if (k > 0 && (npre == 0 || npost == 0 ||
+                      (npre == 1 && npost == 1 && is_autapse(s, 0, 0)))) {
+            nrt_seterr(ctx, "fixed_total projection %u: no admissible pair for %lld synapses",
+                       (unsigned)s->proj_id, (long long)k);
+            return NRT_EINVAL;
+        }
+        return NRT_OK;
+    case NRT_PAIRS:
+        return NRT_OK;
     }
     nrt_seterr(ctx, "projection %u: unknown connection rule %d", (unsigned)s->proj_id,
                (int)s->rule);
@@ -342,6 +537,20 @@ nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
         break;
     case NRT_FIXED_INDEGREE:
         st = build_indegree(ctx, &s, out);
+        break;
+    case NRT_FIXED_OUTDEGREE:
+        st = build_outdegree(ctx, &s, out);
+        break;
+    case NRT_FIXED_TOTAL:
+        st = build_total(ctx, &s, out);
+        break;
+    case NRT_PAIRS:
+        if (!s.row) {
+            nrt_seterr(ctx, "projection %u: no row function for its pairs", (unsigned)s.proj_id);
+            st = NRT_EINVAL;
+        } else {
+            st = build_pairs(ctx, &s, out);
+        }
         break;
     default:
         st = NRT_EINVAL;           /* unreachable: nrt_conn_check rejects unknown rules */

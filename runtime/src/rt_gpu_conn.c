@@ -14,6 +14,7 @@
 #include "rt_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +152,7 @@ static nrt_status rows_from_counts(build *b, nrt_dmem count, int64_t total, nrt_
                 rp[i + 1] = rp[i] + (int64_t)c[i];
             out->nnz = rp[np];
             if (total >= 0 && out->nnz != total) {
-                nrt_seterr(b->ctx, "fixed_indegree projection %u: a presynaptic neuron has "
+                nrt_seterr(b->ctx, "projection %u: a presynaptic neuron has "
                            "more than %u synapses, more than the device build can count",
                            (unsigned)b->s->proj_id, 0xFFFFFFFFu);
                 st = NRT_EINVAL;
@@ -211,25 +212,23 @@ static nrt_status build_prob(build *b, nrt_dcsr *out)
     return st;
 }
 
-/* fixed_indegree, k > 0 and n_post > 0 (nrt_conn_check made k admissible): draw per post,
- * count per pre, host prefix sum, scatter, sort each row. */
-static nrt_status build_indegree(build *b, nrt_dcsr *out)
+/* Draw k partners among n_cand candidates for each of n_items items (nrt_conn_indeg_draw:
+ * fixed_indegree's posts drawing pres, or with the roles swapped and d negated,
+ * fixed_outdegree's pres drawing posts) into dst[item * k ..], in draw order. */
+static nrt_status draw_partners(build *b, nrt_dmem dst, int64_t n_cand, int64_t n_items,
+                                int64_t k, int64_t d)
 {
     const nrt_conn_spec *s = b->s;
-    const int64_t np = s->n_pre, nq = s->n_post, k = s->k, total = k * nq;
     nrt_kernel *kd = kernel(b, "nrt_conn_indeg_draw", 12);
-    nrt_kernel *kc = kernel(b, "nrt_conn_indeg_count", 3);
-    nrt_kernel *kf = kernel(b, "nrt_conn_indeg_fill", 6);
-    nrt_kernel *ks = kernel(b, "nrt_conn_sort_rows", 3);
-    nrt_dmem pres = {0, 0}, sets = {0, 0}, count = {0, 0};
-    int64_t words = 0, items = 0, groups, group = ROW_GROUP, sort_group = 32;
+    nrt_dmem sets = {0, 0};
+    int64_t words = 0, items = 0, groups, group = ROW_GROUP;
     int hash_bits = 0;
     nrt_status st;
-    if (!kd || !kc || !kf || !ks)
+    if (!kd)
         return NRT_EDEVICE;
     if (!s->multapses) {
-        /* a set per work-item: n_pre bits, or a hash table of 2^hash_bits >= 2k words */
-        int64_t bitmap = (np + 31) / 32, table = 2;
+        /* a set per work-item: n_cand bits, or a hash table of 2^hash_bits >= 2k words */
+        int64_t bitmap = (n_cand + 31) / 32, table = 2;
         hash_bits = 1;
         while (table < 2 * k) {
             table <<= 1;
@@ -250,20 +249,16 @@ static nrt_status build_indegree(build *b, nrt_dcsr *out)
     }
     if (b->max_group > 0 && group > (int64_t)b->max_group)
         group = (int64_t)b->max_group;
-    /* the draw launch: a work-item per post, within max_groups and the sets */
-    groups = (nq + group - 1) / group;
+    /* the draw launch: a work-item per item, within max_groups and the sets */
+    groups = (n_items + group - 1) / group;
     if (groups > (int64_t)b->max_groups)
         groups = (int64_t)b->max_groups;
     if (!s->multapses && groups > items / group)
         groups = items / group;
-    st = dalloc(b, &pres, total, sizeof(int32_t), "fixed_indegree partner lists");
+    st = dalloc(b, &sets, s->multapses ? 1 : groups * group * words, sizeof(uint32_t),
+                "partner marks");
     if (st == NRT_OK)
-        st = dalloc(b, &sets, s->multapses ? 1 : groups * group * words, sizeof(uint32_t),
-                    "fixed_indegree marks");
-    if (st == NRT_OK)
-        st = dalloc(b, &count, np, sizeof(int32_t), "connectivity row counts");
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kd, 0, pres);
+        st = nrt_gpu_arg_mem(kd, 0, dst);
     if (st == NRT_OK)
         st = nrt_gpu_arg_mem(kd, 1, sets);
     if (st == NRT_OK)
@@ -271,18 +266,65 @@ static nrt_status build_indegree(build *b, nrt_dcsr *out)
     if (st == NRT_OK)
         st = nrt_gpu_arg_i32(kd, 3, hash_bits);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kd, 4, np);
+        st = nrt_gpu_arg_i64(kd, 4, n_cand);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kd, 5, nq);
+        st = nrt_gpu_arg_i64(kd, 5, n_items);
     if (st == NRT_OK)
         st = nrt_gpu_arg_i64(kd, 6, k);
     if (st == NRT_OK)
         st = nrt_gpu_arg_i32(kd, 7, s->multapses != 0);
     if (st == NRT_OK)
-        st = args_tail(b, kd, 8, 1);
+        st = nrt_gpu_arg_i32(kd, 8, (int32_t)b->key0);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i32(kd, 9, (int32_t)b->stream);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i32(kd, 10, b->excl);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kd, 11, d);
     if (st == NRT_OK)
         st = nrt_gpu_launch(kd, (size_t)groups, (size_t)group, 0);
-    /* count per pre */
+    if (st == NRT_OK)
+        st = nrt_gpu_sync(b->g);      /* before the sets go */
+    nrt_gpu_free(b->g, &sets);
+    return st;
+}
+
+/* Sort every row of out ascending: a group per row, of an eighth of the mean row length
+ * (32..256). */
+static nrt_status sort_rows(build *b, nrt_dcsr *out)
+{
+    const int64_t np = b->s->n_pre;
+    nrt_kernel *ks = kernel(b, "nrt_conn_sort_rows", 3);
+    int64_t sort_group = 32;
+    nrt_status st;
+    if (!ks)
+        return NRT_EDEVICE;
+    while (sort_group < FLAT_GROUP && np > 0 && sort_group * 8 < out->nnz / np)
+        sort_group <<= 1;
+    st = nrt_gpu_arg_mem(ks, 0, out->row_ptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ks, 1, out->col);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(ks, 2, np);
+    if (st == NRT_OK && np > 0)
+        st = launch(b, ks, np, (size_t)sort_group, 1);
+    return st;
+}
+
+/* Rows from a list of (pre, post) pairs on the device: count per pre, host prefix sum,
+ * scatter (posts: the post of pair e, or NULL for e / k), sort each row. */
+static nrt_status rows_from_pairs(build *b, nrt_dmem pres, const nrt_dmem *posts, int64_t total,
+                                  int64_t k, nrt_dcsr *out)
+{
+    const int64_t np = b->s->n_pre;
+    nrt_kernel *kc = kernel(b, "nrt_conn_indeg_count", 3);
+    nrt_kernel *kf = posts ? kernel(b, "nrt_conn_total_fill", 6)
+                           : kernel(b, "nrt_conn_indeg_fill", 6);
+    nrt_dmem count = {0, 0};
+    nrt_status st;
+    if (!kc || !kf)
+        return NRT_EDEVICE;
+    st = dalloc(b, &count, np, sizeof(int32_t), "connectivity row counts");
     if (st == NRT_OK)
         st = nrt_gpu_arg_mem(kc, 0, pres);
     if (st == NRT_OK)
@@ -301,33 +343,147 @@ static nrt_status build_indegree(build *b, nrt_dcsr *out)
     if (st == NRT_OK)
         st = nrt_gpu_arg_mem(kf, 0, pres);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 1, out->row_ptr);
+        st = posts ? nrt_gpu_arg_mem(kf, 1, *posts) : nrt_gpu_arg_mem(kf, 1, out->row_ptr);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 2, count);
+        st = posts ? nrt_gpu_arg_mem(kf, 2, out->row_ptr) : nrt_gpu_arg_mem(kf, 2, count);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 3, out->col);
+        st = posts ? nrt_gpu_arg_mem(kf, 3, count) : nrt_gpu_arg_mem(kf, 3, out->col);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kf, 4, total);
+        st = posts ? nrt_gpu_arg_mem(kf, 4, out->col) : nrt_gpu_arg_i64(kf, 4, total);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kf, 5, k);
+        st = posts ? nrt_gpu_arg_i64(kf, 5, total) : nrt_gpu_arg_i64(kf, 5, k);
     if (st == NRT_OK)
         st = launch(b, kf, total, FLAT_GROUP, 0);
-    /* sort each row: a group per row, of an eighth of the mean row length (32..256) */
-    while (sort_group < FLAT_GROUP && np > 0 && sort_group * 8 < total / np)
-        sort_group <<= 1;
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(ks, 0, out->row_ptr);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(ks, 1, out->col);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(ks, 2, np);
-    if (st == NRT_OK && np > 0)
-        st = launch(b, ks, np, (size_t)sort_group, 1);
+        st = sort_rows(b, out);
     if (st == NRT_OK)
         st = nrt_gpu_sync(b->g);      /* before the scratch buffers go */
-    nrt_gpu_free(b->g, &sets);
-    nrt_gpu_free(b->g, &pres);
     nrt_gpu_free(b->g, &count);
+    return st;
+}
+
+/* fixed_indegree, k > 0 and n_post > 0 (nrt_conn_check made k admissible): draw per post,
+ * then rows from the (pre, post) pairs. */
+static nrt_status build_indegree(build *b, nrt_dcsr *out)
+{
+    const nrt_conn_spec *s = b->s;
+    const int64_t total = s->k * s->n_post;
+    nrt_dmem pres = {0, 0};
+    nrt_status st = dalloc(b, &pres, total, sizeof(int32_t), "fixed_indegree partner lists");
+    if (st == NRT_OK)
+        st = draw_partners(b, pres, s->n_pre, s->n_post, s->k, b->d);
+    if (st == NRT_OK)
+        st = rows_from_pairs(b, pres, NULL, total, s->k, out);
+    nrt_gpu_free(b->g, &pres);
+    return st;
+}
+
+/* fixed_outdegree, k > 0 and n_pre > 0: row i is drawn straight into col[i * k ..] (the
+ * in-degree draw with the roles swapped), row_ptr[i] = i * k, then each row is sorted. */
+static nrt_status build_outdegree(build *b, nrt_dcsr *out)
+{
+    const nrt_conn_spec *s = b->s;
+    nrt_kernel *kr = kernel(b, "nrt_conn_all_rows", 5);
+    nrt_status st;
+    if (!kr)
+        return NRT_EDEVICE;
+    out->nnz = s->k * s->n_pre;
+    st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kr, 0, out->row_ptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kr, 1, s->n_pre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kr, 2, s->k);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i32(kr, 3, 0);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kr, 4, 0);
+    if (st == NRT_OK)
+        st = launch(b, kr, s->n_pre + 1, FLAT_GROUP, 0);
+    if (st == NRT_OK)
+        st = draw_partners(b, out->col, s->n_post, s->n_pre, s->k, -b->d);
+    if (st == NRT_OK)
+        st = sort_rows(b, out);
+    return st;
+}
+
+/* fixed_total, k > 0: a work-item per synapse draws its pair, then rows from the pairs. */
+static nrt_status build_total(build *b, nrt_dcsr *out)
+{
+    const nrt_conn_spec *s = b->s;
+    nrt_kernel *kd = kernel(b, "nrt_conn_total_draw", 9);
+    nrt_dmem pres = {0, 0}, posts = {0, 0};
+    nrt_status st;
+    if (!kd)
+        return NRT_EDEVICE;
+    st = dalloc(b, &pres, s->k, sizeof(int32_t), "fixed_total pairs");
+    if (st == NRT_OK)
+        st = dalloc(b, &posts, s->k, sizeof(int32_t), "fixed_total pairs");
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kd, 0, pres);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kd, 1, posts);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kd, 2, s->k);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kd, 3, s->n_pre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kd, 4, s->n_post);
+    if (st == NRT_OK)
+        st = args_tail(b, kd, 5, 1);
+    if (st == NRT_OK)
+        st = launch(b, kd, s->k, FLAT_GROUP, 0);
+    if (st == NRT_OK)
+        st = rows_from_pairs(b, pres, &posts, s->k, 0, out);
+    nrt_gpu_free(b->g, &pres);
+    nrt_gpu_free(b->g, &posts);
+    return st;
+}
+
+/* PAIRS: the model's kernels nc_rows_count_<name> (count, n_pre, key0) and
+ * nc_rows_fill_<name> (row_ptr, col, n_pre, key0), a work-item per row. */
+static nrt_status build_pairs(build *b, nrt_dcsr *out)
+{
+    const int64_t np = b->s->n_pre;
+    char name[160];
+    nrt_kernel *kc, *kf;
+    nrt_dmem count = {0, 0};
+    nrt_status st;
+    if (!b->s->row_kernels) {
+        nrt_seterr(b->ctx, "projection %u: no row kernels for its pairs", (unsigned)b->s->proj_id);
+        return NRT_EINVAL;
+    }
+    snprintf(name, sizeof name, "nc_rows_count_%s", b->s->row_kernels);
+    kc = kernel(b, name, 3);
+    snprintf(name, sizeof name, "nc_rows_fill_%s", b->s->row_kernels);
+    kf = kernel(b, name, 4);
+    if (!kc || !kf)
+        return NRT_EDEVICE;
+    st = dalloc(b, &count, np, sizeof(int32_t), "connectivity row counts");
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kc, 0, count);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kc, 1, np);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i32(kc, 2, (int32_t)b->key0);
+    if (st == NRT_OK)
+        st = launch(b, kc, np, ROW_GROUP, 0);
+    if (st == NRT_OK)
+        st = rows_from_counts(b, count, -1, out);
+    nrt_gpu_free(b->g, &count);
+    if (st == NRT_OK)
+        st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 0, out->row_ptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 1, out->col);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kf, 2, np);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i32(kf, 3, (int32_t)b->key0);
+    if (st == NRT_OK)
+        st = launch(b, kf, np, ROW_GROUP, 0);
     return st;
 }
 
@@ -384,6 +540,21 @@ nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spe
                 st = build_indegree(&b, out);
             else
                 st = dalloc(&b, &out->col, 0, sizeof(int32_t), "connectivity columns");
+            break;
+        case NRT_FIXED_OUTDEGREE:
+            if (spec->k > 0 && spec->n_pre > 0)
+                st = build_outdegree(&b, out);
+            else
+                st = dalloc(&b, &out->col, 0, sizeof(int32_t), "connectivity columns");
+            break;
+        case NRT_FIXED_TOTAL:
+            if (spec->k > 0)
+                st = build_total(&b, out);
+            else
+                st = dalloc(&b, &out->col, 0, sizeof(int32_t), "connectivity columns");
+            break;
+        case NRT_PAIRS:
+            st = build_pairs(&b, out);
             break;
         }
     }

@@ -113,3 +113,70 @@ void nrt_report(nrt_ctx *ctx)
         fprintf(stderr, "  output: %s\n", ctx->out_dir);
     fflush(stderr);
 }
+
+/* Bytes as text: "812 B", "4.2 MiB", "1.50 GiB". */
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+    if (b < 1024)
+        snprintf(buf, n, "%.0f B", b);
+    else if (b < 1024.0 * 1024)
+        snprintf(buf, n, "%.1f KiB", b / 1024);
+    else if (b < 1024.0 * 1024 * 1024)
+        snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024));
+    else
+        snprintf(buf, n, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+}
+
+/* Contract: see neurort.h. */
+void nrt_mem_add(nrt_ctx *ctx, const char *what, double count, double bytes)
+{
+    if (ctx->nmem < NRT_MAX_POPS) {
+        ctx->mem[ctx->nmem].what = what;
+        ctx->mem[ctx->nmem].count = count;
+        ctx->mem[ctx->nmem].bytes = bytes;
+    }
+    ctx->nmem++;
+    ctx->mem_total += bytes;
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
+{
+    char b[32], d[32];
+    int k, shown = ctx->nmem < NRT_MAX_POPS ? ctx->nmem : NRT_MAX_POPS, big = 0;
+    if (ctx->dry_run) {
+        printf("memory plan of '%s' (%s back end), before construction:\n",
+               ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c");
+        for (k = 0; k < shown; k++) {
+            fmt_bytes(b, sizeof b, ctx->mem[k].bytes);
+            if (ctx->mem[k].count >= 0)
+                printf("  %-32s %14.0f synapses  %12.0f bytes  (%s)\n", ctx->mem[k].what,
+                       ctx->mem[k].count, ctx->mem[k].bytes, b);
+            else
+                printf("  %-32s %14s           %12.0f bytes  (%s)\n", ctx->mem[k].what, "",
+                       ctx->mem[k].bytes, b);
+        }
+        if (ctx->nmem > shown)
+            printf("  ... and %d more\n", ctx->nmem - shown);
+        fmt_bytes(b, sizeof b, ctx->mem_total);
+        printf("  %-32s %14s           %12.0f bytes  (%s)\n", "total", "", ctx->mem_total, b);
+        if (device_bytes > 0) {
+            fmt_bytes(d, sizeof d, device_bytes);
+            printf("  device memory: %s\n", d);
+        }
+        fflush(stdout);
+        return NRT_EHELP;
+    }
+    if (device_bytes > 0 && ctx->mem_total > 0.9 * device_bytes) {
+        for (k = 1; k < shown; k++)
+            if (ctx->mem[k].bytes > ctx->mem[big].bytes)
+                big = k;
+        fmt_bytes(b, sizeof b, ctx->mem_total);
+        fmt_bytes(d, sizeof d, device_bytes);
+        nrt_seterr(ctx, "the model needs about %s of device memory, more than 90%% of the "
+                   "device's %s (largest: %s; see --dry-run)", b, d,
+                   shown ? ctx->mem[big].what : "?");
+        return NRT_EDEVICE;
+    }
+    return NRT_OK;
+}

@@ -1,0 +1,477 @@
+/* rt_edges.c -- from_file connectivity: edge lists read from .csv or .npy files.
+ *
+ * nrt_conn_file reads a whole file, checks every edge (indices in range, numbers finite)
+ * and returns the synapses as CSR by presynaptic row, posts ascending (a stable sort, so
+ * repeated pairs keep the file's order), with the optional weight and delay columns in the
+ * same order. Every problem is reported as "FILE:LINE: what" (for .npy, LINE is the
+ * 1-based row), in ctx->errmsg. The layouts:
+ *   .csv  lines "pre,post[,w[,delay]]"; blank lines and lines starting with '#' are skipped;
+ *         a first line that is not numeric is a header naming the columns (pre, post, w,
+ *         delay, in any order; other names are errors). Without a header the columns are
+ *         pre, post, w, delay, as many as the first line has; every line has that many.
+ *   .npy  a 2-D array of 2 to 4 columns (pre, post, w, delay), or a 1-D structured array
+ *         with fields pre and post and optionally w and delay; little-endian integers
+ *         (i1..i8, u1..u8) and floats (f4, f8); C order.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_PRE, C_POST, C_W, C_D, C_COUNT };
+static const char *const col_names[C_COUNT] = {"pre", "post", "w", "delay"};
+
+/* The edges as read, in file order. */
+typedef struct edges {
+    nrt_ctx *ctx;
+    const char *path;
+    int64_t n, cap;
+    double *v[C_COUNT];           /* column values */
+    int has[C_COUNT];             /* the file has the column */
+    int64_t *line;                /* file line (csv) or row (npy) of each edge, for messages */
+} edges;
+
+static int edges_push(edges *e, const double *row, const int *have, int64_t line)
+{
+    int c;
+    if (e->n == e->cap) {
+        int64_t cap = e->cap ? 2 * e->cap : 1024;
+        for (c = 0; c < C_COUNT; c++) {
+            double *nv;
+            if (!have[c])
+                continue;
+            nv = realloc(e->v[c], (size_t)cap * sizeof *nv);
+            if (!nv)
+                goto oom;
+            e->v[c] = nv;
+        }
+        {
+            int64_t *nl = realloc(e->line, (size_t)cap * sizeof *nl);
+            if (!nl)
+                goto oom;
+            e->line = nl;
+        }
+        e->cap = cap;
+    }
+    for (c = 0; c < C_COUNT; c++)
+        if (have[c])
+            e->v[c][e->n] = row[c];
+    e->line[e->n++] = line;
+    return 0;
+oom:
+    nrt_seterr(e->ctx, "%s: out of memory reading edges", e->path);
+    return -1;
+}
+
+static void edges_free(edges *e)
+{
+    int c;
+    for (c = 0; c < C_COUNT; c++)
+        free(e->v[c]);
+    free(e->line);
+}
+
+/* The whole file in memory (NUL-terminated); NULL with errmsg. */
+static char *slurp(nrt_ctx *ctx, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f) {
+        nrt_seterr(ctx, "%s: cannot open edge file: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        nrt_seterr(ctx, "%s: cannot read edge file", path);
+        fclose(f);
+        return NULL;
+    }
+    buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        nrt_seterr(ctx, "%s: cannot read edge file (%ld bytes)", path, n);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Split a line (NUL-terminated, no newline) at commas into at most 8 trimmed fields. */
+static int split(char *s, char **f)
+{
+    int n = 0;
+    for (;;) {
+        char *comma = strchr(s, ',');
+        char *end;
+        if (comma)
+            *comma = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        end = s + strlen(s);
+        while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+            *--end = 0;
+        if (n < 8)
+            f[n] = s;
+        n++;
+        if (!comma)
+            return n;
+        s = comma + 1;
+    }
+}
+
+static int parse_num(const char *s, double *v)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *end == 0 && errno == 0;
+}
+
+static nrt_status read_csv(edges *e, char *text)
+{
+    int order[C_COUNT], ncols = 0, c;
+    int have[C_COUNT] = {0, 0, 0, 0};
+    int64_t line = 0;
+    char *p = text;
+    while (*p) {
+        char *nl = strchr(p, '\n'), *f[8];
+        double row[C_COUNT] = {0, 0, 0, 0};
+        int n;
+        line++;
+        if (nl)
+            *nl = 0;
+        {
+            char *q = p;
+            while (*q == ' ' || *q == '\t' || *q == '\r')
+                q++;
+            if (*q == 0 || *q == '#') {
+                p = nl ? nl + 1 : p + strlen(p);
+                continue;
+            }
+        }
+        n = split(p, f);
+        if (ncols == 0) {
+            double v;
+            if (n < 2 || n > 4) {
+                nrt_seterr(e->ctx, "%s:%lld: expected 2 to 4 columns (pre,post[,w[,delay]]), "
+                           "got %d", e->path, (long long)line, n);
+                return NRT_EINVAL;
+            }
+            ncols = n;
+            if (!parse_num(f[0], &v)) {          /* a header */
+                for (c = 0; c < n; c++) {
+                    int k;
+                    for (k = 0; k < C_COUNT && strcmp(f[c], col_names[k]) != 0; k++)
+                        ;
+                    if (k == C_COUNT || have[k]) {
+                        nrt_seterr(e->ctx, "%s:%lld: %s column name '%s' (columns are pre, "
+                                   "post, w, delay)", e->path, (long long)line,
+                                   k == C_COUNT ? "unknown" : "repeated", f[c]);
+                        return NRT_EINVAL;
+                    }
+                    order[c] = k;
+                    have[k] = 1;
+                }
+                if (!have[C_PRE] || !have[C_POST]) {
+                    nrt_seterr(e->ctx, "%s:%lld: the header needs columns 'pre' and 'post'",
+                               e->path, (long long)line);
+                    return NRT_EINVAL;
+                }
+                p = nl ? nl + 1 : p + strlen(p);
+                continue;
+            }
+            for (c = 0; c < n; c++) {
+                order[c] = c;
+                have[c] = 1;
+            }
+        }
+        if (n != ncols) {
+            nrt_seterr(e->ctx, "%s:%lld: %d column%s, but the file has %d", e->path,
+                       (long long)line, n, n == 1 ? "" : "s", ncols);
+            return NRT_EINVAL;
+        }
+        for (c = 0; c < n; c++) {
+            if (!parse_num(f[c], &row[order[c]])) {
+                nrt_seterr(e->ctx, "%s:%lld: column %d ('%s') is not a number: '%s'", e->path,
+                           (long long)line, c + 1, col_names[order[c]], f[c]);
+                return NRT_EINVAL;
+            }
+        }
+        if (edges_push(e, row, have, line) != 0)
+            return NRT_ENOMEM;
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (ncols == 0) {
+        nrt_seterr(e->ctx, "%s:%lld: no edges (and no header)", e->path, (long long)line);
+        return NRT_EINVAL;
+    }
+    memcpy(e->has, have, sizeof have);
+    return NRT_OK;
+}
+
+/* One field of an .npy row: kind 'i', 'u' or 'f', size in bytes. */
+typedef struct npy_field {
+    int col;                      /* C_PRE .. C_D */
+    char kind;
+    int size;
+    size_t offset;
+} npy_field;
+
+/* Parse a descr "<f8" into kind and size; 0 if unsupported. */
+static int npy_type(const char *d, char *kind, int *size)
+{
+    if ((d[0] != '<' && d[0] != '|') || !strchr("iuf", d[1]))
+        return 0;
+    *kind = d[1];
+    *size = atoi(d + 2);
+    if (*kind == 'f')
+        return *size == 4 || *size == 8;
+    return *size == 1 || *size == 2 || *size == 4 || *size == 8;
+}
+
+static double npy_value(const unsigned char *p, char kind, int size)
+{
+    uint64_t u = 0;
+    int b;
+    for (b = 0; b < size; b++)
+        u |= (uint64_t)p[b] << (8 * b);
+    if (kind == 'f') {
+        if (size == 4) {
+            uint32_t w = (uint32_t)u;
+            float f;
+            memcpy(&f, &w, sizeof f);
+            return (double)f;
+        } else {
+            double d;
+            memcpy(&d, &u, sizeof d);
+            return d;
+        }
+    }
+    if (kind == 'u')
+        return (double)u;
+    if (size < 8 && (u >> (8 * size - 1)) & 1)
+        u |= ~(uint64_t)0 << (8 * size);          /* sign-extend */
+    return (double)(int64_t)u;
+}
+
+static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
+{
+    npy_field fl[C_COUNT];
+    int nf = 0, have[C_COUNT] = {0, 0, 0, 0}, f;
+    size_t hl, data, row_bytes = 0;
+    int64_t rows = -1, cols = -1, r;
+    char hdr[4096], *d, *q;
+    if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
+        nrt_seterr(e->ctx, "%s:1: not a NumPy .npy file (no \\x93NUMPY magic)", e->path);
+        return NRT_EINVAL;
+    }
+    if (buf[6] == 1) {
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8;
+        data = 10 + hl;
+    } else if (len >= 12) {
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        data = 12 + hl;
+    } else {
+        hl = 0;
+        data = len + 1;
+    }
+    if (data > len || hl >= sizeof hdr) {
+        nrt_seterr(e->ctx, "%s:1: truncated or oversized .npy header", e->path);
+        return NRT_EINVAL;
+    }
+    memcpy(hdr, buf + data - hl, hl);
+    hdr[hl] = 0;
+    if (strstr(hdr, "'fortran_order': True")) {
+        nrt_seterr(e->ctx, "%s:1: Fortran-ordered arrays are not supported (save with "
+                   "numpy.ascontiguousarray)", e->path);
+        return NRT_EINVAL;
+    }
+    q = strstr(hdr, "'shape':");
+    if (q && (q = strchr(q, '(')) != NULL) {
+        long long a = -1, b = -1;
+        int n = sscanf(q, "(%lld, %lld)", &a, &b);
+        rows = a;
+        cols = n == 2 ? b : -1;
+    }
+    d = strstr(hdr, "'descr':");
+    if (!d || rows < 0) {
+        nrt_seterr(e->ctx, "%s:1: .npy header without 'descr' or 'shape'", e->path);
+        return NRT_EINVAL;
+    }
+    d += 8;
+    while (*d == ' ')
+        d++;
+    if (*d == '\'') {                              /* a plain 2-D array */
+        char kind;
+        int size;
+        if (!npy_type(d + 1, &kind, &size)) {
+            nrt_seterr(e->ctx, "%s:1: unsupported .npy dtype %.8s (integers or f4/f8)",
+                       e->path, d);
+            return NRT_EINVAL;
+        }
+        if (cols < 2 || cols > 4) {
+            nrt_seterr(e->ctx, "%s:1: expected a 2-D array of 2 to 4 columns (pre, post[, w"
+                       "[, delay]]), got shape %s", e->path, strchr(strstr(hdr, "'shape':"), '('));
+            return NRT_EINVAL;
+        }
+        for (f = 0; f < cols; f++) {
+            fl[nf].col = f;
+            fl[nf].kind = kind;
+            fl[nf].size = size;
+            fl[nf++].offset = (size_t)f * (size_t)size;
+            have[f] = 1;
+        }
+        row_bytes = (size_t)cols * (size_t)size;
+    } else if (*d == '[' && cols < 0) {            /* structured: [('pre', '<i4'), ...] */
+        char *t = d;
+        while ((t = strstr(t, "('")) != NULL) {
+            char name[32], type[16];
+            int k;
+            if (sscanf(t, "('%31[^']', '%15[^']')", name, type) != 2) {
+                nrt_seterr(e->ctx, "%s:1: cannot read the .npy field list", e->path);
+                return NRT_EINVAL;
+            }
+            for (k = 0; k < C_COUNT && strcmp(name, col_names[k]) != 0; k++)
+                ;
+            if (k == C_COUNT || have[k] || !npy_type(type, &fl[nf].kind, &fl[nf].size)) {
+                nrt_seterr(e->ctx, "%s:1: .npy field '%s' of type '%s': fields are pre, post, "
+                           "w, delay, integers or f4/f8, each once", e->path, name, type);
+                return NRT_EINVAL;
+            }
+            fl[nf].col = k;
+            fl[nf].offset = row_bytes;
+            row_bytes += (size_t)fl[nf++].size;
+            have[k] = 1;
+            t++;
+        }
+        if (!have[C_PRE] || !have[C_POST]) {
+            nrt_seterr(e->ctx, "%s:1: the .npy record needs fields 'pre' and 'post'", e->path);
+            return NRT_EINVAL;
+        }
+    } else {
+        nrt_seterr(e->ctx, "%s:1: expected a 2-D array or a 1-D record array", e->path);
+        return NRT_EINVAL;
+    }
+    if ((size_t)rows > (len - data) / row_bytes) {
+        nrt_seterr(e->ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present",
+                   e->path, (long long)((len - data) / row_bytes + 1), (long long)rows,
+                   (len - data) / row_bytes);
+        return NRT_EINVAL;
+    }
+    for (r = 0; r < rows; r++) {
+        double row[C_COUNT] = {0, 0, 0, 0};
+        const unsigned char *p = buf + data + (size_t)r * row_bytes;
+        for (f = 0; f < nf; f++)
+            row[fl[f].col] = npy_value(p + fl[f].offset, fl[f].kind, fl[f].size);
+        if (edges_push(e, row, have, r + 1) != 0)
+            return NRT_ENOMEM;
+    }
+    memcpy(e->has, have, sizeof have);
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
+                         int need_w, nrt_csr *out, double **w, double **delay)
+{
+    edges e;
+    size_t len = 0, plen = strlen(path);
+    char *text;
+    nrt_status st;
+    int64_t k, i, *pos = NULL;
+    memset(&e, 0, sizeof e);
+    memset(out, 0, sizeof *out);
+    *w = *delay = NULL;
+    e.ctx = ctx;
+    e.path = path;
+    text = slurp(ctx, path, &len);
+    if (!text)
+        return NRT_EIO;
+    if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
+        st = read_npy(&e, (const unsigned char *)text, len);
+    else
+        st = read_csv(&e, text);
+    free(text);
+    for (k = 0; st == NRT_OK && k < e.n; k++) {
+        const double a = e.v[C_PRE][k], b = e.v[C_POST][k];
+        if (!(a >= 0 && a < (double)n_pre && a == floor(a)) ||
+            !(b >= 0 && b < (double)n_post && b == floor(b))) {
+            int bad_pre = !(a >= 0 && a < (double)n_pre && a == floor(a));
+            nrt_seterr(ctx, "%s:%lld: %s index %g is not a neuron of the %s target (0 .. %lld)",
+                       path, (long long)e.line[k], bad_pre ? "pre" : "post", bad_pre ? a : b,
+                       bad_pre ? "presynaptic" : "postsynaptic",
+                       (long long)(bad_pre ? n_pre : n_post) - 1);
+            st = NRT_EINVAL;
+        } else if ((e.has[C_W] && !isfinite(e.v[C_W][k])) ||
+                   (e.has[C_D] && !(e.v[C_D][k] >= 0 && isfinite(e.v[C_D][k])))) {
+            nrt_seterr(ctx, "%s:%lld: %s", path, (long long)e.line[k],
+                       e.has[C_W] && !isfinite(e.v[C_W][k]) ? "the weight is not a finite number"
+                                                            : "the delay is not a finite time >= 0");
+            st = NRT_EINVAL;
+        }
+    }
+    if (st == NRT_OK && need_w && !e.has[C_W]) {
+        nrt_seterr(ctx, "%s:1: no weight column, and the projection gives no 'w'", path);
+        st = NRT_EINVAL;
+    }
+    if (st != NRT_OK) {
+        edges_free(&e);
+        return st;
+    }
+    /* CSR: a counting sort by pre, then each row by post (stable: insertion sort of an index) */
+    out->n_pre = n_pre;
+    out->n_post = n_post;
+    out->nnz = e.n;
+    out->row_ptr = nrt_alloc(ctx, (size_t)(n_pre + 1) * sizeof *out->row_ptr,
+                             "connectivity row pointers");
+    out->col = nrt_alloc(ctx, (size_t)(e.n > 0 ? e.n : 1) * sizeof *out->col,
+                         "connectivity columns");
+    pos = nrt_alloc(ctx, (size_t)(n_pre + 1) * sizeof *pos, "connectivity row cursors");
+    if (e.has[C_W])
+        *w = nrt_alloc(ctx, (size_t)(e.n > 0 ? e.n : 1) * sizeof **w, "edge weights");
+    if (e.has[C_D])
+        *delay = nrt_alloc(ctx, (size_t)(e.n > 0 ? e.n : 1) * sizeof **delay, "edge delays");
+    if (!out->row_ptr || !out->col || !pos || (e.has[C_W] && !*w) || (e.has[C_D] && !*delay)) {
+        nrt_csr_free(out);
+        nrt_free(pos);
+        nrt_free(*w);
+        nrt_free(*delay);
+        *w = *delay = NULL;
+        edges_free(&e);
+        return NRT_ENOMEM;
+    }
+    for (k = 0; k < e.n; k++)
+        out->row_ptr[(int64_t)e.v[C_PRE][k] + 1]++;
+    for (i = 0; i < n_pre; i++)
+        out->row_ptr[i + 1] += out->row_ptr[i];
+    memcpy(pos, out->row_ptr, (size_t)(n_pre + 1) * sizeof *pos);
+    for (k = 0; k < e.n; k++) {
+        int64_t s = pos[(int64_t)e.v[C_PRE][k]]++, t;
+        const int32_t j = (int32_t)e.v[C_POST][k];
+        const int64_t row0 = out->row_ptr[(int64_t)e.v[C_PRE][k]];
+        /* insert at its place in the row so far (posts ascending, equal posts in file order) */
+        for (t = s; t > row0 && out->col[t - 1] > j; t--) {
+            out->col[t] = out->col[t - 1];
+            if (*w)
+                (*w)[t] = (*w)[t - 1];
+            if (*delay)
+                (*delay)[t] = (*delay)[t - 1];
+        }
+        out->col[t] = j;
+        if (*w)
+            (*w)[t] = e.v[C_W][k];
+        if (*delay)
+            (*delay)[t] = e.v[C_D][k];
+    }
+    nrt_free(pos);
+    edges_free(&e);
+    return NRT_OK;
+}
