@@ -169,6 +169,10 @@ static void layout(Simt *S)
         if (j->delay)
             add_arg(S, arena_printf(a, "%s_d", j->cname), "int32_t", ARG_MEM);
         add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
+        if (j->rule == IR_FROM_FILE) {
+            add_arg(S, arena_printf(a, "%s_fw", j->cname), "double", ARG_MEM);
+            add_arg(S, arena_printf(a, "%s_fd", j->cname), "double", ARG_MEM);
+        }
         add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
     }
     for (int r = 0; r < m->nrecs; r++) {
@@ -550,10 +554,26 @@ static void emit_kernels(Out *o, const Simt *S)
         d.rng_sub = "rank";
         d.rng_step = "0";
         d.index = "i";
+        d.edge[0] = arena_printf(&S->cc->arena, "%s_fw[s]", j->cname);
+        d.edge[1] = arena_printf(&S->cc->arena, "%s_fd[s]", j->cname);
         CgDialect dd = d;
         dd.dbl = 1;
         dd.real = "double";
         StrBuf b = {0};
+        if (j->rule == IR_PAIRS) {
+            cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
+            out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
+            out_open(o, "NC_KERNEL nc_rows_count_%s(NC_G int32_t *count, int64_t n_pre, uint32_t key0)", j->cname);
+            out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) count[i] = (int32_t)nc_row_%s(i, key0, (NC_G int32_t *)0);",
+                     j->cname);
+            out_close(o);
+            out_open(o, "NC_KERNEL nc_rows_fill_%s(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, int64_t n_pre, uint32_t key0)",
+                     j->cname);
+            out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) (void)nc_row_%s(i, key0, col + row_ptr[i]);",
+                     j->cname);
+            out_close(o);
+            out_blank(o);
+        }
         out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
         out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", j->cname);
         out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
@@ -683,6 +703,8 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     if (!rc)
         rc = paste_file(&S, bo, "nrt_philox.h", o);
     if (!rc)
+        rc = paste_file(&S, bo, "nrt_space.h", o);
+    if (!rc)
         rc = paste_file(&S, bo, "nrt_conn_dev.h", o);
     if (rc) {
         free(S.args);
@@ -762,7 +784,9 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_blank(o);
     out_line(o, "#include \"neurort.h\"");
     out_line(o, "#include \"nrt_gpu.h\"");
+    out_line(o, "#include \"nrt_math.h\"");
     out_line(o, "#include \"nrt_philox.h\"");
+    out_line(o, "#include \"nrt_space.h\"");
     out_line(o, "#include \"%s\"", program_header);
     out_blank(o);
     const char *f = m->dbl ? "" : "f";
@@ -894,10 +918,42 @@ static void emit_host_props(Out *o, const Simt *S, const IrPop *p)
 
 static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
 {
+    if (j->rule == IR_PAIRS) {
+        CgDialect hd = cg_dialect(S->m->dbl, j->pre.pop);
+        cg_conn_row(o, &hd, j, "static", "");   /* for the memory plan */
+    }
+    if (j->rule == IR_FROM_FILE) {
+        StrBuf f = {0};
+        cg_cstring(j->file, &f);
+        out_line(o, "static const char *const %s_file = \"%s\";", j->cname, f.s);
+        sb_free(&f);
+    }
     out_line(o, "/* projection %s: synapses and their values built on the device */", j->name);
     out_open(o, "static int build_%s(void)", j->cname);
-    cg_conn_spec(o, j);
-    out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
+    if (j->rule == IR_FROM_FILE) {
+        out_line(o, "/* edges read on the host, uploaded */");
+        out_line(o, "nrt_csr c;");
+        out_line(o, "double *fw = NULL, *fd = NULL;");
+        out_line(o, "if (nrt_conn_file(&ctx, %s_file, %lld, %lld, %d, &c, &fw, &fd) != NRT_OK) return -1;",
+                 j->cname, (long long)j->pre.size, (long long)j->post.size, cg_uses_edge(j->w, 0));
+        out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+        out_line(o, "%s_csr.n_pre = c.n_pre; %s_csr.n_post = c.n_post; %s_csr.nnz = c.nnz;", j->cname, j->cname, j->cname);
+        out_line(o, "int bad = dalloc(&%s_csr.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\")", j->cname);
+        out_line(o, "    || dalloc(&%s_csr.col, n * sizeof(int32_t), \"connectivity columns\")", j->cname);
+        out_line(o, "    || dalloc(&%s_fw, n * sizeof(double), \"%s: edge weights\")", j->cname, j->name);
+        out_line(o, "    || dalloc(&%s_fd, n * sizeof(double), \"%s: edge delays\")", j->cname, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_csr.row_ptr, 0, c.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t)) != NRT_OK", j->cname);
+        out_line(o, "    || (c.nnz && nrt_gpu_write(gpu, %s_csr.col, 0, c.col, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", j->cname);
+        out_line(o, "    || (c.nnz && fw && nrt_gpu_write(gpu, %s_fw, 0, fw, (size_t)c.nnz * sizeof(double)) != NRT_OK)", j->cname);
+        out_line(o, "    || (c.nnz && fd && nrt_gpu_write(gpu, %s_fd, 0, fd, (size_t)c.nnz * sizeof(double)) != NRT_OK);", j->cname);
+        out_line(o, "nrt_csr_free(&c);");
+        out_line(o, "nrt_free(fw);");
+        out_line(o, "nrt_free(fd);");
+        out_line(o, "if (bad) return -1;");
+    } else {
+        cg_conn_spec(o, j);
+        out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
+    }
     out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
     out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);
     out_line(o, "const size_t nnz = (size_t)%s_csr.nnz;", j->cname);
@@ -1177,6 +1233,10 @@ static void emit_host_main(Out *o, const Simt *S)
     }
     out_line(o, "double t0 = nrt_now();");
     out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
+    out_line(o, "mem_plan();");
+    out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
+    out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
+    out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
     out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
              S->t->name);
@@ -1320,6 +1380,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
         emit_host_props(o, &S, m->pops[i]);
     for (int k = 0; k < m->nprojs; k++)
         emit_host_build(o, &S, m->projs[k]);
+    cg_mem_plan(o, m);
     emit_host_records(o, &S);
     emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
     emit_host_main(o, &S);
