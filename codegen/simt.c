@@ -984,6 +984,35 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
+/* --save-connectivity: the synapses and their values read back and written as .npy. */
+static void emit_host_save(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_open(o, "static int save_%s(void)", c);
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = %s_csr.n_pre;", c);
+    out_line(o, "c.n_post = %s_csr.n_post;", c);
+    out_line(o, "c.nnz = %s_csr.nnz;", c);
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "real *w = nrt_alloc(&ctx, n * sizeof(real), \"weights\");");
+    out_line(o, "int32_t *d = %s;", j->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.row_ptr || !c.col || !w || %s", j->delay ? "!d" : "0");
+    out_line(o, "    || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, c.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t)) != NRT_OK", c);
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_csr.col, 0, c.col, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", c);
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_w, 0, w, (size_t)c.nnz * sizeof(real)) != NRT_OK)", c);
+    if (j->delay)
+        out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_d, 0, d, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", c);
+    out_line(o, "    || nrt_conn_save(&ctx, \"%s\", &c, w, (int)sizeof(real), d) != NRT_OK;", j->name);
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w);");
+    out_line(o, "nrt_free(d);");
+    out_line(o, "return bad ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
 static void emit_host_records(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -1314,6 +1343,8 @@ static void emit_host_main(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
@@ -1378,8 +1409,10 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     emit_host_prelude(o, &S, program_header);
     for (int i = 0; i < m->npops; i++)
         emit_host_props(o, &S, m->pops[i]);
-    for (int k = 0; k < m->nprojs; k++)
+    for (int k = 0; k < m->nprojs; k++) {
         emit_host_build(o, &S, m->projs[k]);
+        emit_host_save(o, m->projs[k]);
+    }
     cg_mem_plan(o, m);
     emit_host_records(o, &S);
     emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));

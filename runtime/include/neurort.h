@@ -49,6 +49,7 @@ typedef struct nrt_ctx {
     int quiet;                    /* --quiet: no progress, no summary */
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
+    int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
@@ -144,6 +145,13 @@ void nrt_csr_free(nrt_csr *c);
  * for malformed files and out-of-range indices, NRT_EIO when the file cannot be read. */
 nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
                          int need_w, nrt_csr *out, double **w, double **delay);
+
+/* Write a projection's synapses to <out_dir>/connectivity_<name>.npy, records
+ * [('pre','<i4'), ('post','<i4'), ('w','<f8'), ('delay','<i4')] in CSR order (rows by pre,
+ * posts ascending); w holds nnz floats (wsize 4) or doubles (8), delay nnz steps or NULL
+ * (one step each). NRT_EIO with errmsg when the file cannot be written. */
+nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,
+                         int wsize, const int32_t *delay);
 
 /* The memory plan, made before anything is allocated: `what` ("projection EE") takes
  * `bytes`; count is its synapse count (< 0: not synapses). */

@@ -12,6 +12,7 @@
  *   .npy  a 2-D array of 2 to 4 columns (pre, post, w, delay), or a 1-D structured array
  *         with fields pre and post and optionally w and delay; little-endian integers
  *         (i1..i8, u1..u8) and floats (f4, f8); C order.
+ * nrt_conn_save writes the other way: a projection as built, as a record .npy.
  */
 #include "rt_internal.h"
 
@@ -473,5 +474,60 @@ nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t 
     }
     nrt_free(pos);
     edges_free(&e);
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,
+                         int wsize, const int32_t *delay)
+{
+    char path[4600], hdr[128];
+    FILE *f;
+    int64_t i, s;
+    size_t hl;
+    int ok;
+    snprintf(path, sizeof path, "%s/connectivity_%s.npy", ctx->out_dir, name);
+    f = fopen(path, "wb");
+    if (!f) {
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        return NRT_EIO;
+    }
+    hl = (size_t)snprintf(hdr, sizeof hdr, "{'descr': [('pre', '<i4'), ('post', '<i4'), ('w', "
+                          "'<f8'), ('delay', '<i4')], 'fortran_order': False, 'shape': (%lld,), }",
+                          (long long)c->nnz);
+    ok = fwrite("\x93NUMPY\x01\x00", 1, 8, f) == 8;
+    {
+        const size_t total = (10 + hl + 1 + 63) / 64 * 64, len = total - 10;
+        unsigned char lb[2];
+        lb[0] = (unsigned char)(len & 0xFF);
+        lb[1] = (unsigned char)(len >> 8);
+        ok = ok && fwrite(lb, 1, 2, f) == 2 && fwrite(hdr, 1, hl, f) == hl;
+        for (; ok && hl < len - 1; hl++)
+            ok = fputc(' ', f) != EOF;
+        ok = ok && fputc('\n', f) != EOF;
+    }
+    for (i = 0; ok && i < c->n_pre; i++)
+        for (s = c->row_ptr[i]; ok && s < c->row_ptr[i + 1]; s++) {
+            unsigned char rec[20];
+            const int32_t pre = (int32_t)i, post = c->col[s], d = delay ? delay[s] : 1;
+            const double wv = wsize == 4 ? (double)((const float *)w)[s] : ((const double *)w)[s];
+            uint64_t u;
+            int b;
+            memcpy(&u, &wv, sizeof u);
+            for (b = 0; b < 4; b++) {
+                rec[b] = (unsigned char)((uint32_t)pre >> (8 * b));
+                rec[4 + b] = (unsigned char)((uint32_t)post >> (8 * b));
+                rec[16 + b] = (unsigned char)((uint32_t)d >> (8 * b));
+            }
+            for (b = 0; b < 8; b++)
+                rec[8 + b] = (unsigned char)(u >> (8 * b));
+            ok = fwrite(rec, 1, sizeof rec, f) == sizeof rec;
+        }
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        return NRT_EIO;
+    }
     return NRT_OK;
 }
