@@ -314,13 +314,17 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
         char kind;
         int size;
         if (!npy_type(d + 1, &kind, &size)) {
-            nrt_seterr(e->ctx, "%s:1: unsupported .npy dtype %.8s (integers or f4/f8)",
-                       e->path, d);
+            nrt_seterr(e->ctx, "%s:1: unsupported .npy dtype '%.*s' (integers or f4/f8)",
+                       e->path, (int)strcspn(d + 1, "'"), d + 1);
             return NRT_EINVAL;
         }
         if (cols < 2 || cols > 4) {
-            nrt_seterr(e->ctx, "%s:1: expected a 2-D array of 2 to 4 columns (pre, post[, w"
-                       "[, delay]]), got shape %s", e->path, strchr(strstr(hdr, "'shape':"), '('));
+            if (cols < 0)
+                nrt_seterr(e->ctx, "%s:1: expected a 2-D array of 2 to 4 columns (pre, post[, w"
+                           "[, delay]]), got a 1-D array", e->path);
+            else
+                nrt_seterr(e->ctx, "%s:1: expected a 2-D array of 2 to 4 columns (pre, post[, w"
+                           "[, delay]]), got %lld columns", e->path, (long long)cols);
             return NRT_EINVAL;
         }
         for (f = 0; f < cols; f++) {
