@@ -80,6 +80,7 @@ static const char *rule_str(nrt_rule r)
 {
     return r == NRT_ALL_TO_ALL ? "all_to_all" : r == NRT_ONE_TO_ONE ? "one_to_one"
          : r == NRT_FIXED_PROB ? "fixed_prob" : r == NRT_FIXED_INDEGREE ? "fixed_indegree"
+         : r == NRT_FIXED_OUTDEGREE ? "fixed_outdegree" : r == NRT_FIXED_TOTAL ? "fixed_total"
          : "?";
 }
 
@@ -94,7 +95,8 @@ static void compare(const nrt_conn_spec *s)
     char par[64] = "";
     if (s->rule == NRT_FIXED_PROB)
         snprintf(par, sizeof par, " p=%g", s->p);
-    else if (s->rule == NRT_FIXED_INDEGREE)
+    else if (s->rule == NRT_FIXED_INDEGREE || s->rule == NRT_FIXED_OUTDEGREE ||
+             s->rule == NRT_FIXED_TOTAL)
         snprintf(par, sizeof par, " k=%lld multapses=%d", (long long)s->k, s->multapses);
     snprintf(what, sizeof what, "%s %lld x %lld%s autapses=%d same_base=%d offsets=%lld/%lld "
              "seed=%llu id=%u", rule_str(s->rule), (long long)s->n_pre, (long long)s->n_post,
@@ -206,6 +208,27 @@ static void run_indegree(nrt_conn_spec *s)
             s->k = ks[i];
             compare(s);
         }
+    s->multapses = 0;
+}
+
+/* fixed_outdegree: as fixed_indegree with the roles swapped; fixed_total (multapses only). */
+static void run_outdegree_total(nrt_conn_spec *s)
+{
+    const int64_t ks[4] = {0, 1, 10, s->n_post > 1 ? s->n_post - 1 : 1};
+    int m, i;
+    s->rule = NRT_FIXED_OUTDEGREE;
+    for (m = 0; m < 2; m++)
+        for (i = 0; i < 4; i++) {
+            s->multapses = m;
+            s->k = ks[i];
+            compare(s);
+        }
+    s->rule = NRT_FIXED_TOTAL;
+    s->multapses = 1;
+    for (i = 0; i < 3; i++) {
+        s->k = i == 0 ? 0 : i == 1 ? 1 : 3 * (s->n_pre + s->n_post);
+        compare(s);
+    }
     s->multapses = 0;
 }
 
@@ -375,6 +398,7 @@ int main(int argc, char **argv)
             each_view(&s, run_all);
             each_view(&s, run_prob);
             each_view(&s, run_indegree);
+            each_view(&s, run_outdegree_total);
             if (s.n_pre == s.n_post)
                 each_view(&s, run_one);
         }
@@ -388,6 +412,10 @@ int main(int argc, char **argv)
         s.k = 20;
         s.seed = 77;
         s.proj_id = 0xFFFFFFu;
+        each_view(&s, run_as_is);
+        s.rule = NRT_FIXED_OUTDEGREE;
+        s.n_pre = 300;
+        s.n_post = 5000;
         each_view(&s, run_as_is);
     }
     fprintf(stderr, "%ld builds compared in %.2f s\n", ncases, now() - t0);
