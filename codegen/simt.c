@@ -338,8 +338,9 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
     out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
     out_close(o);
-    out_line(o, "#define nc_uniform(...) nc_uniform_k(seedkey, __VA_ARGS__)");
-    out_line(o, "#define nc_normal(...) nc_normal_k(seedkey, __VA_ARGS__)");
+    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
+    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
     out_blank(o);
 }
 

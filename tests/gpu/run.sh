@@ -20,8 +20,17 @@ export PATH=/usr/local/cuda/bin:$PATH
 # The NVIDIA OpenCL driver is installed but not registered with the ICD loader.
 mkdir -p /tmp/neuroc-icd && echo libnvidia-opencl.so.1 >/tmp/neuroc-icd/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/neuroc-icd
+# The device image also registers PoCL (/etc/OpenCL/vendors/pocl.icd), which the loader lists
+# first: name the NVIDIA library so that it is OpenCL device 0 (checked below).
+export OCL_ICD_FILENAMES=libnvidia-opencl.so.1
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 status=0
+W0=$(mktemp -d)
+"$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend opencl -o "$W0/cuba" >/dev/null 2>&1 &&
+    "$W0/cuba" --list-devices >"$OUT/opencl-devices.txt" 2>&1
+if ! grep -q "^  0: NVIDIA" "$OUT/opencl-devices.txt"; then
+    echo "run.sh: OpenCL device 0 is not the NVIDIA GPU:"; cat "$OUT/opencl-devices.txt"; status=1
+fi
 echo "== tests (ctest -L gpu, and the runtime's device-layer tests)"
 (cd "$ROOT/$BUILD" && ctest -L gpu -R "${TESTS:-.}" -j 8 --output-on-failure --timeout 600 >"$OUT/ctest.log" 2>&1) || status=1
 (cd "$ROOT/$BUILD" && ctest -R "rt_gpu" --output-on-failure >>"$OUT/ctest.log" 2>&1) || status=1
