@@ -236,6 +236,59 @@ static CgDialect dump_dialect(const IrPop *p)
     return d;
 }
 
+static void dump_deliver(const CgDialect *d, const IrProj *p, const char *e, Out *o)
+{
+    out_line(o, "deliver(%s) -> %s", e, p->name);
+    (void)d;
+}
+
+/* The blocks of a plastic projection, in the order of a step. */
+static void dump_plast(Out *o, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    static const char *const kinds[] = {"synapse", "pre", "post"};
+    CgDialect d = dump_dialect(pl->scope);
+    d.syn = "s";
+    d.pre_n = "pre(i)";
+    d.post_n = "post(j)";
+    d.deliver = dump_deliver;
+    CgDialect dh = d;
+    dh.pre_hist = "i@synapse";
+    out_open(o, "synapse %s of %s", pl->scope->model, j->name);
+    IrVar *const *vs[] = {pl->syn, pl->pre, pl->post};
+    const int ns[] = {pl->nsyn, pl->npre, pl->npost};
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < ns[k]; v++)
+            out_line(o, "%s state %s: %s", kinds[k], vs[k][v]->cname, vs[k][v]->unit ? vs[k][v]->unit : "1");
+    for (int k = 0; k < pl->scope->nprops; k++) {
+        IrProp *pr = pl->scope->props[k];
+        StrBuf b = {0};
+        for (int e = 0; e < pr->n * pr->n; e++) {
+            if (e)
+                sb_puts(&b, ", ");
+            cg_expr(&d, pr->A[e], &b);
+        }
+        out_line(o, "propagator %s (%dx%d): A = [%s]", pr->cname, pr->n, pr->n, b.s);
+        sb_free(&b);
+    }
+    const struct { const char *name; const IrBlock *b; const CgDialect *d; } blocks[] = {
+        {"init synapse", &pl->syn_init, &d},  {"init pre", &pl->pre_init, &d},
+        {"init post", &pl->post_init, &d},    {"on pre", &pl->on_pre, &dh},
+        {"on step", &pl->on_step, &dh},       {"pre dynamics", &pl->pre_step, &d},
+        {"post dynamics", &pl->post_step, &d}, {"on post", &pl->on_post, &dh},
+        {"on pre & post", &pl->on_prepost, &dh}, {"pre on spike", &pl->pre_spike, &d},
+        {"post on spike", &pl->post_spike, &d}, {"synapse dynamics", &pl->syn_step, &dh},
+    };
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        if (!blocks[k].b->n)
+            continue;
+        out_open(o, "%s", blocks[k].name);
+        cg_block(blocks[k].d, blocks[k].b, o);
+        out_close(o);
+    }
+    out_close(o);
+}
+
 void cg_dump_ir(IrModel *m, StrBuf *out)
 {
     Out o = {0};
@@ -290,6 +343,8 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
                  (long long)j->k, j->autapses, j->multapses, w.s, j->delay ? dl.s : "1 step");
         sb_free(&w);
         sb_free(&dl);
+        if (j->plast)
+            dump_plast(&o, j);
     }
     for (int r = 0; r < m->nrecs; r++)
         out_line(&o, "record %s of %s[%lld:%lld] every %lld to \"%s\"", m->recs[r].spikes ? "spikes" : "state",

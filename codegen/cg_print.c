@@ -102,6 +102,29 @@ CgDialect cg_dialect(int dbl, const IrPop *pop)
     return d;
 }
 
+void cg_var_ref(const CgDialect *d, const IrVar *v, int at, StrBuf *out)
+{
+    CgDialect t = *d;
+    switch (v->kind) {
+    case IV_SYN:
+        t.index = d->syn;
+        break;
+    case IV_PRE:
+        t.index = d->pre_hist ? d->pre_hist : d->pre;
+        break;
+    case IV_POST:
+        t.index = d->post;
+        break;
+    default:
+        if (at == IR_AT_PRE)
+            t.index = d->pre_n;
+        else if (at == IR_AT_POST)
+            t.index = d->post_n;
+        break;
+    }
+    d->var(&t, v, out);
+}
+
 static const char *local_name(const CgDialect *d, int id)
 {
     return d->pop->locals[id].name;
@@ -131,7 +154,7 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
             sb_printf(out, "%lld", (long long)e->val);
         return;
     case IE_VAR:
-        d->var(d, e->var, out);
+        cg_var_ref(d, e->var, e->at, out);
         return;
     case IE_LOCAL:
         sb_puts(out, local_name(d, e->local));
@@ -242,7 +265,7 @@ void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
         switch (s->kind) {
         case IS_ASSIGN: {
             StrBuf lhs = {0};
-            d->var(d, s->var, &lhs);
+            cg_var_ref(d, s->var, IR_AT_SELF, &lhs);
             cg_expr(d, s->e, &e);
             if (s->var->type == IRT_REAL || s->e->type == s->var->type)
                 out_line(o, "%s = %s;", lhs.s, e.s);
@@ -275,6 +298,10 @@ void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
             break;
         case IS_RECV:
             d->recv(d, s->proj, local_name(d, s->local), o);
+            break;
+        case IS_DELIVER:
+            cg_expr(d, s->e, &e);
+            d->deliver(d, s->proj, e.s, o);
             break;
         }
     }

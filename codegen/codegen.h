@@ -47,6 +47,12 @@ typedef struct CgDialect {
     void (*recv)(const struct CgDialect *d, const IrProj *p, const char *local, Out *o);
     /* the current neuron spikes (IS_SPIKE) */
     void (*spike)(const struct CgDialect *d, const IrPop *pop, Out *o);
+    /* synapse handlers: add the value `e` to the receptor input of p (IS_DELIVER) */
+    void (*deliver)(const struct CgDialect *d, const IrProj *p, const char *e, Out *o);
+    /* plastic synapse code (NULL elsewhere): the synapse index, the presynaptic and
+     * postsynaptic neuron within its base population, and, in handlers, the element of
+     * the history of `pre { }` states seen at the synapse (NULL: the current state) */
+    const char *syn, *pre_n, *post_n, *pre_hist;
     const IrPop *pop;             /* for local names */
     const void *user;
 } CgDialect;
@@ -56,6 +62,9 @@ typedef struct CgDialect {
 CgDialect cg_dialect(int dbl, const IrPop *pop);
 void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out);
 void cg_block(const CgDialect *d, const IrBlock *b, Out *o);
+/* The storage spelling of v as read by an IE_VAR with `at` (IR_AT_*): d->var with the
+ * index each kind of variable uses (neuron, synapse, pre or post scope). */
+void cg_var_ref(const CgDialect *d, const IrVar *v, int at, StrBuf *out);
 const char *cg_fn_name(const CgDialect *d, IrFn fn);
 /* A C literal for v with the dialect's real type ("0.1", "0.1f", "INFINITY"). */
 void cg_real(const CgDialect *d, double v, StrBuf *out);

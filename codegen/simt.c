@@ -685,8 +685,23 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "#endif");
 }
 
+/* Plastic projections (issue 5) run on the C back end only, for now: diagnose them. */
+static int reject_plastic(Compiler *cc, const IrModel *m, const SimtTarget *t)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast) {
+            error_at(cc, NOLOC, "projection '%s' has plastic synapses ('%s'), which the %s back end does "
+                                "not support yet; use '--backend c'", m->projs[k]->name,
+                     m->projs[k]->plast->scope->model, t->name);
+            return -1;
+        }
+    return 0;
+}
+
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o)
 {
+    if (reject_plastic(cc, m, t))
+        return -1;
     Simt S = {0};
     S.cc = cc;
     S.m = m;

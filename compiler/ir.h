@@ -19,6 +19,7 @@ typedef struct IrVar IrVar;
 typedef struct IrPop IrPop;
 typedef struct IrProj IrProj;
 typedef struct IrProp IrProp;
+typedef struct IrPlast IrPlast;
 
 typedef enum IrType { IRT_REAL, IRT_INT, IRT_BOOL } IrType;
 
@@ -67,14 +68,22 @@ struct IrExpr {
     IrExpr *a, *b, *c;
     IrExpr **args;                /* IE_CALL */
     int nargs;
+    int at;                       /* IE_VAR of a neuron variable in a synapse: IR_AT_* */
 };
+
+/* Whose neuron an IE_VAR reads inside synapse code: the neuron being processed (self), or
+ * the synapse's presynaptic or postsynaptic neuron. */
+enum { IR_AT_SELF, IR_AT_PRE, IR_AT_POST };
 
 typedef enum IrVarKind {
     IV_STATE,                     /* neuron state */
     IV_PARAM,                     /* parameter that is an array or a settable scalar */
     IV_RSTATE,                    /* receptor state (per post neuron) */
     IV_PREV,                      /* value of a state at the end of the previous step */
-    IV_REFR                       /* refractory countdown in steps (int) */
+    IV_REFR,                      /* refractory countdown in steps (int) */
+    IV_SYN,                       /* plastic synapse state, one per synapse */
+    IV_PRE,                       /* synapse `pre { }` state, one per presynaptic neuron */
+    IV_POST                       /* synapse `post { }` state, one per postsynaptic neuron */
 } IrVarKind;
 
 struct IrVar {
@@ -100,7 +109,8 @@ typedef enum IrStmtKind {
     IS_SETLOCAL,                  /* local = e */
     IS_IF,                        /* if (e) body else els */
     IS_SPIKE,                     /* the current neuron spikes this step */
-    IS_RECV                       /* local = arrivals of projection proj for this neuron (cleared) */
+    IS_RECV,                      /* local = arrivals of projection proj for this neuron (cleared) */
+    IS_DELIVER                    /* synapse handlers: add e to the receptor input of proj */
 } IrStmtKind;
 
 struct IrStmt {
@@ -189,6 +199,27 @@ struct IrProj {
     IrExpr *w;                    /* per-synapse weight (context: IE_PRE, IE_POST, SYNAPSE_INIT) */
     IrExpr *delay;                /* per-synapse delay in ms, or NULL for one step */
     IrType wtype;
+    IrPlast *plast;               /* plastic synapse model, or NULL (static: `w` is delivered) */
+};
+
+/* A projection whose synapse model has more than `on pre { deliver(w) }`. Its variables
+ * and locals belong to `scope`, a pseudo-population (not in IrModel.pops, size 0) that
+ * also owns the exact propagators of its dynamics. Blocks run in the order of
+ * docs/language.md §9; their context (indices in CgDialect):
+ *   syn_init, on_pre, on_step, on_post, on_prepost, syn_step: synapse s, pre i, post j;
+ *   pre_init, pre_step, pre_spike: presynaptic neuron i (within the view);
+ *   post_init, post_step, post_spike: postsynaptic neuron j (within the view).
+ * Handlers read IV_PRE variables as they were at the synapse (delayed, see §7), IV_POST
+ * variables and neuron variables (IE_VAR with at = IR_AT_PRE/POST) as they are now. */
+struct IrPlast {
+    IrPop *scope;
+    IrVar **syn, **pre, **post;   /* IV_SYN, IV_PRE, IV_POST variables */
+    int nsyn, npre, npost;
+    IrBlock syn_init, pre_init, post_init;
+    IrBlock on_pre, on_step, on_post, on_prepost;
+    IrBlock pre_step, post_step;  /* scope dynamics (and clamps) */
+    IrBlock pre_spike, post_spike;/* scope `on spike` */
+    IrBlock syn_step;             /* per-synapse dynamics (clock-driven) and clamps */
 };
 
 typedef enum IrPhaseKind { PH_RUN, PH_SET } IrPhaseKind;
@@ -210,6 +241,7 @@ typedef struct IrRecord {
     int64_t *idx;                 /* neuron indices (within the base population) */
     int nidx;
     int64_t every;                /* steps */
+    IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
 } IrRecord;
 
 typedef struct IrModel {

@@ -138,6 +138,11 @@ typedef struct Sema {
     int nrecursive;
     IrGrid grid_next;             /* the layout of the population being instantiated */
     IrProj *proj;                 /* the projection being lowered (dist, dx .. du) */
+    Dim wsub;                     /* plastic synapse being lowered: the bound `weight` unit, */
+    int has_wsub;                 /* substituted into its parameters' declared dimensions */
+    struct SynCtx *syn;           /* the plastic synapse whose code is being converted, or NULL */
+    AstNode **syn_seen;           /* synapse models lowered once (later uses are muted) */
+    int nsyn_seen;
 } Sema;
 
 #define A_T 1u
@@ -169,6 +174,10 @@ typedef struct Val {
 } Val;
 
 static Val conv(Ctx *x, AstNode *n);
+static int syn_name(Ctx *x, AstNode *n, Val *out);
+static Val syn_field(Ctx *x, AstNode *n);
+static int syn_assign_check(Ctx *x, AstNode *st, Bind *b);
+static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out);
 
 /* A copy of array `v` (n elements of `size`) with room for one more, from the arena. */
 static void *grow(Compiler *cc, void *v, int n, size_t size)
@@ -574,6 +583,9 @@ static Val conv_name(Ctx *x, AstNode *n)
             return bad(cc);
         }
     }
+    Val sv;
+    if (x->S->syn && syn_name(x, n, &sv))
+        return sv;
     const char *s = n->name;
     if (strcmp(s, "t") == 0) {
         if (!(x->allow & A_T)) {
@@ -1058,6 +1070,8 @@ static Val conv(Ctx *x, AstNode *n)
     case AST_NAME:
         return conv_name(x, n);
     case AST_FIELD:
+        if (x->S->syn)
+            return syn_field(x, n);
         if (strcmp(n->name, "pos") == 0)
             return conv_pos(x, n);
         error_at(cc, n->loc, "'%s.%s' is not available here", n->name, n->name2);
@@ -1163,6 +1177,8 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
     switch (st->kind) {
     case AST_ASSIGN: {
         AstNode *lv = st->a;
+        if (x->S->syn && !syn_assign_check(x, st, env_find(x->env, lv->name)))
+            return;
         if (lv->kind != AST_NAME) {
             error_at(cc, lv->loc, "cannot assign to '%s.%s' here", lv->name, lv->name2);
             return;
@@ -1256,8 +1272,12 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
         conv_block(x, st, out);
         return;
     case AST_CALLSTMT:
+        if (st->a && strcmp(st->a->name, "deliver") == 0 && x->S->syn) {
+            syn_deliver(x, st, out);
+            return;
+        }
         if (st->a && strcmp(st->a->name, "deliver") == 0) {
-            error_at(cc, st->loc, "'deliver' is only allowed in synapse 'on pre' handlers");
+            error_at(cc, st->loc, "'deliver' is only allowed in synapse 'on pre' and 'on step' handlers");
             return;
         }
         error_at(cc, st->loc, "a function call has no effect as a statement");
@@ -1370,6 +1390,8 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             Mute mu = mute(cc, quiet);
             int tok = type_of(cc, decl->a, &dim, &ty);
             unmute(cc, mu);
+            if (S->has_wsub)
+                dim = dim_subst_weight(dim, S->wsub);
             Dim edim = dim;
             AstNode *arg = args ? find_arg(args, decl->name) : NULL;
             double val = 0;
@@ -2745,6 +2767,541 @@ static int bind_weight(Dim have, Dim want, Dim *w, int *has_w)
     return 1;
 }
 
+/* {===== plastic synapses ===== */
+
+/* What synapse code may see and do (Ctx.syn). Handlers see the synapse's parameters and
+ * states, `pre.x`/`post.y` (scope states and neuron variables, read-only); a scope body
+ * sees its own states, the synapse's parameters and its neuron's variables by bare name. */
+typedef struct SynCtx {
+    Inst *pre, *post;             /* the projection's neuron instances */
+    Env *pre_env, *post_env;      /* `pre { }` / `post { }` states (NULL: no such scope) */
+    int side;                     /* in a scope body: IR_AT_PRE or IR_AT_POST; 0 elsewhere */
+    int ev;                       /* the handler being converted (EV_*), 0 elsewhere */
+    IrProj *pj;
+    AstNode *model;
+    Dim rin;                      /* the receptor's input dimension */
+    int wbound;                   /* wdim holds the `weight` unit a deliver() bound */
+    Dim wdim;
+} SynCtx;
+
+/* 1 unless the model is static: param/state declarations and one `on pre { deliver(x) }`. */
+static int syn_is_plastic(AstNode *smodel)
+{
+    int npre = 0;
+    for (int m = 0; m < smodel->list.n; m++) {
+        AstNode *mem = smodel->list.v[m];
+        if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
+            continue;
+        if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
+            mem->a->list.v[0]->kind == AST_CALLSTMT &&
+            strcmp(mem->a->list.v[0]->a->name, "deliver") == 0 && mem->a->list.v[0]->a->list.n == 1) {
+            npre++;
+            continue;
+        }
+        return 1;
+    }
+    return npre > 1;
+}
+
+/* Copy of e whose neuron variables are read at the synapse's pre or post neuron. */
+static IrExpr *at_side(Compiler *cc, IrExpr *e, int at)
+{
+    if (!e)
+        return NULL;
+    IrExpr *c = arena_alloc(&cc->arena, sizeof *c);
+    *c = *e;
+    if (e->op == IE_VAR && e->var->kind != IV_SYN && e->var->kind != IV_PRE && e->var->kind != IV_POST)
+        c->at = at;
+    c->a = at_side(cc, e->a, at);
+    c->b = at_side(cc, e->b, at);
+    c->c = at_side(cc, e->c, at);
+    if (e->nargs) {
+        c->args = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)e->nargs);
+        for (int k = 0; k < e->nargs; k++)
+            c->args[k] = at_side(cc, e->args[k], at);
+    }
+    return c;
+}
+
+/* `name` of the neuron instance `in` read from synapse code; 0 if `in` has no such name. */
+static int neuron_name(Ctx *x, Inst *in, int at, SrcLoc loc, const char *name, Val *out)
+{
+    Compiler *cc = x->cc;
+    Bind *b = env_find_here(&in->env, name);
+    if (!b)
+        return 0;
+    if (b->port) {
+        error_at(cc, loc, "input port '%s' of '%s' cannot be read from a synapse", name, in->model->name);
+        diag_extra(cc, "  note: ports are sums formed inside the neuron's step; read a state instead");
+        *out = bad(cc);
+    } else if (b->kind == B_VAL) {
+        *out = mkval(at_side(cc, b->e, at), b->dim);
+    } else if (b->kind == B_DERIVED) {
+        Ctx y = *x;
+        y.env = b->denv;
+        struct SynCtx *keep = x->S->syn;
+        x->S->syn = NULL;
+        Val v = conv(&y, b->ast);
+        x->S->syn = keep;
+        if (v.ok)
+            v.e = at_side(cc, v.e, at);
+        v.d = b->dim;
+        *out = v;
+    } else {
+        error_at(cc, loc, "'%s' is not a value", name);
+        *out = bad(cc);
+    }
+    return 1;
+}
+
+/* Bare names in a scope body: the scope's neuron (conv_name, after the environment). */
+static int syn_name(Ctx *x, AstNode *n, Val *out)
+{
+    SynCtx *sy = x->S->syn;
+    if (!sy->side)
+        return 0;
+    return neuron_name(x, sy->side == IR_AT_PRE ? sy->pre : sy->post, sy->side, n->loc, n->name, out);
+}
+
+/* `pre.x` / `post.y`: a scope state, else a variable of the pre or post neuron. */
+static Val syn_field(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    SynCtx *sy = x->S->syn;
+    int pre = strcmp(n->name, "pre") == 0;
+    if (!pre && strcmp(n->name, "post") != 0) {
+        error_at(cc, n->loc, "'%s.%s' is not available in a synapse", n->name, n->name2);
+        diag_extra(cc, "  note: synapses read 'pre.NAME' and 'post.NAME'");
+        return bad(cc);
+    }
+    int at = pre ? IR_AT_PRE : IR_AT_POST;
+    if (sy->side && sy->side != at) {
+        error_at(cc, n->loc, "a %s { } scope cannot read '%s.%s'", sy->side == IR_AT_PRE ? "pre" : "post",
+                 n->name, n->name2);
+        diag_extra(cc, "  note: a scope holds one value per %s neuron and sees only that neuron",
+                   sy->side == IR_AT_PRE ? "presynaptic" : "postsynaptic");
+        return bad(cc);
+    }
+    Env *se = pre ? sy->pre_env : sy->post_env;
+    Bind *b = se ? env_find_here(se, n->name2) : NULL;
+    if (b && b->kind == B_VAL && b->var)
+        return mkval(ir_var(cc, b->var), b->dim);
+    Inst *in = pre ? sy->pre : sy->post;
+    Val v;
+    if (neuron_name(x, in, at, n->loc, n->name2, &v))
+        return v;
+    error_at(cc, n->loc, "unknown name '%s.%s': not a state of the synapse's %s { } scope nor a "
+                         "variable of neuron '%s'", n->name, n->name2, n->name, in->model->name);
+    return bad(cc);
+}
+
+/* Assignments in synapse code may change the code's own states only. */
+static int syn_assign_check(Ctx *x, AstNode *st, Bind *b)
+{
+    Compiler *cc = x->cc;
+    SynCtx *sy = x->S->syn;
+    AstNode *lv = st->a;
+    if (lv->kind == AST_FIELD) {
+        error_at(cc, lv->loc, "cannot assign to '%s.%s' from synapse code", lv->name, lv->name2);
+        diag_extra(cc, "  note: pre { } and post { } states change only in their own dynamics and "
+                       "'on spike', and neurons only in their model; one handler runs for many "
+                       "synapses of a neuron in the same step, so such writes would race");
+        return 0;
+    }
+    if (!b && sy->side) {
+        Inst *in = sy->side == IR_AT_PRE ? sy->pre : sy->post;
+        if (env_find_here(&in->env, lv->name)) {
+            error_at(cc, lv->loc, "cannot assign to '%s', a variable of neuron '%s', from a synapse",
+                     lv->name, in->model->name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* deliver(x): add x to the receptor's input (on pre: this step; on step: after the delay). */
+static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out)
+{
+    Compiler *cc = x->cc;
+    SynCtx *sy = x->S->syn;
+    AstNode *call = st->a;
+    if (sy->ev != EV_PRE && sy->ev != EV_STEP) {
+        error_at(cc, st->loc, "'deliver' is only allowed in 'on pre' and 'on step' handlers");
+        if (sy->ev)
+            diag_extra(cc, "  note: a synapse transmits when a presynaptic spike arrives ('on pre') "
+                           "or every step ('on step', rate transmission)");
+        return;
+    }
+    if (call->list.n != 1 || call->list.v[0]->kind == AST_ARG) {
+        error_at(cc, call->loc, "'deliver' takes one value");
+        return;
+    }
+    Val v = conv(x, call->list.v[0]);
+    if (!v.ok)
+        return;
+    Dim ws;
+    int hw = 0;
+    if (!v.anydim && !bind_weight(v.d, sy->rin, &ws, &hw)) {
+        error_at(cc, call->list.v[0]->loc, "synapse '%s' delivers %s, but the receptor takes %s",
+                 sy->model->name, fmt_dim(cc, v.d), fmt_dim(cc, sy->rin));
+        return;
+    }
+    if (hw && !sy->wbound) {
+        sy->wbound = 1;
+        sy->wdim = ws;
+    }
+    IrStmt *s = ir_stmt(cc, IS_DELIVER);
+    s->proj = sy->pj;
+    s->e = v.e;
+    ir_block_add(cc, out, s);
+}
+
+static int block_writes(const IrBlock *b)
+{
+    for (int k = 0; k < b->n; k++)
+        if (b->v[k]->kind != IS_DELIVER)
+            return 1;
+    return 0;
+}
+
+/* One `pre { }` or `post { }` scope: states (one per neuron), dynamics, on spike. */
+static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, Ctx base, int notes)
+{
+    Compiler *cc = S->cc;
+    SynCtx *sy = S->syn;
+    int pre = at == IR_AT_PRE;
+    const char *what = pre ? "a pre { } scope" : "a post { } scope";
+    IrBlock *init = pre ? &pl->pre_init : &pl->post_init;
+    IrBlock *step = pre ? &pl->pre_step : &pl->post_step;
+    IrBlock *spike = pre ? &pl->pre_spike : &pl->post_spike;
+    Ctx x = base;
+    x.env = ce;
+    x.allow = A_T;
+    x.where = what;
+    sy->side = at;
+    for (int m = 0; m < scope->list.n; m++) {
+        AstNode *mem = scope->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || mem->op != TK_STATE)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            Dim dim;
+            IrType ty;
+            type_of(cc, decl->a, &dim, &ty);
+            if (S->has_wsub)
+                dim = dim_subst_weight(dim, S->wsub);
+            IrVar *v = ir_new_var(cc, pl->scope, pre ? IV_PRE : IV_POST, decl->name, ty, dim, 1);
+            v->unit = unit_text(cc, dim);
+            IrVar ***vs = pre ? &pl->pre : &pl->post;
+            int *nv = pre ? &pl->npre : &pl->npost;
+            *vs = grow(cc, *vs, *nv, sizeof(IrVar *));
+            (*vs)[(*nv)++] = v;
+            IrExpr *iv = ir_const(cc, 0, ty);
+            if (decl->b) {
+                Ctx y = x;
+                y.allow = 0;
+                y.where = "a state's initial value";
+                Val v2 = conv(&y, decl->b);
+                if (expect_dim(&y, v2, dim, decl->b->loc,
+                               arena_printf(&cc->arena, "initial value of '%s'", decl->name)) && v2.ok)
+                    iv = v2.e;
+            }
+            emit_assign(cc, init, v, iv);
+            Bind b = {0};
+            b.name = decl->name;
+            b.kind = B_VAL;
+            b.loc = decl->loc;
+            b.e = ir_var(cc, v);
+            b.dim = dim;
+            b.var = v;
+            declare(cc, ce, b);
+        }
+    }
+    int ndyn = 0, nspike = 0;
+    for (int m = 0; m < scope->list.n; m++) {
+        AstNode *mem = scope->list.v[m];
+        if (mem->kind == AST_BLOCK_DECL && mem->op == TK_STATE)
+            continue;
+        if (mem->kind == AST_DYNAMICS && !ndyn++) {
+            OdeEq *eqs;
+            int n, sub;
+            OdeMethod meth = method_of(cc, mem, &sub);
+            const char *note;
+            if (collect_eqs(&x, mem, &eqs, &n) &&
+                ode_lower(cc, pl->scope, eqs, n, meth, sub, NULL, step, mem->loc, &note) && notes)
+                add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: %s scope: %s",
+                                         sy->pj->name, sy->model->name, pre ? "pre" : "post", note));
+            continue;
+        }
+        if (mem->kind == AST_ON && mem->op == EV_SPIKE && !nspike++) {
+            conv_block(&x, mem->a, spike);
+            continue;
+        }
+        if (mem->kind == AST_DYNAMICS || (mem->kind == AST_ON && mem->op == EV_SPIKE)) {
+            error_at(cc, mem->loc, "second %s in %s", mem->kind == AST_DYNAMICS ? "'dynamics' block" : "'on spike'", what);
+            continue;
+        }
+        error_at(cc, mem->loc, "only 'state', 'dynamics' and 'on spike' belong in %s", what);
+    }
+    apply_clamps(&x, scope, step);
+    if (spike->n)
+        apply_clamps(&x, scope, spike);
+    sy->side = 0;
+}
+
+static const char *const ev_name[] = {"", "on spike", "on pre", "on post", "on pre & post", "on step"};
+
+/* Lower synapse model `smodel` of projection pj into an IrPlast (NULL after errors that
+ * leave nothing to lower). `quiet_body` mutes errors inside the model (a later use of a
+ * model repeats what its first use reported); `notes` adds --explain lines. */
+static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
+                              Dim rin, Inst *pre, Inst *post, SynCtx *sy, int quiet_body, int notes)
+{
+    Compiler *cc = S->cc;
+    IrPlast *pl = arena_alloc(&cc->arena, sizeof *pl);
+    IrPop *sp = arena_alloc(&cc->arena, sizeof *sp);
+    sp->id = -1;
+    sp->name = pj->name;
+    sp->cname = pj->cname;
+    sp->model = smodel->name;
+    pl->scope = sp;
+    *sy = (SynCtx){pre, post, NULL, NULL, 0, 0, pj, smodel, rin, 0, DIM_NONE};
+    Env *penv = arena_alloc(&cc->arena, sizeof *penv);
+    Env *senv = arena_alloc(&cc->arena, sizeof *senv);
+    penv->parent = &S->global;
+    senv->parent = penv;
+    AstList *args = syn->a->flag ? &syn->a->list : NULL;
+    if (args && !check_args(cc, args, smodel, "synapse"))
+        args = NULL;
+    bind_funcs_derived(S, penv, smodel, quiet_body, 0);
+    bind_params(S, penv, smodel, args, NULL, NULL, NULL, 1, syn->loc);
+    bind_funcs_derived(S, penv, smodel, quiet_body, 1);
+    uint32_t site = 0;
+    Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
+
+    /* per-synapse states: the projection's clause (`w = ...`), else the default */
+    Ctx ix = base;
+    ix.stream = (NRT_STREAM_SYNAPSE_INIT << 24) | (uint32_t)pj->id;
+    ix.allow = A_PREPOST;
+    ix.where = "a synapse initialiser";
+    const char *wname = intern_cstr(cc, "w");
+    int has_w = 0;
+    for (int pass = 0; pass < 2; pass++) /* `w` first: its draws are those of a static synapse */
+        for (int m = 0; m < smodel->list.n; m++) {
+            AstNode *mem = smodel->list.v[m];
+            if (mem->kind != AST_BLOCK_DECL || mem->op != TK_STATE)
+                continue;
+            for (int d = 0; d < mem->list.n; d++) {
+                AstNode *decl = mem->list.v[d];
+                if ((decl->name == wname) != (pass == 0))
+                    continue;
+                Dim dim;
+                IrType ty;
+                Mute mu = mute(cc, quiet_body);
+                type_of(cc, decl->a, &dim, &ty);
+                unmute(cc, mu);
+                if (S->has_wsub)
+                    dim = dim_subst_weight(dim, S->wsub);
+                IrVar *v = ir_new_var(cc, sp, IV_SYN, decl->name, ty, dim, 1);
+                v->unit = unit_text(cc, dim);
+                pl->syn = grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
+                pl->syn[pl->nsyn++] = v;
+                AstNode *src = (wc && decl->name == wname) ? wc->a : decl->b;
+                has_w |= decl->name == wname;
+                IrExpr *iv = ir_const(cc, 0, ty);
+                if (src) {
+                    Mute mu2 = mute(cc, quiet_body && src == decl->b);
+                    Val v2 = conv(&ix, src);
+                    if (expect_dim(&ix, v2, dim, src->loc, src == decl->b
+                                       ? arena_printf(&cc->arena, "initial value of '%s'", decl->name)
+                                       : "the weight") && v2.ok)
+                        iv = v2.e;
+                    unmute(cc, mu2);
+                }
+                emit_assign(cc, &pl->syn_init, v, iv);
+                if (decl->name == wname)
+                    pj->w = iv;
+                Bind b = {0};
+                b.name = decl->name;
+                b.kind = B_VAL;
+                b.loc = decl->loc;
+                b.e = ir_var(cc, v);
+                b.dim = dim;
+                b.var = v;
+                declare_q(cc, senv, b, quiet_body);
+            }
+        }
+    if (wc && !has_w)
+        error_at(cc, wc->loc, "synapse '%s' has no state 'w'", smodel->name);
+    if (!pj->w)
+        pj->w = ir_const(cc, 0, IRT_REAL);
+
+    S->syn = sy;
+    Mute mu = mute(cc, quiet_body);
+    for (int m = 0; m < smodel->list.n; m++) {
+        AstNode *mem = smodel->list.v[m];
+        if (mem->kind != AST_SCOPE)
+            continue;
+        int at = mem->op == TK_PRE ? IR_AT_PRE : IR_AT_POST;
+        Env **slot = at == IR_AT_PRE ? &sy->pre_env : &sy->post_env;
+        if (*slot) {
+            error_at(cc, mem->loc, "second %s { } scope", at == IR_AT_PRE ? "pre" : "post");
+            continue;
+        }
+        *slot = arena_alloc(&cc->arena, sizeof(Env));
+        (*slot)->parent = penv;
+        lower_scope(S, pl, mem, at, *slot, base, notes);
+    }
+    int seen[6] = {0}, ndyn = 0;
+    for (int m = 0; m < smodel->list.n; m++) {
+        AstNode *mem = smodel->list.v[m];
+        if (mem->kind == AST_SCOPE || mem->kind == AST_FUNC ||
+            (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE || mem->op == TK_DERIVED)))
+            continue;
+        if (mem->kind == AST_DYNAMICS) {
+            if (ndyn++) {
+                error_at(cc, mem->loc, "second 'dynamics' block in synapse '%s'", smodel->name);
+                continue;
+            }
+            OdeEq *eqs;
+            int n, sub;
+            OdeMethod meth = method_of(cc, mem, &sub);
+            const char *note;
+            if (collect_eqs(&base, mem, &eqs, &n) &&
+                ode_lower(cc, sp, eqs, n, meth, sub, NULL, &pl->syn_step, mem->loc, &note) && notes)
+                add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven: %s",
+                                         pj->name, smodel->name, note));
+            continue;
+        }
+        if (mem->kind != AST_ON) {
+            error_at(cc, mem->loc, "this member does not belong in a synapse");
+            diag_extra(cc, "  note: a synapse has param, derived, state, dynamics, pre { }, post { }, "
+                           "func and the handlers on pre, on post, on pre & post, on step");
+            continue;
+        }
+        if (mem->op == EV_SPIKE) {
+            error_at(cc, mem->loc, "'on spike' in a synapse belongs in a pre { } or post { } scope");
+            continue;
+        }
+        if (seen[mem->op]++) {
+            error_at(cc, mem->loc, "second '%s' handler in synapse '%s'", ev_name[mem->op], smodel->name);
+            continue;
+        }
+        IrBlock *dst = mem->op == EV_PRE ? &pl->on_pre : mem->op == EV_POST ? &pl->on_post
+                     : mem->op == EV_PREPOST ? &pl->on_prepost : &pl->on_step;
+        int needs_pre = mem->op == EV_PRE || mem->op == EV_PREPOST;
+        int needs_post = mem->op == EV_POST || mem->op == EV_PREPOST;
+        Inst *never = needs_pre && !member(pre->model, AST_SPIKE_WHEN, 0) ? pre
+                    : needs_post && !member(post->model, AST_SPIKE_WHEN, 0) ? post : NULL;
+        if (never) {
+            unmute(cc, mu);
+            error_at(cc, syn->loc, "'%s' of synapse '%s' would never run: "
+                     "neuron model '%s' has no 'spike when'", ev_name[mem->op], smodel->name,
+                     never->model->name);
+            note_at(cc, mem->loc, "handler declared here");
+            mu = mute(cc, quiet_body);
+            continue;
+        }
+        sy->ev = mem->op;
+        Ctx hx = base;
+        hx.out = dst;
+        conv_block(&hx, mem->a, dst);
+        sy->ev = 0;
+    }
+    IrBlock *blocks[] = {&pl->on_pre, &pl->on_post, &pl->on_prepost, &pl->on_step, &pl->syn_step};
+    for (int k = 0; k < 5; k++)
+        if (block_writes(blocks[k]))
+            apply_clamps(&base, smodel, blocks[k]);
+    for (int k = 0; k < sp->nprops; k++)
+        if (sp->props[k]->per_neuron)
+            error_at(cc, syn->loc, "synapse '%s': exact integration with per-neuron coefficients is not "
+                                   "supported in synapses; use 'dynamics using exp_euler'", smodel->name);
+    unmute(cc, mu);
+    S->syn = NULL;
+    return pl;
+}
+
+/* A projection with a plastic synapse: find the unit `weight` stands for (the first
+ * deliver() against the receptor input `rin`), then lower the model with it bound. */
+static int plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
+                              Dim rin, Inst *pre, Inst *post)
+{
+    Compiler *cc = S->cc;
+    int seen = 0;
+    for (int k = 0; k < S->nsyn_seen; k++)
+        seen |= S->syn_seen[k] == smodel;
+    if (!seen) {
+        S->syn_seen = grow(cc, S->syn_seen, S->nsyn_seen, sizeof(AstNode *));
+        S->syn_seen[S->nsyn_seen++] = smodel;
+    }
+    SynCtx probe, real;
+    Mute mu = mute(cc, 1);
+    IrExpr *w0 = pj->w;
+    lower_synapse(S, pj, smodel, syn, wc, rin, pre, post, &probe, 1, 0);
+    pj->w = w0;
+    unmute(cc, mu);
+    S->has_wsub = probe.wbound;
+    S->wsub = probe.wdim;
+    int nerr = cc->diag.nerrors;
+    IrPlast *pl = lower_synapse(S, pj, smodel, syn, wc, rin, pre, post, &real, seen, 1);
+    S->has_wsub = 0;
+    pj->plast = pl;
+    return cc->diag.nerrors == nerr;
+}
+
+/* The plastic projection a `record x of NAME` names, or NULL (then NAME is a population). */
+static IrProj *recorded_projection(Sema *S, AstNode *it)
+{
+    if (it->flag || it->a->a)
+        return NULL;
+    for (int k = 0; k < S->m->nprojs; k++)
+        if (S->m->projs[k]->name == it->a->name)
+            return S->m->projs[k];
+    return NULL;
+}
+
+/* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse. */
+static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
+{
+    Compiler *cc = S->cc;
+    if (!pj->plast) {
+        error_at(cc, it->a->loc, "projection '%s' has static synapses, which hold no state to record",
+                 pj->name);
+        return;
+    }
+    rec.proj = pj;
+    rec.view = pj->post;
+    rec.vars = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)it->list.n);
+    for (int k = 0; k < it->list.n; k++) {
+        AstNode *vn = it->list.v[k];
+        IrVar *v = NULL;
+        for (int s = 0; s < pj->plast->nsyn; s++)
+            if (strcmp(pj->plast->syn[s]->label, vn->name) == 0)
+                v = pj->plast->syn[s];
+        if (!v) {
+            error_at(cc, vn->loc, "'%s' is not a per-synapse state of synapse '%s'", vn->name,
+                     pj->plast->scope->model);
+            return;
+        }
+        rec.vars[rec.nvars++] = v;
+    }
+    if (it->b) {
+        int ok = 1;
+        rec.every = steps_of(S, it->b, "the recording interval", &ok);
+        if (!ok)
+            return;
+        if (rec.every < 1) {
+            error_at(cc, it->b->loc, "the recording interval must be at least one step");
+            return;
+        }
+    }
+    IrModel *m = S->m;
+    m->recs = grow(cc, m->recs, m->nrecs, sizeof *m->recs);
+    m->recs[m->nrecs++] = rec;
+}
+
+/* ===== plastic synapses =====} */
+
 static void do_projection(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -2850,7 +3407,11 @@ static void do_projection(Sema *S, AstNode *it)
               "a synapse initialiser", A_PREPOST, NULL, 0, 0};
     IrExpr *delivered = NULL;
     Dim wdim = rin;
-    if (smodel) {
+    if (smodel && syn_is_plastic(smodel)) {
+        if (!plastic_projection(S, pj, smodel, syn, wc, rin, pre.inst, post.inst))
+            return;
+        delivered = pj->w;
+    } else if (smodel) {
         AstNode *deliver = NULL;
         for (int m = 0; m < smodel->list.n; m++) {
             AstNode *mem = smodel->list.v[m];
@@ -2863,10 +3424,7 @@ static void do_projection(Sema *S, AstNode *it)
                 deliver = mem->a->list.v[0]->a->list.v[0];
                 continue;
             }
-            error_at(cc, syn->loc, "synapse '%s' is plastic or has dynamics, which this version of "
-                                   "neuroc does not support yet", smodel->name);
-            note_at(cc, mem->loc, "this member needs plasticity support");
-            return;
+            NC_UNREACHABLE(); /* syn_is_plastic() */
         }
         if (!deliver) {
             error_at(cc, smodel->loc2, "synapse '%s' needs 'on pre { deliver(value) }'", smodel->name);
@@ -2984,10 +3542,11 @@ static void do_record(Sema *S, AstNode *it)
     int64_t *idx;
     int nidx;
     AstNode *t = it->a;
-    if (!resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
-                        it->flag ? NULL : &nidx))
+    IrProj *rp = recorded_projection(S, it);
+    if (!rp && !resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
+                               it->flag ? NULL : &nidx))
         return;
-    if (it->flag && t->a) {
+    if (!rp && it->flag && t->a) {
         if (!resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
             return;
     }
@@ -3008,9 +3567,13 @@ static void do_record(Sema *S, AstNode *it)
         }
     IrRecord rec = {0};
     rec.file = f;
+    rec.every = 1;
+    if (rp) {
+        record_synapses(S, it, rp, rec);
+        return;
+    }
     rec.spikes = it->flag;
     rec.view = (IrView){ref.inst->pop, ref.off, ref.size};
-    rec.every = 1;
     if (it->flag) {
         if (!ref.inst->pop->has_spikes && member(ref.inst->model, AST_SPIKE_WHEN, 0) == NULL) {
             error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,

@@ -21,7 +21,9 @@ static const SrcLoc NOLOC = {0, 0, 0, 0};
 
 static void c_var(const CgDialect *d, const IrVar *v, StrBuf *out)
 {
-    if (v->per_neuron)
+    if (v->kind == IV_PRE && d->pre_hist)
+        sb_printf(out, "%s_h[%s]", v->cname, d->index);
+    else if (v->per_neuron)
         sb_printf(out, "%s[%s]", v->cname, d->index);
     else
         sb_puts(out, v->cname);
@@ -351,12 +353,384 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     sb_free(&b);
 }
 
+/* {===== plastic projections ===== */
+
+/* Index spellings of a plastic projection's code (see IrPlast). */
+typedef struct PlastNames {
+    char pre_n[64], post_n[64];   /* base-population indices of the pre and post neuron */
+} PlastNames;
+
+static void c_deliver(const CgDialect *d, const IrProj *p, const char *e, Out *o)
+{
+    (void)d;
+    out_line(o, "%s_ring[dslot * %lld + j] += %s;", p->cname, (long long)p->post.size, e);
+}
+
+static CgDialect plast_dialect(const IrModel *m, const IrProj *j, PlastNames *nm, const char *pre_hist)
+{
+    CgDialect d = dialect(m, j->plast->scope);
+    snprintf(nm->pre_n, sizeof nm->pre_n, j->pre.offset ? "(i + %lld)" : "i", (long long)j->pre.offset);
+    snprintf(nm->post_n, sizeof nm->post_n, j->post.offset ? "(j + %lld)" : "j", (long long)j->post.offset);
+    d.syn = "s";
+    d.pre_n = nm->pre_n;
+    d.post_n = nm->post_n;
+    d.pre_hist = pre_hist;
+    d.deliver = c_deliver;
+    return d;
+}
+
+static void emit_plast_storage(Out *o, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld], plastic synapse %s */", j->name,
+             j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
+             j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size),
+             pl->scope->model);
+    out_line(o, "static nrt_csr %s;", j->cname);
+    out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
+    out_line(o, "static int64_t %s_D; /* history slots: longest delay + 1 */", j->cname);
+    out_line(o, "static real *%s_ring; /* receptor input, [slot][post neuron] */", j->cname);
+    out_line(o, "static int64_t *%s_cptr, *%s_csyn, *%s_cpre; /* column index: synapses onto each post neuron, ascending, and their pre neuron */",
+             j->cname, j->cname, j->cname);
+    out_line(o, "static int32_t *%s_hist; /* presynaptic spikes of the last D steps, [slot][k] */", j->cname);
+    out_line(o, "static int64_t *%s_hist_n;", j->cname);
+    out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
+             j->cname, j->cname, j->cname);
+    out_line(o, "static unsigned char *%s_fired; /* post neurons that spiked this step */", j->cname);
+    for (int k = 0; k < pl->nsyn; k++)
+        out_line(o, "static %s *%s; /* %s [%s], per synapse */", storage_type(pl->syn[k]->type),
+                 pl->syn[k]->cname, pl->syn[k]->label, pl->syn[k]->unit);
+    for (int k = 0; k < pl->npre; k++) {
+        out_line(o, "static %s *%s; /* pre.%s [%s], per presynaptic neuron */", storage_type(pl->pre[k]->type),
+                 pl->pre[k]->cname, pl->pre[k]->label, pl->pre[k]->unit);
+        out_line(o, "static %s *%s_h; /* ... after the dynamics of each of the last D steps, [slot][i] */",
+                 storage_type(pl->pre[k]->type), pl->pre[k]->cname);
+    }
+    for (int k = 0; k < pl->npost; k++)
+        out_line(o, "static %s *%s; /* post.%s [%s], per postsynaptic neuron */", storage_type(pl->post[k]->type),
+                 pl->post[k]->cname, pl->post[k]->label, pl->post[k]->unit);
+    for (int k = 0; k < pl->scope->nprops; k++) {
+        IrProp *pr = pl->scope->props[k];
+        out_line(o, "static real %s[4][%d]; /* Phi, Psi, Phi_refr, Psi_refr (%dx%d) */", pr->cname,
+                 pr->n * pr->n, pr->n, pr->n);
+    }
+    out_blank(o);
+}
+
+/* Allocate array <base><suffix> of `count` elements at load time. */
+static void alloc_line(Out *o, const char *base, const char *suffix, const char *count, const char *what,
+                       const char *pname)
+{
+    out_line(o, "%s%s = nrt_alloc(&ctx, (size_t)(%s) * sizeof *%s%s, \"%s: %s\");", base, suffix, count, base,
+             suffix, pname, what);
+    out_line(o, "if (!%s%s) return -1;", base, suffix);
+}
+
+static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    PlastNames nm;
+    CgDialect d = plast_dialect(m, j, &nm, NULL);
+    d.rng_elem = "i";
+    d.rng_sub = "rank";
+    d.rng_step = "0";
+    CgDialect dd = d; /* delays and propagator coefficients are evaluated in double */
+    dd.dbl = 1;
+    dd.real = "double";
+    StrBuf b = {0};
+    char cnt[128];
+    out_open(o, "static int build_%s(void)", c);
+    cg_conn_spec(o, j);
+    out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
+    out_line(o, "const int64_t nnz = %s.nnz ? %s.nnz : 1;", c, c);
+    for (int k = 0; k < pl->nsyn; k++)
+        alloc_line(o, pl->syn[k]->cname, "", "nnz", pl->syn[k]->label, j->name);
+    if (j->delay)
+        alloc_line(o, c, "_d", "nnz", "delays", j->name);
+    out_line(o, "int64_t maxd = 1;");
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", c, c);
+    out_line(o, "(void)j; (void)rank;");
+    cg_block(&d, &pl->syn_init, o);
+    if (j->delay) {
+        b.len = 0;
+        cg_expr(&dd, j->delay, &b);
+        out_line(o, "const double delay = %s;", b.s);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
+                 j->name);
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "%s_d[s] = dd;", c);
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    out_line(o, "%s_D = maxd + 1;", c);
+    snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npost);
+    alloc_line(o, c, "_ring", cnt, "receptor input ring", j->name);
+    snprintf(cnt, sizeof cnt, "%lld + 1", npost);
+    alloc_line(o, c, "_cptr", cnt, "column index", j->name);
+    alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
+    alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
+    out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
+    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
+    out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
+    out_begin(o);
+    snprintf(cnt, sizeof cnt, "%lld + 1", npost);
+    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt, j->name);
+    out_line(o, "if (!fill) return -1;");
+    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt);
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
+    out_line(o, "%s_csyn[q] = s;", c);
+    out_line(o, "%s_cpre[q] = i;", c);
+    out_close(o);
+    out_close(o);
+    out_line(o, "nrt_free(fill);");
+    out_close(o);
+    snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npre);
+    alloc_line(o, c, "_hist", cnt, "spike history", j->name);
+    snprintf(cnt, sizeof cnt, "%s_D", c);
+    alloc_line(o, c, "_hist_n", cnt, "spike history", j->name);
+    alloc_line(o, c, "_arr", "nnz", "arrivals", j->name);
+    alloc_line(o, c, "_arr_pre", "nnz", "arrivals", j->name);
+    snprintf(cnt, sizeof cnt, "%lld", npost);
+    alloc_line(o, c, "_fired", cnt, "post spikes", j->name);
+    for (int k = 0; k < pl->npre; k++) {
+        snprintf(cnt, sizeof cnt, "%lld", npre);
+        alloc_line(o, pl->pre[k]->cname, "", cnt, pl->pre[k]->label, j->name);
+        snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npre);
+        alloc_line(o, pl->pre[k]->cname, "_h", cnt, pl->pre[k]->label, j->name);
+    }
+    for (int k = 0; k < pl->npost; k++) {
+        snprintf(cnt, sizeof cnt, "%lld", npost);
+        alloc_line(o, pl->post[k]->cname, "", cnt, pl->post[k]->label, j->name);
+    }
+    if (pl->pre_init.n) {
+        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
+        cg_block(&d, &pl->pre_init, o);
+        for (int k = 0; k < pl->npre; k++)
+            out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_h[h * %lld + i] = %s[i];", c,
+                     pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        out_close(o);
+    }
+    if (pl->post_init.n) {
+        out_open(o, "for (int64_t j = 0; j < %lld; j++)", npost);
+        cg_block(&d, &pl->post_init, o);
+        out_close(o);
+    }
+    for (int k = 0; k < pl->scope->nprops; k++)
+        emit_one_prop(o, &dd, pl->scope->props[k], pl->scope->props[k]->A, 0);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    sb_free(&b);
+}
+
+/* Loop over this step's spikes of `pop` inside the view (off, size): defines `idx`. */
+static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, const char *idx)
+{
+    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", pop->cname);
+    out_line(o, "const int64_t %s = %s_spk[k] - %lld;", idx, pop->cname, (long long)off);
+    out_line(o, "if (%s < 0 || %s >= %lld) continue;", idx, idx, (long long)size);
+}
+
+/* The delay of synapse s in steps, as generated code. */
+static const char *delay_of(const IrProj *j, char *buf, size_t n)
+{
+    snprintf(buf, n, j->delay ? "%s_d[s]" : "1", j->cname);
+    return buf;
+}
+
+/* Define `hi`, the element of the pre { } history a handler of synapse (i, s) reads: the
+ * state after the dynamics of step `step - dd + back` (back 0 in phase 1, 1 after the
+ * neurons), which is what the synapse sees through its delay dd. */
+static void hist_elem(Out *o, const IrProj *j, int back)
+{
+    char dl[96];
+    out_line(o, "const int64_t hi = ((step - %s + %d) %% %s_D + %s_D) %% %s_D * %lld + i;",
+             delay_of(j, dl, sizeof dl), back, j->cname, j->cname, j->cname, (long long)j->pre.size);
+}
+
+/* Loop over every synapse (i, s, j), with `hi` for `back` (see hist_elem). */
+static void open_all_synapses(Out *o, const IrProj *j, int back)
+{
+    const char *c = j->cname;
+    out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    out_line(o, "const int64_t j = %s.col[s];", c);
+    hist_elem(o, j, back);
+    out_line(o, "(void)j; (void)hi;");
+}
+
+/* Phase 1 (arrivals) and phases 5-7 (learning) of a plastic projection; docs/language.md §9. */
+static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    PlastNames nm;
+    CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
+    CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
+    char dl[96];
+    delay_of(j, dl, sizeof dl);
+
+    out_line(o, "/* %s, phase 1: 'on pre' where this step's arrivals reach a synapse, then 'on step' */", j->name);
+    out_open(o, "static void arrive_%s(int64_t step)", c);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    out_line(o, "%s_narr = 0;", c);
+    if (pl->on_pre.n || pl->on_prepost.n) {
+        out_line(o, "/* emissions of steps step - D + 1 .. step - 1, oldest first: the static ring's order */");
+        out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
+        out_line(o, "if (k > step) continue;");
+        out_line(o, "const int64_t hs = (step - k) %% %s_D, dslot = step %% %s_D;", c, c);
+        out_line(o, "(void)dslot;");
+        out_open(o, "for (int64_t q = 0; q < %s_hist_n[hs]; q++)", c);
+        out_line(o, "const int64_t i = %s_hist[hs * %lld + q];", c, npre);
+        out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+        if (j->delay)
+            out_line(o, "if (%s_d[s] != k) continue;", c);
+        out_line(o, "const int64_t j = %s.col[s], hi = hs * %lld + i;", c, npre);
+        out_line(o, "(void)j; (void)hi;");
+        cg_block(&dh, &pl->on_pre, o);
+        if (pl->on_prepost.n) {
+            out_line(o, "%s_arr_pre[%s_narr] = i;", c, c);
+            out_line(o, "%s_arr[%s_narr++] = s;", c, c);
+        }
+        out_close(o);
+        out_close(o);
+        out_close(o);
+    }
+    if (pl->on_step.n) {
+        open_all_synapses(o, j, 0);
+        out_line(o, "const int64_t dslot = (step + %s - 1) %% %s_D; /* delivered after the delay */", dl, c);
+        out_line(o, "(void)dslot;");
+        cg_block(&dh, &pl->on_step, o);
+        out_close(o);
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* %s, phases 5-7: scope dynamics, 'on post', 'on pre & post', scope 'on spike', synapse dynamics */",
+             j->name);
+    out_open(o, "static void learn_%s(int64_t step)", c);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    out_line(o, "const int64_t hs = step %% %s_D;", c);
+    out_line(o, "(void)hs;");
+    if (pl->npre || pl->pre_step.n) {
+        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
+        cg_block(&ds, &pl->pre_step, o);
+        for (int k = 0; k < pl->npre; k++)
+            out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        out_close(o);
+    }
+    if (pl->post_step.n) {
+        out_open(o, "for (int64_t j = 0; j < %lld; j++)", npost);
+        cg_block(&ds, &pl->post_step, o);
+        out_close(o);
+    }
+    if (pl->on_post.n) {
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
+        out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
+        out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
+        hist_elem(o, j, 1);
+        out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->on_post, o);
+        out_close(o);
+        out_close(o);
+    }
+    if (pl->on_prepost.n) {
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
+        out_line(o, "%s_fired[j] = 1;", c);
+        out_close(o);
+        out_open(o, "for (int64_t q = 0; q < %s_narr; q++)", c);
+        out_line(o, "const int64_t s = %s_arr[q], i = %s_arr_pre[q], j = %s.col[s];", c, c, c);
+        out_line(o, "if (!%s_fired[j]) continue;", c);
+        hist_elem(o, j, 1);
+        out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->on_prepost, o);
+        out_close(o);
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
+        out_line(o, "%s_fired[j] = 0;", c);
+        out_close(o);
+    }
+    if (pl->pre_spike.n) {
+        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
+        cg_block(&ds, &pl->pre_spike, o);
+        out_close(o);
+    }
+    if (pl->post_spike.n) {
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
+        cg_block(&ds, &pl->post_spike, o);
+        out_close(o);
+    }
+    if (pl->syn_step.n) {
+        open_all_synapses(o, j, 1);
+        cg_block(&dh, &pl->syn_step, o);
+        out_close(o);
+        out_close(o);
+    }
+    out_line(o, "/* this step's presynaptic spikes, for their arrivals */");
+    out_line(o, "%s_hist_n[hs] = 0;", c);
+    open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
+    out_line(o, "%s_hist[hs * %lld + %s_hist_n[hs]++] = (int32_t)i;", c, npre, c);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
+static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file)
+{
+    const char *jc = rec->proj->cname;
+    StrBuf vars = {0}, units = {0}, pn = {0};
+    cg_cstring(rec->proj->name, &pn);
+    for (int k = 0; k < rec->nvars; k++) {
+        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+        sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+    }
+    out_begin(o);
+    out_open(o, "if (%s.nnz > INT32_MAX)", jc);
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", file);
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof *rec%d_local, \"recording\");",
+             r, jc, jc, r);
+    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * %d * sizeof *rec%d_row, \"recording\");",
+             r, jc, jc, rec->nvars, r);
+    out_line(o, "if (!rec%d_local || !rec%d_row) return -1;", r, r);
+    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) rec%d_local[s] = s;", jc, r);
+    out_line(o, "static const char *const vars[] = {%s};", vars.s);
+    out_line(o, "static const char *const units[] = {%s};", units.s);
+    out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)%s.nnz, rec%d_local, %lld);", r,
+             file, pn.s, rec->nvars, jc, r, (long long)rec->every);
+    out_close(o);
+    sb_free(&vars);
+    sb_free(&units);
+    sb_free(&pn);
+}
+
+/* ===== plastic projections =====} */
+
 static void emit_records(Out *o, const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
-        if (!rec->spikes) {
+        if (rec->proj) {
+            out_line(o, "static double *rec%d_row; /* per synapse */", r);
+            out_line(o, "static int64_t *rec%d_local;", r);
+        } else if (!rec->spikes) {
             out_line(o, "static double rec%d_row[%d];", r, rec->nvars * rec->nidx);
             StrBuf b = {0};
             for (int k = 0; k < rec->nidx; k++)
@@ -375,7 +749,9 @@ static void emit_records(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
-        if (rec->spikes) {
+        if (rec->proj) {
+            emit_syn_record_open(o, rec, r, f.s);
+        } else if (rec->spikes) {
             out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
                      (long long)rec->view.size);
         } else {
@@ -405,16 +781,28 @@ static void emit_step(Out *o, const IrModel *m)
 {
     out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
     out_open(o, "static int do_step(int64_t step)");
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            out_line(o, "arrive_%s(step);", m->projs[k]->cname);
     for (int i = 0; i < m->npops; i++)
         out_line(o, "step_%s(step);", m->pops[i]->cname);
     for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "propagate_%s(step);", m->projs[k]->cname);
+        out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
     for (int i = 0; i < m->npops; i++)
         out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         const char *pc = rec->view.pop->cname;
-        if (rec->spikes) {
+        if (rec->proj) {
+            const char *jc = rec->proj->cname;
+            out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
+            out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+            out_close(o);
+            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+            out_close(o);
+        } else if (rec->spikes) {
             out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", pc);
             out_line(o, "const int64_t n = %s_spk[k];", pc);
             if (rec->view.offset != 0 || rec->view.size != rec->view.pop->size)
@@ -540,8 +928,15 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     emit_prelude(&o, m);
     for (int i = 0; i < m->npops; i++)
         emit_pop_storage(&o, m->pops[i], m);
-    for (int k = 0; k < m->nprojs; k++)
-        emit_proj(cc, &o, m->projs[k], m);
+    for (int k = 0; k < m->nprojs; k++) {
+        if (m->projs[k]->plast) {
+            emit_plast_storage(&o, m->projs[k]);
+            emit_plast_build(&o, m->projs[k], m);
+            emit_plast_step(&o, m->projs[k], m);
+        } else {
+            emit_proj(cc, &o, m->projs[k], m);
+        }
+    }
     cg_mem_plan(&o, m);
     for (int i = 0; i < m->npops; i++) {
         emit_pop_init(&o, m->pops[i], m);
