@@ -3261,6 +3261,27 @@ static IrProj *recorded_projection(Sema *S, AstNode *it)
 }
 
 /* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse. */
+/* `every T` of a recording, in steps (at least one); 0 after a diagnostic. */
+static int record_every(Sema *S, AstNode *b, int64_t *every)
+{
+    int ok = 1;
+    *every = steps_of(S, b, "the recording interval", &ok);
+    if (!ok)
+        return 0;
+    if (*every < 1) {
+        error_at(S->cc, b->loc, "the recording interval must be at least one step");
+        return 0;
+    }
+    return 1;
+}
+
+static void push_record(Sema *S, IrRecord rec)
+{
+    IrModel *m = S->m;
+    m->recs = grow(S->cc, m->recs, m->nrecs, sizeof *m->recs);
+    m->recs[m->nrecs++] = rec;
+}
+
 static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
 {
     Compiler *cc = S->cc;
@@ -3285,19 +3306,9 @@ static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
         }
         rec.vars[rec.nvars++] = v;
     }
-    if (it->b) {
-        int ok = 1;
-        rec.every = steps_of(S, it->b, "the recording interval", &ok);
-        if (!ok)
-            return;
-        if (rec.every < 1) {
-            error_at(cc, it->b->loc, "the recording interval must be at least one step");
-            return;
-        }
-    }
-    IrModel *m = S->m;
-    m->recs = grow(cc, m->recs, m->nrecs, sizeof *m->recs);
-    m->recs[m->nrecs++] = rec;
+    if (it->b && !record_every(S, it->b, &rec.every))
+        return;
+    push_record(S, rec);
 }
 
 /* ===== plastic synapses =====} */
@@ -3602,20 +3613,10 @@ static void do_record(Sema *S, AstNode *it)
             }
             rec.vars[rec.nvars++] = b->var;
         }
-        if (it->b) {
-            int ok = 1;
-            rec.every = steps_of(S, it->b, "the recording interval", &ok);
-            if (!ok)
-                return;
-            if (rec.every < 1) {
-                error_at(cc, it->b->loc, "the recording interval must be at least one step");
-                return;
-            }
-        }
+        if (it->b && !record_every(S, it->b, &rec.every))
+            return;
     }
-    IrModel *m = S->m;
-    m->recs = grow(cc, m->recs, m->nrecs, sizeof *m->recs);
-    m->recs[m->nrecs++] = rec;
+    push_record(S, rec);
 }
 
 static void add_phase(Sema *S, IrPhase ph)
