@@ -88,8 +88,8 @@ int cg_uses_edge(const IrExpr *e, int col)
 
 /* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
  * every population, its per-neuron storage and, for every projection, its synapses
- * (nrt_conn_bytes: row pointers, columns, weights and delays) and the two ring slots it
- * needs at least. From_file projections are read only under --dry-run. */
+ * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
+ * projection, whose count is then only reported) and the two ring slots it needs at least. From_file projections are read only under --dry-run. */
 void cg_mem_plan(Out *o, const IrModel *m)
 {
     out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
@@ -115,6 +115,11 @@ void cg_mem_plan(Out *o, const IrModel *m)
             out_line(o, "nrt_mem_add(&ctx, \"projection %s\", (double)c.nnz, ring + 8.0 * (double)(c.n_pre + 1) + (double)c.nnz * (4 + syn));",
                      j->name);
             out_line(o, "if (ctx.dry_run) { nrt_csr_free(&c); nrt_free(fw); nrt_free(fd); }");
+        } else if (j->procedural) {
+            cg_conn_spec(o, j);
+            out_line(o, "double nnz = 0;");
+            out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
+            out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring);", j->name);
         } else {
             cg_conn_spec(o, j);
             out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
@@ -131,72 +136,24 @@ void cg_mem_plan(Out *o, const IrModel *m)
  * writes row i's posts (ascending) to out unless out is null, and returns their number.
  * Expressions are printed through d (pre "i", post "j"), so the C and SIMT programs compute
  * the same conditions and probabilities. */
+static void row_out(Out *o, const void *arg)
+{
+    (void)arg;
+    out_line(o, "if (out) out[rank] = (int32_t)j;");
+}
+
 void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, const char *outq)
 {
-    static const char axes[] = "0123";
-    const IrGrid *a = &j->pre.pop->grid, *b = &j->post.pop->grid;
-    const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
-    StrBuf e = {0};
-    double pc = 0;
     out_line(o, "/* projection %s: the posts of row i, ascending (rt_conn.c, PAIRS) */", j->name);
     out_open(o, "%s int64_t nc_row_%s(int64_t i, uint32_t key0, %s int32_t *out)", qual, j->cname, outq);
-    out_line(o, "int64_t n = 0;");
+    out_line(o, "int64_t rank = 0;");
     out_line(o, "(void)key0;");
-    if (j->within > 0) {
-        int64_t stride = 1;
-        out_line(o, "const int64_t ib = i + %lld;", (long long)j->pre.offset);
-        for (int k = 0; k < a->ndim; k++) {
-            out_line(o, "const double x%c = ((double)((ib / %lld) %% %lld) + 0.5) * %.17g;", axes[k],
-                     (long long)stride, (long long)a->n[k], a->spacing);
-            out_line(o, "const nrt_span s%c = nrt_space_span(x%c, %.17g, %lld, %.17g, %d);", axes[k],
-                     axes[k], j->within, (long long)b->n[k], b->spacing, b->periodic);
-            stride *= a->n[k];
-        }
-        for (int k = b->ndim - 1; k >= 0; k--) {
-            out_open(o, "for (int h%c = 0; h%c < 2; h%c++)", axes[k], axes[k], axes[k]);
-            out_open(o, "for (int64_t c%c = h%c ? s%c.a1 : s%c.a0; c%c < (h%c ? s%c.b1 : s%c.b0); c%c++)",
-                     axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k], axes[k]);
-        }
-        sb_printf(&e, "c0");
-        stride = 1;
-        for (int k = 1; k < b->ndim; k++) {
-            stride *= b->n[k - 1];
-            sb_printf(&e, " + %lld * c%c", (long long)stride, axes[k]);
-        }
-        out_line(o, "const int64_t j = %s - %lld;", e.s, (long long)j->post.offset);
-        out_line(o, "if (j < 0 || j >= %lld) continue;", (long long)j->post.size);
-    } else {
-        out_open(o, "for (int64_t j = 0; j < %lld; j++)", (long long)j->post.size);
-    }
-    if (!j->autapses && j->pre.pop == j->post.pop)
-        out_line(o, "if (j == i + %lld) continue; /* autapse */",
-                 (long long)(j->pre.offset - j->post.offset));
-    if (j->cond) {
-        e.len = 0;
-        if (e.s)
-            e.s[0] = 0;
-        cg_expr(d, j->cond, &e);
-        out_line(o, "if (!(%s)) continue;", e.s);
-    }
-    if (j->prob && !(ir_is_const(j->prob, &pc) && pc >= 1)) {
-        e.len = 0;
-        if (e.s)
-            e.s[0] = 0;
-        cg_expr(d, j->prob, &e);
-        out_begin(o);
-        out_line(o, "const nrt_u32x4 x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)j, 0u, 0u);", stream);
-        out_line(o, "if (!(nrt_u01_53(x.v[0], x.v[1]) <= (double)(%s))) continue;", e.s);
-        out_close(o);
-    }
-    out_line(o, "if (out) out[n] = (int32_t)j;");
-    out_line(o, "n++;");
-    for (int k = 0; j->within > 0 && k < 2 * b->ndim - 1; k++)
-        out_close(o);
+    out_begin(o);
+    cg_row_loops(o, d, j, row_out, NULL);
     out_close(o);
-    out_line(o, "return n;");
+    out_line(o, "return rank;");
     out_close(o);
     out_blank(o);
-    sb_free(&e);
 }
 
 static void dump_var(const CgDialect *d, const IrVar *v, StrBuf *out)
@@ -336,11 +293,12 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         if (j->delay)
             cg_expr(&d, j->delay, &dl);
         out_line(&o, "projection %s: %s[%lld:%lld] -> %s[%lld:%lld] rule %d p %g k %lld autapses %d "
-                     "multapses %d w = %s delay = %s",
+                     "multapses %d w = %s delay = %s%s",
                  j->name, j->pre.pop->name, (long long)j->pre.offset,
                  (long long)(j->pre.offset + j->pre.size), j->post.pop->name,
                  (long long)j->post.offset, (long long)(j->post.offset + j->post.size), j->rule, j->p,
-                 (long long)j->k, j->autapses, j->multapses, w.s, j->delay ? dl.s : "1 step");
+                 (long long)j->k, j->autapses, j->multapses, w.s, j->delay ? dl.s : "1 step",
+                 j->procedural ? " storage procedural" : "");
         sb_free(&w);
         sb_free(&dl);
         if (j->plast)

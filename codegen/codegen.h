@@ -78,6 +78,12 @@ void cg_conn_spec(Out *o, const IrProj *j);
  * SIMT ("NC_DEV", outq "NC_G") program (cg_build.c). */
 void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, const char *outq);
 
+/* Row i's synapses visited in ascending order of post, as rt_conn.c draws them (cg_proc.c):
+ * with i, key0 and rank (int64_t, 0) in scope, the loops bind j and run body(o, arg) per
+ * synapse, then rank++. ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB and PAIRS only. */
+typedef void (*CgRowBody)(Out *o, const void *arg);
+void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
+
 /* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
 int cg_uses_edge(const IrExpr *e, int col);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

@@ -200,6 +200,8 @@ struct IrProj {
     IrExpr *delay;                /* per-synapse delay in ms, or NULL for one step */
     IrType wtype;
     IrPlast *plast;               /* plastic synapse model, or NULL (static: `w` is delivered) */
+    int procedural;               /* rows regenerated at each spike, not stored (static only;
+                                   * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, PAIRS) */
 };
 
 /* A projection whose synapse model has more than `on pre { deliver(w) }`. Its variables

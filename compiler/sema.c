@@ -3313,6 +3313,40 @@ static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
 
 /* ===== plastic synapses =====} */
 
+/* `storage = stored | procedural` (docs/language.md §12.4). Procedural rows are
+ * regenerated from the connectivity draws at every spike, so only rules whose draws are
+ * keyed by the presynaptic row qualify, and only static synapses (no per-synapse state). */
+static int storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic)
+{
+    Compiler *cc = S->cc;
+    AstNode *v = sc->a;
+    if (v->kind != AST_NAME || (strcmp(v->name, "stored") != 0 && strcmp(v->name, "procedural") != 0)) {
+        error_at(cc, v->loc, "storage is 'stored' or 'procedural'");
+        return 0;
+    }
+    if (strcmp(v->name, "procedural") != 0)
+        return 1;
+    if (plastic) {
+        error_at(cc, v->loc, "a plastic projection cannot be procedural: its synapses keep state");
+        return 0;
+    }
+    if (pj->rule != IR_ALL_TO_ALL && pj->rule != IR_ONE_TO_ONE && pj->rule != IR_FIXED_PROB &&
+        pj->rule != IR_PAIRS) {
+        error_at(cc, v->loc, "%s connectivity cannot be procedural: %s",
+                 pj->rule == IR_FIXED_INDEGREE ? "fixed_indegree" : pj->rule == IR_FIXED_OUTDEGREE
+                 ? "fixed_outdegree" : pj->rule == IR_FIXED_TOTAL ? "fixed_total" : "from_file",
+                 pj->rule == IR_FIXED_INDEGREE ? "its draws are made per postsynaptic neuron"
+                 : pj->rule == IR_FIXED_OUTDEGREE ? "its rows are sorted after drawing"
+                 : pj->rule == IR_FIXED_TOTAL ? "its draws are made per synapse"
+                 : "its edges come from a file");
+        diag_extra(cc, "  note: procedural rules are all_to_all, one_to_one, fixed_prob and prob "
+                       "(with within and where)");
+        return 0;
+    }
+    pj->procedural = 1;
+    return 1;
+}
+
 static void do_projection(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -3326,16 +3360,17 @@ static void do_projection(Sema *S, AstNode *it)
     pj->pre = (IrView){pre.inst->pop, pre.off, pre.size};
     pj->post = (IrView){post.inst->pop, post.off, post.size};
     S->proj = pj;
-    AstNode *syn = NULL, *rec = NULL, *con = NULL, *wc = NULL, *dc = NULL;
+    AstNode *syn = NULL, *rec = NULL, *con = NULL, *wc = NULL, *dc = NULL, *sc = NULL;
     for (int i = 0; i < it->list.n; i++) {
         AstNode *c = it->list.v[i];
         AstNode **slot = c->kind == AST_PC_SYNAPSE ? &syn : c->kind == AST_PC_RECEPTOR ? &rec
                        : c->kind == AST_PC_CONNECT ? &con
                        : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "w") == 0) ? &wc
-                       : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "delay") == 0) ? &dc : NULL;
+                       : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "delay") == 0) ? &dc
+                       : (c->kind == AST_PC_ASSIGN && strcmp(c->name, "storage") == 0) ? &sc : NULL;
         if (!slot) {
             error_at(cc, c->loc, "'%s' is not a clause of a static projection", c->name);
-            diag_extra(cc, "  note: clauses are synapse, receptor, connect, w and delay");
+            diag_extra(cc, "  note: clauses are synapse, receptor, connect, w, delay and storage");
             continue;
         }
         if (*slot) {
@@ -3411,6 +3446,8 @@ static void do_projection(Sema *S, AstNode *it)
         }
         smodel = sb->ast;
     }
+    if (sc && !storage_clause(S, pj, sc, smodel && syn_is_plastic(smodel)))
+        return;
     Env senv = {0};
     senv.parent = &S->global;
     uint32_t site = 0;
