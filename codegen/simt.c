@@ -413,6 +413,124 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
                  (long long)j->post.size, j->cname, s, j->cname, s);
 }
 
+/* {===== procedural projections ===== */
+
+/* What the row loops (cg_row_loops) run per synapse in device code. */
+typedef struct DevRow {
+    const Simt *S;
+    const IrProj *j;
+    int what;                     /* DR_* */
+} DevRow;
+
+enum { DR_GRID, DR_BLOCK, DR_SCAN };
+
+/* The projection's synapse-value dialects: w in real, delay in double (as nc_k_syn_*). */
+static void syn_dialects(const Simt *S, const IrProj *j, CgDialect *d, CgDialect *dd)
+{
+    *d = dev_dialect(S, j->pre.pop);
+    d->rng_elem = "i";
+    d->rng_sub = "rank";
+    d->rng_step = "0";
+    d->index = "i";
+    *dd = *d;
+    dd->dbl = 1;
+    dd->real = "double";
+}
+
+static void dev_row_body(Out *o, const void *arg)
+{
+    const DevRow *r = arg;
+    const IrProj *j = r->j;
+    CgDialect d, dd;
+    StrBuf b = {0};
+    syn_dialects(r->S, j, &d, &dd);
+    if (r->what == DR_BLOCK)
+        out_open(o, "if (j >= a && j < b)");
+    else
+        out_begin(o);
+    if (r->what != DR_SCAN) {
+        cg_expr(&d, j->w, &b);
+        out_line(o, "const real w = %s;", b.s);
+    }
+    if (j->delay) {
+        b.len = 0;
+        if (b.s)
+            b.s[0] = 0;
+        cg_expr(&dd, j->delay, &b);
+        out_line(o, "const double delay = %s;", b.s);
+        out_line(o, "const double steps = round(delay / dt);");
+        if (r->what == DR_SCAN)
+            out_line(o, "if (!(steps < 1e9)) nc_cnt[%d] = 1;", r->S->cnt_err);
+        out_line(o, "const int32_t dd = !(steps < 1e9) || steps < 1 ? 1 : (int32_t)steps;");
+    } else {
+        out_line(o, "const int32_t dd = 1;");
+    }
+    if (r->what == DR_SCAN)
+        out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", r->S->cnt_maxd + j->id);
+    else if (r->what == DR_GRID)
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[((step + dd) %% %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
+                 j->cname, j->cname, (long long)j->post.size);
+    else
+        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", j->cname, j->cname,
+                 (long long)j->post.size);
+    out_close(o);
+    sb_free(&b);
+}
+
+/* Row i regenerated (key0 from the seed, rank from 0) around what `what` does per synapse. */
+static void dev_row(Out *o, const Simt *S, const IrProj *j, int what)
+{
+    CgDialect d, dd;
+    DevRow r = {S, j, what};
+    syn_dialects(S, j, &d, &dd);
+    out_begin(o);
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    cg_row_loops(o, &d, j, dev_row_body, &r);
+    out_close(o);
+}
+
+/* The delivery of a procedural projection: the rows of this step's spikes regenerated.
+ * grid: a spike per work-item, atomic adds. block: every work-item regenerates every row in
+ * spike order and adds the synapses onto its own range of targets, in synapse order (the C
+ * back end's summation order, as the stored block delivery). */
+static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
+{
+    const IrPop *pre = j->pre.pop;
+    long long np = (long long)j->post.size;
+    out_line(o, "/* projection %s: %s -> %s, procedural (rows regenerated, cg_proc.c) */", j->name, pre->name,
+             j->post.pop->name);
+    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
+    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
+    if (block) {
+        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
+        out_line(o, "if (a >= %lld) return;", np);
+        out_open(o, "for (int k = 0; k < nspk; k++)");
+    } else {
+        out_open(o, "for (int64_t k = NC_GID; k < nspk; k += NC_GSIZE)");
+    }
+    out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    dev_row(o, S, j, block ? DR_BLOCK : DR_GRID);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_*), rows per work-item. */
+static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
+{
+    out_line(o, "/* %s, procedural: every row walked once for the longest delay */", j->name);
+    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", j->cname);
+    out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
+    dev_row(o, S, j, DR_SCAN);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* ===== procedural projections =====} */
+
 /* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
  * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
  * and, for every spike in list order, adds the row's synapses into its range in synapse
@@ -420,6 +538,10 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
  * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
+    if (j->procedural) {
+        emit_prop_proc(o, S, j, block);
+        return;
+    }
     const IrPop *pre = j->pre.pop;
     long long np = (long long)j->post.size;
     out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
@@ -603,6 +725,8 @@ static void emit_kernels(Out *o, const Simt *S)
         out_close(o);
         out_blank(o);
         sb_free(&b);
+        if (j->procedural && j->delay)
+            emit_pscan(o, S, j);
     }
     for (int i = 0; i < m->npops; i++) {
         emit_neurons(o, S, m->pops[i], 0);
@@ -846,8 +970,11 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
                 out_line(o, "static real *h_%s;", p->props[j]->cname);
     }
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
-    for (int k = 0; k < m->nprojs; k++)
+    for (int k = 0; k < m->nprojs; k++) {
         out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
+        if (m->projs[k]->procedural && m->projs[k]->delay)
+            out_line(o, "static nrt_kernel *k_pscan_%s;", m->projs[k]->cname);
+    }
     out_blank(o);
     out_open(o, "static int bind(nrt_kernel *k)");
     out_line(o, "if (!k) return 0;");
@@ -967,6 +1094,17 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "nrt_free(fd);");
         out_line(o, "if (bad) return -1;");
     } else {
+        if (j->procedural) {
+            /* no synapse arrays; --save-connectivity builds the stored form to write it */
+            out_open(o, "if (!ctx.save_conn)");
+            if (j->delay) {
+                out_line(o, "if (bind(k_pscan_%s)) return -1;", j->cname);
+                out_line(o, "if (nrt_gpu_launch(k_pscan_%s, %lld, 128, 0) != NRT_OK) return -1;", j->cname,
+                         (long long)((j->pre.size + 127) / 128));
+            }
+            out_close(o);
+            out_open(o, "else");
+        }
         cg_conn_spec(o, j);
         out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
     }
@@ -979,6 +1117,8 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "if (bind(k_syn_%s)) return -1;", j->cname);
     out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", j->cname,
              (long long)((j->pre.size + 127) / 128));
+    if (j->procedural)
+        out_close(o);
     out_line(o, "int32_t maxd = 1;");
     if (j->delay) {
         out_line(o, "int32_t flags[2];");
@@ -1293,9 +1433,13 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 1))) return fail(argv[0]);");
     out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
-    for (int k = 0; k < m->nprojs; k++)
+    for (int k = 0; k < m->nprojs; k++) {
         out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
                  m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->procedural && m->projs[k]->delay)
+            out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
+    }
     out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
     out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, 0) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
