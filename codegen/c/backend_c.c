@@ -1090,6 +1090,10 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
         emit_pop_storage(&o, m->pops[i], m);
     for (int k = 0; k < m->nprojs; k++) {
         if (m->projs[k]->plast) {
+            if (m->projs[k]->rule == IR_PAIRS) {   /* prob, within, where: the row function */
+                CgDialect d = dialect(m, m->projs[k]->pre.pop);
+                cg_conn_row(&o, &d, m->projs[k], "static", "");
+            }
             emit_plast_storage(&o, m->projs[k]);
             emit_plast_build(&o, m->projs[k], m);
             emit_plast_step(&o, m->projs[k], m);
