@@ -490,6 +490,104 @@ static void dev_row(Out *o, const Simt *S, const IrProj *j, int what)
     out_close(o);
 }
 
+/* A procedural fixed_prob row is walked by a whole work-group (the grid delivery). */
+static int coop_row(const IrProj *j)
+{
+    return j->procedural && j->rule == IR_FIXED_PROB && j->p > 0 && j->p < 1;
+}
+
+static int any_coop(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (coop_row(m->projs[k]))
+            return 1;
+    return 0;
+}
+
+/* The work-group's inclusive int64 prefix sum (Hillis-Steele; t: NC_LSIZE + 2 entries). */
+static void emit_scan64(Out *o)
+{
+    out_line(o, "/* inclusive prefix sum of v over the work-group; *total gets the sum (t: NC_LSIZE + 2) */");
+    out_open(o, "NC_DEV int64_t nc_scan64(int64_t v, NC_LP int64_t *t, int64_t *total)");
+    out_line(o, "const int l = NC_LID, n = NC_LSIZE;");
+    out_line(o, "t[l] = v;");
+    out_line(o, "NC_BARRIER();");
+    out_open(o, "for (int off = 1; off < n; off <<= 1)");
+    out_line(o, "const int64_t y = l >= off ? t[l - off] : 0;");
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "t[l] += y;");
+    out_line(o, "NC_BARRIER();");
+    out_close(o);
+    out_line(o, "const int64_t r = t[l];");
+    out_line(o, "*total = t[n - 1];");
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "return r;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* The grid delivery of a procedural fixed_prob projection, a work-group per spike. The row's
+ * geometric skips (rt_conn.c, FIXED_PROB) come two per draw; work-item l takes draw
+ * c0 + l of each chunk of NC_LSIZE draws, and a prefix sum of the draws' advances (1 + skip,
+ * a skip clamped at n_post, which ends the row all the same) places its two candidates:
+ * the same posts as the sequential walk. A candidate's rank is its index 2c + h, less one
+ * past a dropped autapse. */
+static void emit_prop_coop(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPop *pre = j->pre.pop;
+    const long long np = (long long)j->post.size;
+    const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
+    const int self = j->pre.pop == j->post.pop && !j->autapses;
+    DevRow r = {S, j, DR_GRID};
+    out_line(o, "/* projection %s: %s -> %s, procedural fixed_prob, a work-group per spike */", j->name,
+             pre->name, j->post.pop->name);
+    out_open(o, "NC_DEV void nc_deliver_%s_grid(NC_ARGS, const int64_t step, NC_LP int64_t *nc_t)", j->cname);
+    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
+    out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    if (self) {
+        out_line(o, "const int64_t aut = i + %lld; /* the autapse's post */", (long long)(j->pre.offset - j->post.offset));
+        out_line(o, "int aut_hit = 0;");
+    }
+    out_line(o, "int64_t base = -1; /* the last candidate so far */");
+    out_open(o, "for (uint32_t c0 = 0; base < %lld; c0 += (uint32_t)NC_LSIZE)", np);
+    out_line(o, "const uint32_t c = c0 + (uint32_t)NC_LID;");
+    out_line(o, "const nrt_u32x4 x = nrt_rng(key0, 0x%08xu, (uint32_t)i, c, 0u, 0u);", stream);
+    out_line(o, "const double s1 = floor(nrt_log(nrt_u01_53(x.v[0], x.v[1])) / %.17g);", log1p(-j->p));
+    out_line(o, "const double s2 = floor(nrt_log(nrt_u01_53(x.v[2], x.v[3])) / %.17g);", log1p(-j->p));
+    out_line(o, "const int64_t a1 = 1 + (int64_t)(s1 < %lld.0 ? s1 : %lld.0), a2 = 1 + (int64_t)(s2 < %lld.0 ? s2 : %lld.0);",
+             np, np, np, np);
+    out_line(o, "int64_t total;");
+    out_line(o, "const int64_t incl = nc_scan64(a1 + a2, nc_t, &total);");
+    out_line(o, "const int64_t j1 = base + incl - a2, j2 = base + incl;");
+    if (self) {
+        out_line(o, "if (NC_LID == 0) nc_t[NC_LSIZE] = 0;");
+        out_line(o, "NC_BARRIER();");
+        out_line(o, "if (j1 == aut || j2 == aut) nc_t[NC_LSIZE] = 1; /* aut < n_post */");
+        out_line(o, "NC_BARRIER();");
+        out_line(o, "aut_hit |= (int)nc_t[NC_LSIZE];");
+        out_line(o, "NC_BARRIER();");
+    }
+    out_open(o, "for (int h = 0; h < 2; h++)");
+    out_line(o, "const int64_t j = h ? j2 : j1;");
+    out_line(o, "if (j >= %lld) break;", np);
+    if (self) {
+        out_line(o, "if (j == aut) continue; /* autapse */");
+        out_line(o, "const int64_t rank = 2 * (int64_t)c + h - (aut_hit && j > aut ? 1 : 0);");
+    } else {
+        out_line(o, "const int64_t rank = 2 * (int64_t)c + h;");
+    }
+    dev_row_body(o, &r);
+    out_close(o);
+    out_line(o, "base += total;");
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
 /* The delivery of a procedural projection: the rows of this step's spikes regenerated.
  * grid: a spike per work-item, atomic adds. block: every work-item regenerates every row in
  * spike order and adds the synapses onto its own range of targets, in synapse order (the C
@@ -538,6 +636,10 @@ static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
  * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
+    if (coop_row(j) && !block) {
+        emit_prop_coop(o, S, j);
+        return;
+    }
     if (j->procedural) {
         emit_prop_proc(o, S, j, block);
         return;
@@ -640,7 +742,8 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
                      strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
     } else {
         for (int k = 0; k < m->nprojs; k++)
-            out_line(o, "nc_deliver_%s_%s(NC_PASS, step);", m->projs[k]->cname, variant);
+            out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
+                     coop_row(m->projs[k]) && strcmp(variant, "grid") == 0 ? ", nc_t64" : "");
     }
 }
 
@@ -728,6 +831,8 @@ static void emit_kernels(Out *o, const Simt *S)
         if (j->procedural && j->delay)
             emit_pscan(o, S, j);
     }
+    if (any_coop(m))
+        emit_scan64(o);
     for (int i = 0; i < m->npops; i++) {
         emit_neurons(o, S, m->pops[i], 0);
         emit_neurons(o, S, m->pops[i], 1);
@@ -759,6 +864,8 @@ static void emit_kernels(Out *o, const Simt *S)
     out_blank(o);
     out_line(o, "/* ... then delivery and recording of step nc_ctl[3], which advances nc_ctl[0] */");
     out_open(o, "NC_KERNEL nc_k_synapses(NC_ARGS)");
+    if (any_coop(m))
+        out_line(o, "NC_L int64_t nc_t64[258]; /* procedural rows: work-groups of up to 256 */");
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     emit_phase_calls(o, S, 0, "grid");
@@ -791,6 +898,8 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "#if defined(__CUDACC__)");
     out_line(o, "/* persistent schedule (CUDA): one cooperative grid, two grid barriers per step */");
     out_open(o, "NC_KERNEL nc_k_persistent(NC_ARGS, const int64_t nsteps)");
+    if (any_coop(m))
+        out_line(o, "NC_L int64_t nc_t64[258]; /* procedural rows: work-groups of up to 256 */");
     out_line(o, "cooperative_groups::grid_group grid = cooperative_groups::this_grid();");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
