@@ -972,11 +972,15 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
 /* {===== schedule ===== */
 
 /* The schedule for `requested` ("auto", "block", "launch", "graph", "persistent"): auto
- * takes block for networks one work-group handles well, else graph (CUDA) / launch. */
+ * takes block for networks one work-group handles well, else graph (CUDA) / launch. Not
+ * block with a procedural projection: there every work-item regenerates every row. */
 const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
 {
     if (requested && strcmp(requested, "auto") != 0)
         return requested;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->procedural)
+            return graphs ? "graph" : "launch";
     double neurons = 0, syn = 0;
     for (int i = 0; i < m->npops; i++)
         neurons += (double)m->pops[i]->size;
