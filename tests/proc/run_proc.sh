@@ -23,7 +23,7 @@ for s in stored procedural; do
 done
 "$NEUROC" "$WORK/stored.neuro" --backend c -o "$WORK/sim_stored" || { echo "$tag: FAILED: neuroc" >&2; exit 3; }
 "$WORK/sim_stored" --save-connectivity --quiet --out "$WORK/stored" || { echo "$tag: FAILED: run" >&2; exit 4; }
-conns="FP LAT BAND ONE FULL"
+conns="FP LAT BAND ONE FULL OVER"
 same_conn() {   # same_conn DIR: every connectivity file of DIR equals the stored one
     for p in $conns; do
         if ! cmp -s "$WORK/stored/connectivity_$p.npy" "$1/connectivity_$p.npy"; then
