@@ -34,6 +34,11 @@ same_conn() {   # same_conn DIR: every connectivity file of DIR equals the store
 }
 if [ "$BACKEND" = c ]; then
     "$NEUROC" "$WORK/procedural.neuro" --backend c -o "$WORK/sim_proc" || { echo "$tag: FAILED: neuroc" >&2; exit 3; }
+    "$NEUROC" "$WORK/procedural.neuro" --backend c --explain >"$WORK/explain.txt" 2>/dev/null || exit 3
+    if ! grep -q "^projection FP: .*, procedural: rows regenerated at each spike, no synapse memory" "$WORK/explain.txt"; then
+        echo "$tag: FAILED: --explain does not show FP as procedural:" >&2; cat "$WORK/explain.txt" >&2
+        exit 1
+    fi
     "$WORK/sim_proc" --dry-run >"$WORK/plan.txt" || exit 4
     if ! grep -q "projection FP (procedural) *[0-9]* synapses" "$WORK/plan.txt"; then
         echo "$tag: FAILED: --dry-run does not show FP as procedural:" >&2; cat "$WORK/plan.txt" >&2
