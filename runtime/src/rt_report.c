@@ -174,8 +174,11 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
         fmt_bytes(b, sizeof b, ctx->mem_total);
         fmt_bytes(d, sizeof d, device_bytes);
         nrt_seterr(ctx, "the model needs about %s of device memory, more than 90%% of the "
-                   "device's %s (largest: %s; see --dry-run)", b, d,
-                   shown ? ctx->mem[big].what : "?");
+                   "device's %s (largest: %s; see --dry-run)%s", b, d,
+                   shown ? ctx->mem[big].what : "?",
+                   shown && ctx->mem[big].count > 0 && ctx->mem[big].bytes > ctx->mem_total / 4
+                       ? "; a static projection with 'storage = procedural' keeps no synapses"
+                       : "");
         return NRT_EDEVICE;
     }
     return NRT_OK;

@@ -1,6 +1,6 @@
 /* test_core.c -- nrt_init option parsing (--out, --seed, --quiet, --help, bad options;
  * --device and --list-devices, which only GPU back ends take), the default and nested
- * output folders, nrt_alloc's error text, SIGINT handling through nrt_finish
+ * output folders, nrt_alloc's error text, the memory check (nrt_mem_check), SIGINT handling through nrt_finish
  * ("interrupted"), and the progress and summary text on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -190,6 +190,24 @@ int main(int argc, char **argv)
         const char *a[] = {"x", "--out", out, "--quiet"};
         CHECKF(init_with(&c, 4, a) == NRT_OK, "%s", c.errmsg);
         CHECK(is_dir(out) && c.quiet && c.seed == 77 && strcmp(c.out_dir, out) == 0);
+        CHECK(nrt_finish(&c) == NRT_OK);
+    }
+    {   /* the memory check: within 90% of the device, over it, and the procedural hint */
+        const char *a[] = {"x", "--out", out, "--quiet"};
+        CHECKF(init_with(&c, 4, a) == NRT_OK, "%s", c.errmsg);
+        nrt_mem_add(&c, "population P", -1, 1000.0);
+        nrt_mem_add(&c, "projection EE", 500.0, 6000.0);
+        CHECK(nrt_mem_check(&c, 10000.0) == NRT_OK);
+        CHECK(nrt_mem_check(&c, 7000.0) == NRT_EDEVICE);
+        CHECKF(strstr(c.errmsg, "(largest: projection EE; see --dry-run); a static projection with "
+                                "'storage = procedural' keeps no synapses") != NULL, "'%s'", c.errmsg);
+        CHECK(nrt_finish(&c) == NRT_OK);
+        CHECKF(init_with(&c, 4, a) == NRT_OK, "%s", c.errmsg);
+        nrt_mem_add(&c, "population P", -1, 6000.0);
+        nrt_mem_add(&c, "projection EE (procedural)", 500.0, 1000.0);
+        CHECK(nrt_mem_check(&c, 7000.0) == NRT_EDEVICE);
+        CHECKF(strstr(c.errmsg, "(largest: population P; see --dry-run)") != NULL &&
+               strstr(c.errmsg, "procedural") == NULL, "'%s'", c.errmsg);
         CHECK(nrt_finish(&c) == NRT_OK);
     }
     {
