@@ -19,6 +19,9 @@
  *   graph       `launch`, captured once per chunk length into a CUDA graph and replayed.
  *   persistent  one cooperative kernel per chunk, grid barriers between the phases (CUDA).
  * The step counter lives on the device (nc_ctl), so no launch needs per-step arguments.
+ * Plastic projections (simt_plast.c) add phases before the neurons (arrivals, `on step`)
+ * and after them (learning), separated like the others by barriers, grid barriers or
+ * kernel boundaries (nc_k_plast<phase> in launch and graph).
  *
  * Recording: a chunk of up to NC_CH steps writes spikes (per-step ends + indices), state
  * rows and per-population spike counts into one half of double-buffered device storage;
@@ -114,7 +117,7 @@ static int64_t spike_rec_cap(const Simt *S, const IrRecord *r)
     return (int64_t)S->ch * r->view.size;
 }
 
-int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r)
+static int64_t state_rec_rows(const Simt *S, const IrRecord *r)
 {
     return S->ch / r->every + 2;
 }
@@ -514,7 +517,7 @@ static void emit_tail(Out *o, const Simt *S)
                      (long long)rec->every);
             out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
             out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
-                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
+                     (long long)state_rec_rows(S, rec), rec->nvars);
             out_open(o, "for (int64_t q = NC_GID; q < %d * nnz; q += NC_GSIZE)", rec->nvars);
             out_line(o, "const int64_t s = q %% nnz;");
             out_line(o, "switch ((int)(q / nnz)) {");
@@ -530,7 +533,7 @@ static void emit_tail(Out *o, const Simt *S)
         out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
                  (long long)rec->every);
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
-                 (long long)simt_state_rec_rows(S, rec), w);
+                 (long long)state_rec_rows(S, rec), w);
         out_open(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE)", w);
         out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
         out_line(o, "(void)n;");
@@ -1181,7 +1184,7 @@ static void emit_host_records(Out *o, const Simt *S)
                      f.s, pn.s, rec->nvars, r, (long long)rec->every);
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
-                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
+                     (long long)state_rec_rows(S, rec), rec->nvars);
             out_line(o, "if (dalloc(&rec%d_rows, 2 * bytes, \"recording %s\")) return -1;", r, f.s);
             out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, bytes ? bytes : 8, \"recording %s\");", r, f.s);
             out_line(o, "if (!h_rec%d_rows) return -1;", r);
@@ -1195,7 +1198,7 @@ static void emit_host_records(Out *o, const Simt *S)
                 sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
-            int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
+            int64_t bytes = state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
@@ -1252,7 +1255,7 @@ static void emit_host_records(Out *o, const Simt *S)
                                       : arena_printf(&S->cc->arena, "%d", rec->nvars * rec->nidx);
             out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
             out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
-                     r, (long long)simt_state_rec_rows(S, rec), w, r, w);
+                     r, (long long)state_rec_rows(S, rec), w, r, w);
             out_line(o, "for (int64_t q = 0; q < rows; q++)");
             out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
                      r, ev, r, w);

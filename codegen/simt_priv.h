@@ -29,8 +29,6 @@ typedef struct Simt {
 void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
 /* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
-/* Rows of a state recording's chunk buffer (one half). */
-int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
