@@ -185,10 +185,15 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
             return;
         }
         if (op == IB_MOD && e->type == IRT_REAL) {
+            /* integer operands converted explicitly: CUDA has no fmod(int64_t, double) */
             sb_puts(out, d->dbl ? "fmod(" : "fmodf(");
-            cg_expr(d, e->a, out);
+            if (e->a->type != IRT_REAL)
+                sb_printf(out, "(%s)", d->real);
+            paren(d, e->a, out);
             sb_puts(out, ", ");
-            cg_expr(d, e->b, out);
+            if (e->b->type != IRT_REAL)
+                sb_printf(out, "(%s)", d->real);
+            paren(d, e->b, out);
             sb_putc(out, ')');
             return;
         }

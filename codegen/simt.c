@@ -19,6 +19,9 @@
  *   graph       `launch`, captured once per chunk length into a CUDA graph and replayed.
  *   persistent  one cooperative kernel per chunk, grid barriers between the phases (CUDA).
  * The step counter lives on the device (nc_ctl), so no launch needs per-step arguments.
+ * Plastic projections (simt_plast.c) add phases before the neurons (arrivals, `on step`)
+ * and after them (learning), separated like the others by barriers, grid barriers or
+ * kernel boundaries (nc_k_plast<phase> in launch and graph).
  *
  * Recording: a chunk of up to NC_CH steps writes spikes (per-step ends + indices), state
  * rows and per-population spike counts into one half of double-buffered device storage;
@@ -32,33 +35,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen.h"
+#include "simt_priv.h"
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
 
-enum { ARG_MEM, ARG_I64, ARG_U32 };
-
-typedef struct Arg {
-    const char *name;
-    const char *type;             /* element type (ARG_MEM) or scalar type */
-    int kind;
-} Arg;
-
-typedef struct Simt {
-    Compiler *cc;
-    const IrModel *m;
-    const SimtTarget *t;
-    Arg *args;
-    int nargs, capargs;
-    int nscal;                    /* slots of nc_scal: scalar variables, then scalar props */
-    int ch;                       /* steps per recording chunk */
-    int block;                    /* work-items of the block schedule */
-    int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
-} Simt;
-
 /* {===== layout ===== */
 
-static void add_arg(Simt *S, const char *name, const char *type, int kind)
+void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
 {
     if (S->nargs == S->capargs) {
         S->capargs = S->capargs ? 2 * S->capargs : 32;
@@ -89,6 +72,26 @@ static int scal_var(const Simt *S, const IrVar *v)
     return -1;
 }
 
+/* Owners of propagators: the populations, then the scopes of plastic projections. */
+static int n_prop_owners(const IrModel *m)
+{
+    int n = m->npops;
+    for (int k = 0; k < m->nprojs; k++)
+        n += m->projs[k]->plast != NULL;
+    return n;
+}
+
+static const IrPop *prop_owner(const IrModel *m, int i)
+{
+    if (i < m->npops)
+        return m->pops[i];
+    i -= m->npops;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && i-- == 0)
+            return m->projs[k]->plast->scope;
+    return NULL;
+}
+
 /* First slot of a scalar propagator (4 matrices of n*n) in nc_scal. */
 static int scal_prop(const Simt *S, const IrProp *p)
 {
@@ -96,14 +99,16 @@ static int scal_prop(const Simt *S, const IrProp *p)
     for (int i = 0; i < S->m->npops; i++)
         for (int j = 0; j < S->m->pops[i]->nvars; j++)
             k += !S->m->pops[i]->vars[j]->per_neuron;
-    for (int i = 0; i < S->m->npops; i++)
-        for (int j = 0; j < S->m->pops[i]->nprops; j++) {
-            const IrProp *q = S->m->pops[i]->props[j];
+    for (int i = 0; i < n_prop_owners(S->m); i++) {
+        const IrPop *o = prop_owner(S->m, i);
+        for (int j = 0; j < o->nprops; j++) {
+            const IrProp *q = o->props[j];
             if (q == p)
                 return k;
             if (!q->per_neuron)
                 k += 4 * q->n * q->n;
         }
+    }
     return -1;
 }
 
@@ -154,49 +159,54 @@ static void layout(Simt *S)
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++)
             if (p->vars[j]->per_neuron)
-                add_arg(S, p->vars[j]->cname, vtype(p->vars[j]), ARG_MEM);
+                simt_add_arg(S, p->vars[j]->cname, vtype(p->vars[j]), ARG_MEM);
         for (int j = 0; j < p->nprops; j++)
             if (p->props[j]->per_neuron)
-                add_arg(S, p->props[j]->cname, "real", ARG_MEM);
-        add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
-        add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
+                simt_add_arg(S, p->props[j]->cname, "real", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        add_arg(S, arena_printf(a, "%s_rp", j->cname), "int64_t", ARG_MEM);
-        add_arg(S, arena_printf(a, "%s_col", j->cname), "int32_t", ARG_MEM);
-        add_arg(S, arena_printf(a, "%s_w", j->cname), "real", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_rp", j->cname), "int64_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_col", j->cname), "int32_t", ARG_MEM);
+        if (j->plast)
+            simt_plast_args(S, j);
+        else
+            simt_add_arg(S, arena_printf(a, "%s_w", j->cname), "real", ARG_MEM);
         if (j->delay)
-            add_arg(S, arena_printf(a, "%s_d", j->cname), "int32_t", ARG_MEM);
-        add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_d", j->cname), "int32_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
         if (j->rule == IR_FROM_FILE) {
-            add_arg(S, arena_printf(a, "%s_fw", j->cname), "double", ARG_MEM);
-            add_arg(S, arena_printf(a, "%s_fd", j->cname), "double", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_fw", j->cname), "double", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_fd", j->cname), "double", ARG_MEM);
         }
-        add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
+        simt_add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
     }
     for (int r = 0; r < m->nrecs; r++) {
         if (m->recs[r].spikes) {
-            add_arg(S, arena_printf(a, "rec%d_ids", r), "int32_t", ARG_MEM);
-            add_arg(S, arena_printf(a, "rec%d_ends", r), "int32_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "rec%d_ids", r), "int32_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "rec%d_ends", r), "int32_t", ARG_MEM);
         } else {
-            add_arg(S, arena_printf(a, "rec%d_rows", r), "double", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "rec%d_rows", r), "double", ARG_MEM);
         }
     }
-    add_arg(S, "nc_scal", "real", ARG_MEM);
-    add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
-    add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
-    add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
-    add_arg(S, "seedkey", "uint32_t", ARG_U32);
+    simt_add_arg(S, "nc_scal", "real", ARG_MEM);
+    simt_add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
+    simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
+    simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = 0;
     for (int i = 0; i < m->npops; i++) {
         for (int j = 0; j < m->pops[i]->nvars; j++)
             k += !m->pops[i]->vars[j]->per_neuron;
     }
-    for (int i = 0; i < m->npops; i++)
-        for (int j = 0; j < m->pops[i]->nprops; j++)
-            if (!m->pops[i]->props[j]->per_neuron)
-                k += 4 * m->pops[i]->props[j]->n * m->pops[i]->props[j]->n;
+    for (int i = 0; i < n_prop_owners(m); i++) {
+        const IrPop *o = prop_owner(m, i);
+        for (int j = 0; j < o->nprops; j++)
+            if (!o->props[j]->per_neuron)
+                k += 4 * o->props[j]->n * o->props[j]->n;
+    }
     S->nscal = k ? k : 1;
 }
 
@@ -254,6 +264,8 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
     out_begin(o);
     out_line(o, "const int k_ = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], 1);", 2 * pop->id);
     out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);
+    if (simt_plast_needs_flags(S->m, pop))
+        out_line(o, "nc_fired = 1;");
     spike_recs(S, pop, o);
     out_close(o);
 }
@@ -265,7 +277,7 @@ static void d_spike_block(const CgDialect *d, const IrPop *pop, Out *o)
     spike_recs(S, pop, o);
 }
 
-static CgDialect dev_dialect(const Simt *S, const IrPop *pop)
+CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop)
 {
     CgDialect d = cg_dialect(S->m->dbl, pop);
     d.var = d_var;
@@ -341,6 +353,14 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
     out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    out_line(o, "/* the barrier after a phase of plastic projections in the block schedule: doubled in");
+    out_line(o, " * OpenCL, where PoCL 3.1's optimiser otherwise loses the effects of the next phase");
+    out_line(o, " * (observed; -cl-opt-disable or a second barrier cure it) */");
+    out_line(o, "#if defined(__OPENCL_VERSION__)");
+    out_line(o, "#define NC_PHASE_BARRIER() NC_BARRIER(); NC_BARRIER()");
+    out_line(o, "#else");
+    out_line(o, "#define NC_PHASE_BARRIER() NC_BARRIER()");
+    out_line(o, "#endif");
     out_blank(o);
 }
 
@@ -348,7 +368,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
 static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
 {
     const IrModel *m = S->m;
-    CgDialect d = dev_dialect(S, p);
+    CgDialect d = simt_dev_dialect(S, p);
     if (block)
         d.spike = d_spike_block;
     out_line(o, "/* population %s (%s, %lld neurons): one step%s */", p->name, p->model,
@@ -390,8 +410,13 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         }
         out_line(o, "NC_BARRIER();");
     } else {
+        int flags = simt_plast_needs_flags(m, p); /* for `on pre & post` */
         out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+        if (flags)
+            out_line(o, "int nc_fired = 0;");
         cg_block(&d, &p->body, o);
+        if (flags)
+            out_line(o, "%s_fl[n] = nc_fired;", p->cname);
         out_close(o);
     }
     out_close(o);
@@ -427,7 +452,7 @@ enum { DR_GRID, DR_BLOCK, DR_SCAN };
 /* The projection's synapse-value dialects: w in real, delay in double (as nc_k_syn_*). */
 static void syn_dialects(const Simt *S, const IrProj *j, CgDialect *d, CgDialect *dd)
 {
-    *d = dev_dialect(S, j->pre.pop);
+    *d = simt_dev_dialect(S, j->pre.pop);
     d->rng_elem = "i";
     d->rng_sub = "rank";
     d->rng_step = "0";
@@ -686,7 +711,7 @@ static void emit_tail(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->spikes)
+        if (rec->spikes || rec->proj)
             continue;
         StrBuf b = {0};
         for (int k = 0; k < rec->nidx; k++)
@@ -708,6 +733,25 @@ static void emit_tail(Out *o, const Simt *S)
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes)
             continue;
+        if (rec->proj) {
+            /* synapse states of a plastic projection: a row of nvars x nnz, in CSR order */
+            const IrProj *j = rec->proj;
+            out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+            out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
+                     (long long)rec->every);
+            out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
+            out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
+                     (long long)state_rec_rows(S, rec), rec->nvars);
+            out_open(o, "for (int64_t q = NC_GID; q < %d * nnz; q += NC_GSIZE)", rec->nvars);
+            out_line(o, "const int64_t s = q %% nnz;");
+            out_line(o, "switch ((int)(q / nnz)) {");
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "case %d: dst[q] = (double)%s[s]; break;", v, rec->vars[v]->cname);
+            out_line(o, "}");
+            out_close(o);
+            out_close(o);
+            continue;
+        }
         int w = rec->nvars * rec->nidx;
         out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
         out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
@@ -742,8 +786,21 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
                      strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
     } else {
         for (int k = 0; k < m->nprojs; k++)
-            out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
-                     coop_row(m->projs[k]) && strcmp(variant, "grid") == 0 ? ", nc_t64" : "");
+            if (!m->projs[k]->plast)
+                out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
+                         coop_row(m->projs[k]) && strcmp(variant, "grid") == 0 ? ", nc_t64" : "");
+    }
+}
+
+/* The phases of plastic projections before (learn 0) or after (learn 1) the neurons, each
+ * followed by `barrier`. */
+static void emit_plast_phases(Out *o, const Simt *S, int learn, const char *variant, const char *barrier)
+{
+    for (int ph = learn ? PL_SCOPES : 0; ph < (learn ? PL__COUNT : PL_SCOPES); ph++) {
+        if (!simt_plast_has_phase(S->m, ph))
+            continue;
+        simt_plast_calls(o, S, ph, variant);
+        out_line(o, "%s", barrier);
     }
 }
 
@@ -766,7 +823,7 @@ static void emit_kernels(Out *o, const Simt *S)
         const IrPop *p = m->pops[i];
         if (!p->init.n)
             continue;
-        CgDialect d = dev_dialect(S, p);
+        CgDialect d = simt_dev_dialect(S, p);
         out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
         cg_block(&d, &p->init, o);
         out_close(o);
@@ -775,7 +832,7 @@ static void emit_kernels(Out *o, const Simt *S)
     out_blank(o);
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        CgDialect d = dev_dialect(S, j->pre.pop);
+        CgDialect d = simt_dev_dialect(S, j->pre.pop);
         d.rng_elem = "i";
         d.rng_sub = "rank";
         d.rng_step = "0";
@@ -806,11 +863,23 @@ static void emit_kernels(Out *o, const Simt *S)
         out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
         out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
         out_line(o, "(void)j; (void)rank;");
-        cg_expr(&d, j->w, &b);
-        out_line(o, "%s_w[s] = %s;", j->cname, b.s);
+        if (j->plast) {
+            CgDialect pd = simt_plast_dialect(S, j, NULL, 0);
+            pd.rng_elem = "i";
+            pd.rng_sub = "rank";
+            pd.rng_step = "0";
+            cg_block(&pd, &j->plast->syn_init, o);
+            dd = pd; /* delays as in the C back end */
+            dd.dbl = 1;
+            dd.real = "double";
+        } else {
+            cg_expr(&d, j->w, &b);
+            out_line(o, "%s_w[s] = %s;", j->cname, b.s);
+        }
         if (j->delay) {
             b.len = 0;
-            b.s[0] = 0;
+            if (b.s)
+                b.s[0] = 0;
             cg_expr(&dd, j->delay, &b);
             out_line(o, "const double delay = %s;", b.s);
             out_line(o, "const double steps = round(delay / dt);");
@@ -838,9 +907,12 @@ static void emit_kernels(Out *o, const Simt *S)
         emit_neurons(o, S, m->pops[i], 1);
     }
     for (int k = 0; k < m->nprojs; k++) {
+        if (m->projs[k]->plast)
+            continue;
         emit_prop(o, S, m->projs[k], 0);
         emit_prop(o, S, m->projs[k], 1);
     }
+    simt_plast_device(o, S);
     emit_tail(o, S);
 
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
@@ -877,13 +949,32 @@ static void emit_kernels(Out *o, const Simt *S)
     out_close(o);
     out_blank(o);
 
+    for (int ph = 0; ph < PL__COUNT; ph++) {
+        if (!simt_plast_has_phase(m, ph))
+            continue;
+        out_line(o, "/* launch/graph schedule: plastic projections, phase %d of step nc_ctl[0] */", ph);
+        out_open(o, "NC_KERNEL nc_k_plast%d(NC_ARGS)", ph);
+        out_line(o, "const int64_t step = nc_ctl[0];");
+        out_line(o, "const int hf = (int)nc_ctl[2];");
+        simt_plast_calls(o, S, ph, "grid");
+        out_close(o);
+        out_blank(o);
+    }
+
     out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
     out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps)", S->block);
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
+    emit_plast_phases(o, S, 0, "block", "NC_PHASE_BARRIER();");
     emit_phase_calls(o, S, 1, "block");
+    if (simt_plast_has_phase(m, PL_SPIKES)) {
+        /* redundant after the neurons' last barrier, but PoCL 3.1 loses the next phase
+         * without it (observed: the scope traces of the first projections stood still) */
+        out_line(o, "NC_PHASE_BARRIER();");
+    }
+    emit_plast_phases(o, S, 1, "block", "NC_PHASE_BARRIER();");
     emit_phase_calls(o, S, 0, "block");
     out_line(o, "nc_tail(NC_PASS, step, hf);");
     out_open(o, "if (NC_LID == 0)");
@@ -904,8 +995,10 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
+    emit_plast_phases(o, S, 0, "grid", "grid.sync();");
     emit_phase_calls(o, S, 1, "grid");
     out_line(o, "grid.sync();");
+    emit_plast_phases(o, S, 1, "grid", "grid.sync();");
     emit_phase_calls(o, S, 0, "grid");
     out_line(o, "nc_tail(NC_PASS, step, hf);");
     out_open(o, "if (NC_GID == 0)");
@@ -918,23 +1011,8 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "#endif");
 }
 
-/* Plastic projections (issue 5) run on the C back end only, for now: diagnose them. */
-static int reject_plastic(Compiler *cc, const IrModel *m, const SimtTarget *t)
-{
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k]->plast) {
-            error_at(cc, NOLOC, "projection '%s' has plastic synapses ('%s'), which the %s back end does "
-                                "not support yet; use '--backend c'", m->projs[k]->name,
-                     m->projs[k]->plast->scope->model, t->name);
-            return -1;
-        }
-    return 0;
-}
-
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o)
 {
-    if (reject_plastic(cc, m, t))
-        return -1;
     Simt S = {0};
     S.cc = cc;
     S.m = m;
@@ -1087,7 +1165,10 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
         out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
         if (m->projs[k]->procedural && m->projs[k]->delay)
             out_line(o, "static nrt_kernel *k_pscan_%s;", m->projs[k]->cname);
+        if (m->projs[k]->plast)
+            out_line(o, "static nrt_kernel *k_scope_%s;", m->projs[k]->cname);
     }
+    out_line(o, "static nrt_kernel *k_plast[%d]; /* phases of plastic projections (launch, graph) */", PL__COUNT);
     out_blank(o);
     out_open(o, "static int bind(nrt_kernel *k)");
     out_line(o, "if (!k) return 0;");
@@ -1224,6 +1305,12 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
     out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);
     out_line(o, "const size_t nnz = (size_t)%s_csr.nnz;", j->cname);
+    if (j->plast) {
+        simt_plast_host_build(o, S, j);
+        out_close(o);
+        out_blank(o);
+        return;
+    }
     out_line(o, "if (dalloc(&%s_w, nnz * sizeof(real), \"%s: weights\")) return -1;", j->cname, j->name);
     if (j->delay)
         out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", j->cname, j->name);
@@ -1290,6 +1377,9 @@ static void emit_host_records(Out *o, const Simt *S)
         out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
         if (rec->spikes) {
             out_line(o, "static int32_t *h_rec%d_ends, *h_rec%d_ids;", r, r);
+        } else if (rec->proj) {
+            out_line(o, "static double *h_rec%d_rows;", r);
+            out_line(o, "static int64_t *rec%d_local;", r);
         } else {
             out_line(o, "static double *h_rec%d_rows;", r);
             StrBuf b = {0};
@@ -1323,6 +1413,37 @@ static void emit_host_records(Out *o, const Simt *S)
             out_line(o, "h_rec%d_ends = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * sizeof(int32_t), \"recording %s\");",
                      r, f.s);
             out_line(o, "if (!h_rec%d_ids || !h_rec%d_ends) return -1;", r, r);
+        } else if (rec->proj) {
+            const char *jc = rec->proj->cname;
+            StrBuf vars = {0}, units = {0}, pn = {0};
+            cg_cstring(rec->proj->name, &pn);
+            for (int k = 0; k < rec->nvars; k++) {
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+            }
+            out_begin(o);
+            out_line(o, "const int64_t nnz = %s_csr.nnz;", jc);
+            out_open(o, "if (nnz > INT32_MAX)");
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", f.s);
+            out_line(o, "return -1;");
+            out_close(o);
+            out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rec%d_local, \"recording\");", r, r);
+            out_line(o, "if (!rec%d_local) return -1;", r);
+            out_line(o, "for (int64_t s = 0; s < nnz; s++) rec%d_local[s] = s;", r);
+            out_line(o, "static const char *const vars[] = {%s};", vars.s);
+            out_line(o, "static const char *const units[] = {%s};", units.s);
+            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, rec%d_local, %lld);", r,
+                     f.s, pn.s, rec->nvars, r, (long long)rec->every);
+            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
+                     (long long)state_rec_rows(S, rec), rec->nvars);
+            out_line(o, "if (dalloc(&rec%d_rows, 2 * bytes, \"recording %s\")) return -1;", r, f.s);
+            out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, bytes ? bytes : 8, \"recording %s\");", r, f.s);
+            out_line(o, "if (!h_rec%d_rows) return -1;", r);
+            out_close(o);
+            sb_free(&vars);
+            sb_free(&units);
+            sb_free(&pn);
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
@@ -1380,14 +1501,15 @@ static void emit_host_records(Out *o, const Simt *S)
             out_close(o);
             out_close(o);
         } else {
-            int w = rec->nvars * rec->nidx;
             long long ev = (long long)rec->every;
             out_begin(o);
+            const char *w = rec->proj ? arena_printf(&S->cc->arena, "(%d * %s_csr.nnz)", rec->nvars, rec->proj->cname)
+                                      : arena_printf(&S->cc->arena, "%d", rec->nvars * rec->nidx);
             out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
-            out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %d * sizeof(double), h_rec%d_rows, (size_t)rows * %d * sizeof(double)) != NRT_OK) return -1;",
+            out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
                      r, (long long)state_rec_rows(S, rec), w, r, w);
             out_line(o, "for (int64_t q = 0; q < rows; q++)");
-            out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %d) != NRT_OK) return -1;",
+            out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
                      r, ev, r, w);
             out_close(o);
         }
@@ -1417,8 +1539,20 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "static int pending = -1, half_next;");
     out_blank(o);
     out_open(o, "static int enqueue_steps(int64_t len)");
+    /* plastic phases: a group per arriving row or post spike, a work-item per synapse */
+    double work = 1;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && est_synapses(m->projs[k]) > work)
+            work = est_synapses(m->projs[k]);
+    long long gp = work / 128 > 1024 ? 1024 : (long long)(work / 128) + 1;
     out_open(o, "for (int64_t s = 0; s < len; s++)");
+    for (int ph = 0; ph < PL_SCOPES; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, 128, 0) != NRT_OK) return -1;", (long long)gs);
     out_close(o);
     out_line(o, "return 0;");
@@ -1552,7 +1686,14 @@ static void emit_host_main(Out *o, const Simt *S)
         if (m->projs[k]->procedural && m->projs[k]->delay)
             out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->plast)
+            out_line(o, "if (!(k_scope_%s = nrt_gpu_kernel(gpu, \"nc_k_scope_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
     }
+    for (int ph = 0; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (!(k_plast[%d] = nrt_gpu_kernel(gpu, \"nc_k_plast%d\", NC_NARGS))) return fail(argv[0]);",
+                     ph, ph);
     out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
     out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, 0) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
@@ -1610,6 +1751,9 @@ static void emit_host_main(Out *o, const Simt *S)
         }
         out_line(o, "if (props_%s()) return fail(argv[0]);", p->cname);
     }
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            out_line(o, "if (props_%s()) return fail(argv[0]);", m->projs[k]->plast->scope->cname);
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
@@ -1621,6 +1765,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     out_open(o, "if (mode == M_PERSISTENT)");
     out_line(o, "g_persistent = nrt_gpu_max_resident(k_persistent, 256, 0);");
     out_line(o, "if (g_persistent > %lld) g_persistent = %lld;", (long long)((max_pop(m) + 255) / 256),
@@ -1682,6 +1827,9 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     emit_host_prelude(o, &S, program_header);
     for (int i = 0; i < m->npops; i++)
         emit_host_props(o, &S, m->pops[i]);
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            emit_host_props(o, &S, m->projs[k]->plast->scope);
     for (int k = 0; k < m->nprojs; k++) {
         emit_host_build(o, &S, m->projs[k]);
         emit_host_save(o, m->projs[k]);

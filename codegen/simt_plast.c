@@ -1,0 +1,554 @@
+/* simt_plast.c -- plastic projections on the GPU back ends (CUDA and OpenCL).
+ *
+ * The same phases as the C back end (backend_c.c, emit_plast_step; docs/language.md §9),
+ * each a device function per projection, run in both families of schedule:
+ *
+ *   phase           grid schedules (launch, graph, persistent)       block schedule
+ *   on pre          a work-group per arriving row, its work-items    each work-item owns a range
+ *                   over the row's synapses; deliver: atomic add     of targets (as static delivery):
+ *                                                                    deliver in C's order
+ *   on step         a work-item per synapse (row by binary search);  each work-item owns a range of
+ *                   deliver: atomic add                              targets, column index order
+ *   scopes          a work-item per pre / post neuron                the same
+ *   on post         a work-group per post spike, its work-items      the same, one group
+ *                   over the column index entries
+ *   on pre & post   a work-group per arriving row (the arrivals      the same, one group
+ *                   walked again), synapses whose target fired
+ *   scope on spike  a work-item per spike                            the same
+ *   syn dynamics    a work-item per synapse                          the same
+ *
+ * Every handler writes only its own synapse's state and a synapse is reached at most once
+ * per phase (one arrival per step, one post spike per step), so one work-item writes each
+ * state per phase: no atomics except for `deliver` in the grid schedules. The presynaptic
+ * spike history keeps each step's spike list of the presynaptic population (base indices,
+ * the list's order); the column index is built on the host once at load time from the
+ * device-built CSR, exactly as the C back end builds it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "simt_priv.h"
+
+/* {===== dialect ===== */
+
+typedef struct PlastUser {
+    const Simt *S;
+    const CgDialect *base;        /* the device dialect's hooks */
+    int atomic;
+} PlastUser;
+
+static void p_var(const CgDialect *d, const IrVar *v, StrBuf *out)
+{
+    const PlastUser *u = d->user;
+    if (v->kind == IV_PRE && d->pre_hist) {
+        sb_printf(out, "%s_h[%s]", v->cname, d->index);
+        return;
+    }
+    CgDialect t = *d;
+    t.user = u->S;
+    u->base->var(&t, v, out);
+}
+
+static void p_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    const PlastUser *u = d->user;
+    CgDialect t = *d;
+    t.user = u->S;
+    u->base->prop(&t, e, out);
+}
+
+static void p_deliver(const CgDialect *d, const IrProj *p, const char *e, Out *o)
+{
+    const PlastUser *u = d->user;
+    if (u->atomic)
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[dslot * %lld + j], %s);", d->dbl ? 64 : 32, p->cname,
+                 (long long)p->post.size, e);
+    else
+        out_line(o, "%s_ring[dslot * %lld + j] += %s;", p->cname, (long long)p->post.size, e);
+}
+
+CgDialect simt_plast_dialect(const Simt *S, const IrProj *j, const char *pre_hist, int atomic)
+{
+    Arena *a = &S->cc->arena;
+    CgDialect *base = arena_alloc(a, sizeof *base);
+    *base = simt_dev_dialect(S, j->plast->scope);
+    PlastUser *u = arena_alloc(a, sizeof *u);
+    u->S = S;
+    u->base = base;
+    u->atomic = atomic;
+    CgDialect d = *base;
+    d.var = p_var;
+    d.prop = p_prop;
+    d.deliver = p_deliver;
+    d.user = u;
+    d.syn = "s";
+    d.pre_n = j->pre.offset ? arena_printf(a, "(i + %lld)", (long long)j->pre.offset) : "i";
+    d.post_n = j->post.offset ? arena_printf(a, "(j + %lld)", (long long)j->post.offset) : "j";
+    d.pre_hist = pre_hist;
+    return d;
+}
+
+/* ===== dialect =====} */
+
+/* {===== layout ===== */
+
+static int needs_column(const IrPlast *pl)
+{
+    return pl->on_post.n || pl->on_step.n;
+}
+
+void simt_plast_args(Simt *S, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    Arena *a = &S->cc->arena;
+    const char *c = j->cname;
+    for (int k = 0; k < pl->nsyn; k++)
+        simt_add_arg(S, pl->syn[k]->cname, pl->syn[k]->type == IRT_REAL ? "real" : "int32_t", ARG_MEM);
+    if (needs_column(pl)) {
+        simt_add_arg(S, arena_printf(a, "%s_cptr", c), "int64_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_csyn", c), "int64_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_cpre", c), "int32_t", ARG_MEM);
+    }
+    simt_add_arg(S, arena_printf(a, "%s_hist", c), "int32_t", ARG_MEM);
+    simt_add_arg(S, arena_printf(a, "%s_hist_n", c), "int32_t", ARG_MEM);
+    for (int k = 0; k < pl->npre; k++) {
+        const char *t = pl->pre[k]->type == IRT_REAL ? "real" : "int32_t";
+        simt_add_arg(S, pl->pre[k]->cname, t, ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_h", pl->pre[k]->cname), t, ARG_MEM);
+    }
+    for (int k = 0; k < pl->npost; k++)
+        simt_add_arg(S, pl->post[k]->cname, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", ARG_MEM);
+}
+
+int simt_plast_needs_flags(const IrModel *m, const IrPop *pop)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && m->projs[k]->plast->on_prepost.n && m->projs[k]->post.pop == pop)
+            return 1;
+    return 0;
+}
+
+/* ===== layout =====} */
+
+/* {===== device functions ===== */
+
+static const char *delay_of(const IrProj *j, Arena *a)
+{
+    return j->delay ? arena_printf(a, "%s_d[s]", j->cname) : "1";
+}
+
+/* `hi`: the element of the pre { } history a handler of synapse (i, s) reads (see
+ * backend_c.c, hist_elem): back 0 before the neurons, 1 after. */
+static void hist_elem(Out *o, const Simt *S, const IrProj *j, int back)
+{
+    out_line(o, "const int64_t hi = ((step - %s + %d) %% %s_D + %s_D) %% %s_D * %lld + i;",
+             delay_of(j, &S->cc->arena), back, j->cname, j->cname, j->cname, (long long)j->pre.size);
+}
+
+static void open_fn(Out *o, const char *what, const IrProj *j, const char *variant)
+{
+    out_open(o, "NC_DEV void nc_pl_%s_%s%s%s(NC_ARGS, const int64_t step, const int hf)", what, j->cname,
+             variant ? "_" : "", variant ? variant : "");
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t; (void)hf;");
+}
+
+/* The rows whose spikes (emitted k = D-1 .. 1 steps ago) arrive in this step, a group per
+ * row: defines k, hs, i and the row bounds rs, re. */
+static void open_arrivals_grid(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
+    out_line(o, "if (k > step) continue;");
+    out_line(o, "const int64_t hs = (step - k) %% %s_D;", c);
+    out_line(o, "const int nh = %s_hist_n[hs];", c);
+    out_open(o, "for (int64_t q = NC_GROUP; q < nh; q += NC_NGROUPS)");
+    out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c, (long long)j->pre.pop->size,
+             (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", c, c);
+}
+
+/* `on pre`; grid: atomic delivery; block: each work-item owns targets [a, b) and walks the
+ * arrivals in C's order (oldest emission, spike order, synapse order). */
+static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
+{
+    const char *c = j->cname;
+    CgDialect dh = simt_plast_dialect(S, j, "hi", !block);
+    open_fn(o, "arrive", j, block ? "block" : "grid");
+    out_line(o, "const int64_t dslot = step %% %s_D;", c);
+    if (block) {
+        long long np = (long long)j->post.size;
+        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
+        out_open(o, "for (int64_t k = a < %lld ? %s_D - 1 : 0; k >= 1; k--)", np, c);
+        out_line(o, "if (k > step) continue;");
+        out_line(o, "const int64_t hs = (step - k) %% %s_D;", c);
+        out_line(o, "const int nh = %s_hist_n[hs];", c);
+        out_open(o, "for (int q = 0; q < nh; q++)");
+        out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c,
+                 (long long)j->pre.pop->size, (long long)j->pre.offset);
+        out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+        out_line(o, "int64_t lo = %s_rp[i], up = %s_rp[i + 1];", c, c);
+        out_line(o, "const int64_t re = up;");
+        out_open(o, "while (lo < up)");
+        out_line(o, "const int64_t mid = lo + (up - lo) / 2;");
+        out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else up = mid;", c);
+        out_close(o);
+        out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", c);
+    } else {
+        open_arrivals_grid(o, j);
+        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+    }
+    if (j->delay)
+        out_line(o, "if (%s_d[s] != k) continue;", c);
+    out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, (long long)j->pre.size);
+    out_line(o, "(void)j; (void)hi;");
+    cg_block(&dh, &j->plast->on_pre, o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* The row of synapse s (binary search of the row pointers): defines i. */
+static void row_of(Out *o, const IrProj *j)
+{
+    out_line(o, "int64_t i = 0, up = %lld;", (long long)j->pre.size);
+    out_open(o, "while (i < up)");
+    out_line(o, "const int64_t mid = (i + up + 1) / 2;");
+    out_line(o, "if (%s_rp[mid] <= s) i = mid; else up = mid - 1;", j->cname);
+    out_close(o);
+}
+
+/* Every synapse, a work-item each: defines s, i, j, hi (for `back`). */
+static void open_all_synapses(Out *o, const Simt *S, const IrProj *j, int back)
+{
+    out_open(o, "for (int64_t s = NC_GID; s < %s_rp[%lld]; s += NC_GSIZE)", j->cname, (long long)j->pre.size);
+    row_of(o, j);
+    out_line(o, "const int64_t j = %s_col[s];", j->cname);
+    hist_elem(o, S, j, back);
+    out_line(o, "(void)j; (void)hi;");
+}
+
+/* `on step`; block: targets [a, b) per work-item, synapses in column order, which is C's
+ * (row, synapse) order for each target. */
+static void emit_on_step(Out *o, const Simt *S, const IrProj *j, int block)
+{
+    const char *c = j->cname;
+    CgDialect dh = simt_plast_dialect(S, j, "hi", !block);
+    const char *dl = delay_of(j, &S->cc->arena);
+    open_fn(o, "onstep", j, block ? "block" : "grid");
+    if (block) {
+        long long np = (long long)j->post.size;
+        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per;", np);
+        out_line(o, "const int64_t b = a + per < %lld ? a + per : %lld;", np, np);
+        out_open(o, "for (int64_t j = a; j < b; j++)");
+        out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
+        out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
+        hist_elem(o, S, j, 0);
+        out_line(o, "(void)hi;");
+    } else {
+        open_all_synapses(o, S, j, 0);
+        out_begin(o);
+    }
+    out_line(o, "const int64_t dslot = (step + %s - 1) %% %s_D; /* delivered after the delay */", dl, c);
+    out_line(o, "(void)dslot;");
+    cg_block(&dh, &j->plast->on_step, o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* This step's spikes of pop within the view: defines idx; a work-item per spike. */
+static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, const char *idx, int group)
+{
+    out_line(o, "const int nspk_%s = nc_cnt[%d + (int)(step & 1)];", idx, 2 * pop->id);
+    if (group)
+        out_open(o, "for (int64_t k = NC_GROUP; k < nspk_%s; k += NC_NGROUPS)", idx);
+    else
+        out_open(o, "for (int64_t k = NC_GID; k < nspk_%s; k += NC_GSIZE)", idx);
+    out_line(o, "const int64_t %s = (int64_t)%s_spk[k] - %lld;", idx, pop->cname, (long long)off);
+    out_line(o, "if (%s < 0 || %s >= %lld) continue;", idx, idx, (long long)size);
+}
+
+static void emit_learn(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    CgDialect dh = simt_plast_dialect(S, j, "hi", 0);
+    CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
+
+    if (pl->npre || pl->pre_step.n || pl->post_step.n) {
+        open_fn(o, "scopes", j, NULL);
+        out_line(o, "const int64_t hs = step %% %s_D;", c);
+        out_line(o, "(void)hs;");
+        if (pl->npre || pl->pre_step.n) {
+            out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
+            cg_block(&ds, &pl->pre_step, o);
+            for (int k = 0; k < pl->npre; k++)
+                out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            out_close(o);
+        }
+        if (pl->post_step.n) {
+            out_open(o, "for (int64_t j = NC_GID; j < %lld; j += NC_GSIZE)", npost);
+            cg_block(&ds, &pl->post_step, o);
+            out_close(o);
+        }
+        out_close(o);
+        out_blank(o);
+    }
+    if (pl->on_post.n) {
+        open_fn(o, "onpost", j, NULL);
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j", 1);
+        out_open(o, "for (int64_t q = %s_cptr[j] + NC_LID; q < %s_cptr[j + 1]; q += NC_LSIZE)", c, c);
+        out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
+        hist_elem(o, S, j, 1);
+        out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->on_post, o);
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+    if (pl->on_prepost.n) {
+        open_fn(o, "prepost", j, NULL);
+        open_arrivals_grid(o, j);
+        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+        if (j->delay)
+            out_line(o, "if (%s_d[s] != k) continue;", c);
+        out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, npre);
+        out_line(o, "if (!%s_fl[j + %lld]) continue;", j->post.pop->cname, (long long)j->post.offset);
+        out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->on_prepost, o);
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+    /* scope `on spike`, and this step's presynaptic spikes kept for their arrivals */
+    open_fn(o, "spikes", j, NULL);
+    out_line(o, "const int64_t hs = step %% %s_D;", c);
+    if (pl->pre_spike.n) {
+        out_begin(o);
+        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
+        cg_block(&ds, &pl->pre_spike, o);
+        out_close(o);
+        out_close(o);
+    }
+    if (pl->post_spike.n) {
+        out_begin(o);
+        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j", 0);
+        cg_block(&ds, &pl->post_spike, o);
+        out_close(o);
+        out_close(o);
+    }
+    out_line(o, "const int nh = nc_cnt[%d + (int)(step & 1)];", 2 * j->pre.pop->id);
+    out_line(o, "for (int64_t k = NC_GID; k < nh; k += NC_GSIZE) %s_hist[hs * %lld + k] = %s_spk[k];", c,
+             (long long)j->pre.pop->size, j->pre.pop->cname);
+    out_line(o, "if (NC_GID == 0) %s_hist_n[hs] = nh;", c);
+    out_close(o);
+    out_blank(o);
+    if (pl->syn_step.n) {
+        open_fn(o, "synstep", j, NULL);
+        open_all_synapses(o, S, j, 1);
+        cg_block(&dh, &pl->syn_step, o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}
+
+/* Load time: per-synapse initial values come with the CSR (simt.c, nc_k_syn_*); this
+ * kernel sets the scopes' initial values and fills the pre history with them. */
+static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    CgDialect d = simt_plast_dialect(S, j, NULL, 0);
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    out_line(o, "/* %s: initial values of the pre { } and post { } scopes */", j->name);
+    out_open(o, "NC_KERNEL nc_k_scope_%s(NC_ARGS)", j->cname);
+    out_line(o, "const int64_t step = 0;");
+    out_line(o, "(void)step;");
+    out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
+    cg_block(&d, &pl->pre_init, o);
+    for (int k = 0; k < pl->npre; k++)
+        out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_h[h * %lld + i] = %s[i];", j->cname, pl->pre[k]->cname,
+                 npre, pl->pre[k]->cname);
+    out_close(o);
+    out_open(o, "for (int64_t j = NC_GID; j < %lld; j += NC_GSIZE)", npost);
+    cg_block(&d, &pl->post_init, o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+void simt_plast_device(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (!j->plast)
+            continue;
+        out_line(o, "/* projection %s: plastic synapse %s */", j->name, j->plast->scope->model);
+        emit_scope_init(o, S, j);
+        if (j->plast->on_pre.n) {
+            emit_on_pre(o, S, j, 0);
+            emit_on_pre(o, S, j, 1);
+        }
+        if (j->plast->on_step.n) {
+            emit_on_step(o, S, j, 0);
+            emit_on_step(o, S, j, 1);
+        }
+        emit_learn(o, S, j);
+    }
+}
+
+/* ===== device functions =====} */
+
+/* {===== phases ===== */
+
+/* The function name of phase ph of j ("arrive", ...), or NULL where j has no such work;
+ * *ordered: the phase has a block variant. */
+static const char *phase_fn(const IrProj *j, int ph, int *ordered)
+{
+    const IrPlast *pl = j->plast;
+    *ordered = 0;
+    if (!pl)
+        return NULL;
+    switch (ph) {
+    case PL_ARRIVE:
+        *ordered = 1;
+        return pl->on_pre.n ? "arrive" : NULL;
+    case PL_ON_STEP:
+        *ordered = 1;
+        return pl->on_step.n ? "onstep" : NULL;
+    case PL_SCOPES:
+        return pl->npre || pl->pre_step.n || pl->post_step.n ? "scopes" : NULL;
+    case PL_ON_POST:
+        return pl->on_post.n ? "onpost" : NULL;
+    case PL_PREPOST:
+        return pl->on_prepost.n ? "prepost" : NULL;
+    case PL_SPIKES:
+        return "spikes";
+    default:
+        return pl->syn_step.n ? "synstep" : NULL;
+    }
+}
+
+int simt_plast_has_phase(const IrModel *m, int phase)
+{
+    int ordered;
+    for (int k = 0; k < m->nprojs; k++)
+        if (phase_fn(m->projs[k], phase, &ordered))
+            return 1;
+    return 0;
+}
+
+void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant)
+{
+    for (int k = 0; k < S->m->nprojs; k++) {
+        const IrProj *j = S->m->projs[k];
+        int ordered;
+        const char *f = phase_fn(j, phase, &ordered);
+        if (f)
+            out_line(o, "nc_pl_%s_%s%s%s(NC_PASS, step, hf);", f, j->cname, ordered ? "_" : "",
+                     ordered ? variant : "");
+    }
+}
+
+/* ===== phases =====} */
+
+/* {===== host ===== */
+
+void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    for (int k = 0; k < pl->nsyn; k++)
+        out_line(o, "if (dalloc(&%s, nnz * sizeof(%s), \"%s: %s\")) return -1;", pl->syn[k]->cname,
+                 pl->syn[k]->type == IRT_REAL ? "real" : "int32_t", j->name, pl->syn[k]->label);
+    if (j->delay)
+        out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", c, j->name);
+    out_line(o, "if (bind(k_syn_%s)) return -1;", c);
+    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", c, (npre + 127) / 128);
+    out_line(o, "int32_t maxd = 1;");
+    if (j->delay) {
+        out_line(o, "int32_t flags[2];");
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_maxd + j->id);
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[1], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_err);
+        out_open(o, "if (flags[1])");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: a synapse's delay is not a usable time (not finite, or over 1e9 steps)\");",
+                 j->name);
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
+    }
+    out_line(o, "%s_D = (int64_t)maxd + 1;", c);
+    out_line(o, "if (dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: receptor input ring\")) return -1;", c,
+             c, npost, j->name);
+    out_line(o, "if (dalloc(&%s_hist, (size_t)%s_D * %lld * sizeof(int32_t), \"%s: spike history\")) return -1;", c, c,
+             (long long)j->pre.pop->size, j->name);
+    out_line(o, "if (dalloc(&%s_hist_n, (size_t)%s_D * sizeof(int32_t), \"%s: spike history\")) return -1;", c, c,
+             j->name);
+    for (int k = 0; k < pl->npre; k++) {
+        const char *t = pl->pre[k]->type == IRT_REAL ? "real" : "int32_t";
+        out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s: pre.%s\")) return -1;", pl->pre[k]->cname, npre,
+                 t, j->name, pl->pre[k]->label);
+        out_line(o, "if (dalloc(&%s_h, (size_t)%s_D * %lld * sizeof(%s), \"%s: pre.%s history\")) return -1;",
+                 pl->pre[k]->cname, c, npre, t, j->name, pl->pre[k]->label);
+    }
+    for (int k = 0; k < pl->npost; k++)
+        out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s: post.%s\")) return -1;", pl->post[k]->cname,
+                 npost, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", j->name, pl->post[k]->label);
+    if (needs_column(pl)) {
+        out_line(o, "/* the column index, built once on the host from the device's CSR as the C back end builds it:");
+        out_line(o, " * count per post neuron, prefix sums, then fill in synapse order */");
+        out_begin(o);
+        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)%lld * sizeof *rp, \"%s: column index\");", npre + 1,
+                 j->name);
+        out_line(o, "int32_t *col = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *col, \"%s: column index\");", j->name);
+        out_line(o, "int64_t *cptr = nrt_alloc(&ctx, (size_t)%lld * sizeof *cptr, \"%s: column index\");", npost + 1,
+                 j->name);
+        out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)%lld * sizeof *fill, \"%s: column index\");", npost + 1,
+                 j->name);
+        out_line(o, "int64_t *csyn = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *csyn, \"%s: column index\");", j->name);
+        out_line(o, "int32_t *cpre = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *cpre, \"%s: column index\");", j->name);
+        out_line(o, "int bad = !rp || !col || !cptr || !fill || !csyn || !cpre");
+        out_line(o, "    || nrt_gpu_read(gpu, %s_rp, 0, rp, (size_t)%lld * sizeof *rp) != NRT_OK", c, npre + 1);
+        out_line(o, "    || (nnz && nrt_gpu_read(gpu, %s_col, 0, col, nnz * sizeof *col) != NRT_OK);", c);
+        out_open(o, "if (!bad)");
+        out_line(o, "for (size_t s = 0; s < nnz; s++) cptr[col[s] + 1]++;");
+        out_line(o, "for (int64_t q = 0; q < %lld; q++) cptr[q + 1] += cptr[q];", npost);
+        out_line(o, "memcpy(fill, cptr, (size_t)%lld * sizeof *fill);", npost + 1);
+        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
+        out_open(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++)");
+        out_line(o, "const int64_t q = fill[col[s]]++;");
+        out_line(o, "csyn[q] = s;");
+        out_line(o, "cpre[q] = (int32_t)i;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "bad = dalloc(&%s_cptr, (size_t)%lld * sizeof(int64_t), \"%s: column index\")", c, npost + 1,
+                 j->name);
+        out_line(o, "    || dalloc(&%s_csyn, nnz * sizeof(int64_t), \"%s: column index\")", c, j->name);
+        out_line(o, "    || dalloc(&%s_cpre, nnz * sizeof(int32_t), \"%s: column index\")", c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_cptr, 0, cptr, (size_t)%lld * sizeof *cptr) != NRT_OK", c, npost + 1);
+        out_line(o, "    || (nnz && nrt_gpu_write(gpu, %s_csyn, 0, csyn, nnz * sizeof *csyn) != NRT_OK)", c);
+        out_line(o, "    || (nnz && nrt_gpu_write(gpu, %s_cpre, 0, cpre, nnz * sizeof *cpre) != NRT_OK);", c);
+        out_close(o);
+        out_line(o, "nrt_free(rp); nrt_free(col); nrt_free(cptr); nrt_free(fill); nrt_free(csyn); nrt_free(cpre);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
+    out_line(o, "if (bind(k_scope_%s)) return -1;", c);
+    out_line(o, "return nrt_gpu_launch(k_scope_%s, %lld, 128, 0) == NRT_OK ? 0 : -1;", c,
+             ((npre > npost ? npre : npost) + 127) / 128);
+}
+
+/* ===== host =====} */

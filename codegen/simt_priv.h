@@ -1,0 +1,60 @@
+/* simt_priv.h -- what simt.c shares with simt_plast.c (the GPU code of plastic
+ * projections): the layout record of a model's device program and its helpers. */
+#ifndef NEUROC_SIMT_PRIV_H
+#define NEUROC_SIMT_PRIV_H
+
+#include "codegen.h"
+
+enum { ARG_MEM, ARG_I64, ARG_U32 };
+
+typedef struct Arg {
+    const char *name;
+    const char *type;             /* element type (ARG_MEM) or scalar type */
+    int kind;
+} Arg;
+
+typedef struct Simt {
+    Compiler *cc;
+    const IrModel *m;
+    const SimtTarget *t;
+    Arg *args;
+    int nargs, capargs;
+    int nscal;                    /* slots of nc_scal: scalar variables, then scalar props */
+    int ch;                       /* steps per recording chunk */
+    int block;                    /* work-items of the block schedule */
+    int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
+} Simt;
+
+/* simt.c */
+void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
+/* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
+CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
+
+/* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
+ * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
+ * (block), a grid barrier (persistent) or a kernel boundary (launch, graph). */
+enum {
+    PL_ARRIVE,                    /* 0: `on pre` of the arriving spikes (delivers) */
+    PL_ON_STEP,                   /*    `on step` of every synapse (delivers) */
+    PL_SCOPES,                    /* 2a: pre { } / post { } dynamics, pre history */
+    PL_ON_POST,                   /* 2b */
+    PL_PREPOST,                   /* 2c */
+    PL_SPIKES,                    /* 2d: scope `on spike`, 2f: this step's presynaptic spikes */
+    PL_SYN_STEP,                  /* 2e: per-synapse dynamics */
+    PL__COUNT
+};
+void simt_plast_args(Simt *S, const IrProj *j);
+/* 1 when pop's neuron phase must write its spike flags in the grid schedules too. */
+int simt_plast_needs_flags(const IrModel *m, const IrPop *pop);
+/* The dialect of plastic synapse code of j, for the C-like scope and handler contexts. */
+CgDialect simt_plast_dialect(const Simt *S, const IrProj *j, const char *pre_hist, int atomic);
+/* Device functions of every plastic projection. */
+void simt_plast_device(Out *o, const Simt *S);
+/* 1 when some plastic projection has work in `phase`. */
+int simt_plast_has_phase(const IrModel *m, int phase);
+/* Calls of `phase` for every plastic projection (variant "grid" or "block"). */
+void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant);
+/* Host: the rest of build_<proj> after the CSR is on the device (nnz defined). */
+void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j);
+
+#endif
