@@ -322,6 +322,16 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         out_open(&o, "step");
         cg_block(&d, &p->body, &o);
         out_close(&o);
+        if (p->topk) {
+            StrBuf b = {0};
+            cg_expr(&d, p->topk->k, &b);
+            out_line(&o, "topk: among %s != 0 and %s not NaN, the %s largest (key %s, tie stream %#x)",
+                     p->topk->win->cname, p->topk->key->cname, b.s, p->topk->key->cname, p->topk->stream);
+            sb_free(&b);
+            out_open(&o, "after topk");
+            cg_block(&d, &p->topk->after, &o);
+            out_close(&o);
+        }
         out_close(&o);
     }
     for (int k = 0; k < m->nprojs; k++) {
