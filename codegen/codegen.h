@@ -134,6 +134,18 @@ int simt_write_program_header(Compiler *cc, const char *path, const unsigned cha
 /* Compile the host program `src` and link libneurort. */
 int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src);
 
+/* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
+
+int simt_topk_any(const IrModel *m);           /* a population has a top-k condition */
+int simt_topk_words(const IrModel *m);         /* 32-bit words of the selection key */
+int simt_topk_passes(const IrModel *m);        /* radix passes (8 bits each) */
+int simt_gathers(const IrProj *j);             /* delivered by a per-target gather */
+int simt_needs_flags(const IrModel *m, const IrPop *p); /* its spike flags are read by a gather */
+void simt_topk_common(Out *o, const IrModel *m);        /* device helpers shared by populations */
+void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p); /* nc_tk_pass_<P> */
+void simt_gather(Out *o, const IrModel *m, const IrProj *j);   /* nc_deliver_<J>_grid */
+void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the column index */
+
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);
 
