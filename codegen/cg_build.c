@@ -90,7 +90,7 @@ int cg_uses_edge(const IrExpr *e, int col)
  * every population, its per-neuron storage and, for every projection, its synapses
  * (nrt_conn_bytes: row pointers, columns, weights and delays) and the two ring slots it
  * needs at least. From_file projections are read only under --dry-run. */
-void cg_mem_plan(Out *o, const IrModel *m)
+void cg_mem_plan(Out *o, const IrModel *m, int gpu)
 {
     out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
     out_open(o, "static void mem_plan(void)");
@@ -101,12 +101,19 @@ void cg_mem_plan(Out *o, const IrModel *m)
             arrays += p->vars[v]->per_neuron;
         out_line(o, "nrt_mem_add(&ctx, \"population %s\", -1, %lld.0 * %d * sizeof(real));", p->name,
                  (long long)p->size, arrays);
+        if (p->topk && !gpu)
+            out_line(o, "nrt_mem_add(&ctx, \"population %s: top-k candidates\", -1, %lld.0 * sizeof(nrt_topk_item));",
+                     p->name, (long long)p->size);
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         out_begin(o);
-        out_line(o, "const double syn = sizeof(real) + %d, ring = 2.0 * %lld * sizeof(real);",
-                 j->delay ? 4 : 0, (long long)j->post.size);
+        /* per synapse: weight (or the plastic states), delay; a plastic projection on the C
+         * back end adds its column index and arrival list (32 bytes), a gathered delivery
+         * on the GPU back ends (into a top-k population) its column index (12 bytes) */
+        int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 32 : 0) + (gpu && j->post.pop->topk ? 12 : 0);
+        out_line(o, "const double syn = sizeof(real) * %d + %d, ring = 2.0 * %lld * sizeof(real);",
+                 j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, (long long)j->post.size);
         if (j->rule == IR_FROM_FILE) {
             out_line(o, "nrt_csr c;");
             out_line(o, "double *fw = NULL, *fd = NULL;");

@@ -81,8 +81,9 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 /* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
 int cg_uses_edge(const IrExpr *e, int col);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
- * projection (cg_build.c). Needs ctx, real, nc_row_* and <proj>_file declared before. */
-void cg_mem_plan(Out *o, const IrModel *m);
+ * projection (cg_build.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
+ * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
+void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);

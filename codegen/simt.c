@@ -1558,7 +1558,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
         emit_host_build(o, &S, m->projs[k]);
         emit_host_save(o, m->projs[k]);
     }
-    cg_mem_plan(o, m);
+    cg_mem_plan(o, m, 1);
     emit_host_records(o, &S);
     emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
     emit_host_main(o, &S);

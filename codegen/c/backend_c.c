@@ -1003,7 +1003,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
             emit_proj(cc, &o, m->projs[k], m);
         }
     }
-    cg_mem_plan(&o, m);
+    cg_mem_plan(&o, m, 0);
     for (int i = 0; i < m->npops; i++) {
         emit_pop_init(&o, m->pops[i], m);
         emit_pop_step(&o, m->pops[i], m);
