@@ -10,6 +10,7 @@ model name (run_assembly.sh writes the variants):
   association       X (sx alone) and Y (sy alone) converge; after 30 rounds of co-firing,
                     X and Y recalled by their own stimulus overlap more than before (+0.2)
   merge             A and B converge; C (driven by both) converges within 20 rounds
+  topk_1e6          (models/topk_1e6.neuro, static) exactly k winners in every round but the first
 
 Caps are read from the recorded spikes: a round is a step, a rest step (no spikes) separates
 operations. k is the size of the stimulus population (manifest)."""
@@ -120,6 +121,13 @@ def main():
             fail("the recalled assemblies lost their identity (%.2f, %.2f)"
                  % (len(X & X2) / k, len(Y & Y2) / k))
         print("check_assembly: association passed")
+    elif model == "topk_1e6":
+        caps = caps_of(out, "A_caps.npy")
+        check_sizes(caps, k, "A")
+        if len(caps) != man["completed_steps"] - 1:
+            fail("%d rounds with a cap, expected %d" % (len(caps), man["completed_steps"] - 1))
+        print("check_assembly: %d rounds of exactly k = %d winners among %d neurons"
+              % (len(caps), k, pops["A"]["size"]))
     elif model == "merge":
         for area in ("A", "B", "C"):
             caps = caps_of(out, area + "_caps.npy")
