@@ -182,6 +182,8 @@ static void layout(Simt *S)
             add_arg(S, arena_printf(a, "%s_cptr", j->cname), "int64_t", ARG_MEM);
             add_arg(S, arena_printf(a, "%s_csyn", j->cname), "int64_t", ARG_MEM);
             add_arg(S, arena_printf(a, "%s_cpre", j->cname), "int32_t", ARG_MEM);
+            if (j->delay)
+                add_arg(S, arena_printf(a, "%s_fh", j->cname), "int32_t", ARG_MEM);
         }
     }
     for (int r = 0; r < m->nrecs; r++) {
@@ -785,23 +787,9 @@ static int reject_plastic(Compiler *cc, const IrModel *m, const SimtTarget *t)
     return 0;
 }
 
-/* Delivery into a top-k population is gathered in the C back end's order, which covers
- * one-step delays only for now: diagnose per-synapse delays there. */
-static int reject_topk_delays(Compiler *cc, const IrModel *m, const SimtTarget *t)
-{
-    for (int k = 0; k < m->nprojs; k++)
-        if (simt_gathers(m->projs[k]) && m->projs[k]->delay) {
-            error_at(cc, NOLOC, "projection '%s' into the top-k population '%s' has per-synapse delays, which the "
-                                "%s back end does not support yet (delivery into top-k populations is one step); "
-                                "use '--backend c'", m->projs[k]->name, m->projs[k]->post.pop->name, t->name);
-            return -1;
-        }
-    return 0;
-}
-
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o)
 {
-    if (reject_plastic(cc, m, t) || reject_topk_delays(cc, m, t))
+    if (reject_plastic(cc, m, t))
         return -1;
     Simt S = {0};
     S.cc = cc;

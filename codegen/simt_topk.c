@@ -26,7 +26,8 @@
  * column index (synapses onto each post neuron, ascending presynaptic index, built on the
  * host at load time), reading the presynaptic spike flags: each target's sum is formed in
  * the C back end's order (spike index ascending = presynaptic index ascending, then
- * synapse rank).
+ * synapse rank; with per-synapse delays, emission steps oldest first, from a history of
+ * the flags of the last D steps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -172,23 +173,49 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
 
 void simt_gather(Out *o, const IrModel *m, const IrProj *j)
 {
-    const char *c = j->cname;
-    long long np = (long long)j->post.size;
+    const char *c = j->cname, *pc = j->pre.pop->cname;
+    long long np = (long long)j->post.size, npre = (long long)j->pre.size, off = (long long)j->pre.offset;
     (void)m;
     out_line(o, "/* projection %s: %s -> %s, gathered per target in the C back end's order (simt_topk.c) */", j->name,
              j->pre.pop->name, j->post.pop->name);
     out_open(o, "NC_DEV void nc_deliver_%s_grid(NC_ARGS, const int64_t step)", c);
+    if (!j->delay) {
+        out_open(o, "for (int64_t j = NC_GID; j < %lld; j += NC_GSIZE)", np);
+        out_line(o, "real acc = 0;");
+        out_line(o, "int any = 0;");
+        out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
+        out_open(o, "if (%s_fl[(int64_t)%s_cpre[q] + %lld])", pc, c, off);
+        out_line(o, "acc += %s_w[%s_csyn[q]];", c, c);
+        out_line(o, "any = 1;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "if (any) %s_ring[((step + 1) %% %s_D) * %lld + j] += acc;", c, c, np);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+        return;
+    }
+    out_line(o, "/* the arrivals of step a = step + 1: emissions e = a - D + 1 .. step, oldest first (the C");
+    out_line(o, " * back end's ring order), each in (pre, rank) order; spikes of earlier steps from the");
+    out_line(o, " * flag history %s_fh[e %% D][i], this step's from the flags, which are kept for later */", c);
+    out_line(o, "const int64_t a = step + 1;");
     out_open(o, "for (int64_t j = NC_GID; j < %lld; j += NC_GSIZE)", np);
     out_line(o, "real acc = 0;");
     out_line(o, "int any = 0;");
+    out_open(o, "for (int64_t e = a - %s_D + 1; e <= step; e++)", c);
+    out_line(o, "if (e < 0) continue;");
     out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
-    out_open(o, "if (%s_fl[(int64_t)%s_cpre[q] + %lld])", j->pre.pop->cname, c, (long long)j->pre.offset);
-    out_line(o, "acc += %s_w[%s_csyn[q]];", c, c);
+    out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
+    out_line(o, "if (%s_d[s] != a - e) continue;", c);
+    out_line(o, "if (!(e == step ? %s_fl[i + %lld] : %s_fh[(e %% %s_D) * %lld + i])) continue;", pc, off, c, c, npre);
+    out_line(o, "acc += %s_w[s];", c);
     out_line(o, "any = 1;");
     out_close(o);
     out_close(o);
-    out_line(o, "if (any) %s_ring[((step + 1) %% %s_D) * %lld + j] += acc;", c, c, np);
+    out_line(o, "if (any) %s_ring[(a %% %s_D) * %lld + j] += acc;", c, c, np);
     out_close(o);
+    out_line(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE) %s_fh[(step %% %s_D) * %lld + i] = %s_fl[i + %lld];",
+             npre, c, c, npre, pc, off);
     out_close(o);
     out_blank(o);
 }
@@ -232,5 +259,13 @@ void simt_gather_host(Out *o, const IrProj *j)
     out_line(o, "nrt_free(csyn);");
     out_line(o, "nrt_free(cpre);");
     out_line(o, "if (bad) return -1;");
+    if (j->delay) {
+        out_line(o, "/* presynaptic spike flags of the last D steps, zero before the first step */");
+        out_line(o, "const size_t fhn = (size_t)%s_D * %lld;", c, (long long)j->pre.size);
+        out_line(o, "int32_t *zero = nrt_alloc(&ctx, fhn * sizeof *zero, \"%s: spike flag history\");", j->name);
+        out_line(o, "if (!zero || dalloc(&%s_fh, fhn * sizeof(int32_t), \"%s: spike flag history\")", c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_fh, 0, zero, fhn * sizeof(int32_t)) != NRT_OK) return -1;", c);
+        out_line(o, "nrt_free(zero);");
+    }
     out_close(o);
 }
