@@ -137,6 +137,7 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src);
 
 /* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
 
+enum { SIMT_TOPK_LOCAL = 8 + 256 };           /* ints of local memory a top-k pass uses */
 int simt_topk_any(const IrModel *m);           /* a population has a top-k condition */
 int simt_topk_words(const IrModel *m);         /* 32-bit words of the selection key */
 int simt_topk_passes(const IrModel *m);        /* radix passes (8 bits each) */

@@ -691,7 +691,7 @@ static void emit_kernels(Out *o, const Simt *S)
         out_line(o, "/* ... the top-k passes of step nc_ctl[3] (simt_topk.c) ... */");
         for (int pass = 0; pass <= simt_topk_passes(m); pass++) {
             out_open(o, "NC_KERNEL nc_k_tk%d(NC_ARGS)", pass);
-            out_line(o, "NC_L int32_t nc_tks[8];");
+            out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
             out_line(o, "const int64_t step = nc_ctl[3];");
             for (int i = 0; i < m->npops; i++)
                 if (m->pops[i]->topk)
@@ -746,7 +746,7 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     if (simt_topk_any(m))
-        out_line(o, "NC_L int32_t nc_tks[8];");
+        out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
     emit_phase_calls(o, S, 1, "grid");
     out_line(o, "grid.sync();");

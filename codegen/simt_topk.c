@@ -15,7 +15,9 @@
  * exactly min(k, candidates) winners, since the words are distinct (they end with ~n).
  * State, per population: <P>_tkh[NP][256] histograms (each pass clears the next one, the
  * mark pass the first), <P>_tks[(NP + 1) * 8]: per pass {status (0 running, 1 done,
- * 2 no winners), remaining, prefix words}. Every pass is one function called by all
+ * 2 no winners), remaining, prefix words}; each work-group counts into a local histogram
+ * (SIMT_TOPK_LOCAL ints of local memory: state + 256 bins) and adds it to the global one
+ * once. Every pass is one function called by all
  * work-items (grid-stride loops, work-group barriers only): one kernel per pass in the
  * launch/graph schedules, grid barriers between passes in the persistent schedule, block
  * barriers in the block schedule. No host round trip.
@@ -142,8 +144,11 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
     out_line(o, "if (p < %d - 1 || p == %d) for (int64_t q = NC_GID; q < 256; q += NC_GSIZE) %s_tkh[nxt * 256 + q] = 0;",
              np, np, c);
     out_open(o, "if (p < %d)", np);
-    out_line(o, "if (st != 0) return;");
+    out_line(o, "if (st != 0) return; /* the same in every work-item */");
     out_line(o, "const int w = p / 4, j = p %% 4;");
+    out_line(o, "NC_LP int32_t *lh = sh + 8; /* this work-group's histogram, added to the global one once */");
+    out_line(o, "for (int q = NC_LID; q < 256; q += NC_LSIZE) lh[q] = 0;");
+    out_line(o, "NC_BARRIER();");
     out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", n);
     out_line(o, "if (!(%s[n] != 0 && %s[n] == %s[n])) continue;", win, key, key);
     out_line(o, "int ok = 1;");
@@ -151,8 +156,10 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
     out_line(o, "if (!ok) continue;");
     out_line(o, "const uint32_t x = nc_tkw_%s(NC_PASS, n, w, step);", c);
     out_line(o, "if (j && (x >> (32 - 8 * j)) != (pre[w] >> (32 - 8 * j))) continue;");
-    out_line(o, "nc_atomic_add_i32(&%s_tkh[p * 256 + (int)((x >> (24 - 8 * j)) & 255u)], 1);", c);
+    out_line(o, "nc_atomic_add_i32_local(&lh[(int)((x >> (24 - 8 * j)) & 255u)], 1);");
     out_close(o);
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "for (int q = NC_LID; q < 256; q += NC_LSIZE) if (lh[q]) nc_atomic_add_i32(&%s_tkh[p * 256 + q], lh[q]);", c);
     out_line(o, "return;");
     out_close(o);
     out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", n);
