@@ -89,8 +89,9 @@ int cg_uses_edge(const IrExpr *e, int col)
 /* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
  * every population, its per-neuron storage and, for every projection, its synapses
  * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
- * projection, whose count is then only reported) and the two ring slots it needs at least. From_file projections are read only under --dry-run. */
-void cg_mem_plan(Out *o, const IrModel *m)
+ * projection, whose count is then only reported) and the two ring slots it needs at least.
+ * From_file projections are read only under --dry-run. */
+void cg_mem_plan(Out *o, const IrModel *m, int gpu)
 {
     out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
     out_open(o, "static void mem_plan(void)");
@@ -101,12 +102,19 @@ void cg_mem_plan(Out *o, const IrModel *m)
             arrays += p->vars[v]->per_neuron;
         out_line(o, "nrt_mem_add(&ctx, \"population %s\", -1, %lld.0 * %d * sizeof(real));", p->name,
                  (long long)p->size, arrays);
+        if (p->topk && !gpu)
+            out_line(o, "nrt_mem_add(&ctx, \"population %s: top-k candidates\", -1, %lld.0 * sizeof(nrt_topk_item));",
+                     p->name, (long long)p->size);
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         out_begin(o);
-        out_line(o, "const double syn = sizeof(real) + %d, ring = 2.0 * %lld * sizeof(real);",
-                 j->delay ? 4 : 0, (long long)j->post.size);
+        /* per synapse: weight (or the plastic states), delay; a plastic projection on the C
+         * back end adds its column index and arrival list (32 bytes), a gathered delivery
+         * on the GPU back ends (into a top-k population) its column index (12 bytes) */
+        int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 32 : 0) + (gpu && j->post.pop->topk ? 12 : 0);
+        out_line(o, "const double syn = sizeof(real) * %d + %d, ring = 2.0 * %lld * sizeof(real);",
+                 j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, (long long)j->post.size);
         if (j->rule == IR_FROM_FILE) {
             out_line(o, "nrt_csr c;");
             out_line(o, "double *fw = NULL, *fd = NULL;");
@@ -279,6 +287,16 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         out_open(&o, "step");
         cg_block(&d, &p->body, &o);
         out_close(&o);
+        if (p->topk) {
+            StrBuf b = {0};
+            cg_expr(&d, p->topk->k, &b);
+            out_line(&o, "topk: among %s != 0 and %s not NaN, the %s largest (key %s, tie stream %#x)",
+                     p->topk->win->cname, p->topk->key->cname, b.s, p->topk->key->cname, p->topk->stream);
+            sb_free(&b);
+            out_open(&o, "after topk");
+            cg_block(&d, &p->topk->after, &o);
+            out_close(&o);
+        }
         out_close(&o);
     }
     for (int k = 0; k < m->nprojs; k++) {

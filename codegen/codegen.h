@@ -87,8 +87,9 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
 /* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
 int cg_uses_edge(const IrExpr *e, int col);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
- * projection (cg_build.c). Needs ctx, real, nc_row_* and <proj>_file declared before. */
-void cg_mem_plan(Out *o, const IrModel *m);
+ * projection (cg_build.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
+ * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
+void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);
@@ -139,6 +140,19 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
 int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
 /* Compile the host program `src` and link libneurort. */
 int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src);
+
+/* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
+
+enum { SIMT_TOPK_LOCAL = 8 + 256 };           /* ints of local memory a top-k pass uses */
+int simt_topk_any(const IrModel *m);           /* a population has a top-k condition */
+int simt_topk_words(const IrModel *m);         /* 32-bit words of the selection key */
+int simt_topk_passes(const IrModel *m);        /* radix passes (8 bits each) */
+int simt_gathers(const IrProj *j);             /* delivered by a per-target gather */
+int simt_needs_flags(const IrModel *m, const IrPop *p); /* its spike flags are read by a gather */
+void simt_topk_common(Out *o, const IrModel *m);        /* device helpers shared by populations */
+void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p); /* nc_tk_pass_<P> */
+void simt_gather(Out *o, const IrModel *m, const IrProj *j);   /* nc_deliver_<J>_grid */
+void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the column index */
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);

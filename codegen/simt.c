@@ -165,6 +165,10 @@ static void layout(Simt *S)
                 simt_add_arg(S, p->props[j]->cname, "real", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
+        if (p->topk) {
+            simt_add_arg(S, arena_printf(a, "%s_tkh", p->cname), "int32_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_tks", p->cname), "int32_t", ARG_MEM);
+        }
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
@@ -182,6 +186,13 @@ static void layout(Simt *S)
             simt_add_arg(S, arena_printf(a, "%s_fd", j->cname), "double", ARG_MEM);
         }
         simt_add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
+        if (simt_gathers(j)) {
+            simt_add_arg(S, arena_printf(a, "%s_cptr", j->cname), "int64_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_csyn", j->cname), "int64_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_cpre", j->cname), "int32_t", ARG_MEM);
+            if (j->delay)
+                simt_add_arg(S, arena_printf(a, "%s_fh", j->cname), "int32_t", ARG_MEM);
+        }
     }
     for (int r = 0; r < m->nrecs; r++) {
         if (m->recs[r].spikes) {
@@ -258,14 +269,21 @@ static void spike_recs(const Simt *S, const IrPop *pop, Out *o)
     }
 }
 
+/* The grid schedules keep a spike flag per neuron of the step when a gathered delivery
+ * (top-k targets) or an `on pre & post` handler reads it. */
+static int spike_flags(const IrModel *m, const IrPop *p)
+{
+    return simt_needs_flags(m, p) || simt_plast_needs_flags(m, p);
+}
+
 static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
 {
     const Simt *S = d->user;
     out_begin(o);
     out_line(o, "const int k_ = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], 1);", 2 * pop->id);
     out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);
-    if (simt_plast_needs_flags(S->m, pop))
-        out_line(o, "nc_fired = 1;");
+    if (spike_flags(S->m, pop))
+        out_line(o, "%s_fl[n] = 1;", pop->cname);
     spike_recs(S, pop, o);
     out_close(o);
 }
@@ -383,12 +401,24 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
                      (long long)j->post.size);
     }
+    /* a top-k population: the first part of the step, the selection, then the rest */
+    const IrBlock *spiking = p->topk ? &p->topk->after : &p->body;
+    if (block && p->topk) {
+        out_open(o, "for (int64_t n = NC_LID; n < %lld; n += NC_LSIZE)", (long long)p->size);
+        cg_block(&d, &p->body, o);
+        out_close(o);
+        out_line(o, "NC_BARRIER();");
+        out_open(o, "for (int pass = 0; pass <= %d; pass++)", simt_topk_passes(m));
+        out_line(o, "nc_tk_pass_%s(NC_PASS, step, pass, nc_tmp);", p->cname);
+        out_line(o, "NC_BARRIER();");
+        out_close(o);
+    }
     if (block) {
         out_open(o, "for (int64_t base = 0; base < %lld; base += NC_LSIZE)", (long long)p->size);
         out_line(o, "const int64_t n = base + NC_LID;");
         out_open(o, "if (n < %lld)", (long long)p->size);
         out_line(o, "int nc_fired = 0;");
-        cg_block(&d, &p->body, o);
+        cg_block(&d, spiking, o);
         out_line(o, "%s_fl[n] = nc_fired;", p->cname);
         out_close(o);
         out_close(o);
@@ -410,15 +440,25 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         }
         out_line(o, "NC_BARRIER();");
     } else {
-        int flags = simt_plast_needs_flags(m, p); /* for `on pre & post` */
         out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
-        if (flags)
-            out_line(o, "int nc_fired = 0;");
+        if (spike_flags(m, p) && !p->topk)
+            out_line(o, "%s_fl[n] = 0;", p->cname);
         cg_block(&d, &p->body, o);
-        if (flags)
-            out_line(o, "%s_fl[n] = nc_fired;", p->cname);
         out_close(o);
     }
+    out_close(o);
+    out_blank(o);
+    if (block || !p->topk)
+        return;
+    out_line(o, "/* population %s: the rest of the step, after the top-k selection */", p->name);
+    out_open(o, "NC_DEV void nc_after_%s_grid(NC_ARGS, const int64_t step, const int hf)", p->cname);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+    if (spike_flags(m, p))
+        out_line(o, "%s_fl[n] = 0;", p->cname);
+    cg_block(&d, &p->topk->after, o);
+    out_close(o);
     out_close(o);
     out_blank(o);
 }
@@ -661,6 +701,10 @@ static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
  * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
+    if (!block && simt_gathers(j)) {
+        simt_gather(o, S->m, j);
+        return;
+    }
     if (coop_row(j) && !block) {
         emit_prop_coop(o, S, j);
         return;
@@ -828,6 +872,10 @@ static void emit_kernels(Out *o, const Simt *S)
         cg_block(&d, &p->init, o);
         out_close(o);
     }
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk)
+            out_line(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE) %s_tkh[q] = 0;",
+                     256 * simt_topk_passes(m), m->pops[i]->cname);
     out_close(o);
     out_blank(o);
     for (int k = 0; k < m->nprojs; k++) {
@@ -902,6 +950,12 @@ static void emit_kernels(Out *o, const Simt *S)
     }
     if (any_coop(m))
         emit_scan64(o);
+    simt_topk_common(o, m);
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk) {
+            CgDialect d = simt_dev_dialect(S, m->pops[i]);
+            simt_topk_pop(o, &d, m, m->pops[i]);
+        }
     for (int i = 0; i < m->npops; i++) {
         emit_neurons(o, S, m->pops[i], 0);
         emit_neurons(o, S, m->pops[i], 1);
@@ -934,6 +988,27 @@ static void emit_kernels(Out *o, const Simt *S)
     emit_phase_calls(o, S, 1, "grid");
     out_close(o);
     out_blank(o);
+    if (simt_topk_any(m)) {
+        out_line(o, "/* ... the top-k passes of step nc_ctl[3] (simt_topk.c) ... */");
+        for (int pass = 0; pass <= simt_topk_passes(m); pass++) {
+            out_open(o, "NC_KERNEL nc_k_tk%d(NC_ARGS)", pass);
+            out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
+            out_line(o, "const int64_t step = nc_ctl[3];");
+            for (int i = 0; i < m->npops; i++)
+                if (m->pops[i]->topk)
+                    out_line(o, "nc_tk_pass_%s(NC_PASS, step, %d, nc_tks);", m->pops[i]->cname, pass);
+            out_close(o);
+        }
+        out_line(o, "/* ... the rest of the step of the top-k populations ... */");
+        out_open(o, "NC_KERNEL nc_k_after(NC_ARGS)");
+        out_line(o, "const int64_t step = nc_ctl[3];");
+        out_line(o, "const int hf = (int)nc_ctl[2];");
+        for (int i = 0; i < m->npops; i++)
+            if (m->pops[i]->topk)
+                out_line(o, "nc_after_%s_grid(NC_PASS, step, hf);", m->pops[i]->cname);
+        out_close(o);
+        out_blank(o);
+    }
     out_line(o, "/* ... then delivery and recording of step nc_ctl[3], which advances nc_ctl[0] */");
     out_open(o, "NC_KERNEL nc_k_synapses(NC_ARGS)");
     if (any_coop(m))
@@ -994,10 +1069,24 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "cooperative_groups::grid_group grid = cooperative_groups::this_grid();");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
+    if (simt_topk_any(m))
+        out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
     emit_plast_phases(o, S, 0, "grid", "grid.sync();");
     emit_phase_calls(o, S, 1, "grid");
     out_line(o, "grid.sync();");
+    if (simt_topk_any(m)) {
+        out_open(o, "for (int pass = 0; pass <= %d; pass++)", simt_topk_passes(m));
+        for (int i = 0; i < m->npops; i++)
+            if (m->pops[i]->topk)
+                out_line(o, "nc_tk_pass_%s(NC_PASS, step, pass, nc_tks);", m->pops[i]->cname);
+        out_line(o, "grid.sync();");
+        out_close(o);
+        for (int i = 0; i < m->npops; i++)
+            if (m->pops[i]->topk)
+                out_line(o, "nc_after_%s_grid(NC_PASS, step, hf);", m->pops[i]->cname);
+        out_line(o, "grid.sync();");
+    }
     emit_plast_phases(o, S, 1, "grid", "grid.sync();");
     emit_phase_calls(o, S, 0, "grid");
     out_line(o, "nc_tail(NC_PASS, step, hf);");
@@ -1161,6 +1250,9 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
                 out_line(o, "static real *h_%s;", p->props[j]->cname);
     }
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
+    if (simt_topk_any(m))
+        out_line(o, "static nrt_kernel *k_tk[%d], *k_after; /* top-k passes, the rest of the step */",
+                 simt_topk_passes(m) + 1);
     for (int k = 0; k < m->nprojs; k++) {
         out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
         if (m->projs[k]->procedural && m->projs[k]->delay)
@@ -1334,6 +1426,8 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
     }
     out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
+    if (simt_gathers(j))
+        simt_gather_host(o, j);
     out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
              j->cname, (long long)j->post.size, j->name);
     out_close(o);
@@ -1550,6 +1644,11 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    if (simt_topk_any(m)) {
+        out_line(o, "for (int p = 0; p <= %d; p++) if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;",
+                 simt_topk_passes(m), (long long)gn);
+        out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    }
     for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
@@ -1694,6 +1793,14 @@ static void emit_host_main(Out *o, const Simt *S)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (!(k_plast[%d] = nrt_gpu_kernel(gpu, \"nc_k_plast%d\", NC_NARGS))) return fail(argv[0]);",
                      ph, ph);
+    if (simt_topk_any(m)) {
+        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
+        out_line(o, "char name[32];");
+        out_line(o, "snprintf(name, sizeof name, \"nc_k_tk%%d\", p);");
+        out_line(o, "if (!(k_tk[p] = nrt_gpu_kernel(gpu, name, NC_NARGS))) return fail(argv[0]);");
+        out_close(o);
+        out_line(o, "if (!(k_after = nrt_gpu_kernel(gpu, \"nc_k_after\", NC_NARGS))) return fail(argv[0]);");
+    }
     out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
     out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, 0) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
@@ -1718,6 +1825,12 @@ static void emit_host_main(Out *o, const Simt *S)
                  p->cname, n, p->name);
         out_line(o, "if (dalloc(&%s_fl, (size_t)%lld * sizeof(int32_t), \"%s: spike flags\")) return fail(argv[0]);",
                  p->cname, n, p->name);
+        if (p->topk) {
+            out_line(o, "if (dalloc(&%s_tkh, (size_t)%d * sizeof(int32_t), \"%s: top-k histograms\")) return fail(argv[0]);",
+                     p->cname, 256 * simt_topk_passes(m), p->name);
+            out_line(o, "if (dalloc(&%s_tks, (size_t)%d * sizeof(int32_t), \"%s: top-k state\")) return fail(argv[0]);",
+                     p->cname, 8 * (simt_topk_passes(m) + 1), p->name);
+        }
     }
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
@@ -1766,6 +1879,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
+    if (simt_topk_any(m)) {
+        out_line(o, "for (int p = 0; p <= %d; p++) if (bind(k_tk[p])) return fail(argv[0]);", simt_topk_passes(m));
+        out_line(o, "if (bind(k_after)) return fail(argv[0]);");
+    }
     out_open(o, "if (mode == M_PERSISTENT)");
     out_line(o, "g_persistent = nrt_gpu_max_resident(k_persistent, 256, 0);");
     out_line(o, "if (g_persistent > %lld) g_persistent = %lld;", (long long)((max_pop(m) + 255) / 256),
@@ -1834,7 +1951,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
         emit_host_build(o, &S, m->projs[k]);
         emit_host_save(o, m->projs[k]);
     }
-    cg_mem_plan(o, m);
+    cg_mem_plan(o, m, 1);
     emit_host_records(o, &S);
     emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
     emit_host_main(o, &S);

@@ -295,6 +295,33 @@ int ir_has_per_neuron(const IrExpr *e)
     return ir_has_per_neuron(e->a) || ir_has_per_neuron(e->b) || ir_has_per_neuron(e->c);
 }
 
+static void expr_locals(const IrExpr *e, unsigned char *used)
+{
+    if (!e)
+        return;
+    if (e->op == IE_LOCAL)
+        used[e->local] = 1;
+    for (int i = 0; i < e->nargs; i++)
+        expr_locals(e->args[i], used);
+    expr_locals(e->a, used);
+    expr_locals(e->b, used);
+    expr_locals(e->c, used);
+}
+
+void ir_block_locals(const IrBlock *b, unsigned char *used, unsigned char *decl)
+{
+    for (int i = 0; i < b->n; i++) {
+        const IrStmt *s = b->v[i];
+        expr_locals(s->e, used);
+        if (s->kind == IS_SETLOCAL)
+            used[s->local] = 1;
+        if (s->kind == IS_LOCAL || s->kind == IS_RECV)
+            decl[s->local] = 1;
+        ir_block_locals(&s->body, used, decl);
+        ir_block_locals(&s->els, used, decl);
+    }
+}
+
 IrStmt *ir_stmt(Compiler *cc, IrStmtKind k)
 {
     IrStmt *s = arena_alloc(&cc->arena, sizeof *s);

@@ -20,6 +20,7 @@ typedef struct IrPop IrPop;
 typedef struct IrProj IrProj;
 typedef struct IrProp IrProp;
 typedef struct IrPlast IrPlast;
+typedef struct IrTopk IrTopk;
 
 typedef enum IrType { IRT_REAL, IRT_INT, IRT_BOOL } IrType;
 
@@ -166,6 +167,24 @@ struct IrPop {
     int has_refractory;
     int has_spikes;               /* the model has a spike condition */
     IrGrid grid;
+    IrVar *active;                /* `set P.active` used: settable int scalar (1: active), else NULL */
+    IrTopk *topk;                 /* `spike when ... topk(key, k)`, else NULL */
+};
+
+/* A k-winners-take-all spike condition (docs/language.md, "Top-k"). The step of the
+ * population is split in two: `body` runs for every neuron and ends by writing key[n]
+ * (the value of the topk expression) and win[n] (1: a candidate: not refractory, active,
+ * and the other terms of the condition hold); then the back end selects, among the
+ * candidates whose key is not NaN, the min(k, candidates) largest in the total order
+ *   (key descending, tie draw descending, index ascending),
+ * tie draw = the first 32-bit word of nrt_rng(seed, stream, n, 0, step, 0), -0 = +0;
+ * it sets win[n] = 1 for those and 0 for every other neuron; then `after` runs for every
+ * neuron (its spike statement is guarded by win[n]). */
+struct IrTopk {
+    IrExpr *k;                    /* int, the same for every neuron (constant or settable scalar) */
+    IrVar *key, *win;             /* per-neuron real and int */
+    uint32_t stream;              /* NRT_STREAM_TIEBREAK << 24 | population id */
+    IrBlock after;
 };
 
 /* ORDER: nrt_rule in neurort.h (cg_build.c maps one to the other by name). */
@@ -231,6 +250,7 @@ typedef struct IrPhase {
     int64_t steps;                /* PH_RUN */
     IrVar *var;                   /* PH_SET: a settable scalar or per-neuron parameter */
     IrView view;                  /* PH_SET on a per-neuron array: the neurons affected */
+    IrProj *proj;                 /* PH_SET of a plastic synapse's scalar parameter, else NULL */
     double value;
 } IrPhase;
 
@@ -284,6 +304,9 @@ int ir_uses_var(const IrExpr *e, IrVar *v);
 /* 1 if e reads anything that changes during a run: states, IE_T, IE_RAND, locals. */
 int ir_is_time_varying(const IrExpr *e);
 int ir_has_per_neuron(const IrExpr *e);
+/* Mark (used[id] = 1) the locals block b reads or sets, and (decl[id] = 1) those it declares,
+ * nested blocks included; both arrays have the owner's nlocals entries. */
+void ir_block_locals(const IrBlock *b, unsigned char *used, unsigned char *decl);
 
 IrStmt *ir_stmt(struct Compiler *cc, IrStmtKind k);
 void ir_block_add(struct Compiler *cc, IrBlock *b, IrStmt *s);

@@ -143,6 +143,8 @@ typedef struct Sema {
     struct SynCtx *syn;           /* the plastic synapse whose code is being converted, or NULL */
     AstNode **syn_seen;           /* synapse models lowered once (later uses are muted) */
     int nsyn_seen;
+    AstNode *topk_call;           /* the `topk` term of the spike condition being converted */
+    IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
 } Sema;
 
 #define A_T 1u
@@ -674,6 +676,58 @@ static int split_args(Ctx *x, AstNode *call, Args *a, int minn, int maxn)
 
 static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv);
 
+/* `topk(key, k)`, a term of a spike condition (build_body found it): its arguments are kept
+ * for the population-wide selection and the term reads as true here, so the rest of the
+ * condition says which neurons are candidates. */
+static Val conv_topk(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    if (n != x->S->topk_call) {
+        error_at(cc, n->loc, "'topk' is a term of a 'spike when' condition, joined to the other terms "
+                             "with '&&'");
+        return bad(cc);
+    }
+    Args a;
+    if (!split_args(x, n, &a, 2, 2))
+        return bad(cc);
+    Val key = conv(x, a.pos[0]), k = conv(x, a.pos[1]);
+    if (!key.ok || !k.ok)
+        return bad(cc);
+    if (key.e->type == IRT_BOOL) {
+        error_at(cc, a.pos[0]->loc, "the first argument of 'topk' is the value to rank, a number");
+        return bad(cc);
+    }
+    double kv;
+    if (ir_is_const(k.e, &kv) && kv == floor(kv) && fabs(kv) < 2e9)
+        k.e = ir_const(cc, kv, IRT_INT);
+    if (k.e->type != IRT_INT || (!k.anydim && !dim_is_none(k.d)) || ir_has_per_neuron(k.e) ||
+        ir_is_time_varying(k.e)) {
+        error_at(cc, a.pos[1]->loc, "the second argument of 'topk' is the number of winners: an integer "
+                                    "that is the same for every neuron and step");
+        diag_extra(cc, "  hint: a constant, or a parameter 'k: int' of the model");
+        return bad(cc);
+    }
+    x->S->topk_key = key.e;
+    x->S->topk_k = k.e;
+    return mkval(ir_const(cc, 1, IRT_BOOL), DIM_NONE);
+}
+
+/* The `topk(..)` call among the terms of condition e joined by '&&', or NULL; a second one
+ * is reported (*dup = 1). */
+static AstNode *topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
+{
+    if (e->kind == AST_BINOP && e->op == TK_ANDAND)
+        return topk_term(cc, e->b, topk_term(cc, e->a, found, dup), dup);
+    if (e->kind != AST_CALL || strcmp(e->name, "topk") != 0)
+        return found;
+    if (found) {
+        error_at(cc, e->loc, "a spike condition has at most one 'topk'");
+        note_at(cc, found->loc, "the first is here");
+        *dup = 1;
+    }
+    return found ? found : e;
+}
+
 static Val conv_call(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
@@ -815,10 +869,8 @@ static Val conv_call(Ctx *x, AstNode *n)
         }
         return mkval(ir_call(cc, (IrFn)f, args, ar), d);
     }
-    if (strcmp(s, "topk") == 0) {
-        error_at(cc, n->loc, "'topk' is not supported by this version of neuroc yet");
-        return bad(cc);
-    }
+    if (strcmp(s, "topk") == 0)
+        return conv_topk(x, n);
     if (strcmp(s, "deliver") == 0) {
         error_at(cc, n->loc, "'deliver' is a statement of synapse handlers");
         return bad(cc);
@@ -1522,6 +1574,12 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     bind_funcs_derived(S, &in->env, model, quiet, 0);
     bind_params(S, &in->env, model, args, inits, pop, dummy ? NULL : popname, quiet, S->useloc);
     bind_funcs_derived(S, &in->env, model, quiet, 1);
+    int viaview = 0;
+    if (!dummy && is_set_target(S, popname, intern_cstr(cc, "active"), &viaview)) {
+        pop->active = ir_new_var(cc, pop, IV_PARAM, "active", IRT_INT, DIM_NONE, 0);
+        pop->active->init = 1;
+        pop->active->unit = "1";
+    }
 
     /* population initialisers: lets and parameter values, in order */
     Env ienv = {0};
@@ -1854,6 +1912,74 @@ static void check_unique_members(Compiler *cc, AstNode *model)
         }
 }
 
+/* Move the statements of pop's body from `at` on (the spike condition onwards) into
+ * topk->after. Locals declared before and used after travel through per-neuron arrays. */
+static void split_topk(Compiler *cc, IrPop *pop, int at)
+{
+    IrTopk *tk = pop->topk;
+    IrBlock *body = &pop->body;
+    for (int i = at; i < body->n; i++)
+        ir_block_add(cc, &tk->after, body->v[i]);
+    body->n = at;
+    int nl = pop->nlocals;
+    unsigned char *used = arena_alloc(&cc->arena, (size_t)nl + 1);
+    unsigned char *decl_before = arena_alloc(&cc->arena, (size_t)nl + 1);
+    unsigned char *decl_after = arena_alloc(&cc->arena, (size_t)nl + 1);
+    unsigned char *scratch = arena_alloc(&cc->arena, (size_t)nl + 1);
+    ir_block_locals(&tk->after, used, decl_after);
+    ir_block_locals(body, scratch, decl_before);
+    IrBlock head = {0};
+    for (int l = 0; l < nl; l++) {
+        if (!used[l] || decl_after[l] || !decl_before[l])
+            continue;
+        IrType t = pop->locals[l].type;
+        IrVar *v = ir_new_var(cc, pop, IV_STATE, arena_printf(&cc->arena, "topk_%s", pop->locals[l].name),
+                              t == IRT_REAL ? IRT_REAL : IRT_INT, DIM_NONE, 1);
+        v->unit = "1";
+        emit_assign(cc, body, v, ir_local(cc, l, t));
+        IrStmt *s = ir_stmt(cc, IS_LOCAL);
+        s->local = l;
+        s->type = t;
+        s->e = t == IRT_BOOL ? ir_bin(cc, IB_NE, ir_var(cc, v), ir_const(cc, 0, IRT_INT)) : ir_var(cc, v);
+        ir_block_add(cc, &head, s);
+    }
+    for (int i = 0; i < tk->after.n; i++)
+        ir_block_add(cc, &head, tk->after.v[i]);
+    tk->after = head;
+}
+
+/* `set P.active` is used: an inactive population drops its arrivals (the receptor inputs
+ * are read and cleared) and does nothing else; a top-k population has no candidates. */
+static void wrap_active(Compiler *cc, Inst *in)
+{
+    IrPop *pop = in->pop;
+    IrExpr *on = ir_bin(cc, IB_NE, ir_var(cc, pop->active), ir_const(cc, 0, IRT_INT));
+    IrStmt *s = ir_stmt(cc, IS_IF);
+    s->e = on;
+    s->body = pop->body;
+    for (int k = 0; k < in->nrecs; k++) {
+        RInst *r = in->recs[k];
+        IrBlock tmp = {0};
+        IrStmt *rv = ir_stmt(cc, IS_RECV);
+        rv->proj = r->proj;
+        rv->local = r->input_local;
+        rv->type = IRT_REAL;
+        ir_block_add(cc, &tmp, rv);
+        guarded(cc, &s->els, in_view(cc, r->off, r->size, pop->size), &tmp);
+    }
+    if (pop->topk)
+        emit_assign(cc, &s->els, pop->topk->win, ir_const(cc, 0, IRT_INT));
+    pop->body = (IrBlock){0};
+    ir_block_add(cc, &pop->body, s);
+    if (pop->topk) {
+        IrStmt *a = ir_stmt(cc, IS_IF);
+        a->e = on;
+        a->body = pop->topk->after;
+        pop->topk->after = (IrBlock){0};
+        ir_block_add(cc, &pop->topk->after, a);
+    }
+}
+
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
 static void build_body(Sema *S, Inst *in)
 {
@@ -1950,15 +2076,33 @@ static void build_body(Sema *S, Inst *in)
     if (upd)
         conv_block(&x, upd->a, body);
     AstNode *sw = member(model, AST_SPIKE_WHEN, 0);
+    int tk_split = -1;
     if (sw) {
         pop->has_spikes = 1;
         Ctx sx = x;
         sx.allow |= A_CROSSED;
-        Val c = conv(&sx, sw->a);
+        int dup = 0;
+        S->topk_call = topk_term(cc, sw->a, NULL, &dup);
+        S->topk_key = S->topk_k = NULL;
+        Val c = dup ? bad(cc) : conv(&sx, sw->a);
+        S->topk_call = NULL;
         if (c.ok && c.e->type != IRT_BOOL)
             error_at(cc, sw->a->loc, "'spike when' needs a condition");
         IrStmt *s = ir_stmt(cc, IS_IF);
         s->e = rf ? ir_bin(cc, IB_AND, ir_not(cc, rf), c.e) : c.e;
+        if (c.ok && S->topk_key) {
+            IrTopk *tk = arena_alloc(&cc->arena, sizeof *tk);
+            tk->k = S->topk_k;
+            tk->stream = (NRT_STREAM_TIEBREAK << 24) | (uint32_t)(pop->id & 0xFFFFFF);
+            tk->key = ir_new_var(cc, pop, IV_STATE, "topk_key", IRT_REAL, DIM_NONE, 1);
+            tk->win = ir_new_var(cc, pop, IV_STATE, "topk_win", IRT_INT, DIM_NONE, 1);
+            tk->key->unit = tk->win->unit = "1";
+            emit_assign(cc, body, tk->key, S->topk_key);
+            emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
+            s->e = ir_bin(cc, IB_NE, ir_var(cc, tk->win), ir_const(cc, 0, IRT_INT));
+            tk_split = body->n;
+            pop->topk = tk;
+        }
         ir_block_add(cc, &s->body, ir_stmt(cc, IS_SPIKE));
         AstNode *on = NULL;
         for (int m = 0; m < model->list.n; m++)
@@ -2029,6 +2173,10 @@ static void build_body(Sema *S, Inst *in)
                 strcmp(v->label + strlen(pop->vars[j]->label), "_prev") == 0)
                 emit_assign(cc, body, v, ir_var(cc, pop->vars[j]));
     }
+    if (pop->topk)
+        split_topk(cc, pop, tk_split);
+    if (pop->active)
+        wrap_active(cc, in);
 }
 
 /* Create a receptor instance for projection `pj` onto the post population's instance. */
@@ -3074,7 +3222,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
     if (args && !check_args(cc, args, smodel, "synapse"))
         args = NULL;
     bind_funcs_derived(S, penv, smodel, quiet_body, 0);
-    bind_params(S, penv, smodel, args, NULL, NULL, NULL, 1, syn->loc);
+    bind_params(S, penv, smodel, args, NULL, sp, pj->name, 1, syn->loc);
     bind_funcs_derived(S, penv, smodel, quiet_body, 1);
     uint32_t site = 0;
     Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
@@ -3663,19 +3811,81 @@ static void add_phase(Sema *S, IrPhase ph)
     m->phases[m->nphases++] = ph;
 }
 
+/* `set proj.x = v`: x is a scalar parameter of the projection's plastic synapse. */
+static void set_proj(Sema *S, AstNode *it, IrProj *pj)
+{
+    Compiler *cc = S->cc;
+    IrVar *var = NULL;
+    if (pj->plast)
+        for (int i = 0; i < pj->plast->scope->nvars; i++)
+            if (pj->plast->scope->vars[i]->kind == IV_PARAM &&
+                strcmp(pj->plast->scope->vars[i]->label, it->name2) == 0)
+                var = pj->plast->scope->vars[i];
+    if (!var) {
+        if (pj->plast)
+            error_at(cc, it->loc, "'%s' is not a parameter of synapse '%s' of projection '%s'", it->name2,
+                     pj->plast->scope->model, pj->name);
+        else
+            error_at(cc, it->loc, "projection '%s' has no parameters to set: its synapses are static",
+                     pj->name);
+        return;
+    }
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    if (!const_eval(&x, it->a, &v, &d))
+        return;
+    Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
+    tmp.anydim = v == 0;
+    if (!expect_dim(&x, tmp, var->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2)))
+        return;
+    IrPhase ph = {0};
+    ph.kind = PH_SET;
+    ph.var = var;
+    ph.proj = pj;
+    ph.value = v;
+    add_phase(S, ph);
+}
+
 static void do_set(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     PopRef ref;
     Bind *pb = env_find_here(&S->global, it->name);
+    for (int k = 0; k < S->m->nprojs && (!pb || pb->kind != B_POP); k++)
+        if (strcmp(S->m->projs[k]->name, it->name) == 0) {
+            set_proj(S, it, S->m->projs[k]);
+            return;
+        }
     if (!pb || pb->kind != B_POP) {
-        error_at(cc, it->loc, "'set' applies to a population parameter: unknown population '%s'",
-                 it->name);
+        error_at(cc, it->loc, "'set' applies to a population or projection parameter: unknown "
+                              "population '%s'", it->name);
         return;
     }
     ref = *pb->pop;
     if (strcmp(it->name2, "active") == 0) {
-        error_at(cc, it->loc, "'set %s.active' is not supported by this version of neuroc yet", it->name);
+        if (ref.off != 0 || ref.size != ref.inst->pop->size) {
+            error_at(cc, it->loc, "'active' switches a whole population: '%s' is a view of '%s'", it->name,
+                     ref.inst->pop->name);
+            return;
+        }
+        Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
+        Val v = conv(&x, it->a);
+        double b;
+        if (!v.ok)
+            return;
+        if (v.e->type != IRT_BOOL || !ir_is_const(v.e, &b)) {
+            error_at(cc, it->a->loc, "'%s.active' is set to 'true' or 'false'", it->name);
+            return;
+        }
+        if (!ref.inst->pop->active)
+            nc_ice("set target '%s.active' was not made settable", it->name);
+        IrPhase ph = {0};
+        ph.kind = PH_SET;
+        ph.var = ref.inst->pop->active;
+        ph.view = (IrView){ref.inst->pop, 0, ref.inst->pop->size};
+        ph.value = b != 0;
+        add_phase(S, ph);
         return;
     }
     Bind *b = env_find_here(&ref.inst->env, it->name2);

@@ -134,9 +134,12 @@ static void emit_pop_storage(Out *o, const IrPop *p, const IrModel *m)
         } else {
             CgDialect d = dialect(m, p);
             StrBuf b = {0};
-            cg_real(&d, v->init, &b);
-            out_line(o, "static %s %s = %s; /* %s [%s], settable */", storage_type(v->type), v->cname,
-                     v->type == IRT_REAL ? b.s : "0", v->label, v->unit ? v->unit : "1");
+            if (v->type == IRT_REAL)
+                cg_real(&d, v->init, &b);
+            else
+                sb_printf(&b, "%lld", (long long)v->init);
+            out_line(o, "static %s %s = %s; /* %s [%s], settable */", storage_type(v->type), v->cname, b.s,
+                     v->label, v->unit ? v->unit : "1");
             sb_free(&b);
         }
     }
@@ -151,6 +154,8 @@ static void emit_pop_storage(Out *o, const IrPop *p, const IrModel *m)
     }
     out_line(o, "static int64_t *%s_spk; /* this step's spikes */", p->cname);
     out_line(o, "static int64_t %s_nspk;", p->cname);
+    if (p->topk)
+        out_line(o, "static nrt_topk_item *%s_tk; /* top-k candidates */", p->cname);
     out_blank(o);
 }
 
@@ -219,6 +224,11 @@ static void emit_pop_init(Out *o, const IrPop *p, const IrModel *m)
     out_line(o, "%s_spk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_spk, \"%s: spike list\");", p->cname,
              p->cname, p->cname, p->name);
     out_line(o, "if (!%s_spk) return -1;", p->cname);
+    if (p->topk) {
+        out_line(o, "%s_tk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_tk, \"%s: top-k candidates\");", p->cname,
+                 p->cname, p->cname, p->name);
+        out_line(o, "if (!%s_tk) return -1;", p->cname);
+    }
     if (p->init.n) {
         out_line(o, "const int64_t step = 0;");
         out_line(o, "(void)step;");
@@ -234,6 +244,34 @@ static void emit_pop_init(Out *o, const IrPop *p, const IrModel *m)
 static int proj_targets(const IrProj *j, const IrPop *p)
 {
     return j->post.pop == p;
+}
+
+/* The k-winners-take-all selection of a top-k population (IrTopk), then its `after` block. */
+static void emit_topk(Out *o, const CgDialect *d, const IrPop *p, const IrModel *m)
+{
+    const IrTopk *tk = p->topk;
+    const char *key = tk->key->cname, *win = tk->win->cname, *c = p->cname;
+    StrBuf b = {0};
+    cg_expr(d, tk->k, &b);
+    out_line(o, "/* top-k: the candidates (win = 1, key not NaN) in the order (key desc, draw desc, n asc) */");
+    out_line(o, "int64_t ncand = 0;");
+    out_open(o, "for (int64_t n = 0; n < %s_N; n++)", c);
+    out_open(o, "if (%s[n] && %s[n] == %s[n])", win, key, key);
+    out_line(o, "%s_tk[ncand].v = nrt_topk_key_%s(%s[n]);", c, m->dbl ? "d" : "f", key);
+    out_line(o, "%s_tk[ncand].draw = nrt_rng(seedkey, %uu, (uint32_t)n, 0, (uint32_t)step, 0).v[0];", c,
+             tk->stream);
+    out_line(o, "%s_tk[ncand++].idx = (uint32_t)n;", c);
+    out_close(o);
+    out_line(o, "%s[n] = 0;", win);
+    out_close(o);
+    out_line(o, "int64_t k = (int64_t)(%s);", b.s);
+    out_line(o, "if (k > ncand) k = ncand;");
+    out_line(o, "nrt_topk_select(%s_tk, ncand, k);", c);
+    out_line(o, "for (int64_t q = 0; q < k; q++) %s[%s_tk[q].idx] = 1;", win, c);
+    out_open(o, "for (int64_t n = 0; n < %s_N; n++)", c);
+    cg_block(d, &tk->after, o);
+    out_close(o);
+    sb_free(&b);
 }
 
 static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
@@ -252,6 +290,8 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
     out_open(o, "for (int64_t n = 0; n < %s_N; n++)", p->cname);
     cg_block(&d, &p->body, o);
     out_close(o);
+    if (p->topk)
+        emit_topk(o, &d, p, m);
     out_close(o);
     out_blank(o);
 }
@@ -535,7 +575,7 @@ static CgDialect plast_dialect(const IrModel *m, const IrProj *j, PlastNames *nm
     return d;
 }
 
-static void emit_plast_storage(Out *o, const IrProj *j)
+static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
 {
     const IrPlast *pl = j->plast;
     out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld], plastic synapse %s */", j->name,
@@ -570,6 +610,20 @@ static void emit_plast_storage(Out *o, const IrProj *j)
         out_line(o, "static real %s[4][%d]; /* Phi, Psi, Phi_refr, Psi_refr (%dx%d) */", pr->cname,
                  pr->n * pr->n, pr->n, pr->n);
     }
+    for (int k = 0; k < pl->scope->nvars; k++) {
+        const IrVar *v = pl->scope->vars[k];
+        if (v->kind != IV_PARAM)
+            continue;
+        StrBuf b = {0};
+        CgDialect d = dialect(m, pl->scope);
+        if (v->type == IRT_REAL)
+            cg_real(&d, v->init, &b);
+        else
+            sb_printf(&b, "%lld", (long long)v->init);
+        out_line(o, "static %s %s = %s; /* %s [%s], settable */", storage_type(v->type), v->cname, b.s,
+                 v->label, v->unit ? v->unit : "1");
+        sb_free(&b);
+    }
     out_blank(o);
 }
 
@@ -597,6 +651,14 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     dd.real = "double";
     StrBuf b = {0};
     char cnt[128];
+    out_line(o, "/* exact propagators of %s's synapse scopes, from the current parameters (load time and after 'set') */",
+             j->name);
+    out_open(o, "static int props_%s(void)", c);
+    for (int k = 0; k < pl->scope->nprops; k++)
+        emit_one_prop(o, &dd, pl->scope->props[k], pl->scope->props[k]->A, 0);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
     out_open(o, "static int build_%s(void)", c);
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
@@ -682,9 +744,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
         cg_block(&d, &pl->post_init, o);
         out_close(o);
     }
-    for (int k = 0; k < pl->scope->nprops; k++)
-        emit_one_prop(o, &dd, pl->scope->props[k], pl->scope->props[k]->A, 0);
-    out_line(o, "return 0;");
+    out_line(o, "return props_%s();", c);
     out_close(o);
     out_blank(o);
     sb_free(&b);
@@ -1053,7 +1113,13 @@ static void emit_main(Out *o, const IrModel *m)
             CgDialect d = dialect(m, v->pop);
             StrBuf val = {0};
             cg_real(&d, ph->value, &val);
-            out_line(o, "/* set %s.%s */", ph->view.pop->name, v->label);
+            out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
+            if (ph->proj) {
+                out_line(o, "%s = %s;", v->cname, val.s);
+                out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
+                sb_free(&val);
+                continue;
+            }
             if (v->per_neuron) {
                 out_line(o, "for (int64_t n = %lld; n < %lld; n++) %s[n] = %s;", (long long)ph->view.offset,
                          (long long)(ph->view.offset + ph->view.size), v->cname, val.s);
@@ -1094,14 +1160,14 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
                 CgDialect d = dialect(m, m->projs[k]->pre.pop);
                 cg_conn_row(&o, &d, m->projs[k], "static", "");
             }
-            emit_plast_storage(&o, m->projs[k]);
+            emit_plast_storage(&o, m->projs[k], m);
             emit_plast_build(&o, m->projs[k], m);
             emit_plast_step(&o, m->projs[k], m);
         } else {
             emit_proj(cc, &o, m->projs[k], m);
         }
     }
-    cg_mem_plan(&o, m);
+    cg_mem_plan(&o, m, 0);
     for (int i = 0; i < m->npops; i++) {
         emit_pop_init(&o, m->pops[i], m);
         emit_pop_step(&o, m->pops[i], m);

@@ -196,6 +196,28 @@ nrt_status nrt_finish(nrt_ctx *ctx);
 
 /* ===== Recording ===== } */
 
+/* {===== Top-k selection (rt_topk.c) ===== */
+
+/* A candidate of a k-winners-take-all step: `v` is the order-preserving image of its value
+ * (nrt_topk_key_f / _d), `draw` its tie-breaking draw, `idx` its neuron index. */
+typedef struct nrt_topk_item {
+    uint64_t v;
+    uint32_t draw;
+    uint32_t idx;
+} nrt_topk_item;
+
+/* Order-preserving images of float and double values: a < b (as numbers, -0 = +0) exactly
+ * when key(a) < key(b). NaN is not a candidate and has no image. */
+uint64_t nrt_topk_key_f(float x);
+uint64_t nrt_topk_key_d(double x);
+
+/* Reorder it[0..n) so that it[0..k) are the k first items of the total order (v descending,
+ * draw descending, idx ascending), in no particular order among themselves. k <= n.
+ * Expected O(n) (quickselect with median-of-three pivots). */
+void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
+
+/* ===== Top-k selection ===== } */
+
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
  * percent, simulated time, elapsed wall time, real-time factor. */
 void nrt_progress(nrt_ctx *ctx);

@@ -41,6 +41,9 @@ typedef ulong uint64_t;
 #define nc_atomic_add_i32(p, v) atomic_add((volatile __global int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomic_max((volatile __global int *)(p), (v))
 #define nc_atomic_add_i32_local(p, v) atomic_add((volatile __local int *)(p), (v))
+/* the bits of a float / double */
+#define nc_f32_bits(x) as_uint(x)
+#define nc_f64_bits(x) as_ulong(x)
 /* float atomic add by compare-and-swap (portable OpenCL 1.2) */
 NC_DEV void nc_atomic_add_f32(NC_G float *p, float v)
 {
@@ -137,6 +140,8 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 #define nc_atomic_add_i32(p, v) atomicAdd((int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomicMax((int *)(p), (v))
 #define nc_atomic_add_i32_local(p, v) atomicAdd((int *)(p), (v))
+#define nc_f32_bits(x) __float_as_uint(x)
+#define nc_f64_bits(x) ((uint64_t)__double_as_longlong(x))
 #define nc_atomic_add_f32(p, v) ((void)atomicAdd((float *)(p), (v)))
 #define nc_atomic_add_f64(p, v) ((void)atomicAdd((double *)(p), (v)))
 /* Exclusive prefix sum of v over the block (every thread calls it; blockDim.x a multiple
