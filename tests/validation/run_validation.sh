@@ -2,8 +2,9 @@
 # run_validation.sh NEUROC MODEL CHECKER WORKDIR SCALE [neuroc args...]
 # Run one validation case: MODEL with its `const scale = 1` line replaced by SCALE (a copy in
 # WORKDIR.src; SCALE 1 uses MODEL as it is), then tests/e2e/run_e2e.sh (compile, run, check).
-# A GPU back end whose OpenCL device is not a GPU (PoCL on the development machine) is
-# skipped for full-size runs: those belong to the device (tests/gpu/run.sh).
+# With NEUROC_VALIDATION_BIG=1 (the large full-size cases), OpenCL runs only where an NVIDIA
+# GPU is present: on the development machine OpenCL is PoCL on the CPU, too slow for them;
+# they belong to the device (tests/gpu/run.sh). CUDA skips without a device in run_e2e.sh.
 set -u
 if [ $# -lt 5 ]; then
     echo "usage: $0 NEUROC MODEL CHECKER WORKDIR SCALE [neuroc args]" >&2
@@ -15,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 name=$(basename "$MODEL" .neuro)
 case " $* " in
 *" --backend opencl "*|*" --backend=opencl "*)
-    if [ "$SCALE" = 1 ] && ! nvidia-smi -L >/dev/null 2>&1; then
+    if [ "${NEUROC_VALIDATION_BIG:-0}" = 1 ] && ! nvidia-smi -L >/dev/null 2>&1; then
         echo "validation[$name]: skipped: full size needs a GPU (no NVIDIA device)"
         exit 77
     fi ;;
