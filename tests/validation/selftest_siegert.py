@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Self-test of the mean-field reference (siegert.py) against a Monte Carlo simulation of the
 same diffusion process (an Ornstein-Uhlenbeck membrane with threshold, reset and refractory
-period, Euler-Maruyama at dt 0.01 ms, 60 s), which it must match within 5 % in rate and CV.
+period, Euler-Maruyama at dt 0.01 ms, 30 s), which it must match within 5 % in rate and CV.
 Also: the Poisson limit (far below threshold, no refractoriness) has CV 1."""
 import math
 import os
