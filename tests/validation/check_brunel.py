@@ -15,9 +15,14 @@ Checks (transient of the first 200 ms dropped):
     input; in the network the recurrent trains are themselves sub-Poissonian (CV < 1), so the
     input noise and the CV are lower: measured 0.42 at full size, 0.55 at scale 0.2. Regular
     firing (state A, mean-field CV 0.11) fails the lower bound.
-  * synchrony chi (Golomb) over 1 ms bins < 0.3: asynchronous (the SR and SI states of Fig. 8A,
-    B give chi ~ 1 and ~0.5).
+  * synchrony chi (Golomb) over 1 ms bins < 0.3: asynchronous (chi is 1 for full synchrony,
+    ~1/sqrt(N) for independent neurons).
   * the rate in every 100 ms window within 30 % of the mean: stationary.
+
+The checks tell the states apart (measured at scale 0.2): state A (g 3, eta 2) fires at
+333 Hz (mean field 327 Hz) with CV 0.001 and chi 0.50; state B (g 6, eta 4) at 64.8 Hz
+(mean field 55.8 Hz) with CV 1.16 and chi 0.30: both fail, on rate, CV and chi; state C
+passes (41.4 Hz, CV 0.55, chi 0.23; full size 38.0 Hz, CV 0.42, chi 0.11).
 """
 import os
 import sys
