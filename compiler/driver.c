@@ -180,10 +180,14 @@ static void explain(Compiler *cc, IrModel *m, const char *backend)
     }
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
-        static const char *const rules[] = {"", "all_to_all", "one_to_one", "fixed_prob", "fixed_indegree"};
+        static const char *const rules[] = {"", "all_to_all", "one_to_one", "fixed_prob", "fixed_indegree",
+                                            "fixed_outdegree", "fixed_total", "from_file", "prob"};
         double syn = j->rule == IR_ALL_TO_ALL ? (double)j->pre.size * (double)j->post.size
                    : j->rule == IR_ONE_TO_ONE ? (double)j->pre.size
                    : j->rule == IR_FIXED_PROB ? j->p * (double)j->pre.size * (double)j->post.size
+                   : j->rule == IR_FIXED_OUTDEGREE ? (double)j->k * (double)j->pre.size
+                   : j->rule == IR_FIXED_TOTAL ? (double)j->k
+                   : j->rule == IR_FROM_FILE || j->rule == IR_PAIRS ? 0.0 /* known at start-up (--dry-run) */
                                               : (double)j->k * (double)j->post.size;
         printf("projection %s: %s[%lld:%lld] -> %s[%lld:%lld], %s, ~%.0f synapses%s\n", j->name,
                j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
