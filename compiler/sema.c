@@ -2180,8 +2180,11 @@ static void build_body(Sema *S, Inst *in)
 }
 
 /* Create a receptor instance for projection `pj` onto the post population's instance. */
+static int emit_dim(Sema *S, RInst *r, Dim *d);
+static int bind_weight(Dim have, Dim want, Dim *w, int *has_w);
+
 static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
-                                   int64_t off, int64_t size, IrProj *pj, int dummy)
+                                   Port *port, int64_t off, int64_t size, IrProj *pj, int dummy)
 {
     Compiler *cc = S->cc;
     RInst *r = arena_alloc(&cc->arena, sizeof *r);
@@ -2191,6 +2194,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     r->off = off;
     r->size = size;
     r->post = post;
+    r->port = port;
     r->inits = clause;
     r->env.parent = &S->global;
     int quiet = !dummy;
@@ -2260,6 +2264,14 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     if (r->input_local == 0 && !member(model, AST_BLOCK_DECL, TK_INPUT))
         error_at(cc, model->loc2, "receptor '%s' needs an 'input' declaration", model->name);
     unmute(cc, mu);
+    /* `weight` in the states' units is the unit the emit binds against the target port */
+    Dim wsub = DIM_NONE;
+    if (port) {
+        Dim ed;
+        int has_w = 0;
+        if (emit_dim(S, r, &ed) && !bind_weight(ed, port->dim, &wsub, &has_w))
+            wsub = DIM_NONE;
+    }
     /* initial values of receptor states: defaults, then the projection's initialisers */
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -2280,14 +2292,15 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             Ctx ix = {S, cc, &r->env, pop, &pop->init,
                       (NRT_STREAM_RECEPTOR_INIT << 24) | (uint32_t)(pj ? pj->id : 0), site,
                       "a receptor initialiser", A_INDEX, post, 0, off};
+            Dim want = dim_subst_weight(b->dim, wsub);
             if (ov) {
                 Val v = conv(&ix, ov->a);
-                if (expect_dim(&ix, v, b->dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                if (expect_dim(&ix, v, want, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v.e;
             } else if (decl->b) {
                 Mute m2 = mute(cc, quiet);
                 Val v = conv(&ix, decl->b);
-                if (expect_dim(&ix, v, b->dim, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                if (expect_dim(&ix, v, want, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v.e;
                 unmute(cc, m2);
             }
@@ -3553,8 +3566,7 @@ static void do_projection(Sema *S, AstNode *it)
         return;
     }
     int nv0 = pin->pop->nvars;
-    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, post.off, post.size, pj, 0);
-    r->port = port;
+    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, 0);
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
     if (emit_dim(S, r, &ed)) {
@@ -4079,7 +4091,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             host->pop->size = 1;
             host->model = it;
             host->dummy = 1;
-            RInst *r = instantiate_receptor(S, it, NULL, host, 0, 1, NULL, 1);
+            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, 1);
             receptor_part(S, host, r, 2, &host->pop->body);
             receptor_part(S, host, r, 4, &host->pop->body);
         }

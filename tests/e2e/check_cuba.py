@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checker for examples/cuba.neuro; the checks and the origin of their ranges are described
-in vogels_abbott.py and docs/validation-notes.md."""
+in vogels_abbott.py and docs/validation.md."""
 
 import os
 import sys

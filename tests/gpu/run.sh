@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh -- everything GPU-side in one call, on the machine with the GPU:
-# the CUDA and OpenCL (NVIDIA driver) test suites, the building-block benchmark, CUBA/COBA
+# the CUDA and OpenCL (NVIDIA driver) test suites, the full-size validation of every example
+# (validation.log, the "device" columns of docs/validation.md), the building-block benchmark, CUBA/COBA
 # on every back end and schedule, and a per-kernel time breakdown. Results under $OUT.
 #
 # The build comes from the development machine (re2c and lemon are not needed here):
@@ -32,9 +33,12 @@ if ! grep -q "^  0: NVIDIA" "$OUT/opencl-devices.txt"; then
     echo "run.sh: OpenCL device 0 is not the NVIDIA GPU:"; cat "$OUT/opencl-devices.txt"; status=1
 fi
 echo "== tests (ctest -L gpu, and the runtime's device-layer tests)"
-(cd "$ROOT/$BUILD" && ctest -L gpu -R "${TESTS:-.}" -j 8 --output-on-failure --timeout 600 >"$OUT/ctest.log" 2>&1) || status=1
+(cd "$ROOT/$BUILD" && ctest -L gpu -LE validation -R "${TESTS:-.}" -j 8 --output-on-failure --timeout 600 >"$OUT/ctest.log" 2>&1) || status=1
 (cd "$ROOT/$BUILD" && ctest -R "rt_gpu" --output-on-failure >>"$OUT/ctest.log" 2>&1) || status=1
 grep -E "tests passed|Failed|\*\*\*|Not Run|skipped" "$OUT/ctest.log" | tail -40
+echo "== validation: every example at full size on CUDA and OpenCL (tests/validation, docs/validation.md)"
+(cd "$ROOT/$BUILD" && ctest -L validation -R "${VTESTS:-^validation_(cuda|opencl)_}" -j 2 -V --timeout 600 >"$OUT/validation.log" 2>&1) || status=1
+grep -E "^[0-9]+: \[[a-z_]+\] (ok|FAIL|PASSED|FAILED|scale|reference)|tests passed|Failed|\*\*\*|skipped" "$OUT/validation.log" | tail -150
 [ "${SKIP_BENCH:-0}" = 1 ] && exit $status
 echo "== building blocks"
 bash "$ROOT/bench/gpu/blocks.sh" >"$OUT/blocks.log" 2>&1 || status=1
