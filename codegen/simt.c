@@ -58,17 +58,35 @@ static const char *vtype(const IrVar *v)
     return v->type == IRT_REAL ? "real" : "int32_t";
 }
 
+static int n_prop_owners(const IrModel *m);
+static const IrPop *prop_owner(const IrModel *m, int i);
+
+/* Number of scalar variables (settable parameters) of the populations and of the scopes of
+ * plastic projections: nc_scal's first slots, in prop_owner order. */
+static int n_scal_vars(const IrModel *m)
+{
+    int k = 0;
+    for (int i = 0; i < n_prop_owners(m); i++) {
+        const IrPop *o = prop_owner(m, i);
+        for (int j = 0; j < o->nvars; j++)
+            k += !o->vars[j]->per_neuron;
+    }
+    return k;
+}
+
 /* Slot of a scalar variable in nc_scal, or -1. */
 static int scal_var(const Simt *S, const IrVar *v)
 {
     int k = 0;
-    for (int i = 0; i < S->m->npops; i++)
-        for (int j = 0; j < S->m->pops[i]->nvars; j++) {
-            const IrVar *w = S->m->pops[i]->vars[j];
+    for (int i = 0; i < n_prop_owners(S->m); i++) {
+        const IrPop *o = prop_owner(S->m, i);
+        for (int j = 0; j < o->nvars; j++) {
+            const IrVar *w = o->vars[j];
             if (w == v)
                 return w->per_neuron ? -1 : k;
             k += !w->per_neuron;
         }
+    }
     return -1;
 }
 
@@ -95,10 +113,7 @@ static const IrPop *prop_owner(const IrModel *m, int i)
 /* First slot of a scalar propagator (4 matrices of n*n) in nc_scal. */
 static int scal_prop(const Simt *S, const IrProp *p)
 {
-    int k = 0;
-    for (int i = 0; i < S->m->npops; i++)
-        for (int j = 0; j < S->m->pops[i]->nvars; j++)
-            k += !S->m->pops[i]->vars[j]->per_neuron;
+    int k = n_scal_vars(S->m);
     for (int i = 0; i < n_prop_owners(S->m); i++) {
         const IrPop *o = prop_owner(S->m, i);
         for (int j = 0; j < o->nprops; j++) {
@@ -207,11 +222,7 @@ static void layout(Simt *S)
     simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
-    int k = 0;
-    for (int i = 0; i < m->npops; i++) {
-        for (int j = 0; j < m->pops[i]->nvars; j++)
-            k += !m->pops[i]->vars[j]->per_neuron;
-    }
+    int k = n_scal_vars(m);
     for (int i = 0; i < n_prop_owners(m); i++) {
         const IrPop *o = prop_owner(m, i);
         for (int j = 0; j < o->nprops; j++)
@@ -1835,8 +1846,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
-    for (int i = 0; i < m->npops; i++) {
-        const IrPop *p = m->pops[i];
+    for (int i = 0; i < n_prop_owners(m); i++) {
+        const IrPop *p = prop_owner(m, i);
         for (int j = 0; j < p->nvars; j++) {
             const IrVar *v = p->vars[j];
             if (!v->per_neuron) {
@@ -1897,12 +1908,13 @@ static void emit_host_main(Out *o, const Simt *S)
             continue;
         }
         const IrVar *v = ph->var;
-        CgDialect d = cg_dialect(m->dbl, v->pop);
+        const IrPop *owner = ph->proj ? ph->proj->plast->scope : v->pop;
+        CgDialect d = cg_dialect(m->dbl, owner);
         StrBuf val = {0};
         cg_real(&d, ph->value, &val);
-        out_line(o, "/* set %s.%s */", ph->view.pop->name, v->label);
+        out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
         out_open(o, "if (!ctx.stop_requested)");
-        if (v->per_neuron) {
+        if (v->per_neuron && !ph->proj) {
             long long lo = (long long)ph->view.offset, n = (long long)ph->view.size;
             out_line(o, "%s *tmp = nrt_alloc(&ctx, (size_t)%lld * sizeof *tmp, \"set %s\");", vtype(v), n, v->label);
             out_line(o, "if (!tmp) return fail(argv[0]);");
@@ -1915,7 +1927,7 @@ static void emit_host_main(Out *o, const Simt *S)
         } else {
             out_line(o, "h_scal[%d] = %s;", scal_var(S, v), val.s);
         }
-        out_line(o, "if (props_%s()) return fail(argv[0]);", v->pop->cname);
+        out_line(o, "if (props_%s()) return fail(argv[0]);", owner->cname);
         out_close(o);
         sb_free(&val);
     }
