@@ -966,7 +966,12 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
-    out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
+    /* A do-while (the host never launches nsteps < 1): a `for` would guard the whole loop,
+     * which makes every barrier in it conditional; PoCL 3.1 then peels work-item 0 out of
+     * the work-item loops and drops code that only work-item 0 runs (the block scan's
+     * total: spike counts of 0, no spike lists, no arrivals). */
+    out_line(o, "int64_t step = step0;");
+    out_open(o, "do");
     emit_plast_phases(o, S, 0, "block", "NC_PHASE_BARRIER();");
     emit_phase_calls(o, S, 1, "block");
     if (simt_plast_has_phase(m, PL_SPIKES)) {
@@ -981,7 +986,8 @@ static void emit_kernels(Out *o, const Simt *S)
     emit_step_end(o, S);
     out_close(o);
     out_line(o, "NC_BARRIER();");
-    out_close(o);
+    out_line(o, "step++;");
+    out_close_with(o, " while (step < step0 + nsteps);");
     out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
     out_close(o);
     out_blank(o);
