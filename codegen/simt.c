@@ -382,14 +382,6 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
     out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
-    out_line(o, "/* the barrier after a phase of plastic projections in the block schedule: doubled in");
-    out_line(o, " * OpenCL, where PoCL 3.1's optimiser otherwise loses the effects of the next phase");
-    out_line(o, " * (observed; -cl-opt-disable or a second barrier cure it) */");
-    out_line(o, "#if defined(__OPENCL_VERSION__)");
-    out_line(o, "#define NC_PHASE_BARRIER() NC_BARRIER(); NC_BARRIER()");
-    out_line(o, "#else");
-    out_line(o, "#define NC_PHASE_BARRIER() NC_BARRIER()");
-    out_line(o, "#endif");
     out_blank(o);
 }
 
@@ -1052,22 +1044,23 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
-    out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
-    emit_plast_phases(o, S, 0, "block", "NC_PHASE_BARRIER();");
+    /* A do-while (the host never launches nsteps < 1): a `for` would guard the whole loop,
+     * which makes every barrier in it conditional; PoCL 3.1 then peels work-item 0 out of
+     * the work-item loops and drops code that only work-item 0 runs (the block scan's
+     * total: spike counts of 0, no spike lists, no arrivals). */
+    out_line(o, "int64_t step = step0;");
+    out_open(o, "do");
+    emit_plast_phases(o, S, 0, "block", "NC_BARRIER();");
     emit_phase_calls(o, S, 1, "block");
-    if (simt_plast_has_phase(m, PL_SPIKES)) {
-        /* redundant after the neurons' last barrier, but PoCL 3.1 loses the next phase
-         * without it (observed: the scope traces of the first projections stood still) */
-        out_line(o, "NC_PHASE_BARRIER();");
-    }
-    emit_plast_phases(o, S, 1, "block", "NC_PHASE_BARRIER();");
+    emit_plast_phases(o, S, 1, "block", "NC_BARRIER();");
     emit_phase_calls(o, S, 0, "block");
     out_line(o, "nc_tail(NC_PASS, step, hf);");
     out_open(o, "if (NC_LID == 0)");
     emit_step_end(o, S);
     out_close(o);
     out_line(o, "NC_BARRIER();");
-    out_close(o);
+    out_line(o, "step++;");
+    out_close_with(o, " while (step < step0 + nsteps);");
     out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
     out_close(o);
     out_blank(o);

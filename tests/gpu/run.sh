@@ -59,6 +59,8 @@ bash "$ROOT/bench/gpu/blocks.sh" >"$OUT/blocks.log" 2>&1 || status=1
 tail -30 "$OUT/blocks.txt" 2>/dev/null
 echo "== CUBA / COBA"
 OUT=$OUT bash "$ROOT/bench/gpu/models.sh" "$ROOT/$BUILD/bin/neuroc" "${RUNS:-5}" 2>&1 | tee "$OUT/models.txt"
+echo "== large models: assembly calculus at n = 1e5 and 1e6, procedural connectivity up to 2.4e10 synapses"
+[ "${SKIP_SCALE:-0}" = 1 ] || bash "$ROOT/bench/gpu/scale.sh" "$ROOT/$BUILD/bin/neuroc" "$OUT" 2>&1
 echo "== per-kernel breakdown (ncu, launch schedule, CUBA, 200 kernels after 2000)"
 W=$(mktemp -d)
 "$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend cuda --gpu-mode launch -o "$W/cuba" >/dev/null 2>&1

@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """Checker for examples/lattice4d_stdp.neuro (run with --save-connectivity).
 
+  check_lattice4d.py OUTDIR [T_END_MS]
+T_END_MS: the run's length where a shortened copy was run (default 5000, the example's;
+tests/gpu/lattice4d.sh runs 1 s on OpenCL). The weights are recorded every 1 s, so T_END_MS
+is a whole number of seconds.
+
 Connectivity, from the saved synapses: every synapse joins two sites of the periodic
 6x6x6x6 lattice (40 um apart) at most 60 um apart, so at distance 40 um (8 neighbours) or
 40 sqrt(2) um (24 neighbours); none is an autapse or a repeat; the number at each distance
@@ -15,6 +20,7 @@ first at equal times; docs/language.md §7, §9), within 1e-9 w_max; the network
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -36,10 +42,11 @@ def pdist(a, b):
 
 
 def replay(w, pre, post, d):
-    """Events on the step grid (integer steps, so equal times compare equal)."""
+    """Events on the step grid (integer steps, so equal times compare equal). The run
+    simulates steps 0 .. end - 1: an arrival due at step `end` has not happened."""
     end = round(T_END / DT)
     ev = sorted([(round(t / DT), 0) for t in post] +
-                [(round(t / DT) + d - 1, 1) for t in pre if round(t / DT) + d - 1 <= end])
+                [(round(t / DT) + d - 1, 1) for t in pre if round(t / DT) + d - 1 < end])
     x, y = pc.Trace(TAU_PLUS), pc.Trace(TAU_MINUS)
     for s, kind in ev:
         t = s * DT
@@ -55,7 +62,12 @@ def replay(w, pre, post, d):
 
 
 def main():
-    out = pc.outdir()
+    global T_END
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: check_lattice4d.py OUTDIR [T_END_MS]")
+    out = sys.argv[1]
+    if len(sys.argv) == 3:
+        T_END = float(sys.argv[2])
     chk = pc.Checker("lattice4d")
     c = np.load(out + "/connectivity_lateral.npy")
     pre, post = c["pre"].astype(np.int64), c["post"].astype(np.int64)
@@ -78,7 +90,8 @@ def main():
     rate = sum(len(v) for v in sp.values()) / N / (T_END / 1000.0)
     chk.check(2 <= rate <= 40, "the lattice fires at 2..40 Hz", "%.2f Hz" % rate)
     w_end, t = pc.last_row(out, "l4d_weights.npy")
-    chk.check(len(w_end) == len(c) and abs(t - T_END) < 1e-6, "weights of every synapse recorded at 5 s",
+    chk.check(len(w_end) == len(c) and abs(t - T_END) < 1e-6,
+              "weights of every synapse recorded at %g s" % (T_END / 1000.0),
               "%d at %.1f ms" % (len(w_end), t))
     if len(w_end) != len(c):
         return chk.status()
