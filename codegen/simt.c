@@ -1183,6 +1183,27 @@ static int prop_uses(const IrProp *pr, const IrVar *v)
     return 0;
 }
 
+
+/* Host code after a projection's synapse kernel: the longest delay in steps (`maxd`, read
+ * back with the kernel's error flag; 1 without per-synapse delays). */
+void simt_host_maxd(Out *o, const Simt *S, const IrProj *j)
+{
+    out_line(o, "int32_t maxd = 1;");
+    if (j->delay) {
+        out_line(o, "int32_t flags[2];");
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_maxd + j->id);
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[1], sizeof(int32_t)) != NRT_OK) return -1;",
+                 S->cnt_err);
+        out_open(o, "if (flags[1])");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: a synapse's delay is not a usable time (not finite, or over 1e9 steps)\");",
+                 j->name);
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
+    }
+}
+
 /* Per-neuron variables that per-neuron propagators read: mirrored on the host. */
 static int mirrored(const IrVar *v)
 {
@@ -1415,20 +1436,7 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
              (long long)((j->pre.size + 127) / 128));
     if (j->procedural)
         out_close(o);
-    out_line(o, "int32_t maxd = 1;");
-    if (j->delay) {
-        out_line(o, "int32_t flags[2];");
-        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
-                 S->cnt_maxd + j->id);
-        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[1], sizeof(int32_t)) != NRT_OK) return -1;",
-                 S->cnt_err);
-        out_open(o, "if (flags[1])");
-        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: a synapse's delay is not a usable time (not finite, or over 1e9 steps)\");",
-                 j->name);
-        out_line(o, "return -1;");
-        out_close(o);
-        out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
-    }
+    simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
     if (simt_gathers(j))
         simt_gather_host(o, j);

@@ -476,20 +476,7 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", c, j->name);
     out_line(o, "if (bind(k_syn_%s)) return -1;", c);
     out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", c, (npre + 127) / 128);
-    out_line(o, "int32_t maxd = 1;");
-    if (j->delay) {
-        out_line(o, "int32_t flags[2];");
-        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
-                 S->cnt_maxd + j->id);
-        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), &flags[1], sizeof(int32_t)) != NRT_OK) return -1;",
-                 S->cnt_err);
-        out_open(o, "if (flags[1])");
-        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: a synapse's delay is not a usable time (not finite, or over 1e9 steps)\");",
-                 j->name);
-        out_line(o, "return -1;");
-        out_close(o);
-        out_line(o, "if (flags[0] > maxd) maxd = flags[0];");
-    }
+    simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", c);
     out_line(o, "if (dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: receptor input ring\")) return -1;", c,
              c, npost, j->name);

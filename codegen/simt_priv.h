@@ -29,6 +29,8 @@ typedef struct Simt {
 void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
 /* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
+/* Host code reading back a projection's longest delay into `maxd` (simt.c). */
+void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier

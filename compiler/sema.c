@@ -3824,6 +3824,19 @@ static void add_phase(Sema *S, IrPhase ph)
 }
 
 /* `set proj.x = v`: x is a scalar parameter of the projection's plastic synapse. */
+/* The value of `set X.name = value`: a constant of name's dimension (0 fits any). */
+static int set_value(Sema *S, AstNode *it, Dim want, double *out)
+{
+    Compiler *cc = S->cc;
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
+    Dim d;
+    if (!const_eval(&x, it->a, out, &d))
+        return 0;
+    Val tmp = mkval(ir_const(cc, *out, IRT_REAL), d);
+    tmp.anydim = *out == 0;
+    return expect_dim(&x, tmp, want, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2));
+}
+
 static void set_proj(Sema *S, AstNode *it, IrProj *pj)
 {
     Compiler *cc = S->cc;
@@ -3842,14 +3855,8 @@ static void set_proj(Sema *S, AstNode *it, IrProj *pj)
                      pj->name);
         return;
     }
-    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
     double v;
-    Dim d;
-    if (!const_eval(&x, it->a, &v, &d))
-        return;
-    Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
-    tmp.anydim = v == 0;
-    if (!expect_dim(&x, tmp, var->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2)))
+    if (!set_value(S, it, var->dim, &v))
         return;
     IrPhase ph = {0};
     ph.kind = PH_SET;
@@ -3905,14 +3912,8 @@ static void do_set(Sema *S, AstNode *it)
         error_at(cc, it->loc, "'%s' is not a parameter of '%s'", it->name2, ref.inst->model->name);
         return;
     }
-    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
     double v;
-    Dim d;
-    if (!const_eval(&x, it->a, &v, &d))
-        return;
-    Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
-    tmp.anydim = v == 0;
-    if (!expect_dim(&x, tmp, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2)))
+    if (!set_value(S, it, b->dim, &v))
         return;
     if (!b->e || b->e->op != IE_VAR)
         nc_ice("set target '%s' was not made settable", it->name2);

@@ -3,7 +3,8 @@
 # assembly-calculus projection at n = 1e5 (examples/assembly/projection.neuro, 1,000 rounds)
 # and n = 1e6 (tests/assembly/models/topk_1e6.neuro, 200 rounds), and procedural
 # connectivity at 1/10 and full scale of bench/conn/proc_big.neuro (4.1 M neurons, 2.4e10
-# synapses). Prints construct and simulate times from each run's manifest; OUTDIR/scale.txt.
+# synapses), and the Potjans-Diesmann microcircuit at full scale (examples/microcircuit.neuro:
+# construction time and memory). Prints construct and simulate times from each run's manifest; OUTDIR/scale.txt.
 set -uo pipefail
 NEUROC=$1; OUTDIR=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,3 +46,4 @@ one asm1e5 "$W/asm1e5.neuro" launch
 one asm1e6 "$W/asm1e6.neuro" graph
 one proc_tenth "$W/proc_tenth.neuro" graph
 one proc_full "$W/proc_full.neuro" graph
+one microcircuit "$ROOT/examples/microcircuit.neuro" graph
