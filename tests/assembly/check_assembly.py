@@ -7,7 +7,7 @@ model name (run_assembly.sh writes the variants):
                     (< 4 k, and it stops growing once converged)
   projection_beta0  the same model with beta = 0: consecutive overlaps stay < 0.9 and the
                     number of neurons that ever won keeps growing past 4 k
-  association       X (sx alone) and Y (sy alone) converge; after 30 rounds of co-firing,
+  association       X (sx alone) and Y (sy alone) converge; after 20 rounds of co-firing,
                     X and Y recalled by their own stimulus overlap more than before (+0.2)
   merge             A and B converge; C (driven by both) converges within 20 rounds
   topk_1e6          (models/topk_1e6.neuro, static) exactly k winners in every round but the first
