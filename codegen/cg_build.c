@@ -105,6 +105,9 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
         if (p->topk && !gpu)
             out_line(o, "nrt_mem_add(&ctx, \"population %s: top-k candidates\", -1, %lld.0 * sizeof(nrt_topk_item));",
                      p->name, (long long)p->size);
+        if (p->sfile)   /* the step pointers; the indices (4 bytes a spike) depend on the file */
+            out_line(o, "nrt_mem_add(&ctx, \"population %s: spike file steps\", -1, %lld.0 * sizeof(int64_t));",
+                     p->name, (long long)m->total_steps + 1);
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
