@@ -105,6 +105,9 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
         if (p->topk && !gpu)
             out_line(o, "nrt_mem_add(&ctx, \"population %s: top-k candidates\", -1, %lld.0 * sizeof(nrt_topk_item));",
                      p->name, (long long)p->size);
+        if (p->sfile)   /* the step pointers; the indices (4 bytes a spike) depend on the file */
+            out_line(o, "nrt_mem_add(&ctx, \"population %s: spike file steps\", -1, %lld.0 * sizeof(int64_t));",
+                     p->name, (long long)m->total_steps + 1);
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
@@ -281,6 +284,11 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
                      pr->A_refr ? ", refractory variant" : "", b.s);
             sb_free(&b);
         }
+        if (p->sfile) {
+            const char *slash = strrchr(p->sfile, '/');
+            out_line(&o, "spike file %s (CSR by step: %s_sfp, %s_sfi)", slash ? slash + 1 : p->sfile, p->cname,
+                     p->cname);
+        }
         out_open(&o, "init");
         cg_block(&d, &p->init, &o);
         out_close(&o);
@@ -335,4 +343,30 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
     }
     sb_puts(out, o.buf.s ? o.buf.s : "");
     out_free(&o);
+}
+
+/* Contract: codegen.h. */
+void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
+{
+    int any = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->sfile) {
+            out_line(o, "#define %s_sfn ((int64_t)%lld) /* steps covered by the spike file's CSR */",
+                     m->pops[i]->cname, (long long)m->total_steps);
+            any = 1;
+        }
+    if (!any)
+        return;
+    out_line(o, "/* spike when from_file: is neuron n in the step's sorted list? */");
+    out_open(o, "%s int nc_sf_has(%sconst int64_t *p, %sconst int32_t *x, int64_t ns, int64_t step, int64_t n)",
+             qual, gq, gq);
+    out_line(o, "if (step < 0 || step >= ns) return 0;");
+    out_line(o, "int64_t lo = p[step], hi = p[step + 1];");
+    out_line(o, "const int64_t end = hi;");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if ((int64_t)x[mid] < n) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "return lo < end && (int64_t)x[lo] == n;");
+    out_close(o);
 }

@@ -84,6 +84,11 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 typedef void (*CgRowBody)(Out *o, const void *arg);
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 
+/* nc_sf_has(ptr, idx, nsteps, step, n): the spike file (CSR by step, nrt_spike_file) lists
+ * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
+ * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn (cg_build.c). */
+void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq);
+
 /* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
 int cg_uses_edge(const IrExpr *e, int col);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

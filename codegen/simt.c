@@ -180,6 +180,10 @@ static void layout(Simt *S)
                 simt_add_arg(S, p->props[j]->cname, "real", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
+        if (p->sfile) {
+            simt_add_arg(S, arena_printf(a, "%s_sfp", p->cname), "int64_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(a, "%s_sfi", p->cname), "int32_t", ARG_MEM);
+        }
         if (p->topk) {
             simt_add_arg(S, arena_printf(a, "%s_tkh", p->cname), "int32_t", ARG_MEM);
             simt_add_arg(S, arena_printf(a, "%s_tks", p->cname), "int32_t", ARG_MEM);
@@ -382,6 +386,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
     out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_blank(o);
 }
 
@@ -1252,6 +1257,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_open(o, "static inline int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
+    cg_sf_helper(o, m, "static inline", "");
     out_blank(o);
     out_line(o, "/* device buffers and scalar arguments, in the order of NC_ARGS */");
     for (int i = 0; i < S->nargs; i++) {
@@ -1837,6 +1843,29 @@ static void emit_host_main(Out *o, const Simt *S)
                  p->cname, n, p->name);
         out_line(o, "if (dalloc(&%s_fl, (size_t)%lld * sizeof(int32_t), \"%s: spike flags\")) return fail(argv[0]);",
                  p->cname, n, p->name);
+        if (p->sfile) {
+            StrBuf f = {0};
+            cg_cstring(p->sfile, &f);
+            out_line(o, "/* spike file of %s: read on the host once, uploaded as CSR by step */", p->name);
+            out_begin(o);
+            out_line(o, "int64_t *sp = NULL, nnz = 0;");
+            out_line(o, "int32_t *si = NULL;");
+            out_line(o, "if (nrt_spike_file(&ctx, \"%s\", %lld, %.17g, %s_sfn, &sp, &si, &nnz) != NRT_OK) return fail(argv[0]);",
+                     f.s, n, m->dt, p->cname);
+            out_line(o, "int bad = dalloc(&%s_sfp, (size_t)(%s_sfn + 1) * sizeof(int64_t), \"%s: spike file steps\")",
+                     p->cname, p->cname, p->name);
+            out_line(o, "    || dalloc(&%s_sfi, (size_t)(nnz ? nnz : 1) * sizeof(int32_t), \"%s: spike file indices\")",
+                     p->cname, p->name);
+            out_line(o, "    || nrt_gpu_write(gpu, %s_sfp, 0, sp, (size_t)(%s_sfn + 1) * sizeof(int64_t)) != NRT_OK",
+                     p->cname, p->cname);
+            out_line(o, "    || (nnz && nrt_gpu_write(gpu, %s_sfi, 0, si, (size_t)nnz * sizeof(int32_t)) != NRT_OK);",
+                     p->cname);
+            out_line(o, "nrt_free(sp);");
+            out_line(o, "nrt_free(si);");
+            out_line(o, "if (bad) return fail(argv[0]);");
+            out_close(o);
+            sb_free(&f);
+        }
         if (p->topk) {
             out_line(o, "if (dalloc(&%s_tkh, (size_t)%d * sizeof(int32_t), \"%s: top-k histograms\")) return fail(argv[0]);",
                      p->cname, 256 * simt_topk_passes(m), p->name);

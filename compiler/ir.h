@@ -53,7 +53,9 @@ typedef enum IrExprOp {
     IE_COND,                      /* a ? b : c */
     IE_RAND,                      /* rand kind; stream and site; element/sub/step from context */
     IE_PROP,                      /* propagator entry prop->[which](row, col) */
-    IE_EDGE                       /* from_file: column sub (0: w, 1: delay) of this synapse */
+    IE_EDGE,                      /* from_file: column sub (0: w, 1: delay) of this synapse */
+    IE_SFILE                      /* spike when from_file: the population's spike file lists
+                                     this neuron in this step (bool) */
 } IrExprOp;
 
 struct IrExpr {
@@ -169,6 +171,8 @@ struct IrPop {
     IrGrid grid;
     IrVar *active;                /* `set P.active` used: settable int scalar (1: active), else NULL */
     IrTopk *topk;                 /* `spike when ... topk(key, k)`, else NULL */
+    const char *sfile;            /* `spike when from_file("f")`: absolute path, else NULL;
+                                     read at start by nrt_spike_file (CSR by step) */
 };
 
 /* A k-winners-take-all spike condition (docs/language.md, "Top-k"). The step of the

@@ -728,6 +728,8 @@ static AstNode *topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
     return found ? found : e;
 }
 
+static const char *data_file_path(Sema *S, AstNode *n, const char *what);
+
 static Val conv_call(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
@@ -756,6 +758,28 @@ static Val conv_call(Ctx *x, AstNode *n)
         Val v = mkval(e, d);
         v.ok = p.ok && q.ok;
         return v;
+    }
+    if (strcmp(s, "from_file") == 0) {
+        /* a spike source: true in the steps that the file lists for this neuron */
+        if (!(x->allow & A_CROSSED) || !x->inst) {
+            error_at(cc, n->loc, "'from_file' is a connectivity rule or a spike condition: only "
+                                 "available in 'connect =' and 'spike when'");
+            return bad(cc);
+        }
+        if (n->list.n != 1 || n->list.v[0]->kind != AST_STRING) {
+            error_at(cc, n->loc, "from_file in 'spike when' takes a file name: from_file(\"spikes.csv\")");
+            return bad(cc);
+        }
+        IrPop *p = x->inst->pop;
+        const char *path = data_file_path(x->S, n->list.v[0], "spike file");
+        if (!path)
+            return bad(cc);
+        if (p->sfile && strcmp(p->sfile, path) != 0) {
+            error_at(cc, n->loc, "a spike condition reads at most one spike file");
+            return bad(cc);
+        }
+        p->sfile = path;
+        return mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
     }
     if (strcmp(s, "crossed") == 0) {
         if (!split_args(x, n, &a, 2, 2))
@@ -2570,17 +2594,17 @@ static int bool_arg(Sema *S, AstNode *a, int *out)
 
 /* {===== connectivity rules ===== */
 
-/* The path of an edge file named in from_file: relative names are looked up beside the
- * file that names them; the result is absolute, so the simulator finds it from anywhere.
- * NULL (diagnosed) when it cannot be read now. */
-static const char *edge_file_path(Sema *S, AstNode *n)
+/* The path of an edge file (or, `what`, a spike file) named in from_file: relative names
+ * are looked up beside the file that names them; the result is absolute, so the simulator
+ * finds it from anywhere. NULL (diagnosed) when it cannot be read now. */
+static const char *data_file_path(Sema *S, AstNode *n, const char *what)
 {
     Compiler *cc = S->cc;
     const char *name = n->str, *path = name;
     size_t len = strlen(name);
     char buf[PATH_MAX];
     if (len < 5 || (strcmp(name + len - 4, ".csv") != 0 && strcmp(name + len - 4, ".npy") != 0)) {
-        error_at(cc, n->loc, "an edge file ends in '.csv' or '.npy'");
+        error_at(cc, n->loc, "a%s %s ends in '.csv' or '.npy'", what[0] == 'e' ? "n" : "", what);
         return NULL;
     }
     if (name[0] != '/' && n->loc.file) {
@@ -2589,7 +2613,7 @@ static const char *edge_file_path(Sema *S, AstNode *n)
             path = arena_printf(&cc->arena, "%.*s/%s", (int)(slash - src), src, name);
     }
     if (!realpath(path, buf)) {
-        error_at(cc, n->loc, "cannot read edge file '%s': %s", path, strerror(errno));
+        error_at(cc, n->loc, "cannot read %s '%s': %s", what, path, strerror(errno));
         return NULL;
     }
     return arena_strdup(&cc->arena, buf);
@@ -2836,7 +2860,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                                     "'multapses' options");
             return 0;
         }
-        pj->file = edge_file_path(S, pos[0]);
+        pj->file = data_file_path(S, pos[0], "edge file");
         if (!pj->file)
             return 0;
     } else {

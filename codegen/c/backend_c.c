@@ -111,6 +111,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_open(o, "static inline int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
+    cg_sf_helper(o, m, "static inline", "");
     out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
     out_open(o, "static inline real nc_uniform(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
     out_line(o, "return (real)nrt_u01(nrt_rng(seedkey, stream, elem, sub, step, site).v[0]);");
@@ -154,6 +155,14 @@ static void emit_pop_storage(Out *o, const IrPop *p, const IrModel *m)
     }
     out_line(o, "static int64_t *%s_spk; /* this step's spikes */", p->cname);
     out_line(o, "static int64_t %s_nspk;", p->cname);
+    if (p->sfile) {
+        StrBuf f = {0};
+        cg_cstring(p->sfile, &f);
+        out_line(o, "static const char *const %s_sfile = \"%s\";", p->cname, f.s);
+        out_line(o, "static int64_t *%s_sfp; /* spike file: CSR by step */", p->cname);
+        out_line(o, "static int32_t *%s_sfi;", p->cname);
+        sb_free(&f);
+    }
     if (p->topk)
         out_line(o, "static nrt_topk_item *%s_tk; /* top-k candidates */", p->cname);
     out_blank(o);
@@ -224,6 +233,11 @@ static void emit_pop_init(Out *o, const IrPop *p, const IrModel *m)
     out_line(o, "%s_spk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_spk, \"%s: spike list\");", p->cname,
              p->cname, p->cname, p->name);
     out_line(o, "if (!%s_spk) return -1;", p->cname);
+    if (p->sfile) {
+        out_line(o, "int64_t sf_nnz;");
+        out_line(o, "if (nrt_spike_file(&ctx, %s_sfile, %s_N, dt, %s_sfn, &%s_sfp, &%s_sfi, &sf_nnz) != NRT_OK) return -1;",
+                 p->cname, p->cname, p->cname, p->cname, p->cname);
+    }
     if (p->topk) {
         out_line(o, "%s_tk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_tk, \"%s: top-k candidates\");", p->cname,
                  p->cname, p->cname, p->name);

@@ -143,6 +143,13 @@ void nrt_csr_free(nrt_csr *c);
  * columns in CSR order (nrt_alloc'd; the caller frees them), or NULL where the file has none;
  * need_w: a missing weight column is an error. NRT_EINVAL with errmsg "FILE:LINE: problem"
  * for malformed files and out-of-range indices, NRT_EIO when the file cannot be read. */
+/* The spikes of a population of n neurons (`spike when from_file`) read from a .csv or .npy
+ * spike file (layouts and rounding rule in rt_edges.c and docs/language.md §5) as CSR by
+ * step: (*step_ptr)[s] .. (*step_ptr)[s + 1] index *idx, the neurons that fire in step s,
+ * ascending and distinct, for s < n_steps (times of later steps are dropped). Both arrays
+ * are nrt_alloc'd (at least one element); the caller frees them. Errors as nrt_conn_file. */
+nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, int64_t n_steps,
+                          int64_t **step_ptr, int32_t **idx, int64_t *nnz);
 nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
                          int need_w, nrt_csr *out, double **w, double **delay);
 

@@ -12,6 +12,15 @@
  *   .npy  a 2-D array of 2 to 4 columns (pre, post, w, delay), or a 1-D structured array
  *         with fields pre and post and optionally w and delay; little-endian integers
  *         (i1..i8, u1..u8) and floats (f4, f8); C order.
+ * nrt_spike_file reads a spike file (spike when from_file) into CSR by step:
+ *   .csv  a header line naming the columns time and index (either order), then lines
+ *         "time,index" (time in ms); blank lines and '#' lines skipped.
+ *   .npy  a 1-D structured array with fields t (float, ms) and i (integer), or an N x 2
+ *         array of (t, i).
+ *   A time t is in step s = floor(t / dt), where t / dt within 1e-9 (relative) of an
+ *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
+ *   twice in one step spikes once. Negative or non-finite times and indices outside
+ *   0 .. n-1 are errors.
  * nrt_conn_save writes the other way: a projection as built, as a record .npy.
  */
 #include "rt_internal.h"
@@ -76,23 +85,23 @@ static void edges_free(edges *e)
 }
 
 /* The whole file in memory (NUL-terminated); NULL with errmsg. */
-static char *slurp(nrt_ctx *ctx, const char *path, size_t *len)
+static char *slurp(nrt_ctx *ctx, const char *path, size_t *len, const char *what)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     long n;
     if (!f) {
-        nrt_seterr(ctx, "%s: cannot open edge file: %s", path, strerror(errno));
+        nrt_seterr(ctx, "%s: cannot open %s: %s", path, what, strerror(errno));
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        nrt_seterr(ctx, "%s: cannot read edge file", path);
+        nrt_seterr(ctx, "%s: cannot read %s", path, what);
         fclose(f);
         return NULL;
     }
     buf = malloc((size_t)n + 1);
     if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        nrt_seterr(ctx, "%s: cannot read edge file (%ld bytes)", path, n);
+        nrt_seterr(ctx, "%s: cannot read %s (%ld bytes)", path, what, n);
         free(buf);
         fclose(f);
         return NULL;
@@ -397,7 +406,7 @@ nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t 
     *w = *delay = NULL;
     e.ctx = ctx;
     e.path = path;
-    text = slurp(ctx, path, &len);
+    text = slurp(ctx, path, &len, "edge file");
     if (!text)
         return NRT_EIO;
     if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
@@ -480,6 +489,293 @@ nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t 
     edges_free(&e);
     return NRT_OK;
 }
+
+/* {===== spike files ===== */
+
+/* The step of time t (ms): floor(t / dt), t / dt within 1e-9 (relative) of an integer
+ * counting as that integer. */
+static double spike_step(double t, double dt)
+{
+    const double x = t / dt, r = nearbyint(x);
+    return fabs(x - r) <= 1e-9 * (fabs(x) > 1 ? fabs(x) : 1) ? r : floor(x);
+}
+
+/* One spike: check it and keep it (as edges: column pre = step, post = index). */
+static nrt_status spike_push(edges *e, double t, double i, int64_t line, int64_t n, double dt,
+                             int64_t n_steps)
+{
+    static const int have[C_COUNT] = {1, 1, 0, 0};
+    double row[C_COUNT] = {0, 0, 0, 0};
+    if (!isfinite(t) || t < 0) {
+        nrt_seterr(e->ctx, "%s:%lld: the spike time %g is not a finite time >= 0 (ms)", e->path,
+                   (long long)line, t);
+        return NRT_EINVAL;
+    }
+    if (!(i >= 0 && i < (double)n && i == floor(i))) {
+        nrt_seterr(e->ctx, "%s:%lld: index %g is not a neuron of the population (0 .. %lld)", e->path,
+                   (long long)line, i, (long long)n - 1);
+        return NRT_EINVAL;
+    }
+    row[0] = spike_step(t, dt);
+    row[1] = i;
+    if (row[0] >= (double)n_steps)               /* after the run's end */
+        return NRT_OK;
+    return edges_push(e, row, have, line) != 0 ? NRT_ENOMEM : NRT_OK;
+}
+
+static nrt_status spikes_csv(edges *e, char *text, int64_t n, double dt, int64_t n_steps)
+{
+    int64_t line = 0;
+    int ct = -1, header = 0;
+    char *p = text;
+    while (*p) {
+        char *nl = strchr(p, '\n'), *f[8], *q = p;
+        int k;
+        line++;
+        if (nl)
+            *nl = 0;
+        while (*q == ' ' || *q == '\t' || *q == '\r')
+            q++;
+        if (*q != 0 && *q != '#') {
+            k = split(p, f);
+            if (k != 2) {
+                nrt_seterr(e->ctx, "%s:%lld: expected 2 columns (time,index), got %d", e->path,
+                           (long long)line, k);
+                return NRT_EINVAL;
+            }
+            if (!header) {
+                if ((strcmp(f[0], "time") == 0 && strcmp(f[1], "index") == 0) ||
+                    (strcmp(f[0], "index") == 0 && strcmp(f[1], "time") == 0)) {
+                    ct = strcmp(f[0], "time") == 0 ? 0 : 1;
+                    header = 1;
+                } else {
+                    nrt_seterr(e->ctx, "%s:%lld: expected the header line 'time,index', got '%s,%s'",
+                               e->path, (long long)line, f[0], f[1]);
+                    return NRT_EINVAL;
+                }
+            } else {
+                double v[2];
+                nrt_status st;
+                for (k = 0; k < 2; k++)
+                    if (!parse_num(f[k], &v[k])) {
+                        nrt_seterr(e->ctx, "%s:%lld: column %d ('%s') is not a number: '%s'", e->path,
+                                   (long long)line, k + 1, k == ct ? "time" : "index", f[k]);
+                        return NRT_EINVAL;
+                    }
+                st = spike_push(e, v[ct], v[1 - ct], line, n, dt, n_steps);
+                if (st != NRT_OK)
+                    return st;
+            }
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (!header) {
+        nrt_seterr(e->ctx, "%s:%lld: no header line 'time,index'", e->path, (long long)(line ? line : 1));
+        return NRT_EINVAL;
+    }
+    return NRT_OK;
+}
+
+static nrt_status spikes_npy(edges *e, const unsigned char *buf, size_t len, int64_t n, double dt,
+                             int64_t n_steps)
+{
+    npy_field fl[2];
+    size_t hl, data, row_bytes = 0;
+    int64_t rows = -1, cols = -1, r;
+    int have[2] = {0, 0};
+    char hdr[4096], *d, *q;
+    if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
+        nrt_seterr(e->ctx, "%s:1: not a NumPy .npy file (no \\x93NUMPY magic)", e->path);
+        return NRT_EINVAL;
+    }
+    if (buf[6] == 1) {
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8;
+        data = 10 + hl;
+    } else if (len >= 12) {
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        data = 12 + hl;
+    } else {
+        hl = 0;
+        data = len + 1;
+    }
+    if (data > len || hl >= sizeof hdr) {
+        nrt_seterr(e->ctx, "%s:1: truncated or oversized .npy header", e->path);
+        return NRT_EINVAL;
+    }
+    memcpy(hdr, buf + data - hl, hl);
+    hdr[hl] = 0;
+    if (strstr(hdr, "'fortran_order': True")) {
+        nrt_seterr(e->ctx, "%s:1: Fortran-ordered arrays are not supported (save with "
+                   "numpy.ascontiguousarray)", e->path);
+        return NRT_EINVAL;
+    }
+    q = strstr(hdr, "'shape':");
+    if (q && (q = strchr(q, '(')) != NULL) {
+        long long a = -1, b = -1;
+        int k = sscanf(q, "(%lld, %lld)", &a, &b);
+        rows = a;
+        cols = k == 2 ? b : -1;
+    }
+    d = strstr(hdr, "'descr':");
+    if (!d || rows < 0) {
+        nrt_seterr(e->ctx, "%s:1: .npy header without 'descr' or 'shape'", e->path);
+        return NRT_EINVAL;
+    }
+    d += 8;
+    while (*d == ' ')
+        d++;
+    if (*d == '\'') {                              /* N x 2: (t, i) */
+        char kind;
+        int size, f;
+        if (!npy_type(d + 1, &kind, &size) || cols != 2) {
+            nrt_seterr(e->ctx, "%s:1: expected an N x 2 array (t, i) of numbers or a record array "
+                       "with fields t and i", e->path);
+            return NRT_EINVAL;
+        }
+        for (f = 0; f < 2; f++) {
+            fl[f].col = f;
+            fl[f].kind = kind;
+            fl[f].size = size;
+            fl[f].offset = (size_t)f * (size_t)size;
+        }
+        row_bytes = 2 * (size_t)size;
+    } else if (*d == '[' && cols < 0) {            /* [('t', '<f8'), ('i', '<i4')] */
+        char *t = d;
+        while ((t = strstr(t, "('")) != NULL) {
+            char name[32], type[16], kind;
+            int k, size;
+            if (sscanf(t, "('%31[^']', '%15[^']')", name, type) != 2) {
+                nrt_seterr(e->ctx, "%s:1: cannot read the .npy field list", e->path);
+                return NRT_EINVAL;
+            }
+            k = strcmp(name, "t") == 0 ? 0 : strcmp(name, "i") == 0 ? 1 : -1;
+            if (k < 0 || have[k] || !npy_type(type, &kind, &size)) {
+                nrt_seterr(e->ctx, "%s:1: .npy field '%s' of type '%s': fields are t and i, numbers, "
+                           "each once", e->path, name, type);
+                return NRT_EINVAL;
+            }
+            fl[k].col = k;
+            fl[k].kind = kind;
+            fl[k].size = size;
+            fl[k].offset = row_bytes;
+            row_bytes += (size_t)size;
+            have[k] = 1;
+            t++;
+        }
+        if (!have[0] || !have[1]) {
+            nrt_seterr(e->ctx, "%s:1: the .npy record needs fields 't' and 'i'", e->path);
+            return NRT_EINVAL;
+        }
+    } else {
+        nrt_seterr(e->ctx, "%s:1: expected an N x 2 array or a 1-D record array", e->path);
+        return NRT_EINVAL;
+    }
+    if ((size_t)rows > (len - data) / row_bytes) {
+        nrt_seterr(e->ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present",
+                   e->path, (long long)((len - data) / row_bytes + 1), (long long)rows,
+                   (len - data) / row_bytes);
+        return NRT_EINVAL;
+    }
+    for (r = 0; r < rows; r++) {
+        const unsigned char *p = buf + data + (size_t)r * row_bytes;
+        nrt_status st = spike_push(e, npy_value(p + fl[0].offset, fl[0].kind, fl[0].size),
+                                   npy_value(p + fl[1].offset, fl[1].kind, fl[1].size), r + 1, n, dt,
+                                   n_steps);
+        if (st != NRT_OK)
+            return st;
+    }
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, int64_t n_steps,
+                          int64_t **step_ptr, int32_t **idx, int64_t *nnz)
+{
+    edges e;
+    size_t len = 0, plen = strlen(path);
+    char *text;
+    nrt_status st;
+    int64_t k, s, m;
+    unsigned char *seen;
+    memset(&e, 0, sizeof e);
+    *step_ptr = NULL;
+    *idx = NULL;
+    *nnz = 0;
+    e.ctx = ctx;
+    e.path = path;
+    text = slurp(ctx, path, &len, "spike file");
+    if (!text)
+        return NRT_EIO;
+    if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
+        st = spikes_npy(&e, (const unsigned char *)text, len, n, dt, n_steps);
+    else
+        st = spikes_csv(&e, text, n, dt, n_steps);
+    free(text);
+    if (st != NRT_OK) {
+        edges_free(&e);
+        return st;
+    }
+    /* counting sort by step, then by index within the step, dropping repeats */
+    *step_ptr = nrt_alloc(ctx, (size_t)(n_steps + 2) * sizeof **step_ptr, "spike file step pointers");
+    *idx = nrt_alloc(ctx, (size_t)(e.n > 0 ? e.n : 1) * sizeof **idx, "spike file indices");
+    seen = calloc((size_t)(n > 0 ? n : 1), 1);
+    if (!*step_ptr || !*idx || !seen) {
+        nrt_free(*step_ptr);
+        nrt_free(*idx);
+        free(seen);
+        *step_ptr = NULL;
+        *idx = NULL;
+        edges_free(&e);
+        return NRT_ENOMEM;
+    }
+    {
+        int64_t *pos = *step_ptr;                 /* counts in pos[s + 2], then cursors in pos[s + 1] */
+        int32_t *tmp = e.n > 0 ? malloc((size_t)e.n * sizeof *tmp) : NULL;
+        if (e.n > 0 && !tmp) {
+            nrt_free(*step_ptr);
+            nrt_free(*idx);
+            free(seen);
+            *step_ptr = NULL;
+            *idx = NULL;
+            edges_free(&e);
+            return NRT_ENOMEM;
+        }
+        for (k = 0; k < e.n; k++)
+            pos[(int64_t)e.v[C_PRE][k] + 2]++;
+        for (s = 0; s < n_steps; s++)
+            pos[s + 2] += pos[s + 1];
+        for (k = 0; k < e.n; k++)
+            tmp[pos[(int64_t)e.v[C_PRE][k] + 1]++] = (int32_t)e.v[C_POST][k];
+        /* now pos[s] .. pos[s + 1] is step s; sort each step's indices, drop repeats */
+        m = 0;
+        for (s = 0; s < n_steps; s++) {
+            const int64_t a = pos[s], b = pos[s + 1];
+            int64_t q, c;
+            pos[s] = m;
+            for (q = a; q < b; q++) {
+                if (!seen[tmp[q]]) {
+                    seen[tmp[q]] = 1;
+                    /* insertion into the step's sorted run */
+                    for (c = m; c > pos[s] && (*idx)[c - 1] > tmp[q]; c--)
+                        (*idx)[c] = (*idx)[c - 1];
+                    (*idx)[c] = tmp[q];
+                    m++;
+                }
+            }
+            for (q = pos[s]; q < m; q++)
+                seen[(*idx)[q]] = 0;
+            pos[s + 1] = b;                      /* restore for the next step's start */
+        }
+        pos[n_steps] = m;
+        free(tmp);
+    }
+    free(seen);
+    *nnz = m;
+    edges_free(&e);
+    return NRT_OK;
+}
+
+/* ===== spike files =====} */
 
 /* Contract: neurort.h. */
 nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,

@@ -12,6 +12,10 @@ Each fenced block whose info string is `neuro` is one snippet:
                                         is run (`--quiet --out TMP`) and must exit 0
   * anything else                    -> must compile (`neuroc --dump=ir`, exit 0)
 
+A block whose info string is `csv:NAME` (e.g. ```csv:spikes.csv) is a data file that
+snippets name (spike files, edge files): it is written as NAME beside the snippets before
+any snippet of that Markdown file is checked.
+
 Python standard library only. Exit status 0 when every snippet behaves, 1 otherwise.
 """
 import os
@@ -24,8 +28,9 @@ FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 RUN_LINE = re.compile(r"^\s*run\s+\S")
 
 
-def snippets(path):
-    """Yield (first line number, text) of each ```neuro block in the Markdown file."""
+def snippets(path, want="neuro"):
+    """Yield (first line number, text) of each ```neuro block in the Markdown file (with
+    want="csv:", (name, text) of each ```csv:NAME data block)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     i = 0
@@ -39,9 +44,9 @@ def snippets(path):
         j = start
         while j < len(lines) and lines[j].strip() != "```":
             j += 1
-        if info == "neuro":
+        if info == want or (want.endswith(":") and info.startswith(want)):
             body = [ln[len(indent):] if ln.startswith(indent) else ln for ln in lines[start:j]]
-            yield start + 1, "\n".join(body) + "\n"
+            yield (info[len(want):] if want != info else start + 1), "\n".join(body) + "\n"
         i = j + 1
 
 
@@ -115,6 +120,9 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="neuroc-docs-") as work:
         for md in argv[2:]:
             n = 0
+            for name, text in snippets(md, "csv:"):
+                with open(os.path.join(work, os.path.basename(name)), "w", encoding="utf-8") as f:
+                    f.write(text)
             for line, text in snippets(md):
                 n += 1
                 kind, problem = check(neuroc, "%s:%d" % (md, line), text, work)
