@@ -1694,7 +1694,12 @@ static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
     else if (strcmp(m, "exp_euler") == 0) r = ODE_EXP_EULER;
     else if (strcmp(m, "rk4") == 0) r = ODE_RK4;
     else if (strcmp(m, "euler") == 0) r = ODE_EULER;
-    else {
+    else if (strcmp(m, "event") == 0 || strcmp(m, "clock") == 0) {
+        error_at(cc, dyn->loc2.line ? dyn->loc2 : dyn->loc, "'using %s' applies to per-synapse dynamics only", m);
+        diag_extra(cc, "  note: neuron, receptor and pre { }/post { } dynamics are integrated every step; "
+                       "methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
+        return ODE_AUTO;
+    } else {
         error_at(cc, dyn->loc2.line ? dyn->loc2 : dyn->loc, "unknown integration method '%s'", m);
         diag_extra(cc, "  note: methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
         return ODE_AUTO;
@@ -3272,8 +3277,9 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
         why = "no equations";
     int gpu = cc->opt.backend && (strcmp(cc->opt.backend, "cuda") == 0 || strcmp(cc->opt.backend, "opencl") == 0);
     if (force == 1 && why) {
-        error_at(cc, mem->loc, "synapse '%s': event-driven dynamics ('using event') need x' = A x with A "
-                               "constant in the synapse's own variables", smodel->name);
+        error_at(cc, mem->loc, "synapse '%s' cannot have event-driven dynamics ('using event')", smodel->name);
+        diag_extra(cc, "  note: they need x' = A x with A constant (parameters only) in the synapse's own "
+                       "variables, no clamp on them and no 'on step'");
         diag_extra(cc, "  %s; use 'using clock' or leave 'using' out", why);
         return;
     }
