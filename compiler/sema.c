@@ -3275,7 +3275,6 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
     }
     if (n == 0)
         why = "no equations";
-    int gpu = cc->opt.backend && (strcmp(cc->opt.backend, "cuda") == 0 || strcmp(cc->opt.backend, "opencl") == 0);
     if (force == 1 && why) {
         error_at(cc, mem->loc, "synapse '%s' cannot have event-driven dynamics ('using event')", smodel->name);
         diag_extra(cc, "  note: they need x' = A x with A constant (parameters only) in the synapse's own "
@@ -3283,11 +3282,7 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
         diag_extra(cc, "  %s; use 'using clock' or leave 'using' out", why);
         return;
     }
-    if (force == 1 && gpu) {
-        warning_at(cc, mem->loc, "synapse '%s': event-driven dynamics are implemented on the C back end only; "
-                                 "the %s back end integrates them clock-driven", smodel->name, cc->opt.backend);
-    }
-    if (!why && force != -1 && !gpu) {
+    if (!why && force != -1) {
         pl->event = 1;
         pl->last = ir_new_var(cc, sp, IV_SYN, "_last", IRT_INT, DIM_NONE, 1);
         pl->last->unit = "1";
@@ -3313,7 +3308,6 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
         add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven%s: %s", pj->name,
                                  smodel->name,
                                  force == -1 ? " (using clock)"
-                                 : gpu && !why ? " (event-driven is implemented on the C back end only)"
                                  : arena_printf(&cc->arena, " (not event-driven: %s)", why),
                                  note));
 }
