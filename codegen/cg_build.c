@@ -246,6 +246,7 @@ static void dump_plast(Out *o, const IrProj *j)
         {"post dynamics", &pl->post_step, &d}, {"on post", &pl->on_post, &dh},
         {"on pre & post", &pl->on_prepost, &dh}, {"pre on spike", &pl->pre_spike, &d},
         {"post on spike", &pl->post_spike, &d}, {"synapse dynamics", &pl->syn_step, &dh},
+        {"synapse dynamics, event-driven catch-up", &pl->syn_catch, &dh},
     };
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
         if (!blocks[k].b->n)

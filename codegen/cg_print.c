@@ -134,7 +134,7 @@ static void paren(const CgDialect *d, const IrExpr *e, StrBuf *out)
 {
     int simple = e->op == IE_CONST || e->op == IE_VAR || e->op == IE_LOCAL || e->op == IE_CALL ||
                  e->op == IE_T || e->op == IE_INDEX || e->op == IE_PROP || e->op == IE_RAND ||
-                 e->op == IE_EDGE || e->op == IE_SFILE;
+                 e->op == IE_EDGE || e->op == IE_SFILE || e->op == IE_STEP;
     if (!simple)
         sb_putc(out, '(');
     cg_expr(d, e, out);
@@ -254,6 +254,9 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         /* the population's spike file as CSR by step (nc_sf_has: a binary search) */
         sb_printf(out, "nc_sf_has(%s_sfp, %s_sfi, %s_sfn, step, %s)", d->pop ? d->pop->cname : "pop",
                   d->pop ? d->pop->cname : "pop", d->pop ? d->pop->cname : "pop", d->index);
+        return;
+    case IE_STEP:
+        sb_puts(out, "step");
         return;
     }
     NC_UNREACHABLE();

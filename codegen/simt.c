@@ -794,6 +794,17 @@ static void emit_tail(Out *o, const Simt *S)
             out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
             out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
                      (long long)state_rec_rows(S, rec), rec->nvars);
+            if (j->plast->event) {
+                /* event-driven synapse dynamics: each work-item brings its synapses up to date
+                 * (step + 1 steps done) and copies them */
+                out_open(o, "for (int64_t s = NC_GID; s < nnz; s += NC_GSIZE)");
+                out_line(o, "nc_pl_catchup1_%s(NC_PASS, step + 1, s);", j->cname);
+                for (int v = 0; v < rec->nvars; v++)
+                    out_line(o, "dst[%d * nnz + s] = (double)%s[s];", v, rec->vars[v]->cname);
+                out_close(o);
+                out_close(o);
+                continue;
+            }
             out_open(o, "for (int64_t q = NC_GID; q < %d * nnz; q += NC_GSIZE)", rec->nvars);
             out_line(o, "const int64_t s = q %% nnz;");
             out_line(o, "switch ((int)(q / nnz)) {");
@@ -1290,6 +1301,8 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
             out_line(o, "static nrt_kernel *k_pscan_%s;", m->projs[k]->cname);
         if (m->projs[k]->plast)
             out_line(o, "static nrt_kernel *k_scope_%s;", m->projs[k]->cname);
+        if (m->projs[k]->plast && m->projs[k]->plast->event)
+            out_line(o, "static nrt_kernel *k_catchup_%s;", m->projs[k]->cname);
     }
     out_line(o, "static nrt_kernel *k_plast[%d]; /* phases of plastic projections (launch, graph) */", PL__COUNT);
     out_blank(o);
@@ -1806,6 +1819,9 @@ static void emit_host_main(Out *o, const Simt *S)
         if (m->projs[k]->plast)
             out_line(o, "if (!(k_scope_%s = nrt_gpu_kernel(gpu, \"nc_k_scope_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->plast && m->projs[k]->plast->event)
+            out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
     }
     for (int ph = 0; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
@@ -1944,6 +1960,12 @@ static void emit_host_main(Out *o, const Simt *S)
         cg_real(&d, ph->value, &val);
         out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
         out_open(o, "if (!ctx.stop_requested)");
+        if (ph->proj && ph->proj->plast->event) {
+            /* event-driven synapse dynamics: advance every synapse with the old parameters first */
+            double syn = est_synapses(ph->proj);
+            out_line(o, "if (bind(k_catchup_%s) || nrt_gpu_launch(k_catchup_%s, %lld, 128, 0) != NRT_OK) return fail(argv[0]);",
+                     ph->proj->cname, ph->proj->cname, syn / 128 > 1024 ? 1024LL : (long long)(syn / 128) + 1);
+        }
         if (v->per_neuron && !ph->proj) {
             long long lo = (long long)ph->view.offset, n = (long long)ph->view.size;
             out_line(o, "%s *tmp = nrt_alloc(&ctx, (size_t)%lld * sizeof *tmp, \"set %s\");", vtype(v), n, v->label);

@@ -203,6 +203,7 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
         out_line(o, "if (%s_d[s] != k) continue;", c);
     out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, (long long)j->pre.size);
     out_line(o, "(void)j; (void)hi;");
+    cg_block(&dh, &j->plast->syn_catch, o);
     cg_block(&dh, &j->plast->on_pre, o);
     out_close(o);
     out_close(o);
@@ -307,6 +308,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, S, j, 1);
         out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_post, o);
         out_close(o);
         out_close(o);
@@ -322,6 +324,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, npre);
         out_line(o, "if (!%s_fl[j + %lld]) continue;", j->post.pop->cname, (long long)j->post.offset);
         out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_prepost, o);
         out_close(o);
         out_close(o);
@@ -362,6 +365,27 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
     }
 }
 
+/* Event-driven synapse dynamics: every synapse of j brought up to `step` steps done, a
+ * work-item per synapse (records in nc_tail, and nc_k_catchup_* before a `set`). */
+static void emit_catchup(Out *o, const Simt *S, const IrProj *j)
+{
+    CgDialect dh = simt_plast_dialect(S, j, NULL, 0);
+    out_open(o, "NC_DEV void nc_pl_catchup1_%s(NC_ARGS, const int64_t step, const int64_t s)", j->cname);
+    cg_block(&dh, &j->plast->syn_catch, o);
+    out_close(o);
+    out_blank(o);
+    out_open(o, "NC_DEV void nc_pl_catchup_%s(NC_ARGS, const int64_t step)", j->cname);
+    out_line(o, "for (int64_t s = NC_GID; s < %s_rp[%lld]; s += NC_GSIZE) nc_pl_catchup1_%s(NC_PASS, step, s);",
+             j->cname, (long long)j->pre.size, j->cname);
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* before a `set` of %s's parameters: its synapses up to the steps done (nc_ctl[0]) */", j->name);
+    out_open(o, "NC_KERNEL nc_k_catchup_%s(NC_ARGS)", j->cname);
+    out_line(o, "nc_pl_catchup_%s(NC_PASS, nc_ctl[0]);", j->cname);
+    out_close(o);
+    out_blank(o);
+}
+
 /* Load time: per-synapse initial values come with the CSR (simt.c, nc_k_syn_*); this
  * kernel sets the scopes' initial values and fills the pre history with them. */
 static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
@@ -395,6 +419,8 @@ void simt_plast_device(Out *o, const Simt *S)
             continue;
         out_line(o, "/* projection %s: plastic synapse %s */", j->name, j->plast->scope->model);
         emit_scope_init(o, S, j);
+        if (j->plast->event)
+            emit_catchup(o, S, j);
         if (j->plast->on_pre.n) {
             emit_on_pre(o, S, j, 0);
             emit_on_pre(o, S, j, 1);

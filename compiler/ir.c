@@ -270,7 +270,7 @@ int ir_is_time_varying(const IrExpr *e)
     switch (e->op) {
     case IE_VAR:
         return e->var->kind != IV_PARAM;
-    case IE_LOCAL: case IE_T: case IE_RAND: case IE_SFILE:
+    case IE_LOCAL: case IE_T: case IE_RAND: case IE_SFILE: case IE_STEP:
         return 1;
     default:
         break;

@@ -54,8 +54,9 @@ typedef enum IrExprOp {
     IE_RAND,                      /* rand kind; stream and site; element/sub/step from context */
     IE_PROP,                      /* propagator entry prop->[which](row, col) */
     IE_EDGE,                      /* from_file: column sub (0: w, 1: delay) of this synapse */
-    IE_SFILE                      /* spike when from_file: the population's spike file lists
+    IE_SFILE,                     /* spike when from_file: the population's spike file lists
                                      this neuron in this step (bool) */
+    IE_STEP                       /* the current step number (int); synapse catch-up only */
 } IrExprOp;
 
 struct IrExpr {
@@ -245,6 +246,14 @@ struct IrPlast {
     IrBlock pre_step, post_step;  /* scope dynamics (and clamps) */
     IrBlock pre_spike, post_spike;/* scope `on spike` */
     IrBlock syn_step;             /* per-synapse dynamics (clock-driven) and clamps */
+    /* Event-driven per-synapse dynamics (docs/language.md, "Per-synapse dynamics"): syn_step
+     * is then empty, `last` (an IV_SYN int in syn) is the step up to which a synapse's state
+     * is current, and syn_catch (context as the handlers, plus `step`) advances it exactly
+     * from `last` to `step` and sets last = step. Back ends run syn_catch before each
+     * handler, before recording it (step + 1) and at the end of each run phase. */
+    int event;
+    IrVar *last;
+    IrBlock syn_catch;
 };
 
 typedef enum IrPhaseKind { PH_RUN, PH_SET } IrPhaseKind;

@@ -8,11 +8,14 @@
  *   auto       the first of exact, exp_euler, rk4 whose conditions hold
  * Inputs (ports) are held constant over the step. Back ends never see an ODE.
  */
+#include <math.h>
 #include <string.h>
 
 #include "sema.h"
 
 typedef enum { LC_CONST, LC_LIN, LC_NONLIN } LinClass;
+
+static const char *names_of(Compiler *cc, OdeEq *eqs, int n);
 
 static int in_set(IrVar *v, IrVar **X, int n)
 {
@@ -245,6 +248,106 @@ static void lower_exact(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, IrVar **X, 
 }
 
 /* ===== exact =====} */
+
+/* {===== event-driven (per-synapse dynamics) ===== */
+
+/* 1 when eqs is x' = A x with A constant (parameters only) and no inhomogeneous part, the
+ * condition for advancing a synapse's state over n steps at once; else 0 and *why. */
+int ode_event_ok(Compiler *cc, OdeEq *eqs, int n, const char **why)
+{
+    IrVar **X = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        X[i] = eqs[i].var;
+    IrExpr **A;
+    if (n == 0) {
+        *why = "no equations";
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (lin(eqs[i].rhs, X, n) == LC_NONLIN) {
+            *why = arena_printf(&cc->arena, "the equation for '%s' is not linear in (%s)", eqs[i].var->label,
+                                names_of(cc, eqs, n));
+            return 0;
+        }
+    if (!exact_ok(cc, eqs, n, X, &A)) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (ir_is_time_varying(coef(cc, eqs[i].rhs, X[j], X, n))) {
+                    *why = arena_printf(&cc->arena, "a coefficient in the equation for '%s' depends on a "
+                                        "variable other than the synapse's own parameters, or on t",
+                                        eqs[i].var->label);
+                    return 0;
+                }
+        *why = "the coefficients are not constant";
+        return 0;
+    }
+    IrExpr **zero = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        zero[i] = ir_const(cc, 0, IRT_REAL);
+    for (int i = 0; i < n; i++) {
+        IrExpr *b = ir_subst(cc, eqs[i].rhs, X, zero, n);
+        double v;
+        if (!(ir_is_const(b, &v) && v == 0)) {
+            *why = arena_printf(&cc->arena, "the equation for '%s' has a term without the synapse's own "
+                                "variables (a neuron or pre/post variable, an input, t or a constant drive)",
+                                eqs[i].var->label);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The catch-up block of event-driven synapse dynamics (ode_event_ok holds): with
+ * r = step - last, for k = bits-1 down to 0, if r >= 2^k: r -= 2^k, x = Phi_k x, where
+ * Phi_k = exp(A 2^k dt) is its own propagator (computed at load time in double by
+ * nrt_propagator, like every propagator, so identical on every back end); then last = step. */
+void ode_lower_event(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, IrVar *last, int bits, IrBlock *out)
+{
+    IrVar **X = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        X[i] = eqs[i].var;
+    IrExpr **A;
+    if (!exact_ok(cc, eqs, n, X, &A))
+        return;
+    int r = ir_new_local(cc, pop, "elapsed", IRT_INT);
+    IrStmt *d = ir_stmt(cc, IS_LOCAL);
+    d->local = r;
+    d->type = IRT_INT;
+    d->e = ir_bin(cc, IB_SUB, ir_leaf(cc, IE_STEP, IRT_INT), ir_var(cc, last));
+    ir_block_add(cc, out, d);
+    int *none = arena_alloc(&cc->arena, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        none[i] = -1;
+    for (int k = bits - 1; k >= 0; k--) {
+        double pw = ldexp(1.0, k);
+        IrProp *P = arena_alloc(&cc->arena, sizeof *P);
+        P->id = pop->nprops;
+        P->cname = arena_printf(&cc->arena, "%s_prop%d", pop->cname, pop->nprops);
+        P->n = n;
+        P->A = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)(n * n));
+        for (int q = 0; q < n * n; q++)
+            P->A[q] = k ? ir_bin(cc, IB_MUL, A[q], ir_const(cc, pw, IRT_REAL)) : A[q];
+        P->pop = pop;
+        IrProp **np = arena_alloc(&cc->arena, sizeof(IrProp *) * (size_t)(pop->nprops + 1));
+        if (pop->nprops)
+            memcpy(np, pop->props, sizeof(IrProp *) * (size_t)pop->nprops);
+        np[pop->nprops++] = P;
+        pop->props = np;
+        IrStmt *s = ir_stmt(cc, IS_IF);
+        s->e = ir_bin(cc, IB_GE, ir_local(cc, r, IRT_INT), ir_const(cc, pw, IRT_INT));
+        s->e->type = IRT_BOOL;
+        IrStmt *dec = ir_stmt(cc, IS_SETLOCAL);
+        dec->local = r;
+        dec->type = IRT_INT;
+        dec->e = ir_bin(cc, IB_SUB, ir_local(cc, r, IRT_INT), ir_const(cc, pw, IRT_INT));
+        ir_block_add(cc, &s->body, dec);
+        emit_exact_update(cc, pop, P, 0, eqs, n, X, none, &s->body);
+        ir_block_add(cc, out, s);
+    }
+    assign(cc, out, last, ir_leaf(cc, IE_STEP, IRT_INT));
+}
+
+/* ===== event-driven =====} */
 
 static int exp_euler_ok(OdeEq *eqs, int n)
 {

@@ -145,7 +145,15 @@ typedef struct Sema {
     int nsyn_seen;
     AstNode *topk_call;           /* the `topk` term of the spike condition being converted */
     IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
+    struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
+    int nev;
 } Sema;
+
+typedef struct EvPending {
+    IrPlast *pl;
+    OdeEq *eqs;
+    int n;
+} EvPending;
 
 #define A_T 1u
 #define A_INDEX 2u
@@ -1710,7 +1718,12 @@ static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
     else if (strcmp(m, "exp_euler") == 0) r = ODE_EXP_EULER;
     else if (strcmp(m, "rk4") == 0) r = ODE_RK4;
     else if (strcmp(m, "euler") == 0) r = ODE_EULER;
-    else {
+    else if (strcmp(m, "event") == 0 || strcmp(m, "clock") == 0) {
+        error_at(cc, dyn->loc2.line ? dyn->loc2 : dyn->loc, "'using %s' applies to per-synapse dynamics only", m);
+        diag_extra(cc, "  note: neuron, receptor and pre { }/post { } dynamics are integrated every step; "
+                       "methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
+        return ODE_AUTO;
+    } else {
         error_at(cc, dyn->loc2.line ? dyn->loc2 : dyn->loc, "unknown integration method '%s'", m);
         diag_extra(cc, "  note: methods are auto, exact, exp_euler, rk4, euler(substeps = n)");
         return ODE_AUTO;
@@ -3236,6 +3249,93 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
 
 static const char *const ev_name[] = {"", "on spike", "on pre", "on post", "on pre & post", "on step"};
 
+/* Per-synapse `dynamics`: event-driven when the compiler may (docs/language.md,
+ * "Per-synapse dynamics") or `using event` asks for it, else clock-driven (syn_step). */
+static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstNode *mem, Ctx *base,
+                               int notes)
+{
+    Compiler *cc = S->cc;
+    IrPop *sp = pl->scope;
+    OdeEq *eqs;
+    int n, sub = 1;
+    int force = 0; /* 1: using event; -1: using clock */
+    OdeMethod meth = ODE_AUTO;
+    if (mem->name && strcmp(mem->name, "event") == 0)
+        force = 1;
+    else if (mem->name && strcmp(mem->name, "clock") == 0)
+        force = -1;
+    else
+        meth = method_of(cc, mem, &sub);
+    if (force && mem->list2.n)
+        error_at(cc, mem->list2.v[0]->loc, "'using %s' takes no options", mem->name);
+    if (!collect_eqs(base, mem, &eqs, &n))
+        return;
+    /* may it be event-driven? */
+    const char *why = NULL;
+    if (meth != ODE_AUTO && meth != ODE_EXACT)
+        why = arena_printf(&cc->arena, "'using %s' asks for a clock-driven integrator", mem->name);
+    for (int m = 0; m < smodel->list.n && !why; m++) {
+        AstNode *h = smodel->list.v[m];
+        if (h->kind == AST_ON && h->op == EV_STEP)
+            why = "the synapse has an 'on step' handler, which touches every synapse every step";
+    }
+    for (int m = 0; m < smodel->list.n && !why; m++) {
+        AstNode *d0 = smodel->list.v[m];
+        if (d0->kind != AST_BLOCK_DECL || d0->op != TK_STATE)
+            continue;
+        for (int d = 0; d < d0->list.n && !why; d++) {
+            AstNode *decl = d0->list.v[d];
+            if (!decl->c || !decl->d)
+                continue;
+            for (int i = 0; i < n; i++)
+                if (strcmp(eqs[i].var->label, decl->name) == 0)
+                    why = arena_printf(&cc->arena, "'%s' has a clamp, enforced every step", decl->name);
+        }
+    }
+    if (!why && n > 0) {
+        const char *w2;
+        if (!ode_event_ok(cc, eqs, n, &w2))
+            why = w2;
+    }
+    if (n == 0)
+        why = "no equations";
+    if (force == 1 && why) {
+        error_at(cc, mem->loc, "synapse '%s' cannot have event-driven dynamics ('using event')", smodel->name);
+        diag_extra(cc, "  note: they need x' = A x with A constant (parameters only) in the synapse's own "
+                       "variables, no clamp on them and no 'on step'");
+        diag_extra(cc, "  %s; use 'using clock' or leave 'using' out", why);
+        return;
+    }
+    if (!why && force != -1) {
+        pl->event = 1;
+        pl->last = ir_new_var(cc, sp, IV_SYN, "_last", IRT_INT, DIM_NONE, 1);
+        pl->last->unit = "1";
+        pl->syn = grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
+        pl->syn[pl->nsyn++] = pl->last;
+        emit_assign(cc, &pl->syn_init, pl->last, ir_const(cc, 0, IRT_INT));
+        if (notes) {
+            S->ev = grow(cc, S->ev, S->nev, sizeof(EvPending));
+            S->ev[S->nev++] = (EvPending){pl, eqs, n};
+            const char *vars = "";
+            for (int i = 0; i < n; i++)
+                vars = arena_printf(&cc->arena, "%s%s%s", vars, i ? ", " : "", eqs[i].var->label);
+            add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: event-driven%s: (%s) is x' = A x with "
+                                     "A constant and there is no 'on step'; each synapse is advanced exactly "
+                                     "over the steps since it was last touched (propagators exp(A 2^k dt) "
+                                     "at load time) before its handlers, records and the end of each run",
+                                     pj->name, smodel->name, force == 1 ? " (using event)" : " (auto)", vars));
+        }
+        return;
+    }
+    const char *note;
+    if (ode_lower(cc, sp, eqs, n, meth, sub, NULL, &pl->syn_step, mem->loc, &note) && notes)
+        add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven%s: %s", pj->name,
+                                 smodel->name,
+                                 force == -1 ? " (using clock)"
+                                 : arena_printf(&cc->arena, " (not event-driven: %s)", why),
+                                 note));
+}
+
 /* Lower synapse model `smodel` of projection pj into an IrPlast (NULL after errors that
  * leave nothing to lower). `quiet_body` mutes errors inside the model (a later use of a
  * model repeats what its first use reported); `notes` adds --explain lines. */
@@ -3348,14 +3448,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                 error_at(cc, mem->loc, "second 'dynamics' block in synapse '%s'", smodel->name);
                 continue;
             }
-            OdeEq *eqs;
-            int n, sub;
-            OdeMethod meth = method_of(cc, mem, &sub);
-            const char *note;
-            if (collect_eqs(&base, mem, &eqs, &n) &&
-                ode_lower(cc, sp, eqs, n, meth, sub, NULL, &pl->syn_step, mem->loc, &note) && notes)
-                add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven: %s",
-                                         pj->name, smodel->name, note));
+            lower_syn_dynamics(S, pl, pj, smodel, mem, &base, notes);
             continue;
         }
         if (mem->kind != AST_ON) {
@@ -4154,6 +4247,17 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         }
     }
     S->m->total_steps = total;
+    /* event-driven synapse dynamics: one propagator per bit of the longest catch-up */
+    for (int k = 0; k < S->nev; k++) {
+        int bits = 1;
+        while (bits < 62 && (int64_t)1 << bits <= total)
+            bits++;
+        EvPending *e = &S->ev[k];
+        if (total > INT32_MAX)
+            error_at(cc, files[nfiles - 1]->loc, "projection %s: event-driven synapse dynamics support up to "
+                     "2^31 - 1 steps; use 'dynamics using clock'", e->pl->scope->name);
+        ode_lower_event(cc, e->pl->scope, e->eqs, e->n, e->pl->last, bits, &e->pl->syn_catch);
+    }
 
     /* 4. bodies */
     for (int i = 0; i < S->ninsts; i++)

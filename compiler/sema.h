@@ -33,5 +33,10 @@ typedef struct OdeEq {
  * returns 0 after diagnosing at `loc` (e.g. `exact` asked for a nonlinear system). */
 int ode_lower(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, OdeMethod method, int substeps,
               IrExpr *rf, IrBlock *out, SrcLoc loc, const char **note);
+/* Event-driven per-synapse dynamics: ode_event_ok says whether eqs is x' = A x with A
+ * constant (else *why); ode_lower_event appends the catch-up from `last` to `step` over up
+ * to 2^bits - 1 steps (one propagator exp(A 2^k dt) per bit) and sets last = step. */
+int ode_event_ok(Compiler *cc, OdeEq *eqs, int n, const char **why);
+void ode_lower_event(Compiler *cc, IrPop *pop, OdeEq *eqs, int n, IrVar *last, int bits, IrBlock *out);
 
 #endif

@@ -830,6 +830,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
             out_line(o, "if (%s_d[s] != k) continue;", c);
         out_line(o, "const int64_t j = %s.col[s], hi = hs * %lld + i;", c, npre);
         out_line(o, "(void)j; (void)hi;");
+        cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_pre, o);
         if (pl->on_prepost.n) {
             out_line(o, "%s_arr_pre[%s_narr] = i;", c, c);
@@ -875,6 +876,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_post, o);
         out_close(o);
         out_close(o);
@@ -888,6 +890,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "if (!%s_fired[j]) continue;", c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
+        cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_prepost, o);
         out_close(o);
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
@@ -917,6 +920,17 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_close(o);
     out_blank(o);
+    if (pl->event) {
+        out_line(o, "/* %s: event-driven synapse dynamics, every synapse brought up to `step` steps done */", j->name);
+        out_open(o, "static void catchup_%s(int64_t step)", c);
+        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
+        out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+        cg_block(&dh, &pl->syn_catch, o);
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
 }
 
 /* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
@@ -1026,6 +1040,8 @@ static void emit_step(Out *o, const IrModel *m)
         if (rec->proj) {
             const char *jc = rec->proj->cname;
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
+            if (rec->proj->plast->event)
+                out_line(o, "catchup_%s(step + 1);", jc);
             out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
             for (int v = 0; v < rec->nvars; v++)
                 out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
@@ -1122,6 +1138,10 @@ static void emit_main(Out *o, const IrModel *m)
             out_line(o, "ctx.step = step + 1;");
             out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
             out_close(o);
+            for (int k = 0; k < m->nprojs; k++)
+                if (m->projs[k]->plast && m->projs[k]->plast->event)
+                    out_line(o, "catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
+                             m->projs[k]->cname);
         } else {
             const IrVar *v = ph->var;
             CgDialect d = dialect(m, v->pop);
