@@ -272,13 +272,15 @@ static double npy_value(const unsigned char *p, char kind, int size)
     return (double)(int64_t)u;
 }
 
-static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
+/* The header of a .npy file in buf: where the data start, the shape (rows, and cols or -1
+ * for 1-D), and `descr` (in hdr, a buffer of NPY_HDR bytes). Errors name file and line 1. */
+enum { NPY_HDR = 4096 };
+static nrt_status npy_header(edges *e, const unsigned char *buf, size_t len, char *hdr, size_t *data_at,
+                             int64_t *rows_out, int64_t *cols_out, char **descr)
 {
-    npy_field fl[C_COUNT];
-    int nf = 0, have[C_COUNT] = {0, 0, 0, 0}, f;
-    size_t hl, data, row_bytes = 0;
-    int64_t rows = -1, cols = -1, r;
-    char hdr[4096], *d, *q;
+    size_t hl, data;
+    int64_t rows = -1, cols = -1;
+    char *d, *q;
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
         nrt_seterr(e->ctx, "%s:1: not a NumPy .npy file (no \\x93NUMPY magic)", e->path);
         return NRT_EINVAL;
@@ -293,7 +295,7 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
         hl = 0;
         data = len + 1;
     }
-    if (data > len || hl >= sizeof hdr) {
+    if (data > len || hl >= NPY_HDR) {
         nrt_seterr(e->ctx, "%s:1: truncated or oversized .npy header", e->path);
         return NRT_EINVAL;
     }
@@ -319,6 +321,22 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
     d += 8;
     while (*d == ' ')
         d++;
+    *data_at = data;
+    *rows_out = rows;
+    *cols_out = cols;
+    *descr = d;
+    return NRT_OK;
+}
+
+static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
+{
+    npy_field fl[C_COUNT];
+    int nf = 0, have[C_COUNT] = {0, 0, 0, 0}, f;
+    size_t data, row_bytes = 0;
+    int64_t rows, cols, r;
+    char hdr[NPY_HDR], *d;
+    if (npy_header(e, buf, len, hdr, &data, &rows, &cols, &d) != NRT_OK)
+        return NRT_EINVAL;
     if (*d == '\'') {                              /* a plain 2-D array */
         char kind;
         int size;
@@ -580,50 +598,12 @@ static nrt_status spikes_npy(edges *e, const unsigned char *buf, size_t len, int
                              int64_t n_steps)
 {
     npy_field fl[2];
-    size_t hl, data, row_bytes = 0;
-    int64_t rows = -1, cols = -1, r;
+    size_t data, row_bytes = 0;
+    int64_t rows, cols, r;
     int have[2] = {0, 0};
-    char hdr[4096], *d, *q;
-    if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
-        nrt_seterr(e->ctx, "%s:1: not a NumPy .npy file (no \\x93NUMPY magic)", e->path);
+    char hdr[NPY_HDR], *d;
+    if (npy_header(e, buf, len, hdr, &data, &rows, &cols, &d) != NRT_OK)
         return NRT_EINVAL;
-    }
-    if (buf[6] == 1) {
-        hl = (size_t)buf[8] | (size_t)buf[9] << 8;
-        data = 10 + hl;
-    } else if (len >= 12) {
-        hl = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
-        data = 12 + hl;
-    } else {
-        hl = 0;
-        data = len + 1;
-    }
-    if (data > len || hl >= sizeof hdr) {
-        nrt_seterr(e->ctx, "%s:1: truncated or oversized .npy header", e->path);
-        return NRT_EINVAL;
-    }
-    memcpy(hdr, buf + data - hl, hl);
-    hdr[hl] = 0;
-    if (strstr(hdr, "'fortran_order': True")) {
-        nrt_seterr(e->ctx, "%s:1: Fortran-ordered arrays are not supported (save with "
-                   "numpy.ascontiguousarray)", e->path);
-        return NRT_EINVAL;
-    }
-    q = strstr(hdr, "'shape':");
-    if (q && (q = strchr(q, '(')) != NULL) {
-        long long a = -1, b = -1;
-        int k = sscanf(q, "(%lld, %lld)", &a, &b);
-        rows = a;
-        cols = k == 2 ? b : -1;
-    }
-    d = strstr(hdr, "'descr':");
-    if (!d || rows < 0) {
-        nrt_seterr(e->ctx, "%s:1: .npy header without 'descr' or 'shape'", e->path);
-        return NRT_EINVAL;
-    }
-    d += 8;
-    while (*d == ' ')
-        d++;
     if (*d == '\'') {                              /* N x 2: (t, i) */
         char kind;
         int size, f;
