@@ -661,16 +661,19 @@ static void emit_prop_coop(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
-/* The delivery of a procedural projection: the rows of this step's spikes regenerated.
- * grid: a spike per work-item, atomic adds. block: every work-item regenerates every row in
- * spike order and adds the synapses onto its own range of targets, in synapse order (the C
- * back end's summation order, as the stored block delivery). */
-static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
+/* The head of a delivery function nc_deliver_<proj>_<block|grid>: a loop over the step's
+ * spikes of the pre population that are in the projection's pre view, `i` the row. block:
+ * every work-item visits every spike, owning targets [a, b); grid: spikes strided by
+ * `first`/`stride` (a work-group or a work-item per spike). Leaves the loop open. */
+static void open_spikes_loop(Out *o, const IrProj *j, int block, const char *what, const char *first,
+                             const char *stride)
 {
     const IrPop *pre = j->pre.pop;
     long long np = (long long)j->post.size;
-    out_line(o, "/* projection %s: %s -> %s, procedural (rows regenerated, cg_proc.c) */", j->name, pre->name,
-             j->post.pop->name);
+    if (what)
+        out_line(o, "/* projection %s: %s -> %s, %s */", j->name, pre->name, j->post.pop->name, what);
+    else
+        out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
     out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
     if (block) {
@@ -678,10 +681,19 @@ static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
         out_line(o, "if (a >= %lld) return;", np);
         out_open(o, "for (int k = 0; k < nspk; k++)");
     } else {
-        out_open(o, "for (int64_t k = NC_GID; k < nspk; k += NC_GSIZE)");
+        out_open(o, "for (int64_t k = %s; k < nspk; k += %s)", first, stride);
     }
     out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+}
+
+/* The delivery of a procedural projection: the rows of this step's spikes regenerated.
+ * grid: a spike per work-item, atomic adds. block: every work-item regenerates every row in
+ * spike order and adds the synapses onto its own range of targets, in synapse order (the C
+ * back end's summation order, as the stored block delivery). */
+static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
+{
+    open_spikes_loop(o, j, block, "procedural (rows regenerated, cg_proc.c)", "NC_GID", "NC_GSIZE");
     dev_row(o, S, j, block ? DR_BLOCK : DR_GRID);
     out_close(o);
     out_close(o);
@@ -721,20 +733,7 @@ static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         emit_prop_proc(o, S, j, block);
         return;
     }
-    const IrPop *pre = j->pre.pop;
-    long long np = (long long)j->post.size;
-    out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
-    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
-    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
-    if (block) {
-        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
-        out_line(o, "if (a >= %lld) return;", np);
-        out_open(o, "for (int k = 0; k < nspk; k++)");
-    } else {
-        out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
-    }
-    out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
-    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    open_spikes_loop(o, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
     if (block) {
         out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
         out_line(o, "const int64_t re = hi;");
