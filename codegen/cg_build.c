@@ -371,3 +371,31 @@ void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
     out_line(o, "return lo < end && (int64_t)x[lo] == n;");
     out_close(o);
 }
+
+/* The start of a generated program's main, shared by every back end: the run context (model,
+ * back end, seed, dt, steps), the command line, the seed key and the populations. */
+void cg_main_open(Out *o, const IrModel *m, const char *backend)
+{
+    StrBuf b = {0};
+    cg_cstring(m->name, &b);
+    out_open(o, "int main(int argc, char **argv)");
+    out_line(o, "ctx.model = \"%s\";", b.s);
+    out_line(o, "ctx.backend = \"%s\";", backend);
+    out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
+    out_line(o, "ctx.dt = dt;");
+    out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
+    out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_open(o, "if (st != NRT_OK)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
+    out_close(o);
+    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    for (int i = 0; i < m->npops; i++) {
+        StrBuf pn = {0};
+        cg_cstring(m->pops[i]->name, &pn);
+        out_line(o, "nrt_pop_register(&ctx, \"%s\", %lld);", pn.s, (long long)m->pops[i]->size);
+        sb_free(&pn);
+    }
+    sb_free(&b);
+}

@@ -95,6 +95,8 @@ int cg_uses_edge(const IrExpr *e, int col);
  * projection (cg_build.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
+/* Opens main() with the run context and the populations registered (cg_build.c). */
+void cg_main_open(Out *o, const IrModel *m, const char *backend);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);

@@ -1740,8 +1740,6 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
 static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    StrBuf b = {0};
-    cg_cstring(m->name, &b);
     out_open(o, "static int fail(const char *prog)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
     out_line(o, "ctx.interrupted = 1;");
@@ -1773,25 +1771,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
-    out_open(o, "int main(int argc, char **argv)");
-    out_line(o, "ctx.model = \"%s\";", b.s);
-    out_line(o, "ctx.backend = \"%s\";", S->t->name);
-    out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
-    out_line(o, "ctx.dt = dt;");
-    out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
-    out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
-    out_line(o, "if (st == NRT_EHELP) return 0;");
-    out_open(o, "if (st != NRT_OK)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
-    out_close(o);
-    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
-    for (int i = 0; i < m->npops; i++) {
-        StrBuf pn = {0};
-        cg_cstring(m->pops[i]->name, &pn);
-        out_line(o, "nrt_pop_register(&ctx, \"%s\", %lld);", pn.s, (long long)m->pops[i]->size);
-        sb_free(&pn);
-    }
+    cg_main_open(o, m, S->t->name);
     out_line(o, "double t0 = nrt_now();");
     out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
     out_line(o, "mem_plan();");
@@ -1993,7 +1973,6 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return ctx.interrupted ? 130 : 0;");
     out_close(o);
-    sb_free(&b);
 }
 
 int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,

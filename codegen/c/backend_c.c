@@ -1078,8 +1078,6 @@ static void emit_step(Out *o, const IrModel *m)
 
 static void emit_main(Out *o, const IrModel *m)
 {
-    StrBuf b = {0};
-    cg_cstring(m->name, &b);
     out_open(o, "static int fail(const char *prog)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
     out_line(o, "ctx.interrupted = 1;");
@@ -1088,25 +1086,7 @@ static void emit_main(Out *o, const IrModel *m)
     out_line(o, "return 1;");
     out_close(o);
     out_blank(o);
-    out_open(o, "int main(int argc, char **argv)");
-    out_line(o, "ctx.model = \"%s\";", b.s);
-    out_line(o, "ctx.backend = \"c\";");
-    out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
-    out_line(o, "ctx.dt = dt;");
-    out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
-    out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
-    out_line(o, "if (st == NRT_EHELP) return 0;");
-    out_open(o, "if (st != NRT_OK)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
-    out_close(o);
-    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
-    for (int i = 0; i < m->npops; i++) {
-        StrBuf pn = {0};
-        cg_cstring(m->pops[i]->name, &pn);
-        out_line(o, "nrt_pop_register(&ctx, \"%s\", %s_N);", pn.s, m->pops[i]->cname);
-        sb_free(&pn);
-    }
+    cg_main_open(o, m, "c");
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
@@ -1173,7 +1153,6 @@ static void emit_main(Out *o, const IrModel *m)
     out_line(o, "nrt_report(&ctx);");
     out_line(o, "return ctx.interrupted ? 130 : 0;");
     out_close(o);
-    sb_free(&b);
 }
 
 static const char *src_path(Compiler *cc, const IrModel *m, const BuildOpts *bo)
