@@ -166,6 +166,22 @@ static nrt_status rows_from_counts(build *b, nrt_dmem count, int64_t total, nrt_
     return st;
 }
 
+/* After a count pass (st its status): the row pointers from the per-row counts (freed), the
+ * column array, and the fill kernel kf's first two arguments (row_ptr, col). */
+static nrt_status rows_and_columns(build *b, nrt_status st, nrt_dmem *count, nrt_kernel *kf, nrt_dcsr *out)
+{
+    if (st == NRT_OK)
+        st = rows_from_counts(b, *count, -1, out);
+    nrt_gpu_free(b->g, count);
+    if (st == NRT_OK)
+        st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 0, out->row_ptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 1, out->col);
+    return st;
+}
+
 /* fixed_prob, 0 < p < 1: count pass, host prefix sum, fill pass (both walk every row). */
 static nrt_status build_prob(build *b, nrt_dcsr *out)
 {
@@ -190,15 +206,7 @@ static nrt_status build_prob(build *b, nrt_dcsr *out)
         st = args_tail(b, kc, 4, 1);
     if (st == NRT_OK)
         st = launch(b, kc, np, ROW_GROUP, 0);
-    if (st == NRT_OK)
-        st = rows_from_counts(b, count, -1, out);
-    nrt_gpu_free(b->g, &count);
-    if (st == NRT_OK)
-        st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 0, out->row_ptr);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 1, out->col);
+    st = rows_and_columns(b, st, &count, kf, out);
     if (st == NRT_OK)
         st = nrt_gpu_arg_i64(kf, 2, np);
     if (st == NRT_OK)
@@ -469,15 +477,7 @@ static nrt_status build_pairs(build *b, nrt_dcsr *out)
         st = nrt_gpu_arg_i32(kc, 2, (int32_t)b->key0);
     if (st == NRT_OK)
         st = launch(b, kc, np, ROW_GROUP, 0);
-    if (st == NRT_OK)
-        st = rows_from_counts(b, count, -1, out);
-    nrt_gpu_free(b->g, &count);
-    if (st == NRT_OK)
-        st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 0, out->row_ptr);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 1, out->col);
+    st = rows_and_columns(b, st, &count, kf, out);
     if (st == NRT_OK)
         st = nrt_gpu_arg_i64(kf, 2, np);
     if (st == NRT_OK)
