@@ -385,7 +385,7 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
     out_line(o, "ctx.dt = dt;");
     out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
     out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
-    out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
     out_open(o, "if (st != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return st == NRT_EINVAL ? 2 : 1;");

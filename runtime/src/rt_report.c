@@ -160,6 +160,9 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
             printf("  ... and %d more\n", ctx->nmem - shown);
         fmt_bytes(b, sizeof b, ctx->mem_total);
         printf("  %-32s %14s           %12.0f bytes  (%s)\n", "total", "", ctx->mem_total, b);
+        if (ctx->instances > 1)
+            printf("  instances: %lld, run one after another (a process each): at most one "
+                   "in memory at a time\n", (long long)ctx->instances);
         if (device_bytes > 0) {
             fmt_bytes(d, sizeof d, device_bytes);
             printf("  device memory: %s\n", d);
