@@ -279,9 +279,10 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
             break;
         }
         if (pid == 0) {
+            uint64_t seed = ir->seed;
             close(fds[0]);
             nrt_free(runs);
-            return become_instance(ctx, base, b, ir->seed, fds[1]);
+            return become_instance(ctx, base, b, seed, fds[1]);
         }
         close(fds[1]);
         ir->reported = read_result(ctx, fds[0], pid, &forwarded, &ir->r);
