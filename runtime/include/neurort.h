@@ -51,8 +51,9 @@ typedef struct nrt_ctx {
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
-     * seed + b into <out>/instance_<b>/, each in a child process, one after another */
+     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
     int64_t instances;            /* B (1: a plain run) */
+    int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
     int64_t instance;             /* this run's instance index (0 in a plain run) */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */

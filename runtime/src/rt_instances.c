@@ -1,16 +1,21 @@
-/* rt_instances.c -- batched runs: `./sim --instances B`.
+/* rt_instances.c -- batched runs: `./sim --instances B [--jobs J]`.
  *
  * Instance b of `--instances B --seed s` is exactly the run `--seed s+b` (mod 2^64) with its
  * output in <out>/instance_<b>/. nrt_init hands a batch to nrt_instances_run, which runs
- * the instances one after another, each in a child process forked before anything of the
- * model exists: the child returns from nrt_init as a plain single run with its own seed and
- * folder (so it is that run, by construction, on every back end), reports its counts and
- * timings to the parent through a pipe when it finishes (nrt_instance_report, called by
- * nrt_finish), and exits. The parent waits for each, prints a line per instance, writes
+ * each instance in a child process forked before anything of the model exists, up to J at
+ * a time: the child returns from nrt_init as a plain single run with its own seed and folder
+ * (so it is that run, by construction, on every back end), reports its counts and timings
+ * to the parent through a pipe when it finishes (nrt_instance_report, called by nrt_finish),
+ * and exits. The parent reaps the children, prints a line per instance, writes
  * <out>/manifest.json listing them, and returns NRT_EHELP with ctx->exit_status.
  *
+ * Why processes: the generated programs keep the model in static storage, so a process is
+ * the one copy of the model that starts clean, and instances are independent, so running
+ * whole runs side by side (or one after another) is what "independent" means. Nothing is
+ * shared, not even device launches: a GPU simulator runs each instance as a single run does.
+ *
  * Signals: each child runs in its own process group, so a terminal's Ctrl-C reaches only
- * the parent, which forwards one SIGTERM to the running child (it stops after its step,
+ * the parent, which forwards one SIGTERM to each running child (it stops after its step,
  * flushes and writes its manifest, as a single run does) and starts no further instance.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -38,6 +43,8 @@ typedef struct inst_result {
 
 typedef struct inst_run {
     uint64_t seed;
+    pid_t pid;                    /* while running, else 0 */
+    int fd;                       /* read end of its pipe while running */
     int status;                   /* exit status of the child (128 + signal if killed) */
     int reported;                 /* the child sent its inst_result */
     inst_result r;
@@ -78,43 +85,26 @@ void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status)
     report_fd = -1;
 }
 
-/* Read the child's inst_result from fd until EOF; 1 if a whole one arrived. Forwards one
- * SIGTERM to the child when the parent is asked to stop while waiting. */
-static int read_result(nrt_ctx *ctx, int fd, pid_t pid, int *forwarded, inst_result *r)
+/* Read a finished child's inst_result from fd (its pipe holds it whole: the child wrote
+ * fewer than PIPE_BUF bytes before exiting); 1 if a whole one arrived. */
+static int read_result(int fd, inst_result *r)
 {
     char *p = (char *)r;
     size_t got = 0;
-    for (;;) {
-        ssize_t n;
-        if (ctx->stop_requested && !*forwarded) {
-            kill(pid, SIGTERM);
-            *forwarded = 1;
-        }
-        n = read(fd, p + got, sizeof *r - got);
+    while (got < sizeof *r) {
+        ssize_t n = read(fd, p + got, sizeof *r - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
         got += (size_t)n;
-        if (got == sizeof *r)
-            break;
     }
     return got == sizeof *r;
 }
 
-static int wait_child(nrt_ctx *ctx, pid_t pid, int *forwarded)
+/* Exit status of a child from waitpid's word (128 + the signal if it was killed). */
+static int exit_status_of(int ws)
 {
-    int ws;
-    for (;;) {
-        if (ctx->stop_requested && !*forwarded) {
-            kill(pid, SIGTERM);
-            *forwarded = 1;
-        }
-        if (waitpid(pid, &ws, 0) == pid)
-            break;
-        if (errno != EINTR)
-            return 1;
-    }
     if (WIFEXITED(ws))
         return WEXITSTATUS(ws);
     return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
@@ -240,8 +230,9 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
     const uint64_t seed0 = ctx->seed;
     const int quiet = ctx->quiet;
     inst_run *runs;
-    int64_t b, nrun = 0;
-    int failed = 0, interrupted = 0, sys_err = 0;
+    const int64_t jobs = ctx->jobs < B ? ctx->jobs : B;
+    int64_t b, nrun = 0, next = 0, running = 0;
+    int failed = 0, interrupted = 0, sys_err = 0, forwarded = 0;
     nrt_status st;
 
     if (strlen(ctx->out_dir) >= sizeof base) {
@@ -253,49 +244,86 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
     if (!runs)
         return NRT_ENOMEM;
     if (!quiet) {
-        fprintf(stderr, "%s (%s): %lld instances, seeds %llu + index, %lld steps of %g ms each\n",
-                ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c",
-                (long long)B, (unsigned long long)seed0, (long long)ctx->total_steps, ctx->dt);
+        fprintf(stderr, "%s (%s): %lld instances, %lld at a time, seeds %llu + index, %lld steps "
+                "of %g ms each\n", ctx->model ? ctx->model : "model",
+                ctx->backend ? ctx->backend : "c", (long long)B, (long long)jobs,
+                (unsigned long long)seed0, (long long)ctx->total_steps, ctx->dt);
         fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
                 "spikes", "simulate (s)", "RTF");
     }
-    for (b = 0; b < B && !ctx->stop_requested; b++) {
-        int fds[2], forwarded = 0;
+    for (;;) {
+        int ws;
         pid_t pid;
-        inst_run *ir = &runs[b];
-        ir->seed = seed0 + (uint64_t)b;
-        if (pipe(fds) != 0) {
-            nrt_seterr(ctx, "cannot start instance %lld: pipe: %s", (long long)b, strerror(errno));
-            sys_err = 1;
-            break;
-        }
-        fflush(NULL);
-        pid = fork();
-        if (pid < 0) {
-            nrt_seterr(ctx, "cannot start instance %lld: fork: %s", (long long)b, strerror(errno));
-            close(fds[0]);
+        while (running < jobs && next < B && !ctx->stop_requested && !sys_err) {
+            int fds[2];
+            inst_run *ir = &runs[next];
+            ir->seed = seed0 + (uint64_t)next;
+            if (pipe(fds) != 0) {
+                nrt_seterr(ctx, "cannot start instance %lld: pipe: %s", (long long)next,
+                           strerror(errno));
+                sys_err = 1;
+                break;
+            }
+            fflush(NULL);
+            pid = fork();
+            if (pid < 0) {
+                nrt_seterr(ctx, "cannot start instance %lld: fork: %s", (long long)next,
+                           strerror(errno));
+                close(fds[0]);
+                close(fds[1]);
+                sys_err = 1;
+                break;
+            }
+            if (pid == 0) {
+                uint64_t seed = ir->seed;
+                b = next;
+                for (next = 0; next < b; next++)
+                    if (runs[next].pid > 0)
+                        close(runs[next].fd);
+                close(fds[0]);
+                nrt_free(runs);
+                return become_instance(ctx, base, b, seed, fds[1]);
+            }
             close(fds[1]);
+            ir->pid = pid;
+            ir->fd = fds[0];
+            running++;
+            next++;
+        }
+        if (running == 0)
+            break;
+        if (ctx->stop_requested && !forwarded) {
+            /* each child runs in its own process group: pass the stop on, once */
+            for (b = 0; b < next; b++)
+                if (runs[b].pid > 0)
+                    kill(runs[b].pid, SIGTERM);
+            forwarded = 1;
+        }
+        pid = waitpid(-1, &ws, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            nrt_seterr(ctx, "waiting for the instances: %s", strerror(errno));
             sys_err = 1;
             break;
         }
-        if (pid == 0) {
-            uint64_t seed = ir->seed;
-            close(fds[0]);
-            nrt_free(runs);
-            return become_instance(ctx, base, b, seed, fds[1]);
-        }
-        close(fds[1]);
-        ir->reported = read_result(ctx, fds[0], pid, &forwarded, &ir->r);
-        close(fds[0]);
-        ir->status = wait_child(ctx, pid, &forwarded);
-        nrun = b + 1;
-        if (ir->status == 130)
+        for (b = 0; b < next && runs[b].pid != pid; b++)
+            ;
+        if (b == next)
+            continue; /* not one of ours */
+        runs[b].pid = 0;
+        runs[b].reported = read_result(runs[b].fd, &runs[b].r);
+        close(runs[b].fd);
+        runs[b].status = exit_status_of(ws);
+        running--;
+        if (runs[b].status == 130)
             interrupted = 1;
-        else if (ir->status != 0)
+        else if (runs[b].status != 0)
             failed = 1;
         if (!quiet)
-            print_line(ctx, b, ir);
+            print_line(ctx, b, &runs[b]);
     }
+    nrun = next;
     if (ctx->stop_requested || nrun < B)
         interrupted = 1;
     st = write_top_manifest(ctx, base, runs, nrun, interrupted);
