@@ -285,6 +285,7 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
                 return become_instance(ctx, base, b, seed, fds[1]);
             }
             close(fds[1]);
+            setpgid(pid, pid); /* as the child does: no window where a Ctrl-C reaches it */
             ir->pid = pid;
             ir->fd = fds[0];
             running++;
