@@ -189,7 +189,7 @@ static void test_words_and_ops(void)
         {"every", TK_EVERY}, {"to", TK_TO}, {"of", TK_OF}, {"spikes", TK_SPIKES}, {"in", TK_IN},
         {"true", TK_TRUE}, {"false", TK_FALSE},
     };
-    CHECK_INT(sizeof kw / sizeof kw[0], 51);
+    CHECK_INT(sizeof kw / sizeof kw[0], 52);
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++) {
         CHECK(codes_are(kw[i].s, (const int[]){kw[i].code, 0}));
         char buf[32];
