@@ -236,7 +236,7 @@ def gen_spike_array(d, variant):
     if variant == "repeat_fires_twice":         # 0.5 ms listed twice fires twice
         exp["b.npy"] = sorted(exp["b.npy"] + [(5, 4)])
     _, ref = sa.replay(exp)
-    pops = {"a.csv": ("a", 4), "b.npy": ("b", 6), "k.csv": ("k", 2)}
+    pops = {"a.csv": ("a", 4), "b.npy": ("b", 6)}
     recs = []
     for f, spikes in sorted(exp.items()):
         nrtio.write_spikes(os.path.join(d, f), [(s + 1) * sa.DT for s, _ in spikes], [i for _, i in spikes])
