@@ -315,7 +315,8 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
         return 1;
     }
     if (t->kind == AST_TYPE && t->op == TY_STRING) {
-        error_at(cc, t->loc, "'string' is a type of model parameters only (a file name for from_file)");
+        error_at(cc, t->loc,
+                 "'string' is a type of model parameters only (a file name for from_file)");
         return 0;
     }
     AstNode *u = t->kind == AST_TYPE ? t->a : t;
@@ -1533,7 +1534,8 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
         for (int d = 0; d < mem->list.n; d++) {
             AstNode *decl = mem->list.v[d];
             if (decl->a && decl->a->kind == AST_TYPE && decl->a->op == TY_STRING) {
-                bind_string(S, env, model, decl, args ? find_arg(args, decl->name) : NULL, quiet, useloc);
+                AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+                bind_string(S, env, model, decl, arg, quiet, useloc);
                 continue;
             }
             Dim dim;
@@ -1696,8 +1698,9 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             }
             Bind *b = env_find_here(&in->env, it->name);
             if (b && b->kind == B_STR)
-                error_at(cc, it->loc, "string parameter '%s' is the same for the whole population: "
-                         "give it as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
+                error_at(cc, it->loc,
+                         "string parameter '%s' is the same for the whole population: give it "
+                         "as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
             if (b && b->is_param) {
                 Val v = conv(&ix, it->a);
                 if (expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
@@ -4169,8 +4172,8 @@ static void do_set(Sema *S, AstNode *it)
     }
     Bind *b = env_find_here(&ref.inst->env, it->name2);
     if (b && b->kind == B_STR) {
-        error_at(cc, it->loc, "'%s' is a string parameter: it is fixed where the population is made, "
-                 "'set' cannot change it", it->name2);
+        error_at(cc, it->loc, "'%s' is a string parameter: it is fixed where the population is "
+                 "made, 'set' cannot change it", it->name2);
         return;
     }
     if (!b || !b->is_param) {
