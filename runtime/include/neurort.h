@@ -50,6 +50,7 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
@@ -197,9 +198,17 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal
- * handlers. Safe to call after an error or a signal, and more than once (later calls
+ * handlers; with --plot, then nrt_plot the output folder. Safe to call after an error or a signal, and more than once (later calls
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
+
+/* Figures of a run folder `dir` (its manifest.json and the recordings it lists; a finished
+ * or an interrupted run): raster_<rec>.svg per spike recording, rates.svg (binned rates of
+ * every spike recording), state_<rec>.svg per state recording, and index.html showing them
+ * with the run's summary (docs/outputs.md). Uses ctx only for errmsg. NRT_EINVAL when the
+ * folder has no valid manifest or a recording is not what it says, NRT_EIO when a figure
+ * cannot be written, NRT_ENOMEM. */
+nrt_status nrt_plot(nrt_ctx *ctx, const char *dir);
 
 /* ===== Recording ===== } */
 

@@ -9,10 +9,32 @@
 
 #include "neurort.h"
 
+#include <stdio.h>
+
 #if defined(__GNUC__)
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NRT_PRINTF(a, b)
+/* --- rt_svg.c: the drawing layer of rt_plot.c --- */
+
+/* A panel: data [xlo, xhi] x [ylo, yhi] drawn in the pixel rectangle (x, y, w, h). */
+typedef struct nrt_panel {
+    double x, y, w, h;            /* pixels; y is the top edge */
+    double xlo, xhi, ylo, yhi;    /* data range (non-empty) */
+} nrt_panel;
+
+double nrt_nice(double x, int round);
+const char *nrt_svg_color(int k);
+void nrt_svg_text(FILE *f, const char *s);
+void nrt_svg_begin(FILE *f, int w, int h, const char *title);
+void nrt_svg_end(FILE *f);
+double nrt_svg_px(const nrt_panel *p, double x);
+double nrt_svg_py(const nrt_panel *p, double y);
+void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                  int integer_y);
+void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels);
+void nrt_svg_note(FILE *f, double x, double y, const char *text);
+
 #endif
 
 /* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
@@ -24,5 +46,25 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
+
+/* --- rt_svg.c: the drawing layer of rt_plot.c --- */
+
+/* A panel: data [xlo, xhi] x [ylo, yhi] drawn in the pixel rectangle (x, y, w, h). */
+typedef struct nrt_panel {
+    double x, y, w, h;            /* pixels; y is the top edge */
+    double xlo, xhi, ylo, yhi;    /* data range (non-empty) */
+} nrt_panel;
+
+double nrt_nice(double x, int round);
+const char *nrt_svg_color(int k);
+void nrt_svg_text(FILE *f, const char *s);
+void nrt_svg_begin(FILE *f, int w, int h, const char *title);
+void nrt_svg_end(FILE *f);
+double nrt_svg_px(const nrt_panel *p, double x);
+double nrt_svg_py(const nrt_panel *p, double y);
+void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                  int integer_y);
+void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels);
+void nrt_svg_note(FILE *f, double x, double y, const char *text);
 
 #endif

@@ -702,7 +702,8 @@ static nrt_status write_manifest(nrt_ctx *ctx)
  * rows it had written), writes <out_dir>/manifest.json through a temporary file and a
  * rename (skipped when nrt_init never set out_dir), frees the recordings, restores the
  * signal handlers and marks ctx->interrupted when a stop was requested or fewer than
- * total_steps steps ran. Returns the first error (its message stays in errmsg), else
+ * total_steps steps ran; with ctx->plot, then draws the figures (nrt_plot) unless writing
+ * failed. Returns the first error (its message stays in errmsg), else
  * NRT_OK; a second call returns the first call's result and does nothing. */
 nrt_status nrt_finish(nrt_ctx *ctx)
 {
@@ -741,6 +742,13 @@ nrt_status nrt_finish(nrt_ctx *ctx)
     }
     ctx->recs = NULL;
     nrt_signals_restore(ctx);
+    if (ctx->plot && ctx->out_dir && !ctx->dry_run && st == NRT_OK) {
+        s = nrt_plot(ctx, ctx->out_dir);
+        if (s != NRT_OK && st == NRT_OK) {
+            st = s;
+            snprintf(first, sizeof first, "--plot: %.500s", ctx->errmsg);
+        }
+    }
     if (st != NRT_OK)
         memcpy(ctx->errmsg, first, sizeof first);
     ctx->finished = 1;

@@ -111,6 +111,8 @@ void nrt_report(nrt_ctx *ctx)
     fputc('\n', stderr);
     if (ctx->out_dir)
         fprintf(stderr, "  output: %s\n", ctx->out_dir);
+    if (ctx->out_dir && ctx->plot)
+        fprintf(stderr, "  plots: %s/index.html\n", ctx->out_dir);
     fflush(stderr);
 }
 
