@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tests/plots: figures of a real run. usage: run_plots.sh NEUROC WORKDIR [screenshot]
+#   1. plots.neuro compiled and run with --plot; check_plots.py holds every SVG and
+#      index.html to the recordings (marks = spikes, rate staircases = binned counts, traces
+#      = samples, axes recovered from the ticks);
+#   2. `neuroc plot DIR` with NEUROC_PLOT_MAX_MARKS=1000 redraws the large rasters as
+#      densities, checked bin by bin;
+#   3. an interrupted run (SIGINT) is plotted too; `neuroc plot` refuses a folder without a
+#      manifest (exit 1) and a bad command line (exit 2);
+#   with `screenshot` instead: Chromium (Debian's chromium), when installed, takes a headless
+#   screenshot of index.html, which must show the figures (check_png.py); skipped with a
+#   message where chromium is absent.
+set -u
+NEUROC=$1
+W=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=${PYTHON:-python3}
+fail=0
+rm -rf "$W" && mkdir -p "$W"
+
+"$NEUROC" "$HERE/plots.neuro" -o "$W/sim" 2>"$W/neuroc.err" || { cat "$W/neuroc.err"; exit 1; }
+"$W/sim" --out "$W/run" --plot 2>"$W/run.err"
+rc=$?
+if [ "${3:-}" = screenshot ]; then
+    CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+    if [ -n "$CHROMIUM" ]; then
+        timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+            --window-size=1000,1300 --screenshot="$W/shot.png" "file://$W/run/index.html" \
+            >"$W/chromium.log" 2>&1
+        if [ -s "$W/shot.png" ]; then
+            "$PY" "$HERE/check_png.py" "$W/shot.png" || fail=1
+        else
+            echo "FAIL: chromium wrote no screenshot"; tail -5 "$W/chromium.log"; fail=1
+        fi
+    else
+        echo "skipped: no chromium: the headless screenshot of index.html is not checked (apt-get install chromium)"
+    fi
+    exit $fail
+fi
+grep -q "plots: $W/run/index.html" "$W/run.err" || { echo "FAIL: the summary does not name index.html"; cat "$W/run.err"; fail=1; }
+[ $rc = 0 ] || { echo "FAIL: ./sim --plot exited with $rc"; cat "$W/run.err"; exit 1; }
+"$PY" "$HERE/check_plots.py" "$W/run" || fail=1
+
+cp -r "$W/run" "$W/dens"
+rm -f "$W"/dens/*.svg "$W/dens/index.html"
+NEUROC_PLOT_MAX_MARKS=1000 "$NEUROC" plot "$W/dens" || { echo "FAIL: neuroc plot"; fail=1; }
+"$PY" "$HERE/check_plots.py" "$W/dens" --density 1000 || fail=1
+
+# an interrupted run: SIGINT after a while; its folder is plotted all the same
+sed 's/^run 300 ms/run 100 s/' "$HERE/plots.neuro" > "$W/long.neuro"
+"$NEUROC" "$W/long.neuro" -o "$W/long" 2>/dev/null || { echo "FAIL: compiling long.neuro"; exit 1; }
+"$W/long" --out "$W/int" --plot -q &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc != 130 ]; then echo "FAIL: the interrupted run exited with $rc, not 130"; fail=1; fi
+grep -q '"interrupted": true' "$W/int/manifest.json" || { echo "FAIL: manifest not interrupted"; fail=1; }
+"$PY" "$HERE/check_plots.py" "$W/int" >"$W/int.log" || { cat "$W/int.log"; fail=1; }
+grep -q "stopped early" "$W/int/index.html" || { echo "FAIL: index.html does not say the run stopped early"; fail=1; }
+
+"$NEUROC" plot "$W/nothing" 2>"$W/err1"; rc=$?
+[ $rc = 1 ] && grep -q "no readable manifest.json" "$W/err1" || { echo "FAIL: neuroc plot of no run: $rc"; cat "$W/err1"; fail=1; }
+"$NEUROC" plot 2>/dev/null; rc=$?
+[ $rc = 2 ] || { echo "FAIL: neuroc plot without a folder exited with $rc, not 2"; fail=1; }
+
+[ $fail = 0 ] && echo "plots: all checks passed"
+exit $fail
