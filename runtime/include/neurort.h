@@ -235,7 +235,8 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
 /* ===== Top-k selection ===== } */
 
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
- * percent, simulated time, elapsed wall time, real-time factor. */
+ * percent, simulated time, elapsed wall time, real-time factor; on a terminal as a bar
+ * redrawn in place, with the estimated time left. */
 void nrt_progress(nrt_ctx *ctx);
 /* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
  * times, RTF. Nothing when quiet. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/plots: figures of a real run. usage: run_plots.sh NEUROC WORKDIR [screenshot]
+# tests/plots: figures of a real run. usage: run_plots.sh NEUROC WORKDIR [screenshot|progress]
 #   1. plots.neuro compiled and run with --plot; check_plots.py holds every SVG and
 #      index.html to the recordings (marks = spikes, rate staircases = binned counts, traces
 #      = samples, axes recovered from the ticks);
@@ -7,6 +7,8 @@
 #      densities, checked bin by bin;
 #   3. an interrupted run (SIGINT) is plotted too; `neuroc plot` refuses a folder without a
 #      manifest (exit 1) and a bad command line (exit 2);
+#   with `progress` instead: the progress display on a pseudo-terminal (a bar), on a pipe
+#   (plain lines) and with --quiet (check_progress.py);
 #   with `screenshot` instead: Chromium (Debian's chromium), when installed, takes a headless
 #   screenshot of index.html, which must show the figures (check_png.py); skipped with a
 #   message where chromium is absent.
@@ -18,6 +20,11 @@ PY=${PYTHON:-python3}
 fail=0
 rm -rf "$W" && mkdir -p "$W"
 
+if [ "${3:-}" = progress ]; then
+    sed 's/^run 300 ms/run 1000 s/' "$HERE/plots.neuro" > "$W/long.neuro"
+    "$NEUROC" "$W/long.neuro" -o "$W/long" 2>/dev/null || { echo "FAIL: compiling long.neuro"; exit 1; }
+    exec "$PY" "$HERE/check_progress.py" "$W/long" "$W"
+fi
 "$NEUROC" "$HERE/plots.neuro" -o "$W/sim" 2>"$W/neuroc.err" || { cat "$W/neuroc.err"; exit 1; }
 "$W/sim" --out "$W/run" --plot 2>"$W/run.err"
 rc=$?
@@ -47,7 +54,7 @@ NEUROC_PLOT_MAX_MARKS=1000 "$NEUROC" plot "$W/dens" || { echo "FAIL: neuroc plot
 "$PY" "$HERE/check_plots.py" "$W/dens" --density 1000 || fail=1
 
 # an interrupted run: SIGINT after a while; its folder is plotted all the same
-sed 's/^run 300 ms/run 100 s/' "$HERE/plots.neuro" > "$W/long.neuro"
+sed 's/^run 300 ms/run 1000 s/' "$HERE/plots.neuro" > "$W/long.neuro"
 "$NEUROC" "$W/long.neuro" -o "$W/long" 2>/dev/null || { echo "FAIL: compiling long.neuro"; exit 1; }
 "$W/long" --out "$W/int" --plot -q &
 pid=$!
