@@ -183,6 +183,11 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* The same into a SONATA spike file <out_dir>/<file> (.h5): datasets
+ * /spikes/<pop>/timestamps (float64, attribute units = "ms") and node_ids (uint64, the
+ * index within the recorded population or view), group attribute sorting = by_time.
+ * Only in a runtime built with HDF5 (rt_hdf5.c); the simulator then links libhdf5. */
+nrt_rec *nrt_rec_spikes_h5(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 
 /* State variables of selected neurons every `every` steps: rows of time plus one column per
  * (variable, neuron). .npy: structured dtype [('t','<f8'), (var,'<f8',(nidx,)), ...];

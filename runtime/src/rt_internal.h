@@ -15,6 +15,22 @@
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NRT_PRINTF(a, b)
+/* --- rt_record.c, for rt_hdf5.c: spike recordings whose rows go to a writer --- */
+
+typedef struct nrt_rec_sink {
+    const char *format;           /* the manifest's "format" ("hdf5") */
+    const char *group_prefix;     /* the manifest's "group" is this + the population */
+    /* append n rows (t '<f8', i '<i4': 12 bytes each, little-endian); NRT_OK or errmsg */
+    nrt_status (*write)(nrt_ctx *ctx, void *h, const unsigned char *rows, int64_t n);
+    /* flush and free h; NRT_OK or errmsg */
+    nrt_status (*close)(nrt_ctx *ctx, void *h);
+} nrt_rec_sink;
+
+/* A spike recording named `file` (in the manifest) whose buffered rows go to sink->write
+ * with handle h (closed by nrt_finish, or at once on failure). NULL with errmsg. */
+nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
+                             const nrt_rec_sink *sink, void *h);
+
 /* --- rt_svg.c: the drawing layer of rt_plot.c --- */
 
 /* A panel: data [xlo, xhi] x [ylo, yhi] drawn in the pixel rectangle (x, y, w, h). */
@@ -46,6 +62,22 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
+
+/* --- rt_record.c, for rt_hdf5.c: spike recordings whose rows go to a writer --- */
+
+typedef struct nrt_rec_sink {
+    const char *format;           /* the manifest's "format" ("hdf5") */
+    const char *group_prefix;     /* the manifest's "group" is this + the population */
+    /* append n rows (t '<f8', i '<i4': 12 bytes each, little-endian); NRT_OK or errmsg */
+    nrt_status (*write)(nrt_ctx *ctx, void *h, const unsigned char *rows, int64_t n);
+    /* flush and free h; NRT_OK or errmsg */
+    nrt_status (*close)(nrt_ctx *ctx, void *h);
+} nrt_rec_sink;
+
+/* A spike recording named `file` (in the manifest) whose buffered rows go to sink->write
+ * with handle h (closed by nrt_finish, or at once on failure). NULL with errmsg. */
+nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
+                             const nrt_rec_sink *sink, void *h);
 
 /* --- rt_svg.c: the drawing layer of rt_plot.c --- */
 
