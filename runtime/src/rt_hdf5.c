@@ -6,7 +6,9 @@
  *   /spikes/<population>/timestamps  float64, attribute units = "ms"
  *   /spikes/<population>/node_ids    uint64
  * (chunked, growing datasets), with the group attribute sorting = by_time (the SONATA enum
- * none = 0, by_id = 1, by_time = 2), and flushes the file after each append.
+ * none = 0, by_id = 1, by_time = 2), and flushes the file after each append. nrt_plot reads
+ * such files back through nrt_h5_read_spikes (a weak reference in rt_plot.c: present in
+ * programs that link this file, the simulators with .h5 recordings and neuroc).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -140,9 +142,10 @@ static herr_t attributes(H5Spikes *h)
         e = -1;
     }
     str = H5Tcopy(H5T_C_S1);
-    if (e >= 0 && str >= 0 && H5Tset_size(str, 2) >= 0 &&
+    if (e >= 0 && str >= 0 && H5Tset_size(str, H5T_VARIABLE) >= 0 &&
         (a = H5Acreate2(h->ts, "units", str, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0) {
-        e |= H5Awrite(a, str, "ms");
+        const char *ms = "ms";
+        e |= H5Awrite(a, str, &ms);
         e |= H5Aclose(a);
     } else {
         e = -1;
@@ -192,4 +195,58 @@ nrt_rec *nrt_rec_spikes_h5(nrt_ctx *ctx, const char *file, const char *pop, int6
         return NULL;
     }
     return nrt_rec_spikes_sink(ctx, file, pop, pop_size, &sonata, h);
+}
+
+/* Contract: see rt_internal.h. */
+nrt_status nrt_h5_read_spikes(nrt_ctx *ctx, const char *path, const char *group, double **t,
+                              int64_t **ids, int64_t *n)
+{
+    hid_t f, dt = -1, di = -1, sp;
+    hssize_t m = -1;
+    char name[700];
+    uint64_t *u = NULL;
+    int64_t k;
+    herr_t e = -1;
+    *t = NULL;
+    *ids = NULL;
+    *n = 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0) {
+        snprintf(name, sizeof name, "%.600s/timestamps", group);
+        dt = H5Dopen2(f, name, H5P_DEFAULT);
+        snprintf(name, sizeof name, "%.600s/node_ids", group);
+        di = H5Dopen2(f, name, H5P_DEFAULT);
+    }
+    if (dt >= 0 && di >= 0 && (sp = H5Dget_space(dt)) >= 0) {
+        m = H5Sget_simple_extent_npoints(sp);
+        H5Sclose(sp);
+    }
+    if (m >= 0) {
+        *t = malloc(sizeof **t * (size_t)(m ? m : 1));
+        *ids = malloc(sizeof **ids * (size_t)(m ? m : 1));
+        u = malloc(sizeof *u * (size_t)(m ? m : 1));
+        if (*t && *ids && u && H5Dread(dt, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *t) >= 0 &&
+            H5Dread(di, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, u) >= 0)
+            e = 0;
+        for (k = 0; e >= 0 && k < m; k++)
+            (*ids)[k] = (int64_t)u[k];
+    }
+    free(u);
+    if (di >= 0)
+        H5Dclose(di);
+    if (dt >= 0)
+        H5Dclose(dt);
+    if (f >= 0)
+        H5Fclose(f);
+    if (e < 0) {
+        free(*t);
+        free(*ids);
+        *t = NULL;
+        *ids = NULL;
+        nrt_seterr(ctx, "cannot read the SONATA spikes %s of '%s'", group, path);
+        return NRT_EINVAL;
+    }
+    *n = (int64_t)m;
+    return NRT_OK;
 }

@@ -16,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+/* Weak: rt_hdf5.c is linked only into programs that write or read .h5 recordings (the
+ * simulators with one, and neuroc when built with HDF5); elsewhere .h5 files are refused. */
+#pragma weak nrt_h5_read_spikes
+#endif
+
 /* Rasters with more spikes than this are drawn as a density (NEUROC_PLOT_MAX_MARKS). */
 #define MAX_MARKS 200000
 /* Density raster: at most this many time columns and neuron rows of bins. */
@@ -272,6 +278,8 @@ static char *slurp(nrt_ctx *ctx, const char *path, size_t *len)
 typedef struct Reader {
     FILE *f;
     int npy;
+    double *ht;                   /* hdf5: every spike's time and id, read at open */
+    int64_t *hid;
     int64_t rows;                 /* npy: rows in the header; csv: -1 (unknown) */
     int64_t done;
     size_t row_bytes;             /* npy */
@@ -290,13 +298,28 @@ static int64_t rd_le(const unsigned char *p, int n)
 /* Open `path` (format by extension) whose rows have `cols` float64 values after t (state),
  * or are spike rows (cols < 0). NULL with errmsg when it cannot be read or is not what the
  * manifest says. */
-static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols)
+static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *group)
 {
     Reader *r = calloc(1, sizeof *r);
     const char *ext = strrchr(path, '.');
     if (!r) {
         nrt_seterr(ctx, "out of memory opening '%s'", path);
         return NULL;
+    }
+    if (group) {
+#if defined(__GNUC__)
+        if (!nrt_h5_read_spikes) {
+            nrt_seterr(ctx, "'%s' is an HDF5 file and this program was linked without the "
+                       "HDF5 reader of libneurort", path);
+            free(r);
+            return NULL;
+        }
+#endif
+        if (nrt_h5_read_spikes(ctx, path, group, &r->ht, &r->hid, &r->rows) != NRT_OK) {
+            free(r);
+            return NULL;
+        }
+        return r;
     }
     r->npy = ext && strcmp(ext, ".npy") == 0;
     r->f = fopen(path, "rb");
@@ -348,7 +371,10 @@ bad:
 static void rd_close(Reader *r)
 {
     if (r) {
-        fclose(r->f);
+        if (r->f)
+            fclose(r->f);
+        free(r->ht);
+        free(r->hid);
         free(r);
     }
 }
@@ -356,7 +382,12 @@ static void rd_close(Reader *r)
 /* Next spike: 1 with (*t, *i), 0 at the end (or at a truncated row). */
 static int rd_spike(Reader *r, double *t, int64_t *i)
 {
-    if (r->npy) {
+    if (r->ht) {
+        if (r->done >= r->rows)
+            return 0;
+        *t = r->ht[r->done];
+        *i = r->hid[r->done];
+    } else if (r->npy) {
         unsigned char row[12];
         double d;
         uint64_t u;
@@ -489,12 +520,28 @@ static nrt_status fig_close(Plot *P, FILE *f, const char *name, const char *capt
     return NRT_OK;
 }
 
-/* The figure name <prefix>_<recording file without its extension>.svg. */
-static void fig_name(char *out, size_t n, const char *prefix, const char *file)
+/* Length of a file name without its extension. */
+static int stem_len(const char *file)
 {
     const char *dot = strrchr(file, '.');
-    int len = dot ? (int)(dot - file) : (int)strlen(file);
-    snprintf(out, n, "%s_%.*s.svg", prefix, len, file);
+    return dot ? (int)(dot - file) : (int)strlen(file);
+}
+
+/* The figure name <prefix>_<recording file without its extension>.svg, or with the
+ * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
+static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
+{
+    const Json *recs = jget(P->man, "recordings");
+    int len = stem_len(file), k, twin = 0;
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
+        const char *o = jstr(&recs->items[k], "file", "");
+        if (strcmp(o, file) != 0 && stem_len(o) == len && strncmp(o, file, (size_t)len) == 0)
+            twin = 1;
+    }
+    if (twin && file[len] == '.')
+        snprintf(out, n, "%s_%.*s_%s.svg", prefix, len, file, file + len + 1);
+    else
+        snprintf(out, n, "%s_%.*s.svg", prefix, len, file);
 }
 
 /* The step of a spike at time t (t = (step + 1) dt). */
@@ -518,10 +565,10 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
 
     if (N < 1)
         N = 1;
-    fig_name(name, sizeof name, "raster", file);
+    fig_name(P, name, sizeof name, "raster", file);
     if (!(path = path_in(P, file)))
         return NRT_ENOMEM;
-    r = rd_open(P->ctx, path, -1);
+    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
     if (!r) {
         free(path);
         return NRT_EINVAL;
@@ -550,7 +597,7 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
             return NRT_ENOMEM;
         }
     }
-    r = rd_open(P->ctx, path, -1);
+    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
     free(path);
     if (!r || !(f = fig_open(P, name))) {
         rd_close(r);
@@ -613,8 +660,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     int nr = 0, k;
     int64_t spb, nb, b;
     double w, rmax = 0, **rates;
-    const char **labels;
-    char note[200], caption[512];
+    const char **labels, **files;
+    char note[200], caption[512], (*lab)[128];
     FILE *f;
     nrt_status st = NRT_OK;
 
@@ -630,9 +677,13 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     nb = P->steps > 0 ? (P->steps + spb - 1) / spb : 1;
     rates = calloc((size_t)nr, sizeof *rates);
     labels = calloc((size_t)nr, sizeof *labels);
-    if (!rates || !labels) {
+    files = calloc((size_t)nr, sizeof *files);
+    lab = calloc((size_t)nr, sizeof *lab);
+    if (!rates || !labels || !files || !lab) {
         free(rates);
         free(labels);
+        free(files);
+        free(lab);
         nrt_seterr(P->ctx, "out of memory plotting rates");
         return NRT_ENOMEM;
     }
@@ -645,14 +696,23 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
         Reader *r;
         if (strcmp(jstr(rec, "kind", ""), "spikes") != 0)
             continue;
-        labels[nr] = jstr(rec, "population", "?");
+        /* the population names the curve, with the file when it has several recordings */
+        files[nr] = jstr(rec, "file", "?");
+        snprintf(lab[nr], sizeof lab[nr], "%.100s", jstr(rec, "population", "?"));
+        for (i = 0; i < recs->n; i++)
+            if (&recs->items[i] != rec &&
+                strcmp(jstr(&recs->items[i], "kind", ""), "spikes") == 0 &&
+                strcmp(jstr(&recs->items[i], "population", ""), lab[nr]) == 0)
+                snprintf(lab[nr], sizeof lab[nr], "%.60s (%.60s)", jstr(rec, "population", "?"),
+                         files[nr]);
+        labels[nr] = lab[nr];
         rates[nr] = calloc((size_t)nb, sizeof **rates);
         if (!rates[nr++] || !(path = path_in(P, jstr(rec, "file", "?")))) {
             nrt_seterr(P->ctx, "out of memory plotting rates");
             st = NRT_ENOMEM;
             break;
         }
-        r = rd_open(P->ctx, path, -1);
+        r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
         free(path);
         if (!r) {
             st = NRT_EINVAL;
@@ -680,8 +740,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
         nrt_svg_begin(f, 900, 420, "Population rates");
         nrt_svg_axes(f, &pn, "time (ms)", "rate (Hz)", 0);
         for (k = 0; k < nr; k++) {
-            fprintf(f, "<path class=\"rate\" data-population=\"");
-            nrt_svg_text(f, labels[k]);
+            fprintf(f, "<path class=\"rate\" data-file=\"");
+            nrt_svg_text(f, files[k]);
             fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\" d=\"M%.2f %.2f",
                     nrt_svg_color(k), nrt_svg_px(&pn, 0), nrt_svg_py(&pn, rates[k][0]));
             for (b = 0; b < nb; b++) {
@@ -704,6 +764,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
         free(rates[k]);
     free(rates);
     free(labels);
+    free(files);
+    free(lab);
     return st;
 }
 
@@ -728,10 +790,10 @@ static nrt_status fig_state(Plot *P, const Json *rec)
 
     if (nv == 0 || ni == 0)
         return NRT_OK;
-    fig_name(name, sizeof name, "state", file);
+    fig_name(P, name, sizeof name, "state", file);
     if (!(path = path_in(P, file)))
         return NRT_ENOMEM;
-    r = rd_open(P->ctx, path, cols);
+    r = rd_open(P->ctx, path, cols, NULL);
     free(path);
     if (!r)
         return NRT_EINVAL;

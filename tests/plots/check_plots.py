@@ -84,13 +84,30 @@ def nums(s):
     return [float(x) for x in s.replace(",", " ").split()]
 
 
+def fig_name(prefix, file, man):
+    """raster_<stem>.svg, or raster_<stem>_<ext>.svg when another recording shares the stem."""
+    stem, ext = os.path.splitext(file)
+    twin = any(os.path.splitext(r["file"])[0] == stem and r["file"] != file for r in man["recordings"])
+    return "%s_%s%s.svg" % (prefix, stem, "_" + ext[1:] if twin else "")
+
+
+def load_spikes(d, rec):
+    """The spikes of a recording: .npy/.csv with nrtio; .h5 (SONATA) with h5py."""
+    if rec["format"] != "hdf5":
+        return nrtio.load_spikes(os.path.join(d, rec["file"]))
+    import h5py
+    with h5py.File(os.path.join(d, rec["file"]), "r") as f:
+        g = f[rec["group"]]
+        return nrtio.Spikes(list(g["timestamps"][:]), list(int(x) for x in g["node_ids"][:]))
+
+
 def check_raster(d, rec, man, density):
-    name = "raster_" + os.path.splitext(rec["file"])[0] + ".svg"
+    name = fig_name("raster", rec["file"], man)
     path = os.path.join(d, name)
     if not check(os.path.exists(path), name + " exists"):
         return
     root = ET.parse(path).getroot()
-    sp = nrtio.load_spikes(os.path.join(d, rec["file"]))
+    sp = load_spikes(d, rec)
     dt = man["dt_ms"]
     want = {(int(round(t / dt)) - 1, int(i)) for t, i in zip(sp.t, sp.i)}
     xm, ym = axes(root)
@@ -167,19 +184,20 @@ def check_rates(d, man):
     dt = man["dt_ms"]
     spb = int(round(float(m.group(1)) / dt))
     steps = man["completed_steps"]
-    curves = {p.get("data-population"): p for p in root.iter(NS + "path") if p.get("class") == "rate"}
+    curves = {p.get("data-file"): p for p in root.iter(NS + "path") if p.get("class") == "rate"}
     legend = [t.text for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")]
     for rec in spk:
         pop = rec["population"]
-        if not check(pop in curves and pop in legend, "rates.svg: curve and legend for " + pop):
+        if not check(rec["file"] in curves and any(t.startswith(pop) for t in legend),
+                     "rates.svg: curve and legend for " + pop):
             continue
-        sp = nrtio.load_spikes(os.path.join(d, rec["file"]))
+        sp = load_spikes(d, rec)
         N = rec["population_size"]
         nb = (steps + spb - 1) // spb
         counts = [0] * nb
         for t in sp.t:
             counts[(int(round(t / dt)) - 1) // spb] += 1
-        cmds = path_cmds(curves[pop].get("d"))
+        cmds = path_cmds(curves[rec["file"]].get("d"))
         y = ym[0] * nums(cmds[0][1])[1] + ym[1]
         x = xm[0] * nums(cmds[0][1])[0] + xm[1]
         bins, integral = [], 0.0
@@ -201,7 +219,7 @@ def check_rates(d, man):
 
 
 def check_state(d, rec, man):
-    name = "state_" + os.path.splitext(rec["file"])[0] + ".svg"
+    name = fig_name("state", rec["file"], man)
     path = os.path.join(d, name)
     if not check(os.path.exists(path), name + " exists"):
         return

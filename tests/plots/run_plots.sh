@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/plots: figures of a real run. usage: run_plots.sh NEUROC WORKDIR [screenshot|progress]
+# tests/plots: figures of a real run.
+# usage: run_plots.sh NEUROC WORKDIR [screenshot | progress | hdf5 with|without]
 #   1. plots.neuro compiled and run with --plot; check_plots.py holds every SVG and
 #      index.html to the recordings (marks = spikes, rate staircases = binned counts, traces
 #      = samples, axes recovered from the ticks);
@@ -7,6 +8,9 @@
 #      densities, checked bin by bin;
 #   3. an interrupted run (SIGINT) is plotted too; `neuroc plot` refuses a folder without a
 #      manifest (exit 1) and a bad command line (exit 2);
+#   with `hdf5 with` instead: h5.neuro's SONATA files against its .npy files (check_h5.py),
+#   and their figures, drawn by ./sim --plot and by neuroc plot; `hdf5 without`: neuroc
+#   refuses .h5 recordings;
 #   with `progress` instead: the progress display on a pseudo-terminal (a bar), on a pipe
 #   (plain lines) and with --quiet (check_progress.py);
 #   with `screenshot` instead: Chromium (Debian's chromium), when installed, takes a headless
@@ -20,6 +24,30 @@ PY=${PYTHON:-python3}
 fail=0
 rm -rf "$W" && mkdir -p "$W"
 
+if [ "${3:-}" = hdf5 ]; then
+    # built without HDF5 ($4 = without): neuroc refuses .h5 recordings, saying why
+    if [ "${4:-}" = without ]; then
+        "$NEUROC" "$HERE/h5.neuro" -o "$W/h5" 2>"$W/h5.err"; rc=$?
+        if [ $rc = 1 ] && grep -q "error: recording file 'p.h5': this neuroc was built without HDF5" "$W/h5.err"; then
+            echo "plots_hdf5: neuroc without HDF5 refuses .h5 recordings (HDF5 files themselves not checked)"
+            exit 0
+        fi
+        echo "FAIL: neuroc without HDF5 exited with $rc:"; cat "$W/h5.err"; exit 1
+    fi
+    "$NEUROC" "$HERE/h5.neuro" -o "$W/h5" 2>"$W/h5.err" || { cat "$W/h5.err"; exit 1; }
+    "$W/h5" --out "$W/h5run" --quiet --plot || { echo "FAIL: the .h5 run"; exit 1; }
+    "$PY" "$HERE/check_h5.py" "$W/h5run"; rc=$?
+    [ $rc = 77 ] && exit 77
+    [ $rc = 0 ] || fail=1
+    if "$PY" -c "import h5py" 2>/dev/null; then
+        "$PY" "$HERE/check_plots.py" "$W/h5run" >"$W/h5plots.log" || { cat "$W/h5plots.log"; fail=1; }
+        rm -f "$W"/h5run/*.svg && "$NEUROC" plot "$W/h5run" 2>/dev/null &&
+            "$PY" "$HERE/check_plots.py" "$W/h5run" >"$W/h5plots2.log" || { echo "FAIL: neuroc plot of .h5"; cat "$W/h5plots2.log"; fail=1; }
+    else
+        echo "note: no h5py: the figures of the .h5 recordings are not checked"
+    fi
+    exit $fail
+fi
 if [ "${3:-}" = progress ]; then
     sed 's/^run 300 ms/run 1000 s/' "$HERE/plots.neuro" > "$W/long.neuro"
     "$NEUROC" "$W/long.neuro" -o "$W/long" 2>/dev/null || { echo "FAIL: compiling long.neuro"; exit 1; }
