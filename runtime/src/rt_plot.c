@@ -307,14 +307,6 @@ static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *gro
         return NULL;
     }
     if (group) {
-#if defined(__GNUC__)
-        if (!nrt_h5_read_spikes) {
-            nrt_seterr(ctx, "'%s' is an HDF5 file and this program was linked without the "
-                       "HDF5 reader of libneurort", path);
-            free(r);
-            return NULL;
-        }
-#endif
         if (nrt_h5_read_spikes(ctx, path, group, &r->ht, &r->hid, &r->rows) != NRT_OK) {
             free(r);
             return NULL;
@@ -459,7 +451,27 @@ typedef struct Plot {
     Fig *figs;
     int nfigs;
     int max_marks;
+    char skipped[1024];           /* .h5 recordings this program cannot read */
 } Plot;
+
+/* A spike recording this program can read: .npy, .csv, or .h5 when rt_hdf5.o is linked
+ * (a simulator with an .h5 recording). Others are listed in P->skipped. */
+static int readable(Plot *P, const Json *rec)
+{
+    size_t n = strlen(P->skipped);
+    if (!jstr(rec, "group", NULL))
+        return 1;
+#if defined(__GNUC__)
+    if (nrt_h5_read_spikes)
+        return 1;
+    snprintf(P->skipped + n, sizeof P->skipped - n, "%s%.200s", n ? ", " : "",
+             jstr(rec, "file", "?"));
+    return 0;
+#else
+    (void)n;
+    return 1;
+#endif
+}
 
 static char *path_in(const Plot *P, const char *name)
 {
@@ -563,6 +575,8 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     int dens, level;
     int64_t cols = 0, rows = 0, spc = 1, npr = 1, maxc = 0;
 
+    if (!readable(P, rec))
+        return NRT_OK;
     if (N < 1)
         N = 1;
     fig_name(P, name, sizeof name, "raster", file);
@@ -666,7 +680,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     nrt_status st = NRT_OK;
 
     for (k = 0; k < recs->n; k++)
-        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0)
+        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0 &&
+            (!jstr(&recs->items[k], "group", NULL) || strstr(P->skipped, jstr(&recs->items[k], "file", "?")) == NULL))
             nr++;
     if (nr == 0)
         return NRT_OK;
@@ -694,7 +709,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
         int64_t i;
         char *path;
         Reader *r;
-        if (strcmp(jstr(rec, "kind", ""), "spikes") != 0)
+        if (strcmp(jstr(rec, "kind", ""), "spikes") != 0 ||
+            (jstr(rec, "group", NULL) && strstr(P->skipped, jstr(rec, "file", "?"))))
             continue;
         /* the population names the curve, with the file when it has several recordings */
         files[nr] = jstr(rec, "file", "?");
@@ -968,6 +984,12 @@ static nrt_status write_index(Plot *P)
                 n, sp, n > 0 && sim_s > 0 ? sp / n / sim_s : 0.0);
     }
     fputs("</table>\n<h2>Figures</h2>\n", f);
+    if (P->skipped[0]) {
+        fputs("<p class=\"skipped\">Not plotted: ", f);
+        nrt_svg_text(f, P->skipped);
+        fputs(" (HDF5 files, which this program cannot read; the simulator's own --plot "
+              "draws them).</p>\n", f);
+    }
     if (P->nfigs == 0)
         fputs("<p>No recordings to plot.</p>\n", f);
     for (k = 0; k < P->nfigs; k++) {

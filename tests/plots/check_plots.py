@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the figures nrt_plot drew in a run folder against the recordings themselves.
 
-usage: check_plots.py DIR [--density N]
+usage: check_plots.py DIR [--density N] [--no-h5]
 
 The recordings are read with tests/e2e/nrtio.py (an independent reader, standard library
 only); the SVG files are parsed with xml.etree. Each figure's data-to-pixel map is recovered
@@ -87,7 +87,8 @@ def nums(s):
 def fig_name(prefix, file, man):
     """raster_<stem>.svg, or raster_<stem>_<ext>.svg when another recording shares the stem."""
     stem, ext = os.path.splitext(file)
-    twin = any(os.path.splitext(r["file"])[0] == stem and r["file"] != file for r in man["recordings"])
+    twin = any(os.path.splitext(r["file"])[0] == stem and r["file"] != file
+               for r in man.get("all_recordings", man["recordings"]))
     return "%s_%s%s.svg" % (prefix, stem, "_" + ext[1:] if twin else "")
 
 
@@ -290,6 +291,12 @@ def main():
     density = int(sys.argv[3]) if sys.argv[2:3] == ["--density"] else 1 << 62
     with open(os.path.join(d, "manifest.json")) as f:
         man = json.load(f)
+    if "--no-h5" in sys.argv[2:]:   # drawn by a program without the HDF5 reader (neuroc plot)
+        h5 = [r["file"] for r in man["recordings"] if r["format"] == "hdf5"]
+        with open(os.path.join(d, "index.html"), encoding="utf-8") as f:
+            check("Not plotted: " + ", ".join(h5) in f.read(), "index.html: not plotted: %s" % h5)
+        man["all_recordings"] = man["recordings"]
+        man["recordings"] = [r for r in man["recordings"] if r["format"] != "hdf5"]
     for rec in man["recordings"]:
         if rec["kind"] == "spikes":
             check_raster(d, rec, man, density)
