@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/plots: figures of a real run.
-# usage: run_plots.sh NEUROC WORKDIR [screenshot | progress | hdf5 with|without]
+# usage: run_plots.sh NEUROC WORKDIR [screenshot | progress | hdf5 with|without | backend B]
 #   1. plots.neuro compiled and run with --plot; check_plots.py holds every SVG and
 #      index.html to the recordings (marks = spikes, rate staircases = binned counts, traces
 #      = samples, axes recovered from the ticks);
@@ -11,6 +11,8 @@
 #   with `hdf5 with` instead: h5.neuro's SONATA files against its .npy files (check_h5.py),
 #   and their figures drawn by ./sim --plot; neuroc plot draws the others and says so; `hdf5 without`: neuroc
 #   refuses .h5 recordings;
+#   with `backend B` instead: the same figures from a CUDA or OpenCL simulator (skipped, 77,
+#   without its device);
 #   with `progress` instead: the progress display on a pseudo-terminal (a bar), on a pipe
 #   (plain lines) and with --quiet (check_progress.py);
 #   with `screenshot` instead: Chromium (Debian's chromium), when installed, takes a headless
@@ -48,6 +50,19 @@ if [ "${3:-}" = hdf5 ]; then
     rm -f "$W"/h5run/*.svg && "$NEUROC" plot "$W/h5run" 2>/dev/null &&
         "$PY" "$HERE/check_plots.py" "$W/h5run" --no-h5 >"$W/h5plots2.log" || { echo "FAIL: neuroc plot of a run with .h5"; cat "$W/h5plots2.log"; fail=1; }
     exit $fail
+fi
+if [ "${3:-}" = backend ]; then
+    # the figures of a GPU simulator's run (--plot in its nrt_finish), on backend $4
+    B=${4:-opencl}
+    if [ "$B" = cuda ] && [ ! -e /dev/nvidiactl ] && ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "plots_$B: skipped: no CUDA device"; exit 77
+    fi
+    "$NEUROC" "$HERE/plots.neuro" --backend "$B" -o "$W/sim" 2>"$W/neuroc.err" || { cat "$W/neuroc.err"; exit 1; }
+    if ! "$W/sim" --list-devices >"$W/devices.txt" 2>&1 || [ ! -s "$W/devices.txt" ]; then
+        echo "plots_$B: skipped: no $B device"; exit 77
+    fi
+    "$W/sim" --out "$W/run" --plot --quiet || { echo "FAIL: the $B simulator with --plot"; exit 1; }
+    exec "$PY" "$HERE/check_plots.py" "$W/run"
 fi
 if [ "${3:-}" = progress ]; then
     sed 's/^run 300 ms/run 1000 s/' "$HERE/plots.neuro" > "$W/long.neuro"
