@@ -23,7 +23,7 @@
 #endif
 
 /* Rasters with more spikes than this are drawn as a density (NEUROC_PLOT_MAX_MARKS). */
-#define MAX_MARKS 200000
+#define MAX_MARKS 100000
 /* Density raster: at most this many time columns and neuron rows of bins. */
 #define DENS_COLS 300
 #define DENS_ROWS 150
@@ -594,15 +594,14 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     pn.yhi = (double)N;
     dens = n > P->max_marks;
     if (dens) {
-        cols = P->steps < DENS_COLS ? (P->steps > 0 ? P->steps : 1) : DENS_COLS;
-        spc = (P->steps + cols - 1) / cols;
-        if (spc < 1)
-            spc = 1;
-        cols = (P->steps + spc - 1) / spc;
-        if (cols < 1)
-            cols = 1;
-        rows = N < DENS_ROWS ? N : DENS_ROWS;
-        npr = (N + rows - 1) / rows;
+        /* bins of a nice width: the smallest 1, 2, 5 x 10^k ms (and neurons) that keeps
+         * within DENS_COLS x DENS_ROWS bins */
+        spc = (int64_t)llround(nrt_nice(P->T / DENS_COLS, 0) / P->dt);
+        while ((double)spc * P->dt * DENS_COLS < P->T)
+            spc *= 2;
+        spc = spc < 1 ? 1 : spc;
+        cols = P->steps > 0 ? (P->steps + spc - 1) / spc : 1;
+        npr = N <= DENS_ROWS ? 1 : (int64_t)nrt_nice((double)N / DENS_ROWS, 0);
         rows = (N + npr - 1) / npr;
         counts = calloc((size_t)(cols * rows), sizeof *counts);
         if (!counts) {

@@ -9,8 +9,9 @@ from its tick marks alone (tick line position and label value), so the checks al
 axes to account:
 
   raster_<rec>.svg   every spike is one mark at its (time, neuron) (mark mode), or, with
-                     --density N (NEUROC_PLOT_MAX_MARKS=N) and more than N spikes, the
-                     bins drawn are exactly the bins holding spikes; title, axis labels with units, ticks present
+                     above 100,000 spikes (or N, with --density N for a folder drawn with
+                     NEUROC_PLOT_MAX_MARKS=N: then only rasters are checked), the bins
+                     drawn are exactly the bins holding spikes; title, axis labels with units, ticks present
   rates.svg          per spike recording a staircase whose steps equal the spike counts of
                      the bins the note names, divided by neurons and bin width; its integral
                      times the neurons is the spike count; legend names every population
@@ -288,7 +289,9 @@ def check_index(d, man):
 
 def main():
     d = sys.argv[1]
-    density = int(sys.argv[3]) if sys.argv[2:3] == ["--density"] else 1 << 62
+    # rasters of more spikes than this are densities (nrt_plot's MAX_MARKS by default)
+    only_rasters = sys.argv[2:3] == ["--density"]
+    density = int(sys.argv[3]) if only_rasters else 100000
     with open(os.path.join(d, "manifest.json")) as f:
         man = json.load(f)
     if "--no-h5" in sys.argv[2:]:   # drawn by a program without the HDF5 reader (neuroc plot)
@@ -300,7 +303,7 @@ def main():
     for rec in man["recordings"]:
         if rec["kind"] == "spikes":
             check_raster(d, rec, man, density)
-    if density == 1 << 62:
+    if not only_rasters:
         check_rates(d, man)
         for rec in man["recordings"]:
             if rec["kind"] == "state":
