@@ -283,7 +283,8 @@ typedef struct Reader {
     int64_t rows;                 /* npy: rows in the header; csv: -1 (unknown) */
     int64_t done;
     size_t row_bytes;             /* npy */
-    char line[1 << 16];           /* csv */
+    char *line;                   /* csv: the current line (getline) */
+    size_t line_cap;
 } Reader;
 
 static int64_t rd_le(const unsigned char *p, int n)
@@ -349,13 +350,14 @@ static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *gro
         r->row_bytes = cols < 0 ? 12 : 8 * (size_t)(1 + cols);
     } else {
         r->rows = -1;
-        if (!fgets(r->line, sizeof r->line, r->f) || strncmp(r->line, "t_ms", 4) != 0)
+        if (getline(&r->line, &r->line_cap, r->f) < 0 || strncmp(r->line, "t_ms", 4) != 0)
             goto bad;
     }
     return r;
 bad:
     nrt_seterr(ctx, "'%s' is not a recording of the kind manifest.json says", path);
     fclose(r->f);
+    free(r->line);
     free(r);
     return NULL;
 }
@@ -367,6 +369,7 @@ static void rd_close(Reader *r)
             fclose(r->f);
         free(r->ht);
         free(r->hid);
+        free(r->line);
         free(r);
     }
 }
@@ -391,7 +394,7 @@ static int rd_spike(Reader *r, double *t, int64_t *i)
         *i = (int32_t)(uint32_t)rd_le(row + 8, 4);
     } else {
         char *e;
-        if (!fgets(r->line, sizeof r->line, r->f))
+        if (getline(&r->line, &r->line_cap, r->f) < 0)
             return 0;
         *t = strtod(r->line, &e);
         if (*e != ',')
@@ -418,9 +421,10 @@ static int rd_row(Reader *r, double *vals, int cols)
             memcpy(&vals[k], &u, sizeof u);
         }
     } else {
-        char *s = r->line, *e;
-        if (!fgets(r->line, sizeof r->line, r->f))
+        char *s, *e;
+        if (getline(&r->line, &r->line_cap, r->f) < 0)
             return 0;
+        s = r->line;
         for (k = 0; k <= cols; k++) {
             vals[k] = strtod(s, &e);
             if (e == s)
@@ -790,7 +794,8 @@ static nrt_status fig_state(Plot *P, const Json *rec)
 {
     const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
     const Json *vars = jget(rec, "variables"), *units = jget(rec, "units"),
-               *neurons = jget(rec, "neurons");
+               *neurons = jget(rec, "neurons"), *pops;
+    const char *what = "synapse";
     int nv = vars && vars->type == J_ARR ? vars->n : 0;
     int ni = neurons && neurons->type == J_ARR ? neurons->n : 0;
     int cols = nv * ni, shown = ni < MAX_TRACES ? ni : MAX_TRACES, v, k;
@@ -835,9 +840,15 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     }
     snprintf(title, sizeof title, "Recorded state of %s (%s)", pop, file);
     nrt_svg_begin(f, 900, H, title);
+    /* `record w of PROJ` names the projection as its population: its columns are synapses */
+    pops = jget(P->man, "populations");
+    for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++)
+        if (strcmp(jstr(&pops->items[k], "name", ""), pop) == 0)
+            what = "neuron";
     for (k = 0; k < shown; k++) {
         const Json *nk = &neurons->items[k];
-        snprintf(lab[k], sizeof lab[k], "neuron %lld", (long long)(nk->type == J_NUM ? nk->num : k));
+        snprintf(lab[k], sizeof lab[k], "%s %lld", what,
+                 (long long)(nk->type == J_NUM ? nk->num : k));
         labels[k] = lab[k];
     }
     for (v = 0; v < nv; v++) {
@@ -928,7 +939,8 @@ static nrt_status fig_state(Plot *P, const Json *rec)
         snprintf(note, sizeof note, "%lld samples every %g ms%s%s", (long long)rows,
                  jnum(rec, "every_steps", 1) * P->dt,
                  decim ? "; min and max per pixel column" : "",
-                 shown < ni ? "; the first 8 neurons" : "");
+                 shown < ni ? (what[0] == 'n' ? "; the first 8 neurons" : "; the first 8 synapses")
+                            : "");
         nrt_svg_note(f, pn.x, pn.y - 6, note);
         fputs("</g>\n", f);
     }

@@ -68,8 +68,11 @@ def axes(root, scope=None):
             text = g.find(NS + "text")
             ticks.append((float(line.get(attr)), float(text.text)))
         maps[cls] = linear_map(ticks)
-        check(maps[cls] is not None and len(ticks) >= 3,
-              "%d %s marks with labels in a linear scale" % (len(ticks), cls))
+        step = ticks[1][1] - ticks[0][1] if len(ticks) >= 2 else 0
+        mant = step / 10 ** math.floor(math.log10(step)) if step > 0 else 0
+        check(maps[cls] is not None and len(ticks) >= 3 and
+              any(abs(mant - m) < 1e-6 for m in (1, 2, 5)),
+              "%d %s marks with labels in a linear scale, every %g" % (len(ticks), cls, step))
     return maps.get("xtick"), maps.get("ytick")
 
 
