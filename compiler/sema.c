@@ -4023,10 +4023,23 @@ static void do_record(Sema *S, AstNode *it)
     }
     const char *f = it->str;
     size_t fl = strlen(f);
-    if (!(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
-        error_at(cc, it->loc, "recording file '%s' must end in .npy or .csv", f);
+    int h5 = fl > 3 && strcmp(f + fl - 3, ".h5") == 0;
+    if (!h5 && !(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
+        error_at(cc, it->loc, "recording file '%s' must end in .npy, .csv or .h5", f);
         return;
     }
+    if (h5 && (rp || !it->flag)) {
+        error_at(cc, it->loc, "only spikes can be recorded to '.h5' (a SONATA spike file); record "
+                              "states to .npy or .csv");
+        return;
+    }
+#ifndef NEUROC_HDF5_LIB
+    if (h5) {
+        error_at(cc, it->loc, "recording file '%s': this neuroc was built without HDF5 (install "
+                              "libhdf5-dev and rebuild it), use .npy or .csv", f);
+        return;
+    }
+#endif
     if (strchr(f, '/') || strchr(f, '\\') || f[0] == '.') {
         error_at(cc, it->loc, "recording file '%s' must be a plain file name (it goes into the output folder)", f);
         return;
