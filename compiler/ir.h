@@ -295,6 +295,7 @@ typedef struct IrModel {
     int64_t total_steps;
     const char **notes;           /* --explain lines: integrators chosen and why, plans */
     int nnotes;
+    int mpi;                      /* set by the driver for --mpi: emit the per-rank program */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

@@ -31,6 +31,8 @@ static void usage(FILE *f)
           "                      persistent (graph and persistent: CUDA only)\n"
           "  --gpu-arch sm_XX    CUDA target (default: the present GPU's, else sm_90)\n"
           "  --nvcc PATH         CUDA compiler (default: $NVCC, nvcc on PATH, /usr/local/cuda/bin)\n"
+          "  --mpi               a distributed simulator: run it with mpirun -np N (c back end;\n"
+          "                      compiled with $MPICC, else mpicc)\n"
           "  -v, --verbose       show the commands neuroc runs\n"
           "  --version           print the version\n"
           "  --help              this text\n"
@@ -161,6 +163,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--nvcc") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->nvcc = argv[++i];
+        } else if (strcmp(a, "--mpi") == 0) {
+            o->mpi = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {
