@@ -4,8 +4,8 @@
 # built as a normal C simulator and with `neuroc --mpi`, the latter run under
 # `mpirun -np N` for N in $RANKS; each run's spike file must be byte-identical to the normal
 # simulator's; the construct and simulate times (manifest.json) of every run are tabled in
-# $OUT/mpi/mpi.txt and mpi.json (MODELS, RANKS and MC_MS choose what runs). The ranks are CPU ranks: the CUDA back end is not
-# distributed yet (docs/performance.md, "Distributed runs").
+# $OUT/mpi/mpi.txt and mpi.json (MODELS, RANKS and MC_MS choose what runs). The ranks are
+# CPU ranks: the CUDA back end is not distributed yet (docs/performance.md, "Distributed runs").
 #
 # The build comes from the development machine as for run.sh (BUILD, default build-dev).
 # libneurort_mpi.a is rebuilt here with this machine's mpicc, so the simulators match its MPI.
