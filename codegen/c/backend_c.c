@@ -1291,9 +1291,8 @@ static void emit_mpi_start(Out *o, const IrModel *m)
         one |= m->recs[r].proj != NULL;
     out_open(o, "if (nrt_mpi_size(mpi) > 1 && (ctx.save_conn || %d))", one);
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s needs one rank (mpirun -np 1)\", ctx.save_conn ? \"--save-connectivity\" : \"recording synapse states\");");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "nrt_mpi_abort(mpi, 2);");
-    out_line(o, "return 2;");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
     out_close(o);
     out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
 }

@@ -1,0 +1,30 @@
+#!/bin/sh
+# tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end is a
+# compile error; recording synapse states and --save-connectivity need one rank (status 2
+# with two, with the message once) and work with one.
+#   errors.sh NEUROC PLASTIC_MODEL WORKDIR
+set -eu
+neuroc=$1 model=$2 work=$3
+command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+expect() {   # expect STATUS TEXT FILE: the last command's status and a line of FILE
+    [ "$st" = "$1" ] || { echo "FAIL: status $st, expected $1"; cat "$3"; exit 1; }
+    [ "$(grep -c -- "$2" "$3")" = 1 ] || { echo "FAIL: '$2' not said once:"; cat "$3"; exit 1; }
+}
+st=0; "$neuroc" --mpi --backend opencl "$model" -o x 2>err.txt || st=$?
+expect 1 "error: --mpi needs the c back end (the opencl back end runs on one device)" err.txt
+# the plastic model, recording its weights
+cp "$model" m.neuro
+echo 'record w of plastic every 100 ms to "w.npy"' >>m.neuro
+"$neuroc" --mpi m.neuro -o dist 2>/dev/null
+st=0; mpirun -np 2 ./dist --quiet --out o2 2>err.txt || st=$?
+expect 2 "error: recording synapse states needs one rank (mpirun -np 1)" err.txt
+[ ! -e o2/w.npy ] || { echo "FAIL: o2/w.npy written"; exit 1; }
+st=0; mpirun -np 1 ./dist --quiet --out o1 2>err.txt || st=$?
+[ "$st" = 0 ] && [ -s o1/w.npy ] || { echo "FAIL: one rank did not record the weights"; cat err.txt; exit 1; }
+"$neuroc" --mpi "$model" -o plain 2>/dev/null
+st=0; mpirun -np 2 ./plain --quiet --save-connectivity --out o3 2>err.txt || st=$?
+expect 2 "error: --save-connectivity needs one rank (mpirun -np 1)" err.txt
+echo "ok: refusals"
