@@ -139,18 +139,30 @@ static void mpi_view(Out *o, const IrProj *j, const char *c, const char *lo, con
     out_line(o, "%s%s = nc_view(%s_hi, %lld, %lld);", c, hi, pc, (long long)j->post.offset, (long long)j->post.size);
 }
 
-/* After the full build: keep the synapses onto this rank's slice, `rk` their ranks. */
-static void mpi_restrict(Out *o, const IrProj *j, int file)
+/* 1 when `record ... of j` (synapse states) exists: its ranks keep the full rows' layout. */
+static int mpi_recorded(const IrModel *m, const IrProj *j)
+{
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].proj == j)
+            return 1;
+    return 0;
+}
+
+/* After the full build: keep the synapses onto this rank's slice, `rk` their ranks; for a
+ * recorded projection also <c>_grp, the full rows' pointers (synapse s of row i is column
+ * <c>_grp[i] + rk[s] of the recording). */
+static void mpi_restrict(Out *o, const IrModel *m, const IrProj *j, int file)
 {
     const char *c = j->cname, *pc = j->post.pop->cname;
     long long off = (long long)j->post.offset, n = (long long)j->post.size;
+    char grp[96], cols[128];
+    snprintf(grp, sizeof grp, mpi_recorded(m, j) ? "&%s_grp" : "NULL", c);
+    snprintf(cols, sizeof cols, file ? "%s_fw, %s_fd" : "NULL, NULL", c, c);
     out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
-    if (file)
-        out_line(o, "if (nrt_mpi_restrict(&ctx, &%s, nc_view(%s_lo, %lld, %lld), nc_view(%s_hi, %lld, %lld), &rk, %s_fw, %s_fd) != NRT_OK) return -1;",
-                 c, pc, off, n, pc, off, n, c, c);
-    else
-        out_line(o, "if (nrt_mpi_restrict(&ctx, &%s, nc_view(%s_lo, %lld, %lld), nc_view(%s_hi, %lld, %lld), &rk, NULL, NULL) != NRT_OK) return -1;",
-                 c, pc, off, n, pc, off, n);
+    out_line(o, "if (nrt_mpi_restrict(&ctx, &%s, nc_view(%s_lo, %lld, %lld), nc_view(%s_hi, %lld, %lld), &rk, %s, %s) != NRT_OK) return -1;",
+             c, pc, off, n, pc, off, n, grp, cols);
+    if (mpi_recorded(m, j))
+        out_line(o, "%s_rk = rk, %s_gnnz = %s_grp[%s.n_pre];", c, c, c, c);
 }
 
 /* ===== distributed runs =====} */
@@ -605,7 +617,7 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
     }
     if (m->mpi)
-        mpi_restrict(o, j, j->rule == IR_FROM_FILE);
+        mpi_restrict(o, m, j, j->rule == IR_FROM_FILE);
     out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
              j->cname, j->cname, j->cname, j->name);
     out_line(o, "if (!%s_w) return -1;", j->cname);
@@ -711,6 +723,9 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
              j->cname, j->cname, j->cname);
     out_line(o, "static unsigned char *%s_fired; /* post neurons that spiked this step */", j->cname);
+    if (m->mpi && mpi_recorded(m, j))
+        out_line(o, "static int32_t *%s_rk; static int64_t *%s_grp, %s_gnnz; /* the full rows' layout, for recording */",
+                 j->cname, j->cname, j->cname);
     for (int k = 0; k < pl->nsyn; k++)
         out_line(o, "static %s *%s; /* %s [%s], per synapse */", storage_type(pl->syn[k]->type),
                  pl->syn[k]->cname, pl->syn[k]->label, pl->syn[k]->unit);
@@ -781,7 +796,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
     if (m->mpi)
-        mpi_restrict(o, j, 0);
+        mpi_restrict(o, m, j, 0);
     out_line(o, "const int64_t nnz = %s.nnz ? %s.nnz : 1;", c, c);
     for (int k = 0; k < pl->nsyn; k++)
         alloc_line(o, pl->syn[k]->cname, "", "nnz", pl->syn[k]->label, j->name);
@@ -813,7 +828,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_close(o);
     out_line(o, "%s_D = maxd + 1;", c);
-    if (m->mpi)
+    if (m->mpi && !mpi_recorded(m, j))
         out_line(o, "nrt_free(rk);");
     snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt, "receptor input ring", j->name);
@@ -1045,9 +1060,11 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
 }
 
 /* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
-static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file)
+static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file, int mpi)
 {
     const char *jc = rec->proj->cname;
+    char nnz[96];   /* --mpi: the full projection's count; each rank holds a part */
+    snprintf(nnz, sizeof nnz, mpi ? "%s_gnnz" : "%s.nnz", jc);
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
     for (int k = 0; k < rec->nvars; k++) {
@@ -1055,20 +1072,20 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
         sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
     }
     out_begin(o);
-    out_open(o, "if (%s.nnz > INT32_MAX)", jc);
+    out_open(o, "if (%s > INT32_MAX)", nnz);
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", file);
     out_line(o, "return -1;");
     out_close(o);
-    out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof *rec%d_local, \"recording\");",
-             r, jc, jc, r);
-    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * %d * sizeof *rec%d_row, \"recording\");",
-             r, jc, jc, rec->nvars, r);
+    out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * sizeof *rec%d_local, \"recording\");",
+             r, nnz, nnz, r);
+    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * %d * sizeof *rec%d_row, \"recording\");",
+             r, nnz, nnz, rec->nvars, r);
     out_line(o, "if (!rec%d_local || !rec%d_row) return -1;", r, r);
-    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) rec%d_local[s] = s;", jc, r);
+    out_line(o, "for (int64_t s = 0; s < %s; s++) rec%d_local[s] = s;", nnz, r);
     out_line(o, "static const char *const vars[] = {%s};", vars.s);
     out_line(o, "static const char *const units[] = {%s};", units.s);
-    out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)%s.nnz, rec%d_local, %lld);", r,
-             file, pn.s, rec->nvars, jc, r, (long long)rec->every);
+    out_line(o, "%srec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)%s, rec%d_local, %lld);",
+             mpi ? "if (root) " : "", r, file, pn.s, rec->nvars, nnz, r, (long long)rec->every);
     out_close(o);
     sb_free(&vars);
     sb_free(&units);
@@ -1100,16 +1117,17 @@ static void emit_records(Out *o, const IrModel *m)
     }
     out_blank(o);
     out_open(o, "static int open_records(void)");
+    const char *root = m->mpi ? "if (root) " : "";
     if (m->mpi)
-        out_line(o, "if (nrt_mpi_rank(mpi) != 0) return 0; /* rank 0 writes every file */");
+        out_line(o, "const int root = nrt_mpi_rank(mpi) == 0; /* rank 0 writes every file */");
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
         if (rec->proj) {
-            emit_syn_record_open(o, rec, r, f.s);
+            emit_syn_record_open(o, rec, r, f.s, m->mpi);
         } else if (rec->spikes) {
-            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+            out_line(o, "%srec%d = %s(&ctx, \"%s\", \"%s\", %lld);", root, r, cg_spikes_open(rec), f.s,
                      rec->view.pop->name, (long long)rec->view.size);
         } else {
             StrBuf vars = {0}, units = {0};
@@ -1120,13 +1138,13 @@ static void emit_records(Out *o, const IrModel *m)
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
-            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
-                     f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
+            out_line(o, "%srec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);",
+                     root, r, f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
             out_close(o);
             sb_free(&vars);
             sb_free(&units);
         }
-        out_line(o, "if (!rec%d) return -1;", r);
+        out_line(o, "if (%s!rec%d) return -1;", m->mpi ? "root && " : "", r);
         sb_free(&f);
     }
     out_line(o, "return 0;");
@@ -1243,16 +1261,22 @@ static void emit_step_mpi(Out *o, const IrModel *m)
         out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->proj) {   /* one rank only (checked in main) */
+        if (rec->proj) {   /* this rank's synapses at their columns of the full layout, merged */
             const char *jc = rec->proj->cname;
-            out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
+            out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
             if (rec->proj->plast->event)
                 out_line(o, "catchup_%s(step + 1);", jc);
-            out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
+            out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
+            out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
+            out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
+            out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
             for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+                out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
             out_close(o);
-            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+            out_close(o);
+            out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
+                     rec->nvars);
+            out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
             out_close(o);
         } else if (rec->spikes) {
             const char *pc = rec->view.pop->cname;
@@ -1286,11 +1310,8 @@ static void emit_mpi_start(Out *o, const IrModel *m)
         else
             out_line(o, "nrt_mpi_slice(mpi, %s_N, &%s_lo, &%s_hi);", p->cname, p->cname, p->cname);
     }
-    int one = 0;
-    for (int r = 0; r < m->nrecs; r++)
-        one |= m->recs[r].proj != NULL;
-    out_open(o, "if (nrt_mpi_size(mpi) > 1 && (ctx.save_conn || %d))", one);
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s needs one rank (mpirun -np 1)\", ctx.save_conn ? \"--save-connectivity\" : \"recording synapse states\");");
+    out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"--save-connectivity needs one rank (mpirun -np 1)\");");
     out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
     out_close(o);

@@ -35,10 +35,10 @@ void nrt_mpi_slice(const nrt_mpi *m, int64_t n, int64_t *lo, int64_t *hi);
 
 /* Keep only the synapses of c whose post index is in [lo, hi), in their order. *rank
  * receives, per kept synapse, its rank in its full row (s - row_ptr[i] before), which keys
- * its draws; fw and fd (NULL or nnz values each, an edge file's columns) are compacted
- * alongside. NRT_ENOMEM with errmsg. */
+ * its draws; *full_row_ptr (unless NULL) a copy of the row pointers before; fw and fd (NULL
+ * or nnz values each, an edge file's columns) are compacted alongside. NRT_ENOMEM with errmsg. */
 nrt_status nrt_mpi_restrict(nrt_ctx *ctx, nrt_csr *c, int64_t lo, int64_t hi, int32_t **rank,
-                            double *fw, double *fd);
+                            int64_t **full_row_ptr, double *fw, double *fd);
 
 /* The minimum of v over all ranks. */
 int64_t nrt_mpi_min(nrt_mpi *m, int64_t v);

@@ -83,8 +83,14 @@ void nrt_mpi_slice(const nrt_mpi *m, int64_t n, int64_t *lo, int64_t *hi)
 }
 
 nrt_status nrt_mpi_restrict(nrt_ctx *ctx, nrt_csr *c, int64_t lo, int64_t hi, int32_t **rank,
-                            double *fw, double *fd)
+                            int64_t **full_row_ptr, double *fw, double *fd)
 {
+    if (full_row_ptr) {
+        *full_row_ptr = nrt_alloc(ctx, (size_t)(c->n_pre + 1) * sizeof **full_row_ptr, "full row pointers");
+        if (!*full_row_ptr)
+            return NRT_ENOMEM;
+        memcpy(*full_row_ptr, c->row_ptr, (size_t)(c->n_pre + 1) * sizeof **full_row_ptr);
+    }
     int64_t kept = 0;
     for (int64_t s = 0; s < c->nnz; s++)
         kept += c->col[s] >= lo && c->col[s] < hi;
