@@ -4,7 +4,7 @@
  * Each rank owns a contiguous slice of every population (nrt_mpi_slice), or all of a
  * population the generated program replicates; it keeps the synapses onto its own post
  * neurons (nrt_mpi_restrict) and exchanges the spikes of every interval of D steps (the
- * shortest delay) in one MPI_Allgatherv (nrt_mpi_push, nrt_mpi_exchange, nrt_mpi_take), so
+ * shortest delay), usually in one MPI_Allgather (nrt_mpi_push, nrt_mpi_exchange, nrt_mpi_take), so
  * every rank sees the single-rank spike lists of every step, in neuron order. Rank 0 writes
  * every output file. This header does not include mpi.h: generated code needs only it.
  */

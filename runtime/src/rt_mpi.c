@@ -1,11 +1,14 @@
 /* rt_mpi.c -- the MPI layer of distributed C simulators (nrt_mpi.h), built into
  * libneurort_mpi.a only when CMake finds MPI; compiled with MPI's include flags.
  *
- * The spike exchange of an interval: every rank fills `send` with its spikes as int32 in
- * (step, population) order and `cnt` with their counts, one per (step, population). One
- * MPI_Allgather of the counts (plus the stop flag) tells every rank the layout of every
- * other rank's buffer; one MPI_Allgatherv moves the spikes. off[r][q] is where rank r's
- * spikes of (step, population) q start in `recv`.
+ * The spike exchange of an interval: each rank's message is int32 words
+ *     [stop, total, count of each (step, population) q, the spikes in q order]
+ * and the first `slot` words of every message travel in one fixed-size MPI_Allgather (slot:
+ * the header and `inl` spikes). Only when a message is longer does a second collective, an
+ * MPI_Allgatherv of the rest, follow; `inl` then grows to the longest message seen, the
+ * same on every rank (each sees every header), so a steady run needs one collective per
+ * interval: latency, not bytes, is what an exchange costs. The messages are then laid end to
+ * end in `recv`; off[r * nq + q] is where rank r's spikes of q start.
  */
 #include "nrt_mpi.h"
 #include "rt_internal.h"
@@ -14,16 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { HDR = 2 };                  /* stop flag, total */
+
 struct nrt_mpi {
     int rank, size;
-    int nsteps, npops, q;          /* the interval's shape; q: next (step, pop) slot to push */
-    int64_t *cnt;                  /* this rank's counts, nsteps * npops, then the stop flag */
-    int64_t *all;                  /* every rank's counts, size * (nsteps * npops + 1) */
-    int64_t *off;                  /* size * nsteps * npops offsets into recv */
-    int32_t *send, *recv;
-    int64_t nsend, capsend, caprecv;
+    int nsteps, npops, q;          /* the interval's shape; q: next (step, pop) to push */
+    int64_t inl;                   /* spikes per rank that travel in the fixed gather */
+    int32_t *send, *fixed, *over, *recv;
+    int64_t nsend, capsend, capfixed, capover, caprecv;
+    int64_t *off, capoff;          /* size * nq */
     int *rcounts, *rdispls;
-    int capq;
 };
 
 static void finalize_at_exit(void)
@@ -127,7 +130,8 @@ int64_t nrt_mpi_min(nrt_mpi *m, int64_t v)
     return r;
 }
 
-/* Grow *p (elem bytes each) to hold at least n elements; *cap tracks its size. */
+/* Grow *p (elem bytes each) to hold at least n elements, keeping its contents; *cap tracks
+ * its size. */
 static int grow(nrt_ctx *ctx, void **p, int64_t *cap, int64_t n, size_t elem, const char *what)
 {
     if (n <= *cap)
@@ -138,6 +142,8 @@ static int grow(nrt_ctx *ctx, void **p, int64_t *cap, int64_t n, size_t elem, co
     void *q = nrt_alloc(ctx, (size_t)c * elem, what);
     if (!q)
         return -1;
+    if (*p)
+        memcpy(q, *p, (size_t)*cap * elem);
     nrt_free(*p);
     *p = q;
     *cap = c;
@@ -146,24 +152,16 @@ static int grow(nrt_ctx *ctx, void **p, int64_t *cap, int64_t n, size_t elem, co
 
 nrt_status nrt_mpi_begin(nrt_ctx *ctx, nrt_mpi *m, int nsteps, int npops)
 {
-    const int nq = nsteps * npops;
-    if (nq + 1 > m->capq) {
-        nrt_free(m->cnt);
-        nrt_free(m->all);
-        nrt_free(m->off);
-        m->cnt = nrt_alloc(ctx, (size_t)(nq + 1) * sizeof *m->cnt, "MPI counts");
-        m->all = nrt_alloc(ctx, (size_t)m->size * (size_t)(nq + 1) * sizeof *m->all, "MPI counts");
-        m->off = nrt_alloc(ctx, (size_t)m->size * (size_t)(nq + 1) * sizeof *m->off, "MPI offsets");
-        if (!m->cnt || !m->all || !m->off) {
-            m->capq = 0;
-            return NRT_ENOMEM;
-        }
-        m->capq = nq + 1;
-    }
+    const int64_t nq = (int64_t)nsteps * npops;
     m->nsteps = nsteps;
     m->npops = npops;
     m->q = 0;
-    m->nsend = 0;
+    m->nsend = HDR + nq;
+    if (grow(ctx, (void **)&m->send, &m->capsend, m->nsend, sizeof *m->send, "spike exchange") != 0 ||
+        grow(ctx, (void **)&m->off, &m->capoff, (int64_t)m->size * nq, sizeof *m->off, "spike exchange") != 0)
+        return NRT_ENOMEM;
+    if (m->inl == 0)
+        m->inl = 64;
     return NRT_OK;
 }
 
@@ -174,46 +172,75 @@ nrt_status nrt_mpi_push(nrt_ctx *ctx, nrt_mpi *m, const int64_t *spk, int64_t n)
     for (int64_t k = 0; k < n; k++)
         m->send[m->nsend + k] = (int32_t)spk[k];
     m->nsend += n;
-    m->cnt[m->q++] = n;
+    m->send[HDR + m->q++] = (int32_t)n;
     return NRT_OK;
 }
 
 int nrt_mpi_exchange(nrt_ctx *ctx, nrt_mpi *m, int stop)
 {
-    const int nq = m->nsteps * m->npops, w = nq + 1;
-    m->cnt[nq] = stop;
-    MPI_Allgather(m->cnt, w, MPI_INT64_T, m->all, w, MPI_INT64_T, MPI_COMM_WORLD);
-    int64_t total = 0;
-    int any = 0;
-    for (int r = 0; r < m->size; r++) {
-        const int64_t *c = m->all + (size_t)r * (size_t)w;
-        int64_t n = 0;
-        for (int q = 0; q < nq; q++) {
-            m->off[(size_t)r * (size_t)w + (size_t)q] = total + n;
-            n += c[q];
-        }
-        any |= c[nq] != 0;
-        m->rcounts[r] = (int)n;
-        m->rdispls[r] = (int)total;
-        total += n;
-    }
-    if (total > 2147483647 ||
-        grow(ctx, (void **)&m->recv, &m->caprecv, total, sizeof *m->recv, "spike exchange") != 0) {
-        nrt_seterr(ctx, "spike exchange of %lld spikes: out of memory or over 2^31", (long long)total);
+    const int64_t nq = (int64_t)m->nsteps * m->npops, slot = HDR + nq + m->inl;
+    const size_t R = (size_t)m->size;
+    m->send[0] = stop != 0;
+    m->send[1] = (int32_t)(m->nsend - HDR - nq);
+    if (m->nsend > 2147483647 || slot > 2147483647 / m->size) {
+        nrt_seterr(ctx, "spike exchange: %lld words from one rank, over 2^31", (long long)m->nsend);
         return -1;
     }
-    MPI_Allgatherv(m->send, (int)m->nsend, MPI_INT32_T, m->recv, m->rcounts, m->rdispls, MPI_INT32_T,
-                   MPI_COMM_WORLD);
+    if (grow(ctx, (void **)&m->send, &m->capsend, slot, sizeof *m->send, "spike exchange") != 0 ||
+        grow(ctx, (void **)&m->fixed, &m->capfixed, (int64_t)R * slot, sizeof *m->fixed, "spike exchange") != 0) {
+        nrt_seterr(ctx, "spike exchange: out of memory");
+        return -1;
+    }
+    MPI_Allgather(m->send, (int)slot, MPI_INT32_T, m->fixed, (int)slot, MPI_INT32_T, MPI_COMM_WORLD);
+    /* every rank's message length, the overflow beyond `slot` */
+    int64_t total = 0, nover = 0, longest = 0;
+    int any = 0;
+    for (size_t r = 0; r < R; r++) {
+        const int32_t *h = m->fixed + r * (size_t)slot;
+        const int64_t len = HDR + nq + h[1], extra = len > slot ? len - slot : 0;
+        any |= h[0] != 0;
+        m->rcounts[r] = (int)extra;
+        m->rdispls[r] = (int)nover;
+        nover += extra;
+        total += len;
+        if (h[1] > longest)
+            longest = h[1];
+    }
+    if (total > 2147483647 || grow(ctx, (void **)&m->recv, &m->caprecv, total, sizeof *m->recv, "spike exchange") != 0 ||
+        grow(ctx, (void **)&m->over, &m->capover, nover, sizeof *m->over, "spike exchange") != 0) {
+        nrt_seterr(ctx, "spike exchange of %lld words: out of memory or over 2^31", (long long)total);
+        return -1;
+    }
+    if (nover > 0) {
+        const int64_t mine = m->nsend > slot ? m->nsend - slot : 0;
+        MPI_Allgatherv(m->send + (mine ? slot : 0), (int)mine, MPI_INT32_T, m->over, m->rcounts, m->rdispls,
+                       MPI_INT32_T, MPI_COMM_WORLD);
+        m->inl = longest + longest / 4;   /* the same on every rank: they all saw every header */
+    }
+    /* the messages end to end in recv, and where each (rank, q) starts */
+    int64_t at = 0;
+    for (size_t r = 0; r < R; r++) {
+        const int32_t *h = m->fixed + r * (size_t)slot;
+        const int64_t len = HDR + nq + h[1], head = len < slot ? len : slot;
+        memcpy(m->recv + at, h, (size_t)head * sizeof *m->recv);
+        memcpy(m->recv + at + head, m->over + m->rdispls[r], (size_t)m->rcounts[r] * sizeof *m->recv);
+        int64_t o = at + HDR + nq;
+        for (int64_t q = 0; q < nq; q++) {
+            m->off[r * (size_t)nq + (size_t)q] = o;
+            o += h[HDR + q];
+        }
+        at += len;
+    }
     return any;
 }
 
 int64_t nrt_mpi_take(const nrt_mpi *m, int k, int p, int64_t *spk)
 {
-    const int nq = m->nsteps * m->npops, w = nq + 1, q = k * m->npops + p;
+    const int64_t nq = (int64_t)m->nsteps * m->npops, q = (int64_t)k * m->npops + p;
     int64_t n = 0;
-    for (int r = 0; r < m->size; r++) {
-        const int64_t c = m->all[(size_t)r * (size_t)w + (size_t)q];
-        const int32_t *src = m->recv + m->off[(size_t)r * (size_t)w + (size_t)q];
+    for (int64_t r = 0; r < m->size; r++) {
+        const int32_t *src = m->recv + m->off[r * nq + q];
+        const int64_t c = m->recv[m->off[r * nq] - nq + q];   /* its header's count */
         for (int64_t j = 0; j < c; j++)
             spk[n + j] = src[j];
         n += c;
