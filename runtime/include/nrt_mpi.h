@@ -21,7 +21,7 @@ typedef struct nrt_mpi nrt_mpi;
 
 /* MPI_Init (a single rank without mpirun works), rank and size; registers MPI_Finalize to
  * run at exit. Ranks other than 0 become quiet and write no files (ctx->out_dir = NULL):
- * call after nrt_init. NULL with errmsg on failure. */
+ * call after nrt_init. NULL with errmsg on failure, and for --instances B > 1. */
 nrt_mpi *nrt_mpi_init(nrt_ctx *ctx, int *argc, char ***argv);
 int nrt_mpi_rank(const nrt_mpi *m);
 int nrt_mpi_size(const nrt_mpi *m);

@@ -40,6 +40,10 @@ static void finalize_at_exit(void)
 nrt_mpi *nrt_mpi_init(nrt_ctx *ctx, int *argc, char ***argv)
 {
     int inited = 0;
+    if (ctx->instances > 1) {   /* each instance would be a process of its own, outside the MPI job */
+        nrt_seterr(ctx, "--instances cannot be combined with a distributed simulator (run mpirun once per seed)");
+        return NULL;
+    }
     MPI_Initialized(&inited);
     if (!inited && MPI_Init(argc, argv) != MPI_SUCCESS) {
         nrt_seterr(ctx, "MPI_Init failed");
