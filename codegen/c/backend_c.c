@@ -457,6 +457,8 @@ static void proc_body(Out *o, const void *arg)
     proc_delay(o, pb);
     if (pb->what == PB_BUILD) {
         out_line(o, "if (dd > maxd) maxd = dd;");
+        if (pb->mpi)
+            out_line(o, "if (dd < %s_dmin) %s_dmin = dd;", c, c);
     } else if (pb->what == PB_DELIVER) {
         if (pb->mpi)   /* only this rank's targets */
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
@@ -505,7 +507,8 @@ static void emit_proc(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", c);
     out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", c);
     if (m->mpi)
-        out_line(o, "static int64_t %s_vlo, %s_vhi; /* this rank's targets */", c, c);
+        out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
+                 c, c, c);
     out_blank(o);
     out_open(o, "static int build_%s(void)", c);
     if (m->mpi)
@@ -1326,8 +1329,10 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         plastic |= j->plast != NULL;
-        if (!j->delay || j->procedural)   /* one step, or not stored: regenerated, assume one */
+        if (!j->delay)
             out_line(o, "dmin = 1; /* %s */", j->name);
+        else if (j->procedural)
+            out_line(o, "if (%s_dmin < dmin) dmin = %s_dmin;", j->cname, j->cname);
         else
             out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) if (%s_d[s] < dmin) dmin = %s_d[s];", j->cname,
                      j->cname, j->cname);
