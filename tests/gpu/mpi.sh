@@ -8,7 +8,8 @@
 # CPU ranks: the CUDA back end is not distributed yet (docs/performance.md, "Distributed runs").
 #
 # The build comes from the development machine as for run.sh (BUILD, default build-dev).
-# libneurort_mpi.a is rebuilt here with this machine's mpicc, so the simulators match its MPI.
+# libneurort_mpi.a is rebuilt here with this machine's mpicc (else cc with the include and
+# lib folders beside mpirun), so the simulators match its MPI.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
@@ -17,13 +18,23 @@ RANKS=${RANKS:-1 2 4 8}
 MC_MS=${MC_MS:-200}
 MODELS=${MODELS:-cuba microcircuit}
 mkdir -p "$OUT"
-command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1 ||
-    { echo "mpi.sh: skipped: no mpirun/mpicc on this machine"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "mpi.sh: skipped: no mpirun on this machine"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 work=$(mktemp -d)
+# the MPI compiler: mpicc, else cc with the include and lib folders beside mpirun's
+if command -v mpicc >/dev/null 2>&1; then
+    export MPICC=$(command -v mpicc)
+else
+    mpi_home=$(dirname "$(dirname "$(command -v mpirun)")")
+    [ -e "$mpi_home/include/mpi.h" ] || { echo "mpi.sh: skipped: no mpicc and no $mpi_home/include/mpi.h"; exit 77; }
+    printf '#!/bin/sh\nexec cc -I%s/include "$@" -L%s/lib -Wl,-rpath,%s/lib -lmpi\n' \
+        "$mpi_home" "$mpi_home" "$mpi_home" >"$work/mpicc"
+    chmod +x "$work/mpicc"
+    export MPICC="$work/mpicc"
+fi
 # a private prefix: the build's neuroc, stdlib and runtime, and an MPI layer for this MPI
 cp -r "$ROOT/$BUILD/bin" "$ROOT/$BUILD/lib" "$ROOT/$BUILD/include" "$ROOT/$BUILD/share" "$work/"
-mpicc -std=c11 -O2 -I"$ROOT/runtime/include" -I"$ROOT/runtime/src" -c "$ROOT/runtime/src/rt_mpi.c" \
+"$MPICC" -std=c11 -O2 -I"$ROOT/runtime/include" -I"$ROOT/runtime/src" -c "$ROOT/runtime/src/rt_mpi.c" \
     -o "$work/rt_mpi.o" && rm -f "$work/lib/libneurort_mpi.a" && ar rcs "$work/lib/libneurort_mpi.a" "$work/rt_mpi.o" ||
     { echo "mpi.sh: cannot build the MPI layer with this machine's mpicc"; exit 1; }
 NEUROC="$work/bin/neuroc"
