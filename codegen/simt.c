@@ -1875,7 +1875,14 @@ static void emit_host_main(Out *o, const Simt *S)
         const IrPop *p = prop_owner(m, i);
         for (int j = 0; j < p->nvars; j++) {
             const IrVar *v = p->vars[j];
-            if (!v->per_neuron) {
+            int rt = -1;
+            for (int k = 0; k < m->nrtparams; k++)
+                if (m->rtparams[k].var == v)
+                    rt = k;
+            if (rt >= 0) {
+                out_line(o, "h_scal[%d] = (real)nc_params[%d].value; /* runtime %s */", scal_var(S, v), rt,
+                         m->rtparams[rt].name);
+            } else if (!v->per_neuron) {
                 StrBuf val = {0};
                 CgDialect d = cg_dialect(m->dbl, p);
                 cg_real(&d, v->init, &val);

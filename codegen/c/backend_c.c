@@ -1087,6 +1087,9 @@ static void emit_main(Out *o, const IrModel *m)
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c");
+    for (int i = 0; i < m->nrtparams; i++)
+        out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
+                 storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");

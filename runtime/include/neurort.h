@@ -27,6 +27,16 @@ typedef enum nrt_status {
 
 #define NRT_MAX_POPS 256
 
+/* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
+ * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
+typedef struct nrt_param {
+    const char *name;             /* "exc.tau_m" */
+    const char *unit;             /* the internal unit, printable ("ms"; "1" for numbers) */
+    signed char dim[6];           /* exponents over length, mass, time, current, temperature, amount */
+    int is_int;                   /* an int parameter: integral values only */
+    double value;                 /* the model's value; after nrt_init, --set's (internal units) */
+} nrt_param;
+
 typedef struct nrt_rec nrt_rec;
 
 typedef struct nrt_pop_stat {
@@ -43,6 +53,8 @@ typedef struct nrt_ctx {
     uint64_t default_seed;        /* sim { seed } */
     double dt;                    /* ms */
     int64_t total_steps;          /* all run phases together (for progress) */
+    nrt_param *params;            /* run-time parameters (--set), or NULL */
+    int nparams;
     /* set by nrt_init from the command line */
     const char *out_dir;          /* --out DIR; default: <model>_out beside the binary */
     uint64_t seed;                /* --seed N, else default_seed */
@@ -86,6 +98,15 @@ typedef struct nrt_ctx {
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */
+
+/* `--set NAME=VALUE` (rt_set.c): finds NAME in ctx->params and stores VALUE, a number with
+ * a unit of the parameter's dimension ("15ms", "-60 mV", "2 steps"; a bare 0 fits any), in
+ * internal units. NRT_EINVAL with errmsg for a malformed argument, an unknown name (the
+ * message lists the valid ones), a wrong dimension (naming the expected one) or a
+ * non-integral value of an int parameter. nrt_init calls it for each --set. */
+nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg);
+/* Print the run-time parameters with their values to stdout (part of --help). */
+void nrt_param_usage(const nrt_ctx *ctx);
 
 /* Register a population for the summary; returns its index. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
