@@ -46,6 +46,15 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=ir
 grep -q "^population P = LIF\[200\]" "$WORK/out.txt" && ok "--dump=ir" || bad "--dump=ir"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain
 grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" || bad "--explain"
+grep -q "^kernel plan (c): one thread; each step: step_src (100 neurons), step_P (200 neurons), propagate_drive, records$" "$WORK/out.txt" &&
+    grep -q "^warnings: none$" "$WORK/out.txt" && ok "--explain: C kernel plan, no warnings" || bad "--explain C plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain --backend opencl --gpu-mode launch
+grep -q "^kernel plan (opencl, launch): each step, launched: neurons of src P (nc_k_neurons" "$WORK/out.txt" &&
+    grep -q "^warning 1: the launch schedule adds synaptic input with atomics" "$WORK/out.txt" &&
+    ok "--explain: launch kernel plan, atomics warning" || bad "--explain launch: $(grep -E 'plan|warning' "$WORK/out.txt")"
+grep -v "^record" "$WORK/tiny.neuro" >"$WORK/norec.neuro"
+expect_rc 0 "$NEUROC" "$WORK/norec.neuro" --explain
+grep -q "^warning 1: nothing is recorded" "$WORK/out.txt" && ok "--explain warns: nothing recorded" || bad "--explain norec"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --emit-only "$WORK/gen"
 [ -s "$WORK/gen/tiny.c" ] && ok "--emit-only writes tiny.c" || bad "--emit-only writes tiny.c"
 # emission is deterministic
