@@ -663,6 +663,19 @@ static nrt_status write_manifest(nrt_ctx *ctx)
             "  \"interrupted\": %s,\n", (unsigned long long)ctx->seed,
             (long long)ctx->total_steps, (long long)ctx->step,
             ctx->interrupted ? "true" : "false");
+    if (ctx->nparams) {           /* run-time parameters: the values this run used (--set) */
+        fputs("  \"parameters\": {", f);
+        for (i = 0; i < ctx->nparams; i++) {
+            fputs(i ? ", " : "", f);
+            json_str(f, ctx->params[i].name);
+            fputs(": {\"value\": ", f);
+            json_num(f, ctx->params[i].value);
+            fputs(", \"unit\": ", f);
+            json_str(f, ctx->params[i].unit);
+            fputs("}", f);
+        }
+        fputs("},\n", f);
+    }
     fputs("  \"timing_s\": {\"build\": ", f);
     json_num(f, ctx->t_build);
     fputs(", \"construct\": ", f);

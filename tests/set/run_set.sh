@@ -40,6 +40,11 @@ for tau in 15 31; do
     fi
 done
 "$WORK/sim" --quiet --out "$WORK/t10" && "$PYTHON" "$HERE/check_set.py" "$WORK/t10" 10 || bad "default tau_m"
+"$PYTHON" -c "import json,sys; p = json.load(open(sys.argv[1]))['parameters']; sys.exit(p != {'P.tau_m': {'value': 15, 'unit': 'ms'}})" \
+    "$WORK/t15/manifest.json" && ok "manifest.json: parameters P.tau_m = 15 ms" || bad "manifest.json parameters"
+"$NEUROC" "$HERE/lif_tau.neuro" --dump=ast >"$WORK/ast.neuro" 2>/dev/null && grep -q "^runtime P.tau_m$" "$WORK/ast.neuro" &&
+    "$NEUROC" "$WORK/ast.neuro" --dump=ast 2>/dev/null | cmp -s - "$WORK/ast.neuro" && ok "--dump=ast prints 'runtime' back (fixed point)" ||
+    bad "--dump=ast of runtime"
 "$WORK/sim" --quiet --out "$WORK/t15s" --set P.tau_m=0.015s --set P.tau_m=150steps &&
     cmp -s "$WORK/t15/spikes.csv" "$WORK/t15s/spikes.csv" && ok "the last --set wins; 150 steps = 15 ms" ||
     bad "--set P.tau_m=150steps differs from 15ms"
