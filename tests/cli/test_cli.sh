@@ -65,6 +65,8 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" -o "$WORK/sim"
 expect_rc 0 "$WORK/sim" --help
 expect_rc 2 "$WORK/sim" --frobnicate
 expect_rc 2 "$WORK/sim" --seed banana
+expect_rc 2 "$WORK/sim" --set P.I_e=100pA
+grep -q "unknown run-time parameter 'P.I_e': this model has none" "$WORK/err.txt" && ok "--set without run-time parameters" || bad "--set without runtime: $(cat "$WORK/err.txt")"
 expect_rc 0 "$WORK/sim" --quiet
 [ -s "$WORK/tiny_out/manifest.json" ] && ok "default output folder beside the binary" || bad "default output folder (expected $WORK/tiny_out)"
 expect_rc 0 "$WORK/sim" --out "$WORK/a" --quiet
@@ -106,6 +108,12 @@ if cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null 2>&1; then
     expect_rc 0 "$WORK/prefix/bin/neuroc" "$WORK/tiny.neuro" -o "$WORK/sim_installed"
     expect_rc 0 "$WORK/sim_installed" --out "$WORK/d" --quiet
     cmp -s "$WORK/a/spikes.npy" "$WORK/d/spikes.npy" && ok "installed neuroc: same spikes" || bad "installed neuroc: different spikes"
+    missing=""
+    for f in share/man/man1/neuroc.1 share/man/man1/neuroc-sim.1 share/doc/neuroc/tutorial.md \
+             share/doc/neuroc/examples/cuba.neuro share/neuroc/editors/vim/syntax/neuro.vim; do
+        [ -s "$WORK/prefix/$f" ] || missing="$missing $f"
+    done
+    [ -z "$missing" ] && ok "cmake --install: man pages, docs, examples, editor files" || bad "not installed:$missing"
 else
     bad "cmake --install failed"
 fi
