@@ -84,6 +84,11 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 typedef void (*CgRowBody)(Out *o, const void *arg);
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 
+/* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
+ * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
+ * a C ("static inline") or SIMT ("NC_DEV") program (cg_build.c). */
+void cg_rand_helpers(Out *o, const char *qual);
+
 /* nc_sf_has(ptr, idx, nsteps, step, n): the spike file (CSR by step, nrt_spike_file) lists
  * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
  * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn (cg_build.c). */

@@ -376,16 +376,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_open(o, "NC_DEV int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
-    out_open(o, "NC_DEV real nc_uniform_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
-    out_close(o);
-    out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
-    out_close(o);
-    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
-    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
-    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    cg_rand_helpers(o, "NC_DEV");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_blank(o);
 }

@@ -635,7 +635,12 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         print_rule(n->a, out);
         break;
     case AST_STIMULUS:
-        sb_printf(out, "stimulus %s -> %s.%s = ", n->name, n->name2, n->str);
+        sb_printf(out, "stimulus %s -> %s.%s", n->name, n->name2, n->str);
+        if (n->b) {
+            sb_puts(out, " via ");
+            print_ref(n->b->name, n->b->flag, &n->b->list, out);
+        }
+        sb_puts(out, " = ");
         print_expr(n->a, P_COND, out);
         break;
     case AST_RECORD:

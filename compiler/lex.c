@@ -193,6 +193,7 @@ const char *tok_name(int code)
     case TK_POPULATION: return "'population'";
     case TK_PROJECTION: return "'projection'";
     case TK_STIMULUS: return "'stimulus'";
+    case TK_VIA: return "'via'";
     case TK_RECORD: return "'record'";
     case TK_RUN: return "'run'";
     case TK_SET: return "'set'";

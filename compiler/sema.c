@@ -84,6 +84,8 @@ typedef struct RInst {
     AstNode *inits;               /* PC_RECEPTOR node (list = inits) */
     Inst *post;
     uint32_t site;
+    struct Stim *stim;            /* fed by a `stimulus ... via` instead of a projection */
+    Dim input_dim;                /* of its input, with `weight` bound (stimulus receptors) */
 } RInst;
 
 typedef struct Stim {
@@ -91,6 +93,7 @@ typedef struct Stim {
     uint32_t id;
     int64_t off, size;
     Port *port;
+    RInst *rec;                   /* `via Model(args)`: the receptor it feeds, else NULL */
 } Stim;
 
 struct Inst {
@@ -768,6 +771,18 @@ static Val conv_call(Ctx *x, AstNode *n)
         Val v = mkval(e, d);
         v.ok = p.ok && q.ok;
         return v;
+    }
+    if (strcmp(s, "poisson") == 0) {
+        /* a Poisson count of mean lambda (docs/language.md §11) */
+        if (!split_args(x, n, &a, 1, 1))
+            return bad(cc);
+        Val l = conv(x, a.pos[0]);
+        if (!l.ok || !expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
+            return bad(cc);
+        Val r = rand_draw(x, n, IR_POISSON);
+        if (r.ok)
+            r.e->a = l.e;
+        return r;
     }
     if (strcmp(s, "from_file") == 0) {
         /* a spike source: true in the steps that the file lists for this neuron */
@@ -1883,7 +1898,8 @@ static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
                 const char *note;
                 if (ode_lower(cc, pop, eqs, n, meth, sub, NULL, out, dyn->loc, &note) && !in->dummy)
                     add_note(S, arena_printf(&cc->arena, "projection %s: receptor %s: %s",
-                                             r->proj ? r->proj->name : "?", r->model->name, note));
+                                             r->proj ? r->proj->name : r->stim ? r->stim->node->name : "?",
+                                             r->model->name, note));
             }
         }
         apply_clamps(&x, r->model, out);
@@ -2001,6 +2017,8 @@ static void wrap_active(Compiler *cc, Inst *in)
     s->body = pop->body;
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
+        if (r->stim)
+            continue;             /* nothing arrives to be dropped */
         IrBlock tmp = {0};
         IrStmt *rv = ir_stmt(cc, IS_RECV);
         rv->proj = r->proj;
@@ -2020,6 +2038,20 @@ static void wrap_active(Compiler *cc, Inst *in)
         pop->topk->after = (IrBlock){0};
         ir_block_add(cc, &pop->topk->after, a);
     }
+}
+
+/* A stimulus's expression, checked to have dimension `want`; NULL after an error. */
+static IrExpr *stim_value(Sema *S, Inst *in, Stim *st, Dim want, IrBlock *out, const char *what)
+{
+    uint32_t site = 0;
+    Env senv = {0};
+    senv.parent = &S->global;
+    Ctx x = {S, S->cc, &senv, in->pop, out, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
+             "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
+    Val v = conv(&x, st->node->a);
+    if (!v.ok || !expect_dim(&x, v, want, st->node->a->loc, what))
+        return NULL;
+    return v.e;
 }
 
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
@@ -2047,8 +2079,19 @@ static void build_body(Sema *S, Inst *in)
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
         IrBlock tmp = {0};
-        IrStmt *rv = ir_stmt(cc, IS_RECV);
-        rv->proj = r->proj;
+        IrStmt *rv;
+        if (r->stim) {            /* the stimulus is the receptor's input */
+            IrExpr *e = stim_value(S, in, r->stim, r->input_dim, &tmp,
+                                   arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'",
+                                                r->stim->node->name, r->model->name));
+            if (!e)
+                continue;
+            rv = ir_stmt(cc, IS_LOCAL);
+            rv->e = e;
+        } else {
+            rv = ir_stmt(cc, IS_RECV);
+            rv->proj = r->proj;
+        }
         rv->local = r->input_local;
         rv->type = IRT_REAL;
         ir_block_add(cc, &tmp, rv);
@@ -2057,19 +2100,14 @@ static void build_body(Sema *S, Inst *in)
     }
     for (int k = 0; k < in->nstims; k++) {
         Stim *st = &in->stims[k];
-        uint32_t site = 0;
-        Env senv = {0};
-        senv.parent = &S->global;
-        Ctx x = {S, cc, &senv, pop, body, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
-                 "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
-        Val v = conv(&x, st->node->a);
-        if (!v.ok)
+        if (st->rec)
             continue;
-        if (!expect_dim(&x, v, st->port->dim, st->node->a->loc,
-                        arena_printf(&cc->arena, "stimulus '%s' into port '%s'", st->node->name, st->port->name)))
-            continue;
-        IrExpr *e = v.e;
         IrBlock tmp = {0};
+        IrExpr *e = stim_value(S, in, st, st->port->dim, &tmp,
+                               arena_printf(&cc->arena, "stimulus '%s' into port '%s'", st->node->name,
+                                            st->port->name));
+        if (!e)
+            continue;
         IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
         s->local = st->port->local;
         s->type = IRT_REAL;
@@ -2226,13 +2264,15 @@ static int emit_dim(Sema *S, RInst *r, Dim *d);
 static int bind_weight(Dim have, Dim want, Dim *w, int *has_w);
 
 static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
-                                   Port *port, int64_t off, int64_t size, IrProj *pj, int dummy)
+                                   Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
+                                   int dummy)
 {
     Compiler *cc = S->cc;
     RInst *r = arena_alloc(&cc->arena, sizeof *r);
     IrPop *pop = post->pop;
     r->model = model;
     r->proj = pj;
+    r->stim = st;
     r->off = off;
     r->size = size;
     r->post = post;
@@ -2243,7 +2283,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     AstList *args = clause && clause->a ? &clause->a->list : NULL;
     if (args && !check_args(cc, args, model, "receptor"))
         args = NULL;
-    const char *prefix = pj ? pj->name : "r";
+    const char *prefix = pj ? pj->name : st ? st->node->name : "r";
     bind_funcs_derived(S, &r->env, model, quiet, 0);
     bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
     bind_funcs_derived(S, &r->env, model, quiet, 1);
@@ -2332,7 +2372,8 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             uint32_t *site = &r->site;
             IrExpr *init = ir_const(cc, 0, IRT_REAL);
             Ctx ix = {S, cc, &r->env, pop, &pop->init,
-                      (NRT_STREAM_RECEPTOR_INIT << 24) | (uint32_t)(pj ? pj->id : 0), site,
+                      (NRT_STREAM_RECEPTOR_INIT << 24) |
+                          (pj ? (uint32_t)pj->id : st ? 0x800000u | st->id : 0u), site,
                       "a receptor initialiser", A_INDEX, post, 0, off};
             Dim want = dim_subst_weight(b->dim, wsub);
             if (ov) {
@@ -3688,7 +3729,7 @@ static void do_projection(Sema *S, AstNode *it)
         return;
     }
     int nv0 = pin->pop->nvars;
-    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, 0);
+    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0);
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
     if (emit_dim(S, r, &ed)) {
@@ -3840,6 +3881,51 @@ static void do_projection(Sema *S, AstNode *it)
     }
 }
 
+/* `stimulus NAME -> T.PORT via Model(args) = expr`: a receptor instance of its own on T whose
+ * input, every step, is expr (in the receptor's input dimension, `weight` bound by its emit
+ * against PORT, as for a projection), in place of a projection's arrivals. */
+static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
+{
+    Compiler *cc = S->cc;
+    AstNode *ref = st->node->b;
+    Bind *rb = global_find(S, ref->name, B_MODEL);
+    if (!rb || rb->ast->op != TK_RECEPTOR) {
+        error_at(cc, ref->loc, "unknown receptor model '%s'", ref->name);
+        return;
+    }
+    AstNode *clause = ast_new(cc, AST_PC_RECEPTOR, ref->loc);
+    clause->a = ref;
+    clause->name2 = st->port->name;
+    int nv0 = in->pop->nvars;
+    Stim *own = arena_alloc(&cc->arena, sizeof *own); /* in->stims may move as it grows */
+    *own = *st;
+    RInst *r = instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0);
+    Dim ed, wr = DIM_NONE, rin = DIM_NONE;
+    int has_w = 0;
+    if (!emit_dim(S, r, &ed))
+        return;
+    if (!bind_weight(ed, st->port->dim, &wr, &has_w)) {
+        error_at(cc, ref->loc, "receptor '%s' emits %s, but port '%s' of '%s' is %s", rb->ast->name,
+                 fmt_dim(cc, ed), st->port->name, in->model->name, fmt_dim(cc, st->port->dim));
+        return;
+    }
+    for (int v = nv0; v < in->pop->nvars; v++) {
+        IrVar *var = in->pop->vars[v];
+        var->dim = dim_subst_weight(var->dim, wr);
+        var->unit = fmt_dim(cc, var->dim);
+    }
+    AstNode *inb = member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
+    if (inb && inb->list.n) {
+        IrType ty;
+        type_of(cc, inb->list.v[0]->a, &rin, &ty);
+        rin = dim_subst_weight(rin, wr);
+    }
+    r->input_dim = rin;
+    st->rec = r;
+    in->recs = grow(cc, in->recs, in->nrecs, sizeof(RInst *));
+    in->recs[in->nrecs++] = r;
+}
+
 static void do_stimulus(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -3863,6 +3949,8 @@ static void do_stimulus(Sema *S, AstNode *it)
     st->off = ref.off;
     st->size = ref.size;
     st->port = port;
+    if (it->b)
+        stimulus_receptor(S, in, st);
 }
 
 static void do_record(Sema *S, AstNode *it)
@@ -4266,7 +4354,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             host->pop->size = 1;
             host->model = it;
             host->dummy = 1;
-            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, 1);
+            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1);
             receptor_part(S, host, r, 2, &host->pop->body);
             receptor_part(S, host, r, 4, &host->pop->body);
         }

@@ -112,14 +112,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
     cg_sf_helper(o, m, "static inline", "");
-    out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
-    out_open(o, "static inline real nc_uniform(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "return (real)nrt_u01(nrt_rng(seedkey, stream, elem, sub, step, site).v[0]);");
-    out_close(o);
-    out_open(o, "static inline real nc_normal(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "nrt_u32x4 r = nrt_rng(seedkey, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
-    out_close(o);
+    cg_rand_helpers(o, "static inline");
     out_blank(o);
 }
 

@@ -62,6 +62,13 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
+     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
+    int64_t instances;            /* B (1: a plain run) */
+    int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
+    int64_t instance;             /* this run's instance index (0 in a plain run) */
+    int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
+                                   * batch's status: 1 if an instance failed, 130 if stopped) */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
@@ -90,11 +97,13 @@ typedef struct nrt_ctx {
     double mem_total;             /* bytes of every item */
 } nrt_ctx;
 
-/* Parse argv (--out DIR, --seed N, --quiet, --help; for backend "cuda" and "opencl" also
- * --device N and --list-devices), install SIGINT/SIGTERM handlers that set
+/* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
+ * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
- * device list) to stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder
- * cannot be made; NRT_EDEVICE if --list-devices finds no driver or device. */
+ * device list) to stdout, and after running a batch of --instances (main then returns
+ * ctx->exit_status; in each instance's process nrt_init returns NRT_OK as for a single run);
+ * NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made;
+ * NRT_EDEVICE if --list-devices finds no driver or device. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */

@@ -9,6 +9,8 @@
 
 #include "neurort.h"
 
+#include <stdio.h>
+
 #if defined(__GNUC__)
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -24,5 +26,18 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
+
+/* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
+ * finite), as manifest.json writes them (rt_record.c). */
+void nrt_json_str(FILE *f, const char *s);
+void nrt_json_num(FILE *f, double x);
+
+/* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
+ * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the
+ * instances) or an error with errmsg; returns NRT_OK in each instance's child process,
+ * with ctx->seed, ctx->instance and ctx->out_dir set to that instance's. */
+nrt_status nrt_instances_run(nrt_ctx *ctx);
+/* In an instance's child, send its counts and timings to the parent (nrt_finish). */
+void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status);
 
 #endif

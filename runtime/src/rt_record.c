@@ -601,6 +601,18 @@ static void json_num(FILE *f, double x)
         fputs("null", f);
 }
 
+/* Contract: see rt_internal.h. */
+void nrt_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
+}
+
+/* Contract: see rt_internal.h. */
+void nrt_json_num(FILE *f, double x)
+{
+    json_num(f, x);
+}
+
 static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
 {
     int v, i;
@@ -758,5 +770,6 @@ nrt_status nrt_finish(nrt_ctx *ctx)
         memcpy(ctx->errmsg, first, sizeof first);
     ctx->finished = 1;
     ctx->finish_status = st;
+    nrt_instance_report(ctx, st);
     return st;
 }

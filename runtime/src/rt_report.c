@@ -160,6 +160,13 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
             printf("  ... and %d more\n", ctx->nmem - shown);
         fmt_bytes(b, sizeof b, ctx->mem_total);
         printf("  %-32s %14s           %12.0f bytes  (%s)\n", "total", "", ctx->mem_total, b);
+        if (ctx->instances > 1) {
+            int64_t j = ctx->jobs < ctx->instances ? ctx->jobs : ctx->instances;
+            fmt_bytes(b, sizeof b, ctx->mem_total * (double)j);
+            printf("  instances: %lld, a process each, %lld at a time: at most %.0f bytes (%s)"
+                   " at once\n", (long long)ctx->instances, (long long)j,
+                   ctx->mem_total * (double)j, b);
+        }
         if (device_bytes > 0) {
             fmt_bytes(d, sizeof d, device_bytes);
             printf("  device memory: %s\n", d);

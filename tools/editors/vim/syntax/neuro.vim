@@ -12,13 +12,13 @@ syn keyword neuroDecl       import const neuron synapse receptor func param stat
 syn keyword neuroDecl       require pre post dynamics sim population projection connect runtime
 syn keyword neuroStatement  stimulus record run set let return emit update on spike when
 syn keyword neuroStatement  refractory unless using clamp step every to of spikes in within where
-syn keyword neuroStatement  grid spacing periodic
+syn keyword neuroStatement  grid spacing periodic via
 syn keyword neuroConditional if else
 syn keyword neuroType       int bool weight
 syn keyword neuroBoolean    true false
 syn keyword neuroBuiltin    exp log sqrt abs min max exprel sin cos tan tanh floor ceil round
 syn keyword neuroBuiltin    expm1 log1p log10 atan sinh cosh clip
-syn keyword neuroBuiltin    uniform normal pow pulse crossed topk from_file deliver
+syn keyword neuroBuiltin    uniform normal poisson pow pulse crossed topk from_file deliver
 syn keyword neuroConstant   inf pi
 
 syn match   neuroComment    "#.*$" contains=@Spell
