@@ -126,7 +126,8 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
     int nslow = 0;
     for (int i = 0; i < m->nnotes; i++) {
         printf("integrator: %s\n", m->notes[i]);
-        nslow += strstr(m->notes[i], "-> rk4") != NULL || strstr(m->notes[i], "-> euler") != NULL;
+        const char *n = m->notes[i];
+        nslow += strstr(n, "rk4") != NULL || (strstr(n, "euler") != NULL && strstr(n, "exp_euler") == NULL);
     }
     for (int i = 0; i < m->nrtparams; i++) {
         const IrVar *v = m->rtparams[i].var;

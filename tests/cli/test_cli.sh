@@ -52,6 +52,24 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain --backend opencl --gpu-mode l
 grep -q "^kernel plan (opencl, launch): each step, launched: neurons of src P (nc_k_neurons" "$WORK/out.txt" &&
     grep -q "^warning 1: the launch schedule adds synaptic input with atomics" "$WORK/out.txt" &&
     ok "--explain: launch kernel plan, atomics warning" || bad "--explain launch: $(grep -E 'plan|warning' "$WORK/out.txt")"
+cat >"$WORK/quad.neuro" <<'EOF'
+neuron Quad {
+  state { V: mV = -65 mV }
+  dynamics { V' = (V + 65 mV) * (V + 50 mV) / (15 mV * 10 ms) + 0.5 [mV/ms] }
+  spike when V >= 0 mV
+  on spike { V = -65 mV }
+}
+neuron QuadE {
+  state { V: mV = -65 mV }
+  dynamics using euler(substeps = 2) { V' = (V + 65 mV) * (V + 50 mV) / (15 mV * 10 ms) }
+}
+population A = Quad[2]
+population B = QuadE[2]
+record spikes of A to "a.csv"
+run 10 ms
+EOF
+expect_rc 0 "$NEUROC" "$WORK/quad.neuro" --explain
+grep -q "^warning 1: 2 dynamics blocks are integrated by rk4 or euler" "$WORK/out.txt" && ok "--explain warns: rk4/euler" || bad "--explain rk4 warning: $(grep -E 'integrator|warning' "$WORK/out.txt")"
 grep -v "^record" "$WORK/tiny.neuro" >"$WORK/norec.neuro"
 expect_rc 0 "$NEUROC" "$WORK/norec.neuro" --explain
 grep -q "^warning 1: nothing is recorded" "$WORK/out.txt" && ok "--explain warns: nothing recorded" || bad "--explain norec"
