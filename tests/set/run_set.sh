@@ -18,6 +18,12 @@ fails=0
 ok()  { echo "ok   $*"; }
 bad() { fails=$((fails + 1)); echo "FAIL $*"; }
 rm -rf "$WORK"; mkdir -p "$WORK"
+case " $* " in
+*" cuda "*)
+    if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${NVCC:-}" ]; then
+        echo "skipped: no nvcc (CUDA toolkit not installed)"; exit 77
+    fi ;;
+esac
 "$NEUROC" "$HERE/lif_tau.neuro" -o "$WORK/sim" "$@" || { echo "FAIL neuroc $*"; exit 1; }
 case " $* " in
 *" cuda "*)
