@@ -423,6 +423,27 @@ void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
 
 /* The start of a generated program's main, shared by every back end: the run context (model,
  * back end, seed, dt, steps), the command line, the seed key and the populations. */
+static int is_h5(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 3 && strcmp(file + n - 3, ".h5") == 0;
+}
+
+/* Contract: see codegen.h. */
+const char *cg_spikes_open(const IrRecord *rec)
+{
+    return is_h5(rec->file) ? "nrt_rec_spikes_h5" : "nrt_rec_spikes";
+}
+
+/* Contract: see codegen.h. */
+int cg_needs_hdf5(const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs; r++)
+        if (is_h5(m->recs[r].file))
+            return 1;
+    return 0;
+}
+
 void cg_main_open(Out *o, const IrModel *m, const char *backend)
 {
     StrBuf b = {0};

@@ -102,6 +102,11 @@ int cg_uses_edge(const IrExpr *e, int col);
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context and the populations registered (cg_build.c). */
 void cg_main_open(Out *o, const IrModel *m, const char *backend);
+/* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
+ * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
+const char *cg_spikes_open(const IrRecord *rec);
+/* 1 when a recording of m is an .h5 file. */
+int cg_needs_hdf5(const IrModel *m);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);
@@ -119,6 +124,7 @@ typedef struct BuildOpts {
     const char *gpu_mode;         /* GPU schedule: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* CUDA: sm_XX (NULL: the present GPU's, else sm_90) */
     const char *nvcc;             /* CUDA compiler */
+    const char *hdf5_lib;         /* libhdf5 to link (a model with .h5 recordings), else "-lm" */
 } BuildOpts;
 
 typedef struct Backend {

@@ -1516,8 +1516,8 @@ static void emit_host_records(Out *o, const Simt *S)
         cg_cstring(rec->file, &f);
         if (rec->spikes) {
             int64_t cap = spike_rec_cap(S, rec);
-            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
-                     (long long)rec->view.size);
+            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+                     rec->view.pop->name, (long long)rec->view.size);
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
                      (long long)cap, f.s);
@@ -2024,7 +2024,8 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-ldl", (char *)"-o", (char *)bo->output, NULL};
+                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-ldl", (char *)"-o",
+                    (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

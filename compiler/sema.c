@@ -22,7 +22,7 @@
 
 /* {===== environments ===== */
 
-typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE } BindKind;
+typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR } BindKind;
 
 typedef struct Inst Inst;
 typedef struct PopRef PopRef;
@@ -40,6 +40,9 @@ typedef struct Bind {
     struct Env *denv;             /* B_DERIVED: where to evaluate */
     PopRef *pop;                  /* B_POP */
     IrProj *proj;                 /* B_PROJ */
+    const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
+                                     absolute path it names; NULL when it has no value (generic
+                                     check) or the value was reported */
 } Bind;
 
 typedef struct Env {
@@ -313,6 +316,11 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
         d->e[DIM_W] = 1;
         return 1;
     }
+    if (t->kind == AST_TYPE && t->op == TY_STRING) {
+        error_at(cc, t->loc,
+                 "'string' is a type of model parameters only (a file name for from_file)");
+        return 0;
+    }
     AstNode *u = t->kind == AST_TYPE ? t->a : t;
     if (!u)
         return 1;
@@ -584,6 +592,10 @@ static Val conv_name(Ctx *x, AstNode *n)
                 return bad(cc);
             }
             return mkval(b->e, b->dim);
+        case B_STR:
+            error_at(cc, n->loc, "'%s' is a string parameter: it can only name the file of "
+                                 "from_file(%s) in 'spike when'", n->name, n->name);
+            return bad(cc);
         case B_DERIVED: {
             Ctx y = *x;
             y.env = b->denv;
@@ -791,12 +803,20 @@ static Val conv_call(Ctx *x, AstNode *n)
                                  "available in 'connect =' and 'spike when'");
             return bad(cc);
         }
-        if (n->list.n != 1 || n->list.v[0]->kind != AST_STRING) {
+        AstNode *fa = n->list.n == 1 ? n->list.v[0] : NULL;
+        Bind *sb = fa && fa->kind == AST_NAME ? env_find(x->env, fa->name) : NULL;
+        if (sb && sb->kind != B_STR)
+            sb = NULL;
+        if (!fa || (fa->kind != AST_STRING && !sb)) {
             error_at(cc, n->loc, "from_file in 'spike when' takes a file name: from_file(\"spikes.csv\")");
+            if (fa && fa->kind == AST_NAME)
+                diag_extra(cc, "  note: or a parameter declared 'string' (docs/language.md §5.2)");
             return bad(cc);
         }
         IrPop *p = x->inst->pop;
-        const char *path = data_file_path(x->S, n->list.v[0], "spike file");
+        const char *path = sb ? sb->path : data_file_path(x->S, fa, "spike file");
+        if (!path && sb && !sb->ast) /* a string parameter without a value: a generic check */
+            return mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
         if (!path)
             return bad(cc);
         if (p->sfile && strcmp(p->sfile, path) != 0) {
@@ -1476,6 +1496,35 @@ static int pop_init_assigns(AstList *inits, const char *name)
     return 0;
 }
 
+/* A string parameter (docs/language.md §4): bound to the absolute path of the file it names,
+ * looked up beside the .neuro file that holds the string, the argument's where the model is
+ * used, else the default's. Its only use is from_file (conv_call). */
+static void bind_string(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNode *arg, int quiet,
+                        SrcLoc useloc)
+{
+    Compiler *cc = S->cc;
+    Bind b = {0};
+    b.name = decl->name;
+    b.kind = B_STR;
+    b.loc = decl->loc;
+    AstNode *val = arg ? arg->a : decl->b;
+    Mute mu = mute(cc, quiet && !arg && val); /* a default: reported by the generic check */
+    if (val && val->kind != AST_STRING) {
+        error_at(cc, val->loc, "parameter '%s' of '%s' is a string: a file name in quotes, "
+                 "%s = \"spikes.csv\"", decl->name, model->name, decl->name);
+        b.ast = val;
+    } else if (val) {
+        b.ast = val;
+        b.path = data_file_path(S, val, "spike file");
+    } else if (quiet) {
+        error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given", decl->name,
+                 model->name);
+        note_at(cc, decl->loc, "'%s' declared here", decl->name);
+    }
+    unmute(cc, mu);
+    declare_q(cc, env, b, quiet);
+}
+
 /* Parameters of a model instance: constants, settable scalars or per-neuron arrays.
  * `args` come from Model(args) in the network (checked unmuted by the caller),
  * `inits` are the population's initialisers. */
@@ -1489,6 +1538,11 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             continue;
         for (int d = 0; d < mem->list.n; d++) {
             AstNode *decl = mem->list.v[d];
+            if (decl->a && decl->a->kind == AST_TYPE && decl->a->op == TY_STRING) {
+                AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+                bind_string(S, env, model, decl, arg, quiet, useloc);
+                continue;
+            }
             Dim dim;
             IrType ty;
             Mute mu = mute(cc, quiet);
@@ -1648,6 +1702,10 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                 continue;
             }
             Bind *b = env_find_here(&in->env, it->name);
+            if (b && b->kind == B_STR)
+                error_at(cc, it->loc,
+                         "string parameter '%s' is the same for the whole population: give it "
+                         "as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
             if (b && b->is_param) {
                 Val v = conv(&ix, it->a);
                 if (expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
@@ -1717,7 +1775,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             if (it->kind != AST_INIT)
                 continue;
             Bind *b = env_find_here(&in->env, it->name);
-            if (!b || (!b->is_param && !b->var)) {
+            if (!b || (!b->is_param && !b->var && b->kind != B_STR)) {
                 error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
                          model->name);
                 note_at(cc, model->loc2, "'%s' defined here", model->name);
@@ -3970,10 +4028,23 @@ static void do_record(Sema *S, AstNode *it)
     }
     const char *f = it->str;
     size_t fl = strlen(f);
-    if (!(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
-        error_at(cc, it->loc, "recording file '%s' must end in .npy or .csv", f);
+    int h5 = fl > 3 && strcmp(f + fl - 3, ".h5") == 0;
+    if (!h5 && !(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
+        error_at(cc, it->loc, "recording file '%s' must end in .npy, .csv or .h5", f);
         return;
     }
+    if (h5 && (rp || !it->flag)) {
+        error_at(cc, it->loc, "only spikes can be recorded to '.h5' (a SONATA spike file); record "
+                              "states to .npy or .csv");
+        return;
+    }
+#ifndef NEUROC_HDF5_LIB
+    if (h5) {
+        error_at(cc, it->loc, "recording file '%s': this neuroc was built without HDF5 (install "
+                              "libhdf5-dev and rebuild it), use .npy or .csv", f);
+        return;
+    }
+#endif
     if (strchr(f, '/') || strchr(f, '\\') || f[0] == '.') {
         error_at(cc, it->loc, "recording file '%s' must be a plain file name (it goes into the output folder)", f);
         return;
@@ -4118,6 +4189,11 @@ static void do_set(Sema *S, AstNode *it)
         return;
     }
     Bind *b = env_find_here(&ref.inst->env, it->name2);
+    if (b && b->kind == B_STR) {
+        error_at(cc, it->loc, "'%s' is a string parameter: it is fixed where the population is "
+                 "made, 'set' cannot change it", it->name2);
+        return;
+    }
     if (!b || !b->is_param) {
         error_at(cc, it->loc, "'%s' is not a parameter of '%s'", it->name2, ref.inst->model->name);
         return;

@@ -232,6 +232,7 @@ int lex_scan(Lexer *lx, Token *t)
             "int" { KW(TK_INT); }
             "bool" { KW(TK_BOOL); }
             "weight" { KW(TK_WEIGHT); }
+            "string" { KW(TK_STRTYPE); }
             "clamp" { KW(TK_CLAMP); }
             "step" { KW(TK_STEP); }
             "sim" { KW(TK_SIM); }

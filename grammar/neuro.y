@@ -174,11 +174,12 @@ optclamp(A) ::= CLAMP(K) LPAREN expr(X) COMMA expr(Y) RPAREN(R). { A = nd(cc, AS
 opttype(A) ::= . { A = NULL; }
 opttype(A) ::= COLON type(T). { A = T; }
 
-/* type ::= unit_expr | "int" | "bool" | "weight" */
+/* type ::= unit_expr | "int" | "bool" | "weight" | "string" */
 type(A) ::= unitexpr(U). { A = nd(cc, AST_TYPE, U->loc); A->op = TY_UNIT; A->a = U; }
 type(A) ::= INT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_INT; }
 type(A) ::= BOOL(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_BOOL; }
 type(A) ::= WEIGHT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_WEIGHT; }
+type(A) ::= STRTYPE(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_STRING; }
 
 /* unit_expr ::= unit_term { ( "*" | "/" ) unit_term } */
 unitexpr(A) ::= unitterm(T). { A = T; }

@@ -989,8 +989,8 @@ static void emit_records(Out *o, const IrModel *m)
         if (rec->proj) {
             emit_syn_record_open(o, rec, r, f.s);
         } else if (rec->spikes) {
-            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
-                     (long long)rec->view.size);
+            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+                     rec->view.pop->name, (long long)rec->view.size);
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
@@ -1199,7 +1199,8 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-o", (char *)bo->output, NULL};
+                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-o",
+                    (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",

@@ -14,7 +14,7 @@ syn keyword neuroStatement  stimulus record run set let return emit update on sp
 syn keyword neuroStatement  refractory unless using clamp step every to of spikes in within where
 syn keyword neuroStatement  grid spacing periodic via
 syn keyword neuroConditional if else
-syn keyword neuroType       int bool weight
+syn keyword neuroType       int bool weight string
 syn keyword neuroBoolean    true false
 syn keyword neuroBuiltin    exp log sqrt abs min max exprel sin cos tan tanh floor ceil round
 syn keyword neuroBuiltin    expm1 log1p log10 atan sinh cosh clip
