@@ -1741,10 +1741,7 @@ static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
+    out_line(o, "nrt_fail(&ctx, prog);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);

@@ -50,9 +50,11 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
     /* run state */
     int64_t step;                 /* steps completed so far */
-    volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
+    volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
+                                   * flush, stop */
     char errmsg[512];             /* message of the last failing call */
     /* bookkeeping */
     nrt_pop_stat pops[NRT_MAX_POPS];
@@ -70,6 +72,7 @@ typedef struct nrt_ctx {
     int progress_line_open;       /* a '\r' progress line is on the terminal */
     int finished;                 /* nrt_finish has run */
     nrt_status finish_status;     /* what it returned */
+    int failed;                   /* nrt_fail stopped the run: errmsg says why (manifest) */
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;
         double count, bytes;
@@ -200,6 +203,17 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * handlers. Safe to call after an error or a signal, and more than once (later calls
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
+
+/* --check-finite found x (NaN or infinite) in `var` of neuron n of population `pop` after
+ * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
+ * (t = T ms): x", with T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
+                  double x);
+
+/* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
+ * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the
+ * exit status. */
+int nrt_fail(nrt_ctx *ctx, const char *prog);
 
 /* ===== Recording ===== } */
 

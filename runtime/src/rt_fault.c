@@ -1,0 +1,84 @@
+/* rt_fault.c -- faults of a run: the message of --check-finite, and injected faults, so that
+ * the simulator's handling of a full disk and of exhausted device memory can be tested
+ * without filling a disk or a GPU.
+ *
+ *   NEUROC_FAULT_WRITE_AFTER=N   the recordings may add N bytes to their files in all; the
+ *                                write that would pass N writes up to it and then fails with
+ *                                ENOSPC, as a full file system does (docs/robustness.md)
+ *   NEUROC_FAULT_DEVICE_MEM=N    the device has N bytes: an allocation that would take the
+ *                                live buffers past N fails as out of device memory
+ *
+ * Both are decimal byte counts read by nrt_init (nrt_fault_init); a malformed value is a
+ * start-up error, so a test cannot silently run without its fault.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int have_write, have_dev;
+static uint64_t write_left, dev_bytes;
+
+/* Strict decimal byte count: digits only, no overflow. 0 on success. */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* Contract: reads $NEUROC_FAULT_WRITE_AFTER and $NEUROC_FAULT_DEVICE_MEM (unset or empty:
+ * no fault) and resets the write budget; NRT_EINVAL with errmsg naming the variable when
+ * one is not a decimal byte count. */
+nrt_status nrt_fault_init(nrt_ctx *ctx)
+{
+    static const char *const names[2] = {"NEUROC_FAULT_WRITE_AFTER", "NEUROC_FAULT_DEVICE_MEM"};
+    int *have[2] = {&have_write, &have_dev};
+    uint64_t *val[2] = {&write_left, &dev_bytes};
+    for (int i = 0; i < 2; i++) {
+        const char *e = getenv(names[i]);
+        *have[i] = e && *e;
+        if (*have[i] && parse_bytes(e, val[i]) != 0) {
+            nrt_seterr(ctx, "$%s='%s' is not a number of bytes", names[i], e);
+            return NRT_EINVAL;
+        }
+    }
+    return NRT_OK;
+}
+
+/* Contract: how many of the next n bytes a recording may add to its file: n without an
+ * injected fault, else what is left of the budget (taken from it). */
+size_t nrt_fault_write(size_t n)
+{
+    if (!have_write)
+        return n;
+    if ((uint64_t)n > write_left)
+        n = (size_t)write_left;
+    write_left -= n;
+    return n;
+}
+
+/* Contract: the device memory an injected fault grants (bytes), or 0 when there is none. */
+uint64_t nrt_fault_device_mem(void)
+{
+    return have_dev ? dev_bytes : 0;
+}
+
+/* Contract: see neurort.h. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
+                  double x)
+{
+    nrt_seterr(ctx, "non-finite value: population %s, variable %s, neuron %lld, step %lld "
+               "(t = %.17g ms): %s", pop, var, (long long)n, (long long)step,
+               (double)(step + 1) * ctx->dt, isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+    return -1;
+}
