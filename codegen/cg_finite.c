@@ -27,8 +27,8 @@ void cg_finite_c(Out *o, const IrModel *m)
             cg_cstring(p->name, &pn);
             cg_cstring(v->label, &vn);
             out_line(o, "for (int64_t n = 0; n < %lld; n++)", (long long)p->size);
-            out_line(o, "    if (!isfinite(%s[n])) return nrt_nonfinite(&ctx, \"%s\", \"%s\", n, step, (double)%s[n]);",
-                     v->cname, pn.s, vn.s, v->cname);
+            out_line(o, "    if (!isfinite(%s[n])) return nrt_nonfinite(&ctx, \"%s\", \"%s\", n, step);",
+                     v->cname, pn.s, vn.s);
             sb_free(&pn);
             sb_free(&vn);
         }

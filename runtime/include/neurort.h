@@ -204,11 +204,10 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
-/* --check-finite found x (NaN or infinite) in `var` of neuron n of population `pop` after
+/* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
  * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
- * (t = T ms): x", with T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
-int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
-                  double x);
+ * (t = T ms)", T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step);
 
 /* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
  * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the

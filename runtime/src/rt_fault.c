@@ -15,7 +15,6 @@
 
 #include "rt_internal.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 static int have_write, have_dev;
@@ -74,11 +73,10 @@ uint64_t nrt_fault_device_mem(void)
 }
 
 /* Contract: see neurort.h. */
-int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
-                  double x)
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step)
 {
     nrt_seterr(ctx, "non-finite value: population %s, variable %s, neuron %lld, step %lld "
-               "(t = %.17g ms): %s", pop, var, (long long)n, (long long)step,
-               (double)(step + 1) * ctx->dt, isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+               "(t = %.12g ms)", pop, var, (long long)n, (long long)step,
+               (double)(step + 1) * ctx->dt);
     return -1;
 }
