@@ -721,8 +721,10 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
 /* Contract: see neurort.h. Flushes and closes every recording (a failing one keeps the
  * rows it had written), writes <out_dir>/manifest.json through a temporary file and a
  * rename (skipped when nrt_init never set out_dir), frees the recordings, restores the
- * signal handlers and marks ctx->interrupted when a stop was requested or fewer than
- * total_steps steps ran. Returns the first error (its message stays in errmsg), else
+ * signal handlers and marks ctx->interrupted when a stop was requested, fewer than
+ * total_steps steps ran or a recording failed. The manifest's "error" is the message of
+ * nrt_fail, else of the first failing recording, else null; "signal" the signal that
+ * stopped the run, else null. Returns the first error (its message stays in errmsg), else
  * NRT_OK; a second call returns the first call's result and does nothing. */
 nrt_status nrt_finish(nrt_ctx *ctx)
 {
@@ -750,6 +752,8 @@ nrt_status nrt_finish(nrt_ctx *ctx)
             memcpy(first, ctx->errmsg, sizeof first);
         }
     }
+    if (st != NRT_OK)
+        ctx->interrupted = 1; /* recordings lost rows: the run is not complete */
     if (ctx->out_dir) {
         s = write_manifest(ctx, ctx->failed ? fail_msg : st != NRT_OK ? first : NULL);
         if (s != NRT_OK && st == NRT_OK) {
