@@ -141,6 +141,12 @@ signal)
         [ "$n" -gt 0 ] && [ "$n" -lt 1000000 ] && ok "SIG$sig: stopped after step $n" || bad "SIG$sig: completed $n"
         py outputs "$WORK/sig$sig" --full
     done
+    # a second signal terminates at once: the files hold what their last flush wrote
+    "$WORK/long" --out "$WORK/sig2" --quiet 2>/dev/null & pid=$!
+    for _ in $(seq 600); do [ -e "$WORK/sig2/src.npy" ] && break; sleep 0.1; done
+    sleep 1; kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
+    [ $rc = 130 ] && ok "two SIGINTs: exit 130" || bad "two SIGINTs: exit $rc"
+    py npyfiles "$WORK/sig2"
     build slow slowbuild
     "$WORK/slow" --out "$WORK/sigbuild" --quiet 2>"$WORK/sigbuild.err" & pid=$!
     sleep 0.3; kill -TERM $pid; wait $pid; rc=$?
@@ -180,9 +186,9 @@ EOF
     else
         expect 2 device_bad "$S" --out "$O" --device x
         has device_bad "$S: error: invalid device 'x' for '--device' (expected an index from --list-devices)"
-        expect 1 device_none "$S" --out "$O" --device 99
+        expect 1 device_none "$S" --out "$WORK/device_none" --device 99 # parsed; no such device
         grepe device_none "^$S: error: .*99"
-        expect 2 mode_bad env NEUROC_GPU_MODE=fastest "$S" --out "$O"
+        expect 2 mode_bad env NEUROC_GPU_MODE=fastest "$S" --out "$WORK/mode_bad" # read once the device is open
         has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent)"
     fi
     [ ! -e "$O" ] && ok "no output folder after a bad command line" || bad "$O was created"
@@ -198,6 +204,10 @@ memory)
         grepe hostmem "^$WORK/big: error: out of memory allocating .* \([0-9]+ bytes\)"
         grep -q '"error": "out of memory allocating' "$WORK/hostmem/manifest.json" && ok "hostmem: manifest names it" || bad "hostmem manifest"
     else
+        # a plan beyond the device's real memory: stops before allocating anything
+        build huge busy 's/RATE/200 Hz/; s/LENGTH/20 ms/; s/fixed_prob(0.05)/all_to_all/; s/\[200\]/[200000]/; s/\[2000\]/[200000]/'
+        expect 1 huge "$WORK/huge" --out "$WORK/huge_out" --quiet
+        grepe huge "^$WORK/huge: error: the model needs about .* of device memory, more than 90% of the device's .* \(largest: projection drive; see --dry-run\); a static projection with 'storage = procedural' keeps no synapses$"
         plan=$("$WORK/short" --dry-run | sed -n 's/^  total  *\([0-9]*\) bytes.*/\1/p')
         [ -n "$plan" ] && ok "memory plan: $plan bytes" || bad "no total in --dry-run"
         expect 0 dry env NEUROC_FAULT_DEVICE_MEM=$((plan * 2)) "$WORK/short" --dry-run
