@@ -7,18 +7,24 @@
  *                                ENOSPC, as a full file system does (docs/robustness.md)
  *   NEUROC_FAULT_DEVICE_MEM=N    the device has N bytes: an allocation that would take the
  *                                live buffers past N fails as out of device memory
+ *   NEUROC_FAULT_BUILD_SIGNAL=S  the process sends itself SIGS (INT or TERM) when the first
+ *                                projection's synapses start to be built: a signal during
+ *                                construction at a known point, however fast the device
  *
- * Both are decimal byte counts read by nrt_init (nrt_fault_init); a malformed value is a
- * start-up error, so a test cannot silently run without its fault.
+ * nrt_init reads them (nrt_fault_init); a malformed value is a start-up error, so a test
+ * cannot silently run without its fault.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "rt_internal.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int have_write, have_dev;
 static uint64_t write_left, dev_bytes;
+static int build_signal;           /* SIGINT / SIGTERM to raise in construction, 0: none */
 
 /* Strict decimal byte count: digits only, no overflow. 0 on success. */
 static int parse_bytes(const char *s, uint64_t *out)
@@ -35,9 +41,9 @@ static int parse_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
-/* Contract: reads $NEUROC_FAULT_WRITE_AFTER and $NEUROC_FAULT_DEVICE_MEM (unset or empty:
- * no fault) and resets the write budget; NRT_EINVAL with errmsg naming the variable when
- * one is not a decimal byte count. */
+/* Contract: reads $NEUROC_FAULT_WRITE_AFTER, $NEUROC_FAULT_DEVICE_MEM and
+ * $NEUROC_FAULT_BUILD_SIGNAL (unset or empty: no fault) and resets the write budget;
+ * NRT_EINVAL with errmsg naming the variable when one is malformed. */
 nrt_status nrt_fault_init(nrt_ctx *ctx)
 {
     static const char *const names[2] = {"NEUROC_FAULT_WRITE_AFTER", "NEUROC_FAULT_DEVICE_MEM"};
@@ -51,7 +57,26 @@ nrt_status nrt_fault_init(nrt_ctx *ctx)
             return NRT_EINVAL;
         }
     }
+    {
+        const char *e = getenv("NEUROC_FAULT_BUILD_SIGNAL");
+        build_signal = !e || !*e ? 0 : strcmp(e, "INT") == 0 ? SIGINT
+                     : strcmp(e, "TERM") == 0 ? SIGTERM : -1;
+        if (build_signal < 0) {
+            nrt_seterr(ctx, "$NEUROC_FAULT_BUILD_SIGNAL='%s' is not INT or TERM", e);
+            return NRT_EINVAL;
+        }
+    }
     return NRT_OK;
+}
+
+/* Contract: called when a projection's synapses start to be built (host or device): sends
+ * the signal of $NEUROC_FAULT_BUILD_SIGNAL to this process, the first time only. */
+void nrt_fault_build(void)
+{
+    int sig = build_signal;
+    build_signal = 0;
+    if (sig)
+        raise(sig);
 }
 
 /* Contract: how many of the next n bytes a recording may add to its file: n without an

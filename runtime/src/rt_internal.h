@@ -26,9 +26,11 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 void nrt_signals_restore(nrt_ctx *ctx);
 
 /* Injected faults (rt_fault.c): read the environment at nrt_init; the bytes a recording may
- * still add to its file of the next n; the device memory granted (0: no fault). */
+ * still add to its file of the next n; the device memory granted (0: no fault); the signal
+ * raised when construction starts. */
 nrt_status nrt_fault_init(nrt_ctx *ctx);
 size_t nrt_fault_write(size_t n);
 uint64_t nrt_fault_device_mem(void);
+void nrt_fault_build(void);
 
 #endif
