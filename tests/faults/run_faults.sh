@@ -106,15 +106,17 @@ write)
     has inject_bad "$WORK/short: error: \$NEUROC_FAULT_WRITE_AFTER='lots' is not a number of bytes"
     # a real full file system: a 3 MiB tmpfs in a private mount namespace (root or unshare)
     mkdir -p "$WORK/mnt"
-    if unshare -rm true 2>/dev/null; then
-        unshare -rm bash -c 'mount -t tmpfs -o size=3m tmpfs "$1/mnt" || exit 99
+    UNSHARE="unshare -rm" # not root: a user namespace too (root inside it may mount)
+    [ "$(id -u)" = 0 ] && UNSHARE="unshare -m"
+    if $UNSHARE true 2>/dev/null; then
+        $UNSHARE bash -c 'mount -t tmpfs -o size=3m tmpfs "$1/mnt" || exit 99
             "$1/busy" --out "$1/mnt/o" --quiet 2>"$1/tmpfs.err"; echo $? >"$1/tmpfs.rc"
             cp -a "$1/mnt/o" "$1/tmpfs"' _ "$WORK"
         [ "$(cat "$WORK/tmpfs.rc" 2>/dev/null)" = 1 ] && ok "tmpfs: exit 1" || bad "tmpfs: exit $(cat "$WORK/tmpfs.rc" 2>/dev/null)"
         grepe tmpfs "^$WORK/busy: error: writing [a-z]+\.(npy|csv): No space left on device$"
         py npyfiles "$WORK/tmpfs"
         if [ -e "$WORK/tmpfs/manifest.json" ]; then py outputs "$WORK/tmpfs"; else ok "tmpfs: no room for the manifest (said: $(tail -1 "$WORK/tmpfs.err"))"; fi
-        unshare -rm bash -c 'mkdir -p "$1/ro" && mount -t tmpfs -o ro tmpfs "$1/ro" || exit 99
+        $UNSHARE bash -c 'mkdir -p "$1/ro" && mount -t tmpfs -o ro tmpfs "$1/ro" || exit 99
             "$1/short" --out "$1/ro" --quiet' _ "$WORK" 2>"$WORK/readonly.err"
         grepe readonly "^$WORK/short: error: cannot open recording '$WORK/ro/src.npy' for writing: Read-only file system$"
     else
