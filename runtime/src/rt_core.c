@@ -375,6 +375,16 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
                    strerror(errno));
         return NRT_EIO;
     }
+    if (!ctx->dry_run) {
+        /* a manifest of an earlier run would describe files this run rewrites: gone now, so
+         * that a run which cannot write its own leaves none rather than a wrong one */
+        char man[4200];
+        if (snprintf(man, sizeof man, "%s/manifest.json", ctx->out_dir) < (int)sizeof man &&
+            access(man, F_OK) == 0 && unlink(man) != 0) {
+            nrt_seterr(ctx, "cannot remove the old '%s': %s", man, strerror(errno));
+            return NRT_EIO;
+        }
+    }
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

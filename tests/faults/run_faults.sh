@@ -122,6 +122,14 @@ write)
     else
         echo "$tag: no private mount namespace here: the tmpfs and read-only checks are skipped"
     fi
+    # no room for the manifest (its temporary name is taken by a folder): the old one of an
+    # earlier run into the same folder is gone, not left describing other files
+    expect 0 again "$WORK/short" --out "$WORK/again" --quiet
+    mkdir "$WORK/again/manifest.json.tmp"
+    expect 1 again2 "$WORK/short" --out "$WORK/again" --quiet
+    has again2 "$WORK/short: error: cannot write '$WORK/again/manifest.json.tmp': Is a directory"
+    [ ! -e "$WORK/again/manifest.json" ] && ok "again2: no stale manifest" || bad "again2: a manifest of the earlier run is left"
+    py npyfiles "$WORK/again"
     : >"$WORK/afile"
     expect 1 notdir "$WORK/short" --out "$WORK/afile/sub" --quiet
     has notdir "$WORK/short: error: cannot create output folder '$WORK/afile/sub': Not a directory"
