@@ -81,31 +81,37 @@ void simt_finite_host(Out *o, const Simt *S)
     int nv = n_checked(m);
     out_line(o, "static int finite_failed; /* finite_scan found a non-finite value */");
     out_open(o, "static int64_t finite_scan(int hf, int64_t step0, int64_t len)");
-    out_line(o, "int32_t first[%d];", nv + 1);
+    if (nv == 0) { /* nothing to check */
+        out_line(o, "(void)hf;");
+        out_line(o, "(void)step0;");
+        out_line(o, "return len;");
+        out_close(o);
+        out_blank(o);
+        return;
+    }
+    out_line(o, "int32_t first[%d];", nv);
     out_line(o, "if (!ctx.check_finite) return len;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_fin, (size_t)(1 + hf) * sizeof(int32_t), first, sizeof(int32_t)) != NRT_OK) return -1;");
     out_line(o, "const int64_t k = first[0];");
     out_line(o, "if (k >= len) return len;");
-    if (nv > 0) {
-        out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_fin, (size_t)(3 + ((int64_t)hf * NC_CH + k) * %d) * sizeof(int32_t), first, %d * sizeof(int32_t)) != NRT_OK) return -1;",
-                 nv, nv);
-        int v = 0;
-        for (int i = 0; i < m->npops; i++) {
-            const IrPop *p = m->pops[i];
-            for (int j = 0; j < p->nvars; j++) {
-                const IrVar *x = p->vars[j];
-                StrBuf pn = {0}, vn = {0};
-                if (!cg_finite_var(x))
-                    continue;
-                cg_cstring(p->name, &pn);
-                cg_cstring(x->label, &vn);
-                out_line(o, "if (first[%d] != 0x7fffffff) nrt_nonfinite(&ctx, \"%s\", \"%s\", first[%d], step0 + k);",
-                         v, pn.s, vn.s, v);
-                out_line(o, "else");
-                sb_free(&pn);
-                sb_free(&vn);
-                v++;
-            }
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_fin, (size_t)(3 + ((int64_t)hf * NC_CH + k) * %d) * sizeof(int32_t), first, %d * sizeof(int32_t)) != NRT_OK) return -1;",
+             nv, nv);
+    int v = 0;
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *x = p->vars[j];
+            StrBuf pn = {0}, vn = {0};
+            if (!cg_finite_var(x))
+                continue;
+            cg_cstring(p->name, &pn);
+            cg_cstring(x->label, &vn);
+            out_line(o, "if (first[%d] != 0x7fffffff) nrt_nonfinite(&ctx, \"%s\", \"%s\", first[%d], step0 + k);",
+                     v, pn.s, vn.s, v);
+            out_line(o, "else");
+            sb_free(&pn);
+            sb_free(&vn);
+            v++;
         }
     }
     out_line(o, "    return len; /* no variable was marked */");
