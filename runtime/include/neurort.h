@@ -4,7 +4,7 @@
  * program, memory, connectivity construction, recording (.npy/.csv + manifest.json),
  * progress and the final summary, timing, and load-time numerics (matrix exponentials).
  * Errors are returned as nrt_status with a message in ctx->errmsg; the runtime prints only
- * from the reporting calls (nrt_progress, nrt_report) and never exits the process.
+ * from the reporting calls (nrt_progress, nrt_report, nrt_fail) and never exits the process.
  */
 #ifndef NEURORT_H
 #define NEURORT_H
@@ -73,6 +73,12 @@ typedef struct nrt_ctx {
     int finished;                 /* nrt_finish has run */
     nrt_status finish_status;     /* what it returned */
     int failed;                   /* nrt_fail stopped the run: errmsg says why (manifest) */
+    struct nrt_faults {           /* injected faults (rt_fault.c, docs/robustness.md) */
+        int write;                /* $NEUROC_FAULT_WRITE_AFTER is set */
+        int build_signal;         /* $NEUROC_FAULT_BUILD_SIGNAL: the signal; 0: none */
+        uint64_t write_left;      /* bytes the recordings may still add to their files */
+        uint64_t device_mem;      /* $NEUROC_FAULT_DEVICE_MEM; 0: none */
+    } fault;
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;
         double count, bytes;

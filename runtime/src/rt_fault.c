@@ -22,10 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int have_write, have_dev;
-static uint64_t write_left, dev_bytes;
-static int build_signal;           /* SIGINT / SIGTERM to raise in construction, 0: none */
-
 /* Strict decimal byte count: digits only, no overflow. 0 on success. */
 static int parse_bytes(const char *s, uint64_t *out)
 {
@@ -42,59 +38,54 @@ static int parse_bytes(const char *s, uint64_t *out)
 }
 
 /* Contract: reads $NEUROC_FAULT_WRITE_AFTER, $NEUROC_FAULT_DEVICE_MEM and
- * $NEUROC_FAULT_BUILD_SIGNAL (unset or empty: no fault) and resets the write budget;
+ * $NEUROC_FAULT_BUILD_SIGNAL (unset or empty: no fault) into ctx->fault;
  * NRT_EINVAL with errmsg naming the variable when one is malformed. */
 nrt_status nrt_fault_init(nrt_ctx *ctx)
 {
     static const char *const names[2] = {"NEUROC_FAULT_WRITE_AFTER", "NEUROC_FAULT_DEVICE_MEM"};
-    int *have[2] = {&have_write, &have_dev};
-    uint64_t *val[2] = {&write_left, &dev_bytes};
+    uint64_t *val[2] = {&ctx->fault.write_left, &ctx->fault.device_mem};
+    const char *e;
+    memset(&ctx->fault, 0, sizeof ctx->fault);
     for (int i = 0; i < 2; i++) {
-        const char *e = getenv(names[i]);
-        *have[i] = e && *e;
-        if (*have[i] && parse_bytes(e, val[i]) != 0) {
+        e = getenv(names[i]);
+        if (e && *e && parse_bytes(e, val[i]) != 0) {
             nrt_seterr(ctx, "$%s='%s' is not a number of bytes", names[i], e);
             return NRT_EINVAL;
         }
+        if (i == 0)
+            ctx->fault.write = e && *e;
     }
-    {
-        const char *e = getenv("NEUROC_FAULT_BUILD_SIGNAL");
-        build_signal = !e || !*e ? 0 : strcmp(e, "INT") == 0 ? SIGINT
-                     : strcmp(e, "TERM") == 0 ? SIGTERM : -1;
-        if (build_signal < 0) {
-            nrt_seterr(ctx, "$NEUROC_FAULT_BUILD_SIGNAL='%s' is not INT or TERM", e);
-            return NRT_EINVAL;
-        }
+    e = getenv("NEUROC_FAULT_BUILD_SIGNAL");
+    ctx->fault.build_signal = !e || !*e ? 0 : strcmp(e, "INT") == 0 ? SIGINT
+                            : strcmp(e, "TERM") == 0 ? SIGTERM : -1;
+    if (ctx->fault.build_signal < 0) {
+        nrt_seterr(ctx, "$NEUROC_FAULT_BUILD_SIGNAL='%s' is not INT or TERM", e);
+        return NRT_EINVAL;
     }
     return NRT_OK;
 }
 
 /* Contract: called when a projection's synapses start to be built (host or device): sends
  * the signal of $NEUROC_FAULT_BUILD_SIGNAL to this process, the first time only. */
-void nrt_fault_build(void)
+void nrt_fault_build(nrt_ctx *ctx)
 {
-    int sig = build_signal;
-    build_signal = 0;
-    if (sig)
+    int sig = ctx ? ctx->fault.build_signal : 0;
+    if (sig) {
+        ctx->fault.build_signal = 0;
         raise(sig);
+    }
 }
 
 /* Contract: how many of the next n bytes a recording may add to its file: n without an
  * injected fault, else what is left of the budget (taken from it). */
-size_t nrt_fault_write(size_t n)
+size_t nrt_fault_write(nrt_ctx *ctx, size_t n)
 {
-    if (!have_write)
+    if (!ctx->fault.write)
         return n;
-    if ((uint64_t)n > write_left)
-        n = (size_t)write_left;
-    write_left -= n;
+    if ((uint64_t)n > ctx->fault.write_left)
+        n = (size_t)ctx->fault.write_left;
+    ctx->fault.write_left -= n;
     return n;
-}
-
-/* Contract: the device memory an injected fault grants (bytes), or 0 when there is none. */
-uint64_t nrt_fault_device_mem(void)
-{
-    return have_dev ? dev_bytes : 0;
 }
 
 /* Contract: see neurort.h. */

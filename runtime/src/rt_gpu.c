@@ -169,8 +169,8 @@ nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out)
     if (st != NRT_OK)
         return st;
     (*out)->info.index = idx;
-    if (nrt_fault_device_mem() && nrt_fault_device_mem() < (*out)->info.global_mem)
-        (*out)->info.global_mem = (size_t)nrt_fault_device_mem(); /* the memory plan sees it */
+    if (ctx->fault.device_mem && ctx->fault.device_mem < (*out)->info.global_mem)
+        (*out)->info.global_mem = (size_t)ctx->fault.device_mem; /* the memory plan sees it */
     return NRT_OK;
 }
 
@@ -524,8 +524,8 @@ nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what
         g->bufs = nb;
         g->capbufs = cap;
     }
-    if (nrt_fault_device_mem()) { /* $NEUROC_FAULT_DEVICE_MEM: a device of that many bytes */
-        uint64_t cap = nrt_fault_device_mem(), used = 0;
+    if (g->ctx->fault.device_mem) { /* $NEUROC_FAULT_DEVICE_MEM: a device of that many bytes */
+        uint64_t cap = g->ctx->fault.device_mem, used = 0;
         for (size_t i = 0; i < g->nbufs; i++)
             used += g->bufs[i].bytes;
         if (used + bytes > cap) {

@@ -25,12 +25,11 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
 
-/* Injected faults (rt_fault.c): read the environment at nrt_init; the bytes a recording may
- * still add to its file of the next n; the device memory granted (0: no fault); the signal
- * raised when construction starts. */
+/* Injected faults (rt_fault.c, state in ctx->fault): read the environment at nrt_init; the
+ * bytes a recording may still add to its file of the next n; the signal raised when
+ * construction starts. */
 nrt_status nrt_fault_init(nrt_ctx *ctx);
-size_t nrt_fault_write(size_t n);
-uint64_t nrt_fault_device_mem(void);
-void nrt_fault_build(void);
+size_t nrt_fault_write(nrt_ctx *ctx, size_t n);
+void nrt_fault_build(nrt_ctx *ctx);
 
 #endif

@@ -106,16 +106,16 @@ static void put_i32le(unsigned char *p, int32_t x)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Write all of [p, p+n) at offset off. `grow`: the bytes extend the file (an injected full
+/* Write all of [p, p+n) at offset off of r's file. `grow`: the bytes extend the file (an injected full
  * disk, nrt_fault_write, refuses those past its budget after writing up to it). 0, or -1
  * with errno set. */
-static int pwrite_all(int fd, const void *p, size_t n, off_t off, int grow)
+static int pwrite_all(nrt_rec *r, const void *p, size_t n, off_t off, int grow)
 {
     const unsigned char *c = p;
-    size_t allowed = grow ? nrt_fault_write(n) : n, cut = n - allowed;
+    size_t allowed = grow ? nrt_fault_write(r->ctx, n) : n, cut = n - allowed;
     n = allowed;
     while (n > 0) {
-        ssize_t k = pwrite(fd, c, n, off);
+        ssize_t k = pwrite(r->fd, c, n, off);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -177,7 +177,7 @@ static nrt_status write_header(nrt_rec *r, int64_t rows, int grow)
         return NRT_ENOMEM;
     }
     npy_header(r, hdr, rows);
-    rc = pwrite_all(r->fd, hdr, r->hdr_len, 0, grow);
+    rc = pwrite_all(r, hdr, r->hdr_len, 0, grow);
     free(hdr);
     return rc == 0 ? NRT_OK : fail(r, errno);
 }
@@ -191,7 +191,7 @@ static nrt_status flush(nrt_rec *r)
         return fail(r, r->err);
     if (r->buf_len == 0)
         return NRT_OK;
-    if (pwrite_all(r->fd, r->buf, r->buf_len, r->end, 1) != 0) {
+    if (pwrite_all(r, r->buf, r->buf_len, r->end, 1) != 0) {
         int e = errno;
         if (ftruncate(r->fd, old_end) != 0) {
             /* a device such as /dev/full: nothing to cut back */
@@ -344,7 +344,7 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
         r->end = (off_t)r->hdr_len;
     } else {
         size_t hl = strlen(csv_header);
-        if (pwrite_all(r->fd, csv_header, hl, 0, 1) != 0) {
+        if (pwrite_all(r, csv_header, hl, 0, 1) != 0) {
             fail(r, errno);
             rec_free(r);
             return NULL;
