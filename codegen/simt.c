@@ -377,16 +377,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_open(o, "NC_DEV int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
-    out_open(o, "NC_DEV real nc_uniform_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
-    out_close(o);
-    out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
-    out_close(o);
-    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
-    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
-    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    cg_rand_helpers(o, "NC_DEV");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_blank(o);
 }
@@ -1528,8 +1519,8 @@ static void emit_host_records(Out *o, const Simt *S)
         cg_cstring(rec->file, &f);
         if (rec->spikes) {
             int64_t cap = spike_rec_cap(S, rec);
-            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
-                     (long long)rec->view.size);
+            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+                     rec->view.pop->name, (long long)rec->view.size);
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
                      (long long)cap, f.s);
@@ -2030,7 +2021,8 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-ldl", (char *)"-o", (char *)bo->output, NULL};
+                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-ldl", (char *)"-o",
+                    (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

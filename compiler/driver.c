@@ -319,6 +319,11 @@ int compile_file(Compiler *cc)
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;
     bo.nvcc = o->nvcc;
+    bo.hdf5_lib = "-lm";
+#ifdef NEUROC_HDF5_LIB
+    if (cg_needs_hdf5(m))
+        bo.hdf5_lib = NEUROC_HDF5_LIB;
+#endif
     char tmpl[] = "/tmp/neuroc-XXXXXX";
     if (o->emit_only) {
         if (make_dir(o->emit_only) != 0) {

@@ -37,7 +37,7 @@ typedef enum IrFn {
     IF_COSH, IF_CLIP, IF__COUNT
 } IrFn;
 
-typedef enum IrRand { IR_UNIFORM, IR_NORMAL } IrRand;
+typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON } IrRand; /* IR_POISSON: mean in `a` */
 
 typedef enum IrExprOp {
     IE_CONST,                     /* val */

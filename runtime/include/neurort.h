@@ -51,6 +51,14 @@ typedef struct nrt_ctx {
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
     int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
+    int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
+    /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
+     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
+    int64_t instances;            /* B (1: a plain run) */
+    int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
+    int64_t instance;             /* this run's instance index (0 in a plain run) */
+    int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
+                                   * batch's status: 1 if an instance failed, 130 if stopped) */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
@@ -87,11 +95,13 @@ typedef struct nrt_ctx {
     double mem_total;             /* bytes of every item */
 } nrt_ctx;
 
-/* Parse argv (--out DIR, --seed N, --quiet, --help; for backend "cuda" and "opencl" also
- * --device N and --list-devices), install SIGINT/SIGTERM handlers that set
+/* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
+ * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
- * device list) to stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder
- * cannot be made; NRT_EDEVICE if --list-devices finds no driver or device. */
+ * device list) to stdout, and after running a batch of --instances (main then returns
+ * ctx->exit_status; in each instance's process nrt_init returns NRT_OK as for a single run);
+ * NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made;
+ * NRT_EDEVICE if --list-devices finds no driver or device. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */
@@ -191,6 +201,11 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* The same into a SONATA spike file <out_dir>/<file> (.h5): datasets
+ * /spikes/<pop>/timestamps (float64, attribute units = "ms") and node_ids (uint64, the
+ * index within the recorded population or view), group attribute sorting = by_time.
+ * Only in a runtime built with HDF5 (rt_hdf5.c); the simulator then links libhdf5. */
+nrt_rec *nrt_rec_spikes_h5(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 
 /* State variables of selected neurons every `every` steps: rows of time plus one column per
  * (variable, neuron). .npy: structured dtype [('t','<f8'), (var,'<f8',(nidx,)), ...];
@@ -206,7 +221,7 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal
- * handlers. Safe to call after an error or a signal, and more than once (later calls
+ * handlers; with --plot, then nrt_plot the output folder. Safe to call after an error or a signal, and more than once (later calls
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
@@ -219,6 +234,13 @@ int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int
  * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the
  * exit status. */
 int nrt_fail(nrt_ctx *ctx, const char *prog);
+/* Figures of a run folder `dir` (its manifest.json and the recordings it lists; a finished
+ * or an interrupted run): raster_<rec>.svg per spike recording, rates.svg (binned rates of
+ * every spike recording), state_<rec>.svg per state recording, and index.html showing them
+ * with the run's summary (docs/outputs.md). Uses ctx only for errmsg. NRT_EINVAL when the
+ * folder has no valid manifest or a recording is not what it says, NRT_EIO when a figure
+ * cannot be written, NRT_ENOMEM. */
+nrt_status nrt_plot(nrt_ctx *ctx, const char *dir);
 
 /* ===== Recording ===== } */
 
@@ -245,7 +267,8 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
 /* ===== Top-k selection ===== } */
 
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
- * percent, simulated time, elapsed wall time, real-time factor. */
+ * percent, simulated time, elapsed wall time, real-time factor; on a terminal as a bar
+ * redrawn in place, with the estimated time left. */
 void nrt_progress(nrt_ctx *ctx);
 /* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
  * times, RTF. Nothing when quiet. */
