@@ -102,6 +102,9 @@ int cg_uses_edge(const IrExpr *e, int col);
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context and the populations registered (cg_build.c). */
 void cg_main_open(Out *o, const IrModel *m, const char *backend);
+/* --check-finite (cg_finite.c): the variables it checks; the C program's check_finite(step). */
+int cg_finite_var(const IrVar *v);
+void cg_finite_c(Out *o, const IrModel *m);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
 const char *cg_spikes_open(const IrRecord *rec);

@@ -225,6 +225,7 @@ static void layout(Simt *S)
     simt_add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
     simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    simt_finite_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = n_scal_vars(m);
     for (int i = 0; i < n_prop_owners(m); i++) {
@@ -826,6 +827,7 @@ static void emit_tail(Out *o, const Simt *S)
         out_close(o);
         out_close(o);
     }
+    simt_finite_tail(o, S);
     out_close(o);
     out_blank(o);
 }
@@ -987,6 +989,7 @@ static void emit_kernels(Out *o, const Simt *S)
         if (m->recs[r].spikes)
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
     out_close(o);
+    simt_finite_reset(o, S);
     out_close(o);
     out_blank(o);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
@@ -1591,8 +1594,11 @@ static void emit_host_records(Out *o, const Simt *S)
     out_line(o, "return (x > y) - (x < y);");
     out_close(o);
     out_blank(o);
-    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk. */");
+    simt_finite_host(o, S);
+    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk (only");
+    out_line(o, " * its steps up to a non-finite value that --check-finite found, then stop). */");
     out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
+    out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
     out_line(o, "for (int64_t k = 0; k < len; k++)");
     out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
@@ -1630,7 +1636,7 @@ static void emit_host_records(Out *o, const Simt *S)
         }
     }
     out_line(o, "ctx.step = step0 + len;");
-    out_line(o, "return 0;");
+    out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);
     out_blank(o);
 }
@@ -1732,10 +1738,7 @@ static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
+    out_line(o, "nrt_fail(&ctx, prog);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);
@@ -1862,6 +1865,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    simt_finite_init(o, S);
     for (int i = 0; i < n_prop_owners(m); i++) {
         const IrPop *p = prop_owner(m, i);
         for (int j = 0; j < p->nvars; j++) {

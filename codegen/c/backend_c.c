@@ -1071,12 +1071,9 @@ static void emit_step(Out *o, const IrModel *m)
 
 static void emit_main(Out *o, const IrModel *m)
 {
+    cg_finite_c(o, m);
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "return 1;");
+    out_line(o, "return nrt_fail(&ctx, prog);");
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c");
@@ -1112,6 +1109,7 @@ static void emit_main(Out *o, const IrModel *m)
                      (long long)ph->steps);
             out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
             out_line(o, "ctx.step = step + 1;");
+            out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
             out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
             out_close(o);
             for (int k = 0; k < m->nprojs; k++)

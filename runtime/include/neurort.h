@@ -4,7 +4,7 @@
  * program, memory, connectivity construction, recording (.npy/.csv + manifest.json),
  * progress and the final summary, timing, and load-time numerics (matrix exponentials).
  * Errors are returned as nrt_status with a message in ctx->errmsg; the runtime prints only
- * from the reporting calls (nrt_progress, nrt_report) and never exits the process.
+ * from the reporting calls (nrt_progress, nrt_report, nrt_fail) and never exits the process.
  */
 #ifndef NEURORT_H
 #define NEURORT_H
@@ -62,6 +62,7 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
@@ -72,7 +73,8 @@ typedef struct nrt_ctx {
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
     /* run state */
     int64_t step;                 /* steps completed so far */
-    volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
+    volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
+                                   * flush, stop */
     char errmsg[512];             /* message of the last failing call */
     /* bookkeeping */
     nrt_pop_stat pops[NRT_MAX_POPS];
@@ -90,6 +92,13 @@ typedef struct nrt_ctx {
     int progress_line_open;       /* a '\r' progress line is on the terminal */
     int finished;                 /* nrt_finish has run */
     nrt_status finish_status;     /* what it returned */
+    int failed;                   /* nrt_fail stopped the run: errmsg says why (manifest) */
+    struct nrt_faults {           /* injected faults (rt_fault.c, docs/robustness.md) */
+        int write;                /* $NEUROC_FAULT_WRITE_AFTER is set */
+        int build_signal;         /* $NEUROC_FAULT_BUILD_SIGNAL: the signal; 0: none */
+        uint64_t write_left;      /* bytes the recordings may still add to their files */
+        uint64_t device_mem;      /* $NEUROC_FAULT_DEVICE_MEM; 0: none */
+    } fault;
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;
         double count, bytes;
@@ -237,6 +246,15 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
+/* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
+ * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
+ * (t = T ms)", T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step);
+
+/* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
+ * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the
+ * exit status. */
+int nrt_fail(nrt_ctx *ctx, const char *prog);
 /* Figures of a run folder `dir` (its manifest.json and the recordings it lists; a finished
  * or an interrupted run): raster_<rec>.svg per spike recording, rates.svg (binned rates of
  * every spike recording), state_<rec>.svg per state recording, and index.html showing them

@@ -28,6 +28,12 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
 
+/* Injected faults (rt_fault.c, state in ctx->fault): read the environment at nrt_init; the
+ * bytes a recording may still add to its file of the next n; the signal raised when
+ * construction starts. */
+nrt_status nrt_fault_init(nrt_ctx *ctx);
+size_t nrt_fault_write(nrt_ctx *ctx, size_t n);
+void nrt_fault_build(nrt_ctx *ctx);
 /* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
  * finite), as manifest.json writes them (rt_record.c). */
 void nrt_json_str(FILE *f, const char *s);
