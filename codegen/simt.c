@@ -1765,6 +1765,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+    cg_ckpt_hash_decl(S->cc, o, m);
     cg_main_open(o, m, S->t->name);
     out_line(o, "double t0 = nrt_now();");
     out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
