@@ -23,63 +23,53 @@ static void add(Compiler *cc, CgCkpt **v, int *n, int *cap, CgCkpt it)
     (*v)[(*n)++] = it;
 }
 
-static CgCkpt var_item(Compiler *cc, const IrModel *m, const IrVar *v, const char *count)
+/* A variable of n elements (times proj's synapse count with per = 2); n = 0: a scalar. */
+static CgCkpt var_item(const IrModel *m, const IrVar *v, const IrProj *proj, int64_t n, int per)
 {
-    CgCkpt it = {CK_VAR, v, NULL, v->cname, NULL, v->type == IRT_REAL ? "real" : "int32_t", 0};
-    if (count)
-        it.count = arena_printf(&cc->arena, "%s", count);
-    else
+    CgCkpt it = {CK_VAR, v, proj, v->cname, n, per, v->type == IRT_REAL ? "real" : "int32_t", 0};
+    if (!n)
         it.scalar = v->type == IRT_REAL ? (m->dbl ? 'd' : 'f') : 'i';
     return it;
 }
 
 /* Contract: the mutable state of m in a fixed order (populations, then projections, each
  * in model order), in the arena; returns the count. Names are the storage's C names
- * (unique in the model); counts are C expressions over the C program's names. */
+ * (unique in the model). */
 int cg_ckpt_list(Compiler *cc, const IrModel *m, CgCkpt **out)
 {
     CgCkpt *v = NULL;
     int n = 0, cap = 0;
-    char cnt[160];
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
-        snprintf(cnt, sizeof cnt, "%s_N", p->cname);
         for (int k = 0; k < p->nvars; k++)
-            add(cc, &v, &n, &cap, var_item(cc, m, p->vars[k], p->vars[k]->per_neuron ? cnt : NULL));
+            add(cc, &v, &n, &cap, var_item(m, p->vars[k], NULL, p->vars[k]->per_neuron ? p->size : 0, 0));
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         const IrPlast *pl = j->plast;
         const char *c = j->cname;
-        long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
-        CgCkpt ring = {CK_RING, NULL, j, arena_printf(&cc->arena, "%s_ring", c),
-                       arena_printf(&cc->arena, "%s_D * %lld", c, npost), "real", 0};
+        int64_t npre = j->pre.size, npost = j->post.size;
+        CgCkpt ring = {CK_RING, NULL, j, arena_printf(&cc->arena, "%s_ring", c), npost, 1, "real", 0};
         add(cc, &v, &n, &cap, ring);
         if (!pl)
             continue;
-        snprintf(cnt, sizeof cnt, "%s.nnz", c);
         for (int q = 0; q < pl->nsyn; q++)
-            add(cc, &v, &n, &cap, var_item(cc, m, pl->syn[q], cnt));
-        snprintf(cnt, sizeof cnt, "%lld", npre);
+            add(cc, &v, &n, &cap, var_item(m, pl->syn[q], j, 1, 2));
         for (int q = 0; q < pl->npre; q++) {
-            CgCkpt h = {CK_PRE_HIST, pl->pre[q], j, arena_printf(&cc->arena, "%s_h", pl->pre[q]->cname),
-                        arena_printf(&cc->arena, "%s_D * %lld", c, npre),
+            CgCkpt h = {CK_PRE_HIST, pl->pre[q], j, arena_printf(&cc->arena, "%s_h", pl->pre[q]->cname), npre, 1,
                         pl->pre[q]->type == IRT_REAL ? "real" : "int32_t", 0};
-            add(cc, &v, &n, &cap, var_item(cc, m, pl->pre[q], cnt));
+            add(cc, &v, &n, &cap, var_item(m, pl->pre[q], j, npre, 0));
             add(cc, &v, &n, &cap, h);
         }
-        snprintf(cnt, sizeof cnt, "%lld", npost);
         for (int q = 0; q < pl->npost; q++)
-            add(cc, &v, &n, &cap, var_item(cc, m, pl->post[q], cnt));
+            add(cc, &v, &n, &cap, var_item(m, pl->post[q], j, npost, 0));
         for (int q = 0; q < pl->scope->nvars; q++) {
             const IrVar *sv = pl->scope->vars[q];
             if (sv->kind == IV_PARAM && !sv->per_neuron)
-                add(cc, &v, &n, &cap, var_item(cc, m, sv, NULL));
+                add(cc, &v, &n, &cap, var_item(m, sv, j, 0, 0));
         }
-        CgCkpt hist = {CK_HIST, NULL, j, arena_printf(&cc->arena, "%s_hist", c),
-                       arena_printf(&cc->arena, "%s_D * %lld", c, npre), "int32_t", 0};
-        CgCkpt hist_n = {CK_HIST_N, NULL, j, arena_printf(&cc->arena, "%s_hist_n", c),
-                         arena_printf(&cc->arena, "%s_D", c), "int64_t", 0};
+        CgCkpt hist = {CK_HIST, NULL, j, arena_printf(&cc->arena, "%s_hist", c), npre, 1, "int32_t", 0};
+        CgCkpt hist_n = {CK_HIST_N, NULL, j, arena_printf(&cc->arena, "%s_hist_n", c), 1, 1, "int64_t", 0};
         add(cc, &v, &n, &cap, hist);
         add(cc, &v, &n, &cap, hist_n);
     }
@@ -118,9 +108,9 @@ uint64_t cg_ckpt_hash(Compiler *cc, const IrModel *m)
         fnv(&h, b.s);
     }
     for (int k = 0; k < n; k++) {
-        fnv(&h, it[k].name);
-        fnv(&h, it[k].count ? it[k].count : "scalar");
-        fnv(&h, it[k].ctype);
+        b.len = 0;
+        sb_printf(&b, "%s %lld %d %c", it[k].name, (long long)it[k].n, it[k].per, it[k].scalar ? it[k].scalar : '-');
+        fnv(&h, b.s);
     }
     sb_free(&b);
     return h;
@@ -150,9 +140,15 @@ void cg_ckpt_c(Compiler *cc, Out *o, IrModel *m)
         if (it[k].scalar)
             out_line(o, "it[n++] = (nrt_ckpt_item){\"%s\", &%s, sizeof %s, '%c'};", it[k].name, it[k].name,
                      it[k].name, it[k].scalar);
+        else if (it[k].per == 2)
+            out_line(o, "it[n++] = (nrt_ckpt_item){\"%s\", %s, (size_t)%s.nnz * sizeof(%s), 0};", it[k].name,
+                     it[k].name, it[k].proj->cname, it[k].ctype);
+        else if (it[k].per == 1)
+            out_line(o, "it[n++] = (nrt_ckpt_item){\"%s\", %s, (size_t)%s_D * %lld * sizeof(%s), 0};", it[k].name,
+                     it[k].name, it[k].proj->cname, (long long)it[k].n, it[k].ctype);
         else
-            out_line(o, "it[n++] = (nrt_ckpt_item){\"%s\", %s, (size_t)(%s) * sizeof(%s), 0};", it[k].name,
-                     it[k].name, it[k].count, it[k].ctype);
+            out_line(o, "it[n++] = (nrt_ckpt_item){\"%s\", %s, (size_t)%lld * sizeof(%s), 0};", it[k].name,
+                     it[k].name, (long long)it[k].n, it[k].ctype);
     }
     out_line(o, "return n;");
     out_close(o);

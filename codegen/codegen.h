@@ -127,8 +127,10 @@ typedef struct CgCkpt {
     const IrVar *var;             /* CK_VAR, CK_PRE_HIST */
     const IrProj *proj;           /* CK_RING, CK_PRE_HIST, CK_HIST, CK_HIST_N */
     const char *name;             /* the storage's C name, unique: the entry's name */
-    const char *count;            /* elements, as C over the C program's names; NULL: scalar */
-    const char *ctype;            /* element type: "real", "int32_t", "int64_t" */
+    int64_t n;                    /* elements: n, times the ring slots D of proj (per = 1),
+                                   * or times proj's synapse count (per = 2); scalar: 0 */
+    int per;
+    const char *ctype;            /* element type in the C program: "real", "int32_t", "int64_t" */
     char scalar;                  /* settable scalar: 'f', 'd' or 'i'; arrays 0 */
 } CgCkpt;
 
