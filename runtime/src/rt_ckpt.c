@@ -312,7 +312,7 @@ static int find_item(const nrt_ckpt_item *it, int n, const char *name)
 nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
 {
     const char *dir = ctx->resume_dir;
-    char line[512], name[256];
+    char line[512], name[256], backend[32] = "";
     unsigned char *seen;
     FILE *f;
     int i;
@@ -327,7 +327,9 @@ nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
         double v;
         size_t bytes;
         int64_t count;
-        if (sscanf(line, "spikes %255s %" SCNd64, name, &count) == 2) {
+        if (sscanf(line, "backend %31s", backend) == 1) {
+            continue;
+        } else if (sscanf(line, "spikes %255s %" SCNd64, name, &count) == 2) {
             for (i = 0; i < ctx->npops; i++)
                 if (strcmp(ctx->pops[i].name, name) == 0)
                     ctx->pops[i].spikes = count;
@@ -367,6 +369,12 @@ nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
 unknown:
     nrt_seterr(ctx, "checkpoint '%s' holds '%s', which this program does not have", dir, name);
 fail:
+    if (ctx->backend && strcmp(backend, ctx->backend) != 0) {
+        size_t k = strlen(ctx->errmsg);
+        snprintf(ctx->errmsg + k, sizeof ctx->errmsg - k, "; it was written by the %s back end, "
+                 "which holds this model's state in another layout than the %s back end: "
+                 "resume it with a %s simulator", backend, ctx->backend, backend);
+    }
     fclose(f);
     nrt_free(seen);
     return NRT_EIO;
