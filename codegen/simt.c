@@ -1783,7 +1783,7 @@ static void emit_host_ckpt(Out *o, const Simt *S)
     out_open(o, "for (int k = 0; k < n; k++)");
     out_line(o, "if (!dm[k]) continue;");
     out_line(o, "it[k].data = nrt_alloc(&ctx, it[k].bytes, \"checkpoint staging\");");
-    out_line(o, "if (!it[k].data || (down && nrt_gpu_read(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK)) return -1;");
+    out_line(o, "if (!it[k].data || (down && it[k].bytes && nrt_gpu_read(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK)) return -1;");
     out_close(o);
     out_line(o, "return 0;");
     out_close(o);

@@ -49,5 +49,18 @@ expect 2 "outside the steps this run makes (501 to 2000)" "$WORK/sim" -q --resum
 expect 2 "invalid time 'soon'" "$WORK/sim" -q --checkpoint "$WORK/x" --checkpoint-at soon
 expect 2 "'--checkpoint-at' needs --checkpoint DIR" "$WORK/sim" -q --checkpoint-at 5ms
 expect 2 "'--stop-after-checkpoint' needs --checkpoint-at T" "$WORK/sim" -q --checkpoint "$WORK/x" --stop-after-checkpoint
+# the accepted forms of --checkpoint-at: seconds, ms, a bare number (ms), steps
+for at in "0.0873s|873" "87.3ms|873" "87.3|873" "873steps|873" "2000steps|2000"; do
+    v=${at%|*}; want=${at#*|}
+    rm -rf "$WORK/ckat"
+    "$WORK/sim" -q --out "$WORK/at" --checkpoint "$WORK/ckat" --checkpoint-at "$v" --stop-after-checkpoint
+    got=$(sed -n 's/^step //p' "$WORK/ckat/checkpoint.txt" 2>/dev/null)
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: --checkpoint-at $v wrote step '$got', expected $want" >&2
+        fails=$((fails + 1))
+    else
+        echo "ok: --checkpoint-at $v -> step $got"
+    fi
+done
 [ $fails -eq 0 ] || exit 1
 echo "PASSED"
