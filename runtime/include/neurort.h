@@ -71,7 +71,7 @@ typedef struct nrt_ctx {
     int64_t instance;             /* this run's instance index (0 in a plain run) */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
-    /* checkpoints (rt_ckpt.c; docs/cli.md §2.4) */
+    /* checkpoints (rt_ckpt.c; docs/cli.md §2.5) */
     uint64_t model_hash;          /* set by the generated code: hash of the program's IR */
     const char *ckpt_dir;         /* --checkpoint DIR, else NULL */
     int64_t ckpt_step;            /* --checkpoint-at: write after this many steps; -1: never */

@@ -4,7 +4,7 @@
  * program hash, back end, seed, dt, step, phase, spike counts, settable scalars, and the
  * name and size of every array), and one raw file `<name>.bin` per array of mutable state,
  * in the host's byte order. The generated program lists its state as nrt_ckpt_items
- * (codegen/cg_ckpt.c); this file only moves bytes and checks them (docs/cli.md §2.4).
+ * (codegen/cg_ckpt.c); this file only moves bytes and checks them (docs/cli.md §2.5).
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -435,6 +435,11 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
                    ckpt_at ? "--checkpoint-at" : "--stop-after-checkpoint");
         return NRT_EINVAL;
     }
+    if (ctx->instances > 1 && (ctx->ckpt_dir || ctx->resume_dir)) {
+        nrt_seterr(ctx, "'%s' is for one run, not for --instances: checkpoint instance b as "
+                   "the run with --seed N+b", ctx->ckpt_dir ? "--checkpoint" : "--resume");
+        return NRT_EINVAL;
+    }
     if (ctx->ckpt_stop && !ckpt_at) {
         nrt_seterr(ctx, "'--stop-after-checkpoint' needs --checkpoint-at T");
         return NRT_EINVAL;
