@@ -4,7 +4,8 @@
 usage: check_ckpt.py SIM WORK T N PERTURB [PERTURB...]
 
 SIM is a compiled simulator, T the checkpoint time (as --checkpoint-at takes it), N the
-model's total steps, PERTURB suffixes of checkpoint arrays that hold state in flight at T.
+model's total steps, PERTURB suffixes of checkpoint arrays that hold state in flight at T, or scalar:NAME for a
+settable scalar of the header.
 Runs, in WORK:
   full   the whole run, with a checkpoint after the last step (ckF);
   cont   --checkpoint-at T without stopping: recordings identical to full's;
@@ -13,8 +14,8 @@ Runs, in WORK:
   res    --resume: full's recordings are stop's followed by res's, byte for byte (npy data,
          csv lines); the spike counts of the manifest are full's; its checkpoint after the
          last step equals ckF file for file (every state array, weights and rings included);
-  bad    each PERTURB array zeroed in a copy of the checkpoint: the resumed recordings
-         differ from full's (the state in flight matters, so the test can fail).
+  bad    each PERTURB array zeroed (scalar: changed) in a copy of the checkpoint: the
+         resumed recordings differ from full's (that state matters, so the test can fail).
 Standard library only.
 """
 import json
@@ -128,14 +129,23 @@ def main():
                          % (r["file"], "before" if not a else "after"))
 
     for p in perturb:
-        names = [f for f in os.listdir(W("ck2")) if f.endswith(p + ".bin")]
-        if not names:
-            sys.exit("FAIL: no checkpoint array ends in %s: %s" % (p, os.listdir(W("ck2"))))
         shutil.copytree(W("ck2"), W("ckP"))
-        for f in names:
-            size = os.path.getsize(W("ckP", f))
-            with open(W("ckP", f), "wb") as g:
-                g.write(bytes(size))
+        if p.startswith("scalar:"):     # a settable scalar of the header: v -> 2 v + 1
+            with open(W("ckP", "checkpoint.txt")) as g:
+                lines = g.read().splitlines()
+            names = [l for l in lines if l.startswith("scalar %s " % p[7:])]
+            lines = ["scalar %s %r" % (p[7:], 2 * float(l.split()[2]) + 1) if l in names else l
+                     for l in lines]
+            with open(W("ckP", "checkpoint.txt"), "w") as g:
+                g.write("\n".join(lines) + "\n")
+        else:                           # arrays whose names end in p: zeroed
+            names = [f for f in os.listdir(W("ck2")) if f.endswith(p + ".bin")]
+            for f in names:
+                size = os.path.getsize(W("ckP", f))
+                with open(W("ckP", f), "wb") as g:
+                    g.write(bytes(size))
+        if not names:
+            sys.exit("FAIL: the checkpoint has no %s: %s" % (p, os.listdir(W("ck2"))))
         shutil.rmtree(W("resP"), ignore_errors=True)
         run([sim, "-q", "--resume", W("ckP"), "--out", W("resP")])
         if not concat_equal(W("full"), W("stop"), W("resP")):
