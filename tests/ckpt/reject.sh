@@ -50,6 +50,8 @@ expect 2 "invalid time 'soon'" "$WORK/sim" -q --checkpoint "$WORK/x" --checkpoin
 expect 2 "'--checkpoint-at' needs --checkpoint DIR" "$WORK/sim" -q --checkpoint-at 5ms
 expect 2 "'--stop-after-checkpoint' needs --checkpoint-at T" "$WORK/sim" -q --checkpoint "$WORK/x" --stop-after-checkpoint
 expect 2 "is for one run, not for --instances" "$WORK/sim" -q --instances 2 --checkpoint "$WORK/x" --checkpoint-at 5ms
+: > "$WORK/afile"
+expect 1 "cannot create checkpoint folder '.*afile/ck'" "$WORK/sim" -q --out "$WORK/w" --checkpoint "$WORK/afile/ck" --checkpoint-at 5ms
 # the accepted forms of --checkpoint-at: seconds, ms, a bare number (ms), steps
 for at in "0.0873s|873" "87.3ms|873" "87.3|873" "873steps|873" "2000steps|2000"; do
     v=${at%|*}; want=${at#*|}
