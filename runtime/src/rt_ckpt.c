@@ -109,7 +109,27 @@ static FILE *open_header(nrt_ctx *ctx, const char *dir)
     return f;
 }
 
-/* Read the fixed fields (up to the first "spikes"/"scalar"/"array" line) and check them
+/* A "param NAME VALUE" line: the run-time parameter's value of the checkpointed run, which
+ * the resumed run takes (docs/language.md §12.9). 0, or -1 with errmsg. */
+static int param_line(nrt_ctx *ctx, const char *dir, const char *line)
+{
+    char name[256];
+    double v;
+    if (sscanf(line, "param %255s %lf", name, &v) != 2) {
+        nrt_seterr(ctx, "checkpoint '%s/%s': malformed line '%.60s'", dir, CK_HEADER, line);
+        return -1;
+    }
+    for (int i = 0; i < ctx->nparams; i++)
+        if (strcmp(ctx->params[i].name, name) == 0) {
+            ctx->params[i].value = v;
+            return 0;
+        }
+    nrt_seterr(ctx, "checkpoint '%s' sets run-time parameter '%s', which this program does not "
+               "have", dir, name);
+    return -1;
+}
+
+/* Read the header's fields (and the run-time parameters, into ctx->params) and check them
  * against this program. 0, or -1 with errmsg. */
 static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
 {
@@ -140,8 +160,8 @@ static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
                  sscanf(line, "total_steps %" SCNd64, &h->total_steps) == 1)
             have |= 128;
     }
-    fclose(f);
     if (have != 255) {
+        fclose(f);
         nrt_seterr(ctx, "checkpoint '%s/%s' is incomplete (a field is missing)", dir, CK_HEADER);
         return -1;
     }
@@ -149,22 +169,31 @@ static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
         nrt_seterr(ctx, "checkpoint '%s' was written by another model or neuroc version "
                    "(model '%s', program %016" PRIx64 "; this is '%s', program %016" PRIx64 ")",
                    dir, h->model, h->hash, ctx->model, ctx->model_hash);
+        fclose(f);
         return -1;
     }
     if (h->dt != ctx->dt || h->total_steps != ctx->total_steps || h->step < 0 ||
         h->step > ctx->total_steps || h->phase < 0) {
         nrt_seterr(ctx, "checkpoint '%s' does not fit this program (dt %g ms, step %" PRId64
                    " of %" PRId64 ")", dir, h->dt, h->step, h->total_steps);
+        fclose(f);
         return -1;
     }
+    rewind(f);   /* this program's checkpoint: now its run-time parameters */
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "param ", 6) == 0 && param_line(ctx, dir, line) != 0) {
+            fclose(f);
+            return -1;
+        }
+    fclose(f);
     return 0;
 }
 
 /* Contract: reads and checks the header of checkpoint `dir` for --resume (nrt_init): the
  * model name and program hash must be this program's (ctx->model, ctx->model_hash), dt
  * and the step count its own. Sets ctx->seed (an explicit --seed must equal the
- * checkpoint's: seed_given), ctx->start_step, ctx->start_phase and ctx->step. 0, or -1
- * with errmsg. */
+ * checkpoint's: seed_given), the run-time parameters' values, ctx->start_step,
+ * ctx->start_phase and ctx->step. 0, or -1 with errmsg. */
 int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given)
 {
     ck_header h;
@@ -254,6 +283,8 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
             ctx->model_hash, ctx->backend ? ctx->backend : "c", ctx->seed);
     fprintf(f, "dt %.17g\nstep %" PRId64 "\nphase %d\ntotal_steps %" PRId64 "\n", ctx->dt,
             ctx->step, phase, ctx->total_steps);
+    for (i = 0; i < ctx->nparams; i++)
+        fprintf(f, "param %s %.17g\n", ctx->params[i].name, ctx->params[i].value);
     for (i = 0; i < ctx->npops; i++)
         fprintf(f, "spikes %s %" PRId64 "\n", ctx->pops[i].name, ctx->pops[i].spikes);
     for (i = 0; i < n; i++) {

@@ -285,7 +285,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     const char *model = ctx->model ? ctx->model : "model";
     const char *prog = (argc > 0 && argv && argv[0]) ? argv[0] : model;
     const char *out = NULL, *ckpt_at = NULL;
-    int help = 0, list = 0, api = gpu_api(ctx), i, seed_given = 0;
+    int help = 0, list = 0, api = gpu_api(ctx), i, seed_given = 0, set_given = 0;
     struct sigaction sa;
 
     ctx->errmsg[0] = '\0';
@@ -353,6 +353,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             }
         } else if (is_opt(a, "--set")) {
             const char *v = opt_value(ctx, "--set", argc, argv, &i);
+            set_given = 1;
             if (!v || nrt_param_set(ctx, v) != NRT_OK)
                 return NRT_EINVAL;
         } else if (is_opt(a, "--instances") || is_opt(a, "--jobs")) {
@@ -438,6 +439,11 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     if (ctx->instances > 1 && (ctx->ckpt_dir || ctx->resume_dir)) {
         nrt_seterr(ctx, "'%s' is for one run, not for --instances: checkpoint instance b as "
                    "the run with --seed N+b", ctx->ckpt_dir ? "--checkpoint" : "--resume");
+        return NRT_EINVAL;
+    }
+    if (ctx->resume_dir && set_given) {
+        nrt_seterr(ctx, "'--set' with '--resume': a resumed run keeps the run-time parameters "
+                   "of its checkpoint");
         return NRT_EINVAL;
     }
     if (ctx->ckpt_stop && !ckpt_at) {
