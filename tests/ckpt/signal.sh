@@ -1,7 +1,8 @@
 #!/bin/sh
 # signal.sh NEUROC MODEL WORKDIR LENGTH [neuroc args...] -- SIGTERM writes a checkpoint:
 # MODEL with its `run` made LENGTH long (e.g. "60 s") runs with --checkpoint DIR and no
-# --checkpoint-at; at its first progress line (2 s of wall time) it gets SIGTERM, exits
+# --checkpoint-at; once its recording V.npy (a row per step) has flushed its first buffer
+# (1 MiB: tens of thousands of steps, whatever the machine's speed) it gets SIGTERM, exits
 # with 130 and leaves a checkpoint of the step it stopped at; resuming that checkpoint
 # continues the recordings and ends in the uninterrupted run's final state (check_ckpt.py's
 # comparisons). Exit 77 for a GPU back end without a device.
@@ -25,9 +26,11 @@ case " $* " in
         echo "skipped: no device ($(head -n 1 "$WORK/devices.txt"))"; exit 77
     fi ;;
 esac
-"$WORK/sim" --out "$WORK/stop" --checkpoint "$WORK/ck" 2>"$WORK/stop.err" &
+"$WORK/sim" -q --out "$WORK/stop" --checkpoint "$WORK/ck" 2>"$WORK/stop.err" &
 pid=$!
-while kill -0 $pid 2>/dev/null && ! grep -q "RTF" "$WORK/stop.err"; do sleep 0.1; done
+while kill -0 $pid 2>/dev/null && [ "$(wc -c <"$WORK/stop/V.npy" 2>/dev/null || echo 0)" -lt 4096 ]; do
+    sleep 0.05
+done
 kill -TERM $pid 2>/dev/null
 wait $pid
 rc=$?
