@@ -454,6 +454,23 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
     out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
     out_line(o, "ctx.dt = dt;");
     out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    if (m->nrtparams) {
+        out_open(o, "static nrt_param nc_params[%d] =", m->nrtparams);
+        for (int i = 0; i < m->nrtparams; i++) {
+            const IrVar *v = m->rtparams[i].var;
+            StrBuf n = {0}, u = {0};
+            cg_cstring(m->rtparams[i].name, &n);
+            cg_cstring(v->unit ? v->unit : "1", &u);
+            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g},", n.s, u.s, v->dim.e[0], v->dim.e[1],
+                     v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5], v->type == IRT_INT, v->init);
+            sb_free(&n);
+            sb_free(&u);
+        }
+        out_close_with(o, ";");
+        out_line(o, "ctx.params = nc_params;");
+        out_line(o, "ctx.nparams = %d;", m->nrtparams);
+    }
+    out_line(o, "ctx.model_hash = nc_model_hash;");
     out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
     out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
     out_open(o, "if (st != NRT_OK)");

@@ -672,6 +672,11 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         sb_printf(out, "set %s.%s = ", n->name, n->name2);
         print_expr(n->a, P_COND, out);
         break;
+    case AST_RUNTIME:
+        sb_puts(out, "runtime ");
+        for (int i = 0; i < n->list.n; i++)
+            sb_printf(out, "%s%s.%s", i ? ", " : "", n->list.v[i]->name, n->list.v[i]->name2);
+        break;
     default:
         sb_printf(out, "<%s>", ast_kind_name(n->kind));
         break;

@@ -198,6 +198,7 @@ const char *tok_name(int code)
     case TK_RECORD: return "'record'";
     case TK_RUN: return "'run'";
     case TK_SET: return "'set'";
+    case TK_RUNTIME: return "'runtime'";
     case TK_CONNECT: return "'connect'";
     case TK_WITHIN: return "'within'";
     case TK_WHERE: return "'where'";

@@ -25,7 +25,7 @@ static void usage(FILE *f)
           "  -I DIR              also search DIR for imports\n"
           "  --dump=WHAT         print tokens, ast or ir and stop\n"
           "  --explain           say what would be built: populations, projections,\n"
-          "                      integrators and why, estimated memory\n"
+          "                      integrators and why, kernel plan, memory, warnings\n"
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
           "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph or\n"
           "                      persistent (graph and persistent: CUDA only)\n"
@@ -37,7 +37,7 @@ static void usage(FILE *f)
           "  --version           print the version\n"
           "  --help              this text\n"
           "\n"
-          "Then run the simulator: ./OUT [--out DIR] [--seed N] [--quiet] [--plot] [--help]\n"
+          "Then run the simulator: ./OUT [--out DIR] [--seed N] [--quiet] [--plot] [--set P.x=V] [--help]\n"
           "\n"
           "  neuroc plot DIR     draw the figures of a run's output folder (SVG files and\n"
           "                      index.html, as ./OUT --plot does after its run)\n",

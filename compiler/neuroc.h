@@ -255,4 +255,9 @@ void compiler_init(Compiler *cc);
 void compiler_free(Compiler *cc);
 int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
 
+/* --- explain.c ---------------------------------------------------------- */
+
+/* --explain: print what would be built for back end "c", "cuda" or "opencl" to stdout. */
+void explain_model(Compiler *cc, struct IrModel *m, const char *backend);
+
 #endif

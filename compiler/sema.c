@@ -135,6 +135,8 @@ typedef struct Sema {
     const char **set_pop, **set_par; /* `set P.x` targets, by base population */
     int *set_view;                /* ... set through a view (the parameter becomes an array) */
     int nsets;
+    AstNode **rt;                 /* `runtime` targets (FIELD nodes), settable like `set` ones */
+    int nrt;
     Inst **insts;
     int ninsts;
     int nstims;
@@ -1475,6 +1477,9 @@ static void declare_q(Compiler *cc, Env *e, Bind b, int quiet)
 static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
 {
     int r = 0;
+    for (int i = 0; i < S->nrt; i++)
+        if (S->rt[i]->name == pop && S->rt[i]->name2 == par)
+            r = 1;
     for (int i = 0; i < S->nsets; i++)
         if (S->set_pop[i] == pop && S->set_par[i] == par) {
             r = 1;
@@ -4206,6 +4211,52 @@ static void do_set(Sema *S, AstNode *it)
     add_phase(S, ph);
 }
 
+/* `runtime P.x`: x, a scalar parameter of the whole population P, made settable by
+ * collect (is_set_target), becomes a run-time parameter of the simulator (--set). */
+static void do_runtime(Sema *S, AstNode *f)
+{
+    Compiler *cc = S->cc;
+    Bind *pb = env_find_here(&S->global, f->name);
+    if (!pb || pb->kind != B_POP) {
+        error_at(cc, f->loc, "'runtime' names a parameter of a population declared above it: unknown "
+                             "population '%s'", f->name);
+        return;
+    }
+    PopRef ref = *pb->pop;
+    if (ref.off != 0 || ref.size != ref.inst->pop->size) {
+        error_at(cc, f->loc, "a run-time parameter belongs to a whole population: '%s' is a view of '%s'",
+                 f->name, ref.inst->pop->name);
+        return;
+    }
+    Bind *b = env_find_here(&ref.inst->env, f->name2);
+    if (!b || !b->is_param) {
+        error_at(cc, f->loc2, "'%s' is not a parameter of '%s'", f->name2, ref.inst->model->name);
+        return;
+    }
+    if (!b->e || b->e->op != IE_VAR)
+        nc_ice("runtime target '%s.%s' was not made settable", f->name, f->name2);
+    IrVar *v = b->e->var;
+    if (v->per_neuron) {
+        error_at(cc, f->loc, "'%s.%s' is set per neuron (by the population's initialisers or a 'set' "
+                             "of a view); a run-time parameter is one value for the population",
+                 f->name, f->name2);
+        return;
+    }
+    if (v->type == IRT_BOOL || v->dim.e[DIM_W] != 0) {
+        error_at(cc, f->loc, "'%s.%s' is %s; a run-time parameter is a number or a quantity",
+                 f->name, f->name2, v->type == IRT_BOOL ? "a bool" : "a weight");
+        return;
+    }
+    const char *name = arena_printf(&cc->arena, "%s.%s", f->name, f->name2);
+    for (int i = 0; i < S->m->nrtparams; i++)
+        if (S->m->rtparams[i].var == v) {
+            error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
+            return;
+        }
+    S->m->rtparams = grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
+    S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
+}
+
 static void do_sim(Sema *S, AstNode *sim)
 {
     Compiler *cc = S->cc;
@@ -4352,6 +4403,12 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             S->set_pop[S->nsets] = base_name(items, nitems, it->name, &S->set_view[S->nsets]);
             S->set_par[S->nsets++] = it->name2;
             break;
+        case AST_RUNTIME:
+            for (int k = 0; k < it->list.n; k++) {
+                S->rt = grow(cc, S->rt, S->nrt, sizeof *S->rt);
+                S->rt[S->nrt++] = it->list.v[k];
+            }
+            break;
         default:
             break;
         }
@@ -4389,6 +4446,10 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         case AST_STIMULUS: do_stimulus(S, it); break;
         case AST_RECORD: do_record(S, it); break;
         case AST_SET: do_set(S, it); break;
+        case AST_RUNTIME:
+            for (int k = 0; k < it->list.n; k++)
+                do_runtime(S, it->list.v[k]);
+            break;
         case AST_RUN: {
             int ok = 1;
             int64_t n = steps_of(S, it->a, "the run length", &ok);

@@ -243,6 +243,7 @@ int lex_scan(Lexer *lx, Token *t)
             "record" { KW(TK_RECORD); }
             "run" { KW(TK_RUN); }
             "set" { KW(TK_SET); }
+            "runtime" { KW(TK_RUNTIME); }
             "connect" { KW(TK_CONNECT); }
             "within" { KW(TK_WITHIN); }
             "where" { KW(TK_WHERE); }

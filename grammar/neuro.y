@@ -102,6 +102,7 @@ static AstNode *withargs(Compiler *cc, AstKind k, Token name, AstNode *args)
 %type inits {AstList}
 %type pclauses {AstList}
 %type idlist {AstList}
+%type rtnames {AstList}
 %type optargs {AstList}
 %type args {AstList}
 
@@ -125,6 +126,12 @@ item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) VIA modelref(M) ASS
 item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= RUN(K) expr(E). { A = nd(cc, AST_RUN, sp(K.loc, E->loc)); A->a = E; }
 item(A) ::= SET(K) IDENT(N) DOT IDENT(M) ASSIGN expr(E). { A = nd(cc, AST_SET, sp(K.loc, E->loc)); A->name = N.text; A->name2 = M.text; A->loc2 = sp(N.loc, M.loc); A->a = E; }
+item(A) ::= RUNTIME(K) rtnames(L). { A = nd(cc, AST_RUNTIME, sp(K.loc, L.v[L.n - 1]->loc)); A->list = L; }
+
+/* rtnames ::= IDENT "." IDENT { "," IDENT "." IDENT }  (FIELD nodes) */
+rtnames(A) ::= rtname(B). { A = list1(cc, B); }
+rtnames(A) ::= rtnames(L) COMMA rtname(B). { A = L; ast_append(cc, &A, B); }
+rtname(A) ::= IDENT(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 
 /* {===================== Models ===================== */
 

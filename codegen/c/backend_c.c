@@ -1313,8 +1313,8 @@ static void emit_mpi_start(Out *o, const IrModel *m)
         else
             out_line(o, "nrt_mpi_slice(mpi, %s_N, &%s_lo, &%s_hi);", p->cname, p->cname, p->cname);
     }
-    out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"--save-connectivity needs one rank (mpirun -np 1)\");");
+    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
     out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
     out_close(o);
@@ -1344,19 +1344,23 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
 
 static void emit_main(Out *o, const IrModel *m)
 {
+    cg_finite_c(o, m);
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    if (m->mpi)
-        out_line(o, "nrt_mpi_abort(mpi, 1); /* the other ranks would wait for this one */");
-    out_line(o, "return 1;");
+    if (m->mpi) {   /* the other ranks would wait for this one */
+        out_line(o, "const int rc = nrt_fail(&ctx, prog);");
+        out_line(o, "nrt_mpi_abort(mpi, 1);");
+        out_line(o, "return rc;");
+    } else {
+        out_line(o, "return nrt_fail(&ctx, prog);");
+    }
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c");
     if (m->mpi)
         emit_mpi_start(o, m);
+    for (int i = 0; i < m->nrtparams; i++)
+        out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
+                 storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
@@ -1377,19 +1381,28 @@ static void emit_main(Out *o, const IrModel *m)
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_now();");
-    out_line(o, "int64_t step = 0;");
+    out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
+    out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
+    int64_t end = 0;
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
+        /* a resumed run skips the phases before the checkpoint's: their effects are in it */
+        out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
+            end += ph->steps;
             out_line(o, "/* run %lld steps */", (long long)ph->steps);
             if (m->mpi) {   /* intervals of nc_D steps, the spikes exchanged after each */
-                out_open(o, "for (const int64_t end = step + %lld; step < end && !nc_stop;)", (long long)ph->steps);
-                out_line(o, "const int64_t e = end - step < nc_D ? end : step + nc_D;");
+                out_open(o, "for (; step < %lld && !nc_stop;)", (long long)end);
+                out_line(o, "const int64_t e = %lld - step < nc_D ? %lld : step + nc_D;", (long long)end, (long long)end);
                 out_line(o, "if (nrt_mpi_begin(&ctx, mpi, (int)(e - step), %d) != NRT_OK) return fail(argv[0]);",
                          m->npops);
-                out_line(o, "for (int64_t s = step; s < e; s++) if (local_step(s) != 0) return fail(argv[0]);");
+                out_open(o, "for (int64_t s = step; s < e; s++)");
+                out_line(o, "if (local_step(s) != 0) return fail(argv[0]);");
+                out_line(o, "if (ctx.check_finite && (s + 1) %% ctx.check_finite == 0 && check_finite(s) != 0) return fail(argv[0]);");
+                out_close(o);
                 out_line(o, "nc_stop = nrt_mpi_exchange(&ctx, mpi, ctx.stop_requested);");
                 out_line(o, "if (nc_stop < 0) return fail(argv[0]);");
                 out_line(o, "for (int64_t s = step; s < e; s++) if (deliver_step(s, (int)(s - step)) != 0) return fail(argv[0]);");
@@ -1397,18 +1410,28 @@ static void emit_main(Out *o, const IrModel *m)
                 out_line(o, "ctx.step = step;");
                 out_line(o, "nrt_progress(&ctx);");
                 out_close(o);
+                out_line(o, "if (nc_stop) ctx.stop_requested = stop = 1;");
             } else {
-                out_open(o, "for (const int64_t end = step + %lld; step < end && !ctx.stop_requested; step++)",
-                         (long long)ph->steps);
+                out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
                 out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
                 out_line(o, "ctx.step = step + 1;");
+                out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
                 out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
+                out_open(o, "if (ctx.step == ctx.ckpt_step)");
+                out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
+                out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
+                out_close(o);
+                out_close(o);
+                out_open(o, "if (ctx.stop_requested)");
+                out_line(o, "stop = 1;");
+                out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
                 out_close(o);
             }
             for (int k = 0; k < m->nprojs; k++)
                 if (m->projs[k]->plast && m->projs[k]->plast->event)
-                    out_line(o, "catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
+                    out_line(o, "if (!stop) catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
                              m->projs[k]->cname);
+            out_close(o);
         } else {
             const IrVar *v = ph->var;
             CgDialect d = dialect(m, v->pop);
@@ -1418,6 +1441,7 @@ static void emit_main(Out *o, const IrModel *m)
             if (ph->proj) {
                 out_line(o, "%s = %s;", v->cname, val.s);
                 out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
+                out_close(o);
                 sb_free(&val);
                 continue;
             }
@@ -1428,12 +1452,11 @@ static void emit_main(Out *o, const IrModel *m)
                 out_line(o, "%s = %s;", v->cname, val.s);
             }
             out_line(o, "if (props_%s() != 0) return fail(argv[0]);", v->pop->cname);
+            out_close(o);
             sb_free(&val);
         }
     }
     out_line(o, "ctx.t_simulate = nrt_now() - t0;");
-    if (m->mpi)
-        out_line(o, "if (nc_stop) ctx.stop_requested = 1;");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
     out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
@@ -1479,6 +1502,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
         emit_step_mpi(&o, m);
     else
         emit_step(&o, m);
+    cg_ckpt_c(cc, &o, m);
     emit_main(&o, m);
     const char *path = src_path(cc, m, bo);
     int rc = out_write_file(&o, path);

@@ -4,7 +4,7 @@
  * program, memory, connectivity construction, recording (.npy/.csv + manifest.json),
  * progress and the final summary, timing, and load-time numerics (matrix exponentials).
  * Errors are returned as nrt_status with a message in ctx->errmsg; the runtime prints only
- * from the reporting calls (nrt_progress, nrt_report) and never exits the process.
+ * from the reporting calls (nrt_progress, nrt_report, nrt_fail) and never exits the process.
  */
 #ifndef NEURORT_H
 #define NEURORT_H
@@ -27,6 +27,16 @@ typedef enum nrt_status {
 
 #define NRT_MAX_POPS 256
 
+/* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
+ * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
+typedef struct nrt_param {
+    const char *name;             /* "exc.tau_m" */
+    const char *unit;             /* the internal unit, printable ("ms"; "1" for numbers) */
+    signed char dim[6];           /* exponents over length, mass, time, current, temperature, amount */
+    int is_int;                   /* an int parameter: integral values only */
+    double value;                 /* the model's value; after nrt_init, --set's (internal units) */
+} nrt_param;
+
 typedef struct nrt_rec nrt_rec;
 
 typedef struct nrt_pop_stat {
@@ -43,6 +53,8 @@ typedef struct nrt_ctx {
     uint64_t default_seed;        /* sim { seed } */
     double dt;                    /* ms */
     int64_t total_steps;          /* all run phases together (for progress) */
+    nrt_param *params;            /* run-time parameters (--set), or NULL */
+    int nparams;
     /* set by nrt_init from the command line */
     const char *out_dir;          /* --out DIR; default: <model>_out beside the binary */
     uint64_t seed;                /* --seed N, else default_seed */
@@ -50,6 +62,7 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
@@ -58,9 +71,19 @@ typedef struct nrt_ctx {
     int64_t instance;             /* this run's instance index (0 in a plain run) */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
+    /* checkpoints (rt_ckpt.c; docs/cli.md §2.5) */
+    uint64_t model_hash;          /* set by the generated code: hash of the program's IR */
+    const char *ckpt_dir;         /* --checkpoint DIR, else NULL */
+    int64_t ckpt_step;            /* --checkpoint-at: write after this many steps; -1: never */
+    int ckpt_stop;                /* --stop-after-checkpoint */
+    int64_t ckpt_written;         /* the step of the checkpoint written, -1: none */
+    const char *resume_dir;       /* --resume DIR, else NULL */
+    int64_t start_step;           /* the checkpoint's step on --resume, else 0 */
+    int start_phase;              /* ... and its phase index (IrModel.phases), else 0 */
     /* run state */
     int64_t step;                 /* steps completed so far */
-    volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
+    volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
+                                   * flush, stop */
     char errmsg[512];             /* message of the last failing call */
     /* bookkeeping */
     nrt_pop_stat pops[NRT_MAX_POPS];
@@ -78,6 +101,13 @@ typedef struct nrt_ctx {
     int progress_line_open;       /* a '\r' progress line is on the terminal */
     int finished;                 /* nrt_finish has run */
     nrt_status finish_status;     /* what it returned */
+    int failed;                   /* nrt_fail stopped the run: errmsg says why (manifest) */
+    struct nrt_faults {           /* injected faults (rt_fault.c, docs/robustness.md) */
+        int write;                /* $NEUROC_FAULT_WRITE_AFTER is set */
+        int build_signal;         /* $NEUROC_FAULT_BUILD_SIGNAL: the signal; 0: none */
+        uint64_t write_left;      /* bytes the recordings may still add to their files */
+        uint64_t device_mem;      /* $NEUROC_FAULT_DEVICE_MEM; 0: none */
+    } fault;
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;
         double count, bytes;
@@ -96,6 +126,15 @@ typedef struct nrt_ctx {
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */
+
+/* `--set NAME=VALUE` (rt_set.c): finds NAME in ctx->params and stores VALUE, a number with
+ * a unit of the parameter's dimension ("15ms", "-60 mV", "2 steps"; a bare 0 fits any), in
+ * internal units. NRT_EINVAL with errmsg for a malformed argument, an unknown name (the
+ * message lists the valid ones), a wrong dimension (naming the expected one) or a
+ * non-integral value of an int parameter. nrt_init calls it for each --set. */
+nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg);
+/* Print the run-time parameters with their values to stdout (part of --help). */
+void nrt_param_usage(const nrt_ctx *ctx);
 
 /* Register a population for the summary; returns its index. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
@@ -216,6 +255,15 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
+/* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
+ * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
+ * (t = T ms)", T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step);
+
+/* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
+ * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the
+ * exit status. */
+int nrt_fail(nrt_ctx *ctx, const char *prog);
 /* Figures of a run folder `dir` (its manifest.json and the recordings it lists; a finished
  * or an interrupted run): raster_<rec>.svg per spike recording, rates.svg (binned rates of
  * every spike recording), state_<rec>.svg per state recording, and index.html showing them
@@ -225,6 +273,28 @@ nrt_status nrt_finish(nrt_ctx *ctx);
 nrt_status nrt_plot(nrt_ctx *ctx, const char *dir);
 
 /* ===== Recording ===== } */
+
+/* {===== Checkpoints (rt_ckpt.c) ===== */
+
+/* One piece of mutable state: an array written raw to <dir>/<name>.bin (type 0), or a
+ * settable scalar written into the header as text (type 'f' float, 'd' double, 'i' int32). */
+typedef struct nrt_ckpt_item {
+    const char *name;             /* unique in the model: the C name of the storage */
+    void *data;                   /* host copy of the contents */
+    size_t bytes;
+    char type;
+} nrt_ckpt_item;
+
+/* Write a checkpoint of the state after ctx->step steps, in run phase `phase`, to
+ * ctx->ckpt_dir (created like mkdir -p): the header last, so that a folder with a header
+ * is complete. NRT_EIO / NRT_EINVAL with errmsg. */
+nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n);
+/* Read the checkpoint ctx->resume_dir (its header was checked by nrt_init) into the items
+ * and the populations' spike counts. NRT_EIO with errmsg naming the file when an item is
+ * missing, unknown, of another size or truncated. */
+nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n);
+
+/* ===== Checkpoints ===== } */
 
 /* {===== Top-k selection (rt_topk.c) ===== */
 

@@ -16,6 +16,13 @@
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NRT_PRINTF(a, b)
+/* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
+int nrt_make_dirs(const char *dir);
+
+/* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
+int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
+int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
+
 #endif
 
 /* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
@@ -28,10 +35,20 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
 
+/* Injected faults (rt_fault.c, state in ctx->fault): read the environment at nrt_init; the
+ * bytes a recording may still add to its file of the next n; the signal raised when
+ * construction starts. */
+nrt_status nrt_fault_init(nrt_ctx *ctx);
+size_t nrt_fault_write(nrt_ctx *ctx, size_t n);
+void nrt_fault_build(nrt_ctx *ctx);
 /* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
  * finite), as manifest.json writes them (rt_record.c). */
 void nrt_json_str(FILE *f, const char *s);
 void nrt_json_num(FILE *f, double x);
+/* Close f, written as `tmp`, and rename it to `path`, so that `path` is either the old file or
+ * the whole new one; on any failure remove tmp and return NRT_EIO with errmsg naming the file
+ * (rt_record.c). */
+nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path);
 
 /* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
  * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the
@@ -40,6 +57,12 @@ void nrt_json_num(FILE *f, double x);
 nrt_status nrt_instances_run(nrt_ctx *ctx);
 /* In an instance's child, send its counts and timings to the parent (nrt_finish). */
 void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status);
+/* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
+int nrt_make_dirs(const char *dir);
+
+/* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
+int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
+int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
 
 /* --- rt_record.c, for rt_hdf5.c: spike recordings whose rows go to a writer --- */
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,12 +110,16 @@ static void put_i32le(unsigned char *p, int32_t x)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Write all of [p, p+n) at offset off. 0, or -1 with errno set. */
-static int pwrite_all(int fd, const void *p, size_t n, off_t off)
+/* Write all of [p, p+n) at offset off of r's file. `grow`: the bytes extend the file (an injected full
+ * disk, nrt_fault_write, refuses those past its budget after writing up to it). 0, or -1
+ * with errno set. */
+static int pwrite_all(nrt_rec *r, const void *p, size_t n, off_t off, int grow)
 {
     const unsigned char *c = p;
+    size_t allowed = grow ? nrt_fault_write(r->ctx, n) : n, cut = n - allowed;
+    n = allowed;
     while (n > 0) {
-        ssize_t k = pwrite(fd, c, n, off);
+        ssize_t k = pwrite(r->fd, c, n, off);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -128,13 +133,17 @@ static int pwrite_all(int fd, const void *p, size_t n, off_t off)
         n -= (size_t)k;
         off += k;
     }
+    if (cut) {
+        errno = ENOSPC;
+        return -1;
+    }
     return 0;
 }
 
 static nrt_status fail(nrt_rec *r, int e)
 {
     r->err = e ? e : EIO;
-    nrt_seterr(r->ctx, "cannot write recording '%s': %s", r->path, strerror(r->err));
+    nrt_seterr(r->ctx, "writing %s: %s", r->file, strerror(r->err));
     return NRT_EIO;
 }
 
@@ -161,7 +170,8 @@ static void npy_header(const nrt_rec *r, unsigned char *hdr, int64_t rows)
     hdr[r->hdr_len - 1] = '\n';
 }
 
-static nrt_status write_header(nrt_rec *r, int64_t rows)
+/* `grow`: the first header of a new file (its bytes extend the file). */
+static nrt_status write_header(nrt_rec *r, int64_t rows, int grow)
 {
     unsigned char *hdr = malloc(r->hdr_len + 1);
     int rc;
@@ -171,7 +181,7 @@ static nrt_status write_header(nrt_rec *r, int64_t rows)
         return NRT_ENOMEM;
     }
     npy_header(r, hdr, rows);
-    rc = pwrite_all(r->fd, hdr, r->hdr_len, 0);
+    rc = pwrite_all(r, hdr, r->hdr_len, 0, grow);
     free(hdr);
     return rc == 0 ? NRT_OK : fail(r, errno);
 }
@@ -196,7 +206,7 @@ static nrt_status flush(nrt_rec *r)
         r->buf_len = 0;
         return NRT_OK;
     }
-    if (pwrite_all(r->fd, r->buf, r->buf_len, r->end) != 0) {
+    if (pwrite_all(r, r->buf, r->buf_len, r->end, 1) != 0) {
         int e = errno;
         if (ftruncate(r->fd, old_end) != 0) {
             /* a device such as /dev/full: nothing to cut back */
@@ -205,7 +215,7 @@ static nrt_status flush(nrt_rec *r)
     }
     r->end += (off_t)r->buf_len;
     if (r->fmt == FMT_NPY) {
-        nrt_status st = write_header(r, r->rows_disk + r->rows_buf);
+        nrt_status st = write_header(r, r->rows_disk + r->rows_buf, 0);
         if (st != NRT_OK) {
             if (ftruncate(r->fd, old_end) != 0) {
                 /* the old header still counts only the old rows */
@@ -349,14 +359,14 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
         return NULL;
     }
     if (r->fmt == FMT_NPY) {
-        if (write_header(r, 0) != NRT_OK) {
+        if (write_header(r, 0, 1) != NRT_OK) {
             rec_free(r);
             return NULL;
         }
         r->end = (off_t)r->hdr_len;
     } else {
         size_t hl = strlen(csv_header);
-        if (pwrite_all(r->fd, csv_header, hl, 0) != 0) {
+        if (pwrite_all(r, csv_header, hl, 0, 1) != 0) {
             fail(r, errno);
             rec_free(r);
             return NULL;
@@ -694,12 +704,13 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
             (long long)r->rows_disk);
 }
 
-static nrt_status write_manifest(nrt_ctx *ctx)
+/* `error`: why the run stopped early, or NULL. */
+static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
 {
     char path[4200], tmp[4208];
     FILE *f;
     const nrt_rec *r;
-    int i, bad;
+    int i;
     if (snprintf(path, sizeof path, "%s/manifest.json", ctx->out_dir) >= (int)sizeof path) {
         nrt_seterr(ctx, "path of manifest.json in '%s' is too long", ctx->out_dir);
         return NRT_EINVAL;
@@ -720,6 +731,38 @@ static nrt_status write_manifest(nrt_ctx *ctx)
             "  \"interrupted\": %s,\n", (unsigned long long)ctx->seed,
             (long long)ctx->total_steps, (long long)ctx->step,
             ctx->interrupted ? "true" : "false");
+    if (ctx->nparams) {           /* run-time parameters: the values this run used (--set) */
+        fputs("  \"parameters\": {", f);
+        for (i = 0; i < ctx->nparams; i++) {
+            fputs(i ? ", " : "", f);
+            json_str(f, ctx->params[i].name);
+            fputs(": {\"value\": ", f);
+            json_num(f, ctx->params[i].value);
+            fputs(", \"unit\": ", f);
+            json_str(f, ctx->params[i].unit);
+            fputs("}", f);
+        }
+        fputs("},\n", f);
+    }
+    fputs("  \"signal\": ", f);
+    fputs(ctx->stop_requested == SIGINT ? "\"SIGINT\""
+          : ctx->stop_requested == SIGTERM ? "\"SIGTERM\"" : "null", f);
+    fputs(",\n  \"error\": ", f);
+    if (error)
+        json_str(f, error);
+    else
+        fputs("null", f);
+    fputs(",\n", f);
+    if (ctx->resume_dir) {
+        fputs("  \"resumed_from\": ", f);
+        json_str(f, ctx->resume_dir);
+        fprintf(f, ", \"first_step\": %lld,\n", (long long)ctx->start_step);
+    }
+    if (ctx->ckpt_written >= 0) {
+        fputs("  \"checkpoint\": ", f);
+        json_str(f, ctx->ckpt_dir);
+        fprintf(f, ", \"checkpoint_step\": %lld,\n", (long long)ctx->ckpt_written);
+    }
     fputs("  \"timing_s\": {\"build\": ", f);
     json_num(f, ctx->t_build);
     fputs(", \"construct\": ", f);
@@ -741,7 +784,13 @@ static nrt_status write_manifest(nrt_ctx *ctx)
         write_rec_json(f, r, ctx->dt);
     }
     fputs(ctx->recs ? "\n  ]\n}\n" : "]\n}\n", f);
-    bad = ferror(f);
+    return nrt_commit_file(ctx, f, tmp, path);
+}
+
+/* Contract: see rt_internal.h. */
+nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
         remove(tmp);
@@ -758,21 +807,26 @@ static nrt_status write_manifest(nrt_ctx *ctx)
 /* Contract: see neurort.h. Flushes and closes every recording (a failing one keeps the
  * rows it had written), writes <out_dir>/manifest.json through a temporary file and a
  * rename (skipped when nrt_init never set out_dir), frees the recordings, restores the
- * signal handlers and marks ctx->interrupted when a stop was requested or fewer than
- * total_steps steps ran; with ctx->plot, then draws the figures (nrt_plot) unless writing
- * failed. Returns the first error (its message stays in errmsg), else
+ * signal handlers and marks ctx->interrupted when a stop was requested, fewer than
+ * total_steps steps ran or a recording failed. The manifest's "error" is the message of
+ * nrt_fail, else of the first failing recording, else null; "signal" the signal that
+ * stopped the run, else null. With ctx->plot, then draws the figures (nrt_plot) unless
+ * writing failed. Returns the first error (its message stays in errmsg), else
  * NRT_OK; a second call returns the first call's result and does nothing. */
 nrt_status nrt_finish(nrt_ctx *ctx)
 {
     nrt_status st = NRT_OK, s;
-    char first[sizeof ctx->errmsg];
+    char first[sizeof ctx->errmsg], fail_msg[sizeof ctx->errmsg];
     nrt_rec *r, *next;
     if (!ctx)
         return NRT_EINVAL;
     if (ctx->finished)
         return ctx->finish_status;
     first[0] = '\0';
-    if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps))
+    if (ctx->failed) /* nrt_fail: errmsg is the error that stopped the run */
+        memcpy(fail_msg, ctx->errmsg, sizeof fail_msg);
+    if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps &&
+                                !(ctx->ckpt_stop && ctx->ckpt_written == ctx->step)))
         ctx->interrupted = 1;
     for (r = ctx->recs; r; r = r->next) {
         s = flush(r);
@@ -791,8 +845,10 @@ nrt_status nrt_finish(nrt_ctx *ctx)
             memcpy(first, ctx->errmsg, sizeof first);
         }
     }
+    if (st != NRT_OK)
+        ctx->interrupted = 1; /* recordings lost rows: the run is not complete */
     if (ctx->out_dir) {
-        s = write_manifest(ctx);
+        s = write_manifest(ctx, ctx->failed ? fail_msg : st != NRT_OK ? first : NULL);
         if (s != NRT_OK && st == NRT_OK) {
             st = s;
             memcpy(first, ctx->errmsg, sizeof first);
@@ -817,4 +873,17 @@ nrt_status nrt_finish(nrt_ctx *ctx)
     ctx->finish_status = st;
     nrt_instance_report(ctx, st);
     return st;
+}
+
+/* Contract: see neurort.h. */
+int nrt_fail(nrt_ctx *ctx, const char *prog)
+{
+    char first[sizeof ctx->errmsg];
+    memcpy(first, ctx->errmsg, sizeof first);
+    fprintf(stderr, "%s: error: %s\n", prog, first);
+    ctx->interrupted = 1;
+    ctx->failed = 1;
+    if (nrt_finish(ctx) != NRT_OK && strcmp(ctx->errmsg, first) != 0)
+        fprintf(stderr, "%s: error: %s\n", prog, ctx->errmsg);
+    return 1;
 }

@@ -186,12 +186,12 @@ static void test_words_and_ops(void)
         {"string", TK_STRTYPE},
         {"clamp", TK_CLAMP}, {"step", TK_STEP}, {"sim", TK_SIM}, {"population", TK_POPULATION},
         {"projection", TK_PROJECTION}, {"stimulus", TK_STIMULUS}, {"via", TK_VIA}, {"record", TK_RECORD},
-        {"run", TK_RUN}, {"set", TK_SET}, {"connect", TK_CONNECT}, {"within", TK_WITHIN},
+        {"run", TK_RUN}, {"set", TK_SET}, {"runtime", TK_RUNTIME}, {"connect", TK_CONNECT}, {"within", TK_WITHIN},
         {"where", TK_WHERE}, {"grid", TK_GRID}, {"spacing", TK_SPACING}, {"periodic", TK_PERIODIC},
         {"every", TK_EVERY}, {"to", TK_TO}, {"of", TK_OF}, {"spikes", TK_SPIKES}, {"in", TK_IN},
         {"true", TK_TRUE}, {"false", TK_FALSE},
     };
-    CHECK_INT(sizeof kw / sizeof kw[0], 53);
+    CHECK_INT(sizeof kw / sizeof kw[0], 54);
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++) {
         CHECK(codes_are(kw[i].s, (const int[]){kw[i].code, 0}));
         char buf[32];
