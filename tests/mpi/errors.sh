@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end is a
 # compile error; --save-connectivity needs one rank (status 2 with two, the message once)
-# and works with one; --instances is refused.
+# and works with one; --checkpoint and --instances are refused.
 #   errors.sh NEUROC PLASTIC_MODEL WORKDIR
 set -eu
 neuroc=$1 model=$2 work=$3
@@ -25,6 +25,8 @@ expect 2 "error: --save-connectivity needs one rank (mpirun -np 1)" err.txt
 [ ! -e o3/connectivity_plastic.npy ] || { echo "FAIL: o3/connectivity_plastic.npy written"; exit 1; }
 st=0; ./plain --quiet --save-connectivity --out o4 2>err.txt || st=$?
 [ "$st" = 0 ] && [ -s o4/connectivity_plastic.npy ] || { echo "FAIL: one rank did not save"; cat err.txt; exit 1; }
+st=0; ./plain --quiet --checkpoint ck --out o6 2>err.txt || st=$?
+expect 2 "error: --checkpoint and --resume need a simulator built without --mpi" err.txt
 st=0; ./plain --quiet --instances 2 --out o5 2>err.txt || st=$?
 [ "$st" = 1 ] && grep -q "error: --instances cannot be combined with a distributed simulator" err.txt ||
     { echo "FAIL: --instances with --mpi: status $st"; cat err.txt; exit 1; }
