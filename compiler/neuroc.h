@@ -253,5 +253,9 @@ struct Compiler {
 void compiler_init(Compiler *cc);
 void compiler_free(Compiler *cc);
 int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
+/* The front end on file `file` already registered (src_add/src_load; its path says where
+ * imports resolve): parse with its imports, check, lower. NULL after errors (diagnosed).
+ * The in-process entry of the fuzzer (tests/fuzz). */
+struct IrModel *compile_front(Compiler *cc, uint32_t file);
 
 #endif
