@@ -110,6 +110,7 @@ typedef struct BuildOpts {
     const char *include_dir;      /* runtime headers */
     const char *lib_dir;          /* libneurort.a */
     const char *cc;               /* C compiler */
+    const char *cflags;           /* extra flags for it, split at blanks (cg_cc_argv) */
     int verbose;
     const char *gpu_mode;         /* GPU schedule: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* CUDA: sm_XX (NULL: the present GPU's, else sm_90) */
@@ -163,5 +164,8 @@ void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the c
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);
+/* The C compiler's command line: bo->cc -std=c11 -O2 -w, bo->cflags split at blanks, then
+ * args (NULL-terminated); arena-allocated, for cg_run (no shell: nothing is interpreted). */
+char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args);
 
 #endif

@@ -2025,9 +2025,8 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-ldl", (char *)"-o", (char *)bo->output, NULL};
-    int rc = cg_run(cc, argv, bo->verbose);
+    const char *args[] = {inc, inc2, src, lib, "-lm", "-ldl", "-o", bo->output, NULL};
+    int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,
                  rc < 0 ? "could not run it" : "see its messages above");

@@ -333,6 +333,7 @@ int compile_file(Compiler *cc)
     if (!is_file(arena_printf(&cc->arena, "%s/libneurort.a", bo.lib_dir)))
         bo.lib_dir = arena_printf(&cc->arena, "%s/lib", o->prefix_dir);
     bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
+    bo.cflags = o->cflags;
     bo.verbose = o->verbose;
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;

@@ -233,6 +233,7 @@ typedef struct Options {
     const char *stdlib_dir;       /* located from the executable */
     const char *prefix_dir;       /* install prefix: bin/.. */
     const char *cc_cmd;           /* C compiler for the generated code */
+    const char *cflags;           /* --cflags: extra flags for it, split at blanks (no shell) */
     int verbose;
     const char *gpu_mode;         /* --gpu-mode: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* --gpu-arch sm_XX */

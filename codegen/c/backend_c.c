@@ -1202,9 +1202,8 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *src = src_path(cc, m, bo);
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-o", (char *)bo->output, NULL};
-    int rc = cg_run(cc, argv, bo->verbose);
+    const char *args[] = {inc, src, lib, "-lm", "-o", bo->output, NULL};
+    int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",
                  bo->cc, rc < 0 ? "could not run it" : "see its messages above");
