@@ -68,7 +68,10 @@ void cg_var_ref(const CgDialect *d, const IrVar *v, int at, StrBuf *out);
 const char *cg_fn_name(const CgDialect *d, IrFn fn);
 /* A C literal for v with the dialect's real type ("0.1", "0.1f", "INFINITY"). */
 void cg_real(const CgDialect *d, double v, StrBuf *out);
-/* Escape s as the contents of a C string literal. */
+/* Escape s (model text: file names, paths, names) as the contents of a C, CUDA or OpenCL
+ * string literal: quotes, backslashes, '?' (no trigraph), control and non-ASCII bytes
+ * escaped, and a '/' after '*' written \057, so the result is also safe inside a comment.
+ * The one way model text other than checked identifiers reaches generated code. */
 void cg_cstring(const char *s, StrBuf *out);
 
 /* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */

@@ -1498,7 +1498,10 @@ static void emit_host_records(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
+        StrBuf name = {0};
+        cg_cstring(rec->file, &name);
+        out_line(o, "static nrt_rec *rec%d; /* \"%s\" */", r, name.s);
+        sb_free(&name);
         if (rec->spikes) {
             out_line(o, "static int32_t *h_rec%d_ends, *h_rec%d_ids;", r, r);
         } else if (rec->proj) {

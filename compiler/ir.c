@@ -359,6 +359,36 @@ int ir_new_local(Compiler *cc, IrPop *p, const char *hint, IrType t)
     return id;
 }
 
+/* Contract: ir.h. */
+const char *ir_cname(Compiler *cc, const char *prefix, const char *name)
+{
+    StrBuf b = {0};
+    sb_puts(&b, prefix);
+    for (const char *s = name; *s; s++)
+        sb_puts(&b, *s == '_' ? "_0" : (char[2]){*s, 0});
+    const char *r = arena_strdup(&cc->arena, b.s);
+    sb_free(&b);
+    return r;
+}
+
+/* What back ends append to a population's (or a plastic projection's) C name, besides its
+ * variables: a variable with such a label gets "_v" after it, so that it cannot take one
+ * of their names ("w" of a plastic projection's scope is its weights array, by design). */
+static int reserved_label(const IrPop *p, const char *label)
+{
+    static const char *const sfx[] = {
+        "D", "N", "arr", "col", "cpre", "cptr", "csr", "csyn", "d", "fd", "fh", "file", "fired",
+        "fl", "fw", "grid", "h", "hist", "narr", "nspk", "program", "prev", "ring", "rp", "sfi",
+        "sfile", "sfn", "sfp", "slot", "spk", "tk", "tkh", "tks", "w",
+    };
+    for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++)
+        if (strcmp(label, sfx[i]) == 0)
+            return !(p->size == 0 && strcmp(label, "w") == 0);
+    if (strncmp(label, "prop", 4) == 0 && label[4] && strspn(label + 4, "0123456789") == strlen(label + 4))
+        return 1;
+    return 0;
+}
+
 /* A new variable of population p; its C name is "<pop>_<label>" made unique. */
 IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType t, Dim d,
                   int per_neuron)
@@ -370,7 +400,7 @@ IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType
     v->dim = d;
     v->per_neuron = per_neuron;
     v->pop = p;
-    const char *base = arena_printf(&cc->arena, "%s_%s", p->cname, label);
+    const char *base = arena_printf(&cc->arena, "%s_%s%s", p->cname, label, reserved_label(p, label) ? "_v" : "");
     const char *name = base;
     for (int tries = 2;; tries++) {
         int clash = 0;

@@ -230,9 +230,11 @@ static void emit_pop_init(Out *o, const IrPop *p, const IrModel *m)
                  v->cname, p->name, v->label);
         out_line(o, "if (!%s) return -1;", v->cname);
     }
-    out_line(o, "%s_spk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_spk, \"%s: spike list\");", p->cname,
-             p->cname, p->cname, p->name);
-    out_line(o, "if (!%s_spk) return -1;", p->cname);
+    if (p->has_spikes) {   /* else never written (nor read: its spike count stays 0) */
+        out_line(o, "%s_spk = nrt_alloc(&ctx, (size_t)%s_N * sizeof *%s_spk, \"%s: spike list\");", p->cname,
+                 p->cname, p->cname, p->name);
+        out_line(o, "if (!%s_spk) return -1;", p->cname);
+    }
     if (p->sfile) {
         out_line(o, "int64_t sf_nnz;");
         out_line(o, "if (nrt_spike_file(&ctx, %s_sfile, %s_N, dt, %s_sfn, &%s_sfp, &%s_sfi, &sf_nnz) != NRT_OK) return -1;",
@@ -970,7 +972,10 @@ static void emit_records(Out *o, const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
+        StrBuf name = {0};
+        cg_cstring(rec->file, &name);
+        out_line(o, "static nrt_rec *rec%d; /* \"%s\" */", r, name.s);
+        sb_free(&name);
         if (rec->proj) {
             out_line(o, "static double *rec%d_row; /* per synapse */", r);
             out_line(o, "static int64_t *rec%d_local;", r);
