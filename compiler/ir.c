@@ -371,22 +371,32 @@ const char *ir_cname(Compiler *cc, const char *prefix, const char *name)
     return r;
 }
 
-/* What back ends append to a population's (or a plastic projection's) C name, besides its
- * variables: a variable with such a label gets "_v" after it, so that it cannot take one
- * of their names ("w" of a plastic projection's scope is its weights array, by design). */
+/* What back ends append to a population's C name besides its variables' labels, and to a
+ * projection's (the C name of a plastic projection's scope): a variable with such a label
+ * gets "_v" after it, so that it cannot take one of their names ("w" of a scope is the
+ * projection's weights array, by design). A scope's presynaptic variable x also has a
+ * history x_h: labels ending in "_h" are reserved there too. */
 static int reserved_label(const IrPop *p, const char *label)
 {
-    static const char *const sfx[] = {
-        "D", "N", "arr", "col", "cpre", "cptr", "csr", "csyn", "d", "fd", "fh", "file", "fired",
-        "fl", "fw", "grid", "h", "hist", "narr", "nspk", "program", "prev", "ring", "rp", "sfi",
-        "sfile", "sfn", "sfp", "slot", "spk", "tk", "tkh", "tks", "w",
+    static const char *const pop_sfx[] = {
+        "N", "fl", "grid", "nspk", "ring", "sfi", "sfile", "sfn", "sfp", "slot", "spk", "tk",
+        "tkh", "tks",
     };
-    for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++)
+    static const char *const proj_sfx[] = {
+        "D", "arr", "arr_pre", "col", "cpre", "cptr", "csr", "csyn", "d", "fd", "fh", "file",
+        "fired", "fw", "grid", "h", "hist", "narr", "ring", "rp", "slot",
+    };
+    const int scope = p->size == 0;
+    const char *const *sfx = scope ? proj_sfx : pop_sfx;
+    const size_t n = scope ? sizeof proj_sfx / sizeof *proj_sfx : sizeof pop_sfx / sizeof *pop_sfx;
+    const size_t len = strlen(label);
+    for (size_t i = 0; i < n; i++)
         if (strcmp(label, sfx[i]) == 0)
-            return !(p->size == 0 && strcmp(label, "w") == 0);
-    if (strncmp(label, "prop", 4) == 0 && label[4] && strspn(label + 4, "0123456789") == strlen(label + 4))
+            return 1;
+    if (scope && len > 2 && strcmp(label + len - 2, "_h") == 0)
         return 1;
-    return 0;
+    return !scope && strncmp(label, "prop", 4) == 0 && label[4] &&
+           strspn(label + 4, "0123456789") == len - 4;
 }
 
 /* A new variable of population p; its C name is "<pop>_<label>" made unique. */
