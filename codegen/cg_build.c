@@ -35,6 +35,30 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
     return -1;
 }
 
+/* Contract: codegen.h. */
+char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args)
+{
+    const char *const head[] = {bo->cc, "-std=c11", "-O2", "-w"};
+    const char *f = bo->cflags ? bo->cflags : "";
+    size_t n = 0, k = 0;
+    while (args[n])
+        n++;
+    char **argv = arena_alloc(&cc->arena, sizeof *argv * (4 + strlen(f) / 2 + 1 + n + 1));
+    for (; k < 4; k++)
+        argv[k] = (char *)head[k];
+    while (*f) {
+        size_t len = strcspn(f, " \t\n");
+        if (len)
+            argv[k++] = arena_strndup(&cc->arena, f, len);
+        f += len;
+        f += strspn(f, " \t\n");
+    }
+    for (size_t i = 0; i < n; i++)
+        argv[k++] = (char *)args[i];
+    argv[k] = NULL;
+    return argv;
+}
+
 static const char *rule_name(IrRule r)
 {
     switch (r) {

@@ -72,12 +72,12 @@ void cg_real(const CgDialect *d, double v, StrBuf *out)
 
 void cg_cstring(const char *s, StrBuf *out)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\' || c == '?') {
             sb_putc(out, '\\');
             sb_putc(out, (char)c);
-        } else if (c < 32 || c >= 127) {
+        } else if (c < 32 || c >= 127 || (c == '/' && p > s && p[-1] == '*')) {
             sb_printf(out, "\\%03o", c);
         } else {
             sb_putc(out, (char)c);

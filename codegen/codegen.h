@@ -68,7 +68,10 @@ void cg_var_ref(const CgDialect *d, const IrVar *v, int at, StrBuf *out);
 const char *cg_fn_name(const CgDialect *d, IrFn fn);
 /* A C literal for v with the dialect's real type ("0.1", "0.1f", "INFINITY"). */
 void cg_real(const CgDialect *d, double v, StrBuf *out);
-/* Escape s as the contents of a C string literal. */
+/* Escape s (model text: file names, paths, names) as the contents of a C, CUDA or OpenCL
+ * string literal: quotes, backslashes, '?' (no trigraph), control and non-ASCII bytes
+ * escaped, and a '/' after '*' written \057, so the result is also safe inside a comment.
+ * The one way model text other than checked identifiers reaches generated code. */
 void cg_cstring(const char *s, StrBuf *out);
 
 /* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
@@ -151,6 +154,7 @@ typedef struct BuildOpts {
     const char *include_dir;      /* runtime headers */
     const char *lib_dir;          /* libneurort.a */
     const char *cc;               /* C compiler */
+    const char *cflags;           /* extra flags for it, split at blanks (cg_cc_argv) */
     int verbose;
     const char *gpu_mode;         /* GPU schedule: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* CUDA: sm_XX (NULL: the present GPU's, else sm_90) */
@@ -205,5 +209,8 @@ void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the c
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);
+/* The C compiler's command line: bo->cc -std=c11 -O2 -w, bo->cflags split at blanks, then
+ * args (NULL-terminated); arena-allocated, for cg_run (no shell: nothing is interpreted). */
+char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args);
 
 #endif

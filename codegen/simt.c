@@ -1492,12 +1492,14 @@ static void emit_host_records(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        out_line(o, "static nrt_rec *rec%d; /* %s */", r, rec->file);
+        StrBuf name = {0};
+        cg_cstring(rec->file, &name);
+        out_line(o, "static nrt_rec *rec%d; /* \"%s\" */", r, name.s);
+        sb_free(&name);
         if (rec->spikes) {
             out_line(o, "static int32_t *h_rec%d_ends, *h_rec%d_ids;", r, r);
         } else if (rec->proj) {
             out_line(o, "static double *h_rec%d_rows;", r);
-            out_line(o, "static int64_t *rec%d_local;", r);
         } else {
             out_line(o, "static double *h_rec%d_rows;", r);
             StrBuf b = {0};
@@ -1545,13 +1547,15 @@ static void emit_host_records(Out *o, const Simt *S)
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", f.s);
             out_line(o, "return -1;");
             out_close(o);
-            out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rec%d_local, \"recording\");", r, r);
-            out_line(o, "if (!rec%d_local) return -1;", r);
-            out_line(o, "for (int64_t s = 0; s < nnz; s++) rec%d_local[s] = s;", r);
+            /* the synapses' indices, copied by nrt_rec_state */
+            out_line(o, "int64_t *local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *local, \"recording\");");
+            out_line(o, "if (!local) return -1;");
+            out_line(o, "for (int64_t s = 0; s < nnz; s++) local[s] = s;");
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
-            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, rec%d_local, %lld);", r,
-                     f.s, pn.s, rec->nvars, r, (long long)rec->every);
+            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
+                     f.s, pn.s, rec->nvars, (long long)rec->every);
+            out_line(o, "nrt_free(local);");
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
                      (long long)state_rec_rows(S, rec), rec->nvars);
@@ -2143,10 +2147,8 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
-                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-ldl", (char *)"-o",
-                    (char *)bo->output, NULL};
-    int rc = cg_run(cc, argv, bo->verbose);
+    const char *args[] = {inc, inc2, src, lib, bo->hdf5_lib, "-lm", "-ldl", "-o", bo->output, NULL};
+    int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,
                  rc < 0 ? "could not run it" : "see its messages above");

@@ -102,8 +102,9 @@ static void push(FileSet *fs, AstNode *ast, const char *real)
     fs->real[fs->n++] = real;
 }
 
-/* Parse `path` and, first, everything it imports (post-order: definitions come first). */
-static int load_tree(Compiler *cc, const char *path, SrcLoc at, FileSet *fs, int depth,
+/* Parse `path` (already loaded as file `f` when f != 0) and, first, everything it imports
+ * (post-order: definitions come first). */
+static int load_tree(Compiler *cc, const char *path, uint32_t f, SrcLoc at, FileSet *fs, int depth,
                      FileSet *open)
 {
     char rbuf[PATH_MAX];
@@ -118,7 +119,8 @@ static int load_tree(Compiler *cc, const char *path, SrcLoc at, FileSet *fs, int
         error_at(cc, at, "imports nest too deeply");
         return 1;
     }
-    uint32_t f = src_load(cc, path);
+    if (!f)
+        f = src_load(cc, path);
     if (!f) {
         error_at(cc, at, "cannot read '%s': %s", path, strerror(errno));
         return 1;
@@ -140,7 +142,7 @@ static int load_tree(Compiler *cc, const char *path, SrcLoc at, FileSet *fs, int
             rc = 1;
             continue;
         }
-        rc |= load_tree(cc, p, it->loc, fs, depth + 1, open);
+        rc |= load_tree(cc, p, 0, it->loc, fs, depth + 1, open);
     }
     open->n--;
     push(fs, ast, real);
@@ -204,6 +206,22 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* Contract: neuroc.h. */
+IrModel *compile_front(Compiler *cc, uint32_t file)
+{
+    FileSet fs = {0}, open = {0};
+    const char *path = cc->files[file].path;
+    IrModel *m = NULL;
+    int rc = load_tree(cc, path, file, NOLOC, &fs, 0, &open);
+    if (rc == 0 && cc->diag.nerrors == 0)
+        m = sema_lower(cc, fs.ast, fs.n, model_name(cc, path));
+    free(open.ast);
+    free(open.real);
+    free(fs.ast);
+    free(fs.real);
+    return m;
+}
+
 int compile_file(Compiler *cc)
 {
     Options *o = &cc->opt;
@@ -216,7 +234,7 @@ int compile_file(Compiler *cc)
         return lex_dump(cc, f, stdout);
     }
     FileSet fs = {0}, open = {0};
-    int rc = load_tree(cc, o->input, NOLOC, &fs, 0, &open);
+    int rc = load_tree(cc, o->input, 0, NOLOC, &fs, 0, &open);
     free(open.ast);
     free(open.real);
     if (rc || cc->diag.nerrors) {
@@ -272,6 +290,7 @@ int compile_file(Compiler *cc)
     bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
     if (o->mpi)
         bo.cc = getenv("MPICC") ? getenv("MPICC") : "mpicc";
+    bo.cflags = o->cflags;
     bo.verbose = o->verbose;
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;

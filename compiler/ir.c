@@ -366,6 +366,46 @@ int ir_new_local(Compiler *cc, IrPop *p, const char *hint, IrType t)
     return id;
 }
 
+/* Contract: ir.h. */
+const char *ir_cname(Compiler *cc, const char *prefix, const char *name)
+{
+    StrBuf b = {0};
+    sb_puts(&b, prefix);
+    for (const char *s = name; *s; s++)
+        sb_puts(&b, *s == '_' ? "_0" : (char[2]){*s, 0});
+    const char *r = arena_strdup(&cc->arena, b.s);
+    sb_free(&b);
+    return r;
+}
+
+/* What back ends append to a population's C name besides its variables' labels, and to a
+ * projection's (the C name of a plastic projection's scope): a variable with such a label
+ * gets "_v" after it, so that it cannot take one of their names ("w" of a scope is the
+ * projection's weights array, by design). A scope's presynaptic variable x also has a
+ * history x_h: labels ending in "_h" are reserved there too. */
+static int reserved_label(const IrPop *p, const char *label)
+{
+    static const char *const pop_sfx[] = {
+        "N", "fl", "grid", "nspk", "ring", "sfi", "sfile", "sfn", "sfp", "slot", "spk", "tk",
+        "tkh", "tks",
+    };
+    static const char *const proj_sfx[] = {
+        "D", "arr", "arr_pre", "col", "cpre", "cptr", "csr", "csyn", "d", "fd", "fh", "file",
+        "fired", "fw", "grid", "h", "hist", "narr", "ring", "rp", "slot",
+    };
+    const int scope = p->size == 0;
+    const char *const *sfx = scope ? proj_sfx : pop_sfx;
+    const size_t n = scope ? sizeof proj_sfx / sizeof *proj_sfx : sizeof pop_sfx / sizeof *pop_sfx;
+    const size_t len = strlen(label);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(label, sfx[i]) == 0)
+            return 1;
+    if (scope && len > 2 && strcmp(label + len - 2, "_h") == 0)
+        return 1;
+    return !scope && strncmp(label, "prop", 4) == 0 && label[4] &&
+           strspn(label + 4, "0123456789") == len - 4;
+}
+
 /* A new variable of population p; its C name is "<pop>_<label>" made unique. */
 IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType t, Dim d,
                   int per_neuron)
@@ -377,7 +417,7 @@ IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType
     v->dim = d;
     v->per_neuron = per_neuron;
     v->pop = p;
-    const char *base = arena_printf(&cc->arena, "%s_%s", p->cname, label);
+    const char *base = arena_printf(&cc->arena, "%s_%s%s", p->cname, label, reserved_label(p, label) ? "_v" : "");
     const char *name = base;
     for (int tries = 2;; tries++) {
         int clash = 0;

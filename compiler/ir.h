@@ -334,6 +334,11 @@ void ir_block_locals(const IrBlock *b, unsigned char *used, unsigned char *decl)
 IrStmt *ir_stmt(struct Compiler *cc, IrStmtKind k);
 void ir_block_add(struct Compiler *cc, IrBlock *b, IrStmt *s);
 int ir_new_local(struct Compiler *cc, IrPop *p, const char *hint, IrType t);
+/* The C name of a population or projection: prefix, then the name with each '_' written
+ * "_0". Back ends append "_<var>" and "_<suffix>" to it; as a name never has "_" followed
+ * by '0', the names of two populations or projections cannot run into each other's
+ * (pop "a" var "b_N" is pop_a_b_N, pop "a_b" suffix N is pop_a_0b_N). */
+const char *ir_cname(struct Compiler *cc, const char *prefix, const char *name);
 IrVar *ir_new_var(struct Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType t,
                   Dim d, int per_neuron);
 

@@ -1,7 +1,7 @@
 /* main.c -- the neuroc command line: options in, compile_file() out.
  *
  *   neuroc FILE -o OUT [--backend auto|c|cuda|opencl] [--emit-only DIR] [-I DIR]
- *          [--dump=tokens|ast|ir] [--explain] [--cc CC] [-v] [--version] [--help]
+ *          [--dump=tokens|ast|ir] [--explain] [--cc CC] [--cflags FLAGS] [-v] [--version] [--help]
  *   neuroc plot DIR          (the figures of a run folder: nrt_plot of the runtime)
  */
 #define _DEFAULT_SOURCE
@@ -13,6 +13,11 @@
 
 #include "neuroc.h"
 #include "neurort.h"
+
+/* A NEUROC_SANITIZE build builds the simulators with its own sanitizer flags (CMakeLists.txt). */
+#ifndef NEUROC_DEFAULT_CFLAGS
+#define NEUROC_DEFAULT_CFLAGS ""
+#endif
 
 static void usage(FILE *f)
 {
@@ -27,6 +32,8 @@ static void usage(FILE *f)
           "  --explain           say what would be built: populations, projections,\n"
           "                      integrators and why, kernel plan, memory, warnings\n"
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
+          "  --cflags FLAGS      extra flags for it, split at blanks (default: $NEUROC_CFLAGS,\n"
+          "                      else the sanitizer flags of a NEUROC_SANITIZE build)\n"
           "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph or\n"
           "                      persistent (graph and persistent: CUDA only)\n"
           "  --gpu-arch sm_XX    CUDA target (default: the present GPU's, else sm_90)\n"
@@ -104,6 +111,7 @@ int main(int argc, char **argv)
     compiler_init(&cc);
     Options *o = &cc.opt;
     o->cc_cmd = getenv("CC");
+    o->cflags = getenv("NEUROC_CFLAGS") ? getenv("NEUROC_CFLAGS") : NEUROC_DEFAULT_CFLAGS;
     o->incdirs = xmalloc(sizeof(char *) * (size_t)argc);
     int rc = 2;
     for (int i = 1; i < argc; i++) {
@@ -143,6 +151,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--cc") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->cc_cmd = argv[++i];
+        } else if (strcmp(a, "--cflags") == 0) {
+            if (!need(i, argc, argv)) goto done;
+            o->cflags = argv[++i];
         } else if (strcmp(a, "--gpu-mode") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->gpu_mode = argv[++i];

@@ -233,6 +233,7 @@ typedef struct Options {
     const char *stdlib_dir;       /* located from the executable */
     const char *prefix_dir;       /* install prefix: bin/.. */
     const char *cc_cmd;           /* C compiler for the generated code */
+    const char *cflags;           /* --cflags: extra flags for it, split at blanks (no shell) */
     int verbose;
     const char *gpu_mode;         /* --gpu-mode: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* --gpu-arch sm_XX */
@@ -254,6 +255,10 @@ struct Compiler {
 void compiler_init(Compiler *cc);
 void compiler_free(Compiler *cc);
 int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
+/* The front end on file `file` already registered (src_add/src_load; its path says where
+ * imports resolve): parse with its imports, check, lower. NULL after errors (diagnosed).
+ * The in-process entry of the fuzzer (tests/fuzz). */
+struct IrModel *compile_front(Compiler *cc, uint32_t file);
 
 /* --- explain.c ---------------------------------------------------------- */
 

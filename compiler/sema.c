@@ -1671,7 +1671,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     in->env.parent = &S->global;
     pop->grid = S->grid_next;
     pop->name = popname;
-    pop->cname = arena_printf(&cc->arena, "pop_%s", popname[0] ? popname : model->name);
+    pop->cname = ir_cname(cc, "pop_", popname[0] ? popname : model->name);
     pop->model = model->name;
     pop->size = size;
     int quiet = !dummy;
@@ -3734,7 +3734,7 @@ static void do_projection(Sema *S, AstNode *it)
     Compiler *cc = S->cc;
     IrProj *pj = arena_alloc(&cc->arena, sizeof *pj);
     pj->name = it->name;
-    pj->cname = arena_printf(&cc->arena, "prj_%s", it->name);
+    pj->cname = ir_cname(cc, "prj_", it->name);
     PopRef pre, post;
     if (!resolve_target(S, it->a, it->a->name, it->a->a, &pre, NULL, NULL) ||
         !resolve_target(S, it->b, it->b->name, it->b->a, &post, NULL, NULL))

@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
 # Build with warnings as errors and run every test (the README's test command).
+#   scripts/test.sh          the normal build (build-test)
+#   scripts/test.sh asan     the same suite built with ASan + UBSan (build-asan, NEUROC_SANITIZE:
+#                            neuroc, the runtime, the test programs and every simulator the
+#                            tests generate); CI runs it after the normal one
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNEUROC_WERROR=ON >/dev/null
-cmake --build build-test -j"$(nproc)"
-cd build-test
+dir=build-test
+flags=()
+if [ "${1:-}" = asan ]; then
+    dir=build-asan
+    flags=(-DNEUROC_SANITIZE=ON)
+    # leaks are errors; UBSan stops at the first finding; an allocation too large returns NULL
+    # (the runtime reports it: tests ask for impossible sizes on purpose)
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:allocator_may_return_null=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNEUROC_WERROR=ON "${flags[@]}" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+cd "$dir"
 rc=0
 ctest --output-on-failure -j"$(nproc)" || rc=$?
 # ctest shows a skipped test's status but not its output: say why the GPU tests skipped
