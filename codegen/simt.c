@@ -1779,6 +1779,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    out_line(o, "ctx.schedule = mode_names[mode];");
     out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
              S->t->name);
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
@@ -1911,6 +1912,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
+        if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s_csr.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");

@@ -1104,6 +1104,10 @@ static void emit_main(Out *o, const IrModel *m)
             out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
                      m->projs[k]->name, m->projs[k]->cname, m->projs[k]->cname, m->projs[k]->cname);
     }
+    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
+        if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_now();");

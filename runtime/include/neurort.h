@@ -76,6 +76,16 @@ typedef struct nrt_ctx {
     } mem[NRT_MAX_POPS];
     int nmem;                     /* items added (may exceed NRT_MAX_POPS) */
     double mem_total;             /* bytes of every item */
+    /* --bench (rt_bench.c) */
+    const char *bench;            /* --bench: "-" (stdout), --bench=FILE; NULL: no report */
+    const char *schedule;         /* set by a GPU program: the schedule it runs */
+    char device_name[256];        /* set by nrt_gpu_open */
+    double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
+    struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */
+        int pre;                  /* index of the presynaptic population in pops */
+        double synapses;
+    } projs[NRT_MAX_POPS];
+    int nprojs;
 } nrt_ctx;
 
 /* Parse argv (--out DIR, --seed N, --quiet, --help; for backend "cuda" and "opencl" also
@@ -228,6 +238,13 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
  * percent, simulated time, elapsed wall time, real-time factor. */
 void nrt_progress(nrt_ctx *ctx);
+/* Projection k (0-based, in model order) takes spikes of population `pre` (its index in
+ * ctx->pops) and has `synapses` synapses: the memory plan's count first, the built count
+ * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */
+void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses);
+/* With --bench, the JSON report of this run (rt_bench.c, docs/cli.md): on stdout or into
+ * the file --bench=FILE names. NRT_EIO with errmsg when the file cannot be written. */
+nrt_status nrt_bench(nrt_ctx *ctx);
 /* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
  * times, RTF. Nothing when quiet. */
 void nrt_report(nrt_ctx *ctx);
