@@ -1930,7 +1930,7 @@ static void emit_host_main(Out *o, const Simt *S)
              (long long)((max_pop(m) + 255) / 256));
     out_line(o, "if (g_persistent < 1) g_persistent = 1;");
     out_close(o);
-    out_line(o, "t0 = nrt_now();");
+    out_line(o, "t0 = nrt_sim_begin(&ctx);");
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
         if (ph->kind == PH_RUN) {
@@ -1967,7 +1967,7 @@ static void emit_host_main(Out *o, const Simt *S)
         out_close(o);
         sb_free(&val);
     }
-    out_line(o, "ctx.t_simulate = nrt_now() - t0;");
+    out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
     out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

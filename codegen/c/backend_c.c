@@ -1110,7 +1110,7 @@ static void emit_main(Out *o, const IrModel *m)
                      m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
-    out_line(o, "t0 = nrt_now();");
+    out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int64_t step = 0;");
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
@@ -1148,7 +1148,7 @@ static void emit_main(Out *o, const IrModel *m)
             sb_free(&val);
         }
     }
-    out_line(o, "ctx.t_simulate = nrt_now() - t0;");
+    out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
     out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

@@ -81,6 +81,7 @@ typedef struct nrt_ctx {
     const char *schedule;         /* set by a GPU program: the schedule it runs */
     char device_name[256];        /* set by nrt_gpu_open */
     double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
+    double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
     struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */
         int pre;                  /* index of the presynaptic population in pops */
         double synapses;
@@ -238,6 +239,11 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
  * percent, simulated time, elapsed wall time, real-time factor. */
 void nrt_progress(nrt_ctx *ctx);
+/* The simulation phase: nrt_sim_begin returns nrt_now() and notes the process's CPU time;
+ * nrt_sim_end(ctx, t0) returns the wall time since t0 and keeps the CPU time spent since
+ * (ctx->cpu_simulate, --bench's simulate_cpu_s). */
+double nrt_sim_begin(nrt_ctx *ctx);
+double nrt_sim_end(nrt_ctx *ctx, double t0);
 /* Projection k (0-based, in model order) takes spikes of population `pre` (its index in
  * ctx->pops) and has `synapses` synapses: the memory plan's count first, the built count
  * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */

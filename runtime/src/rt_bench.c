@@ -15,6 +15,31 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* user + system CPU time of this process, s (-1 when unknown) */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* Contract: see neurort.h. */
+double nrt_sim_begin(nrt_ctx *ctx)
+{
+    ctx->cpu_sim0 = cpu_now();
+    return nrt_now();
+}
+
+/* Contract: see neurort.h. cpu_simulate is -1 when the CPU clock is unavailable. */
+double nrt_sim_end(nrt_ctx *ctx, double t0)
+{
+    const double c = cpu_now();
+    ctx->cpu_simulate = c >= 0 && ctx->cpu_sim0 >= 0 ? c - ctx->cpu_sim0 : -1;
+    return nrt_now() - t0;
+}
+
 /* Contract: see neurort.h. Indices at or above NRT_MAX_POPS are dropped. */
 void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses)
 {
@@ -177,6 +202,8 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     put_num(f, ctx->t_construct);
     fputs(", \"simulate_s\": ", f);
     put_num(f, ctx->t_simulate);
+    fputs(", \"simulate_cpu_s\": ", f);
+    put_num(f, ctx->cpu_simulate);
     fputs(", \"rtf\": ", f);
     put_num(f, sim_s > 0 ? ctx->t_simulate / sim_s : -1);
     fputs(",\n \"spikes\": ", f);

@@ -71,11 +71,14 @@ def run_case(backend):
     check(0 < built["codegen_s"] < built["compile_s"], "%s: code generation shorter than compiling" % backend)
     check(1e6 < b["peak_host_bytes"] < 4e9, "%s: peak host memory %s bytes" % (backend, b["peak_host_bytes"]))
     check(b["construct_s"] >= 0 and b["simulate_s"] > 0 and b["interrupted"] is False, "%s: phase times" % backend)
+    check(0 < b["simulate_cpu_s"], "%s: simulation CPU time %s s" % (backend, b["simulate_cpu_s"]))
     if backend == "c":
         with open("/proc/cpuinfo") as f:
             names = [l.split(":", 1)[1].strip() for l in f if l.startswith("model name")]
         check(b["device"] == (names[0] if names else "CPU"), "c: device is the CPU (%s)" % b["device"])
         check(b["schedule"] is None and b["peak_device_bytes"] is None, "c: no schedule, no device memory")
+        # one thread: the loop's CPU time cannot exceed its wall time (clock resolutions aside)
+        check(b["simulate_cpu_s"] <= b["simulate_s"] + 0.01, "c: simulation CPU time <= wall time")
     else:
         check(b["schedule"] in ("block", "launch") and b["device"], "%s: %s on %s" % (backend, b["schedule"], b["device"]))
         # at least each synapse's column index (4 bytes) and float weight (4 bytes)

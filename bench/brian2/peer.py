@@ -1,0 +1,67 @@
+"""Brian2 C++ standalone as the CPU peer of bench/run.sh: build a model of this folder
+(cuba, coba) once, run its binary RUNS times, print one JSON object.
+
+    /usr/bin/python3 bench/brian2/peer.py MODEL WORK_DIR RUNS
+
+Timed as neuroc's simulators are (Python start-up and `import brian2` excluded):
+  build_s      network construction in Python, code generation and compilation
+               (device.build(compile=True, run=False)), in a fresh folder: cold
+  simulate_cpu_s  Brian2's own time of the simulation loop (results/last_run_info.txt; with
+               OpenMP off it is std::clock(), the process's CPU time during the loop)
+  run_wall_s   wall time of the whole binary (construction, simulation, writing results)
+  run_cpu_s    user + system CPU time of the whole binary (wait4)
+each the median over RUNS runs; spikes from Brian2's SpikeMonitor after one more run.
+"""
+import importlib
+import json
+import os
+import shutil
+import statistics
+import sys
+import time
+
+MODEL, WORK, RUNS = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import brian2  # noqa: E402
+from brian2 import Network, defaultclock, device, ms, prefs, seed, set_device  # noqa: E402
+
+brian2.BrianLogger.log_level_error()
+shutil.rmtree(WORK, ignore_errors=True)
+t0 = time.perf_counter()
+set_device('cpp_standalone', directory=WORK, build_on_run=False)
+prefs.devices.cpp_standalone.openmp_threads = 0
+defaultclock.dt = 0.1 * ms
+seed(2007)
+mod = importlib.import_module(MODEL)
+objs, spikes, neurons = mod.build()
+net = Network(*objs)
+net.run(mod.DURATION)
+device.build(directory=WORK, compile=True, run=False)
+build_s = time.perf_counter() - t0
+
+wall, cpu, sim = [], [], []
+for r in range(RUNS):
+    s = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os.chdir(WORK)
+        with open(os.devnull, 'w') as null:
+            os.dup2(null.fileno(), 1)
+        os.execv('./main', ['./main'])
+    _, status, ru = os.wait4(pid, 0)
+    wall.append(time.perf_counter() - s)
+    if status != 0:
+        sys.exit("peer.py: %s/main failed (status %d)" % (WORK, status))
+    cpu.append(ru.ru_utime + ru.ru_stime)
+    with open(os.path.join(WORK, 'results', 'last_run_info.txt')) as f:
+        sim.append(float(f.read().split()[0]))
+device.run(WORK, with_output=False, run_args=[])
+duration = float(mod.DURATION)
+print(json.dumps({
+    "model": MODEL, "peer": "brian2 %s cpp_standalone" % brian2.__version__,
+    "compiler_flags": " ".join(prefs.codegen.cpp.extra_compile_args_gcc),
+    "neurons": neurons, "synapses": int(sum(len(o) for o in objs if isinstance(o, brian2.Synapses))),
+    "steps": int(round(duration / float(defaultclock.dt))), "dt_ms": float(defaultclock.dt / ms),
+    "build_s": build_s, "simulate_cpu_s": statistics.median(sim),
+    "run_wall_s": statistics.median(wall), "run_cpu_s": statistics.median(cpu),
+    "spikes": int(spikes.num_spikes), "runs": RUNS}))
