@@ -4,9 +4,11 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
 
     python3 bench/suite.py cpu|gpu NEUROC OUT
 
-Environment: RUNS (runs per small model, default 3), ONLY (a regular expression: rows whose
+Environment: RUNS (runs per small model, default 3), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
 name matches), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
-Python with brian2, default /usr/bin/python3; "none" skips the peer).
+Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
+(gpu: the folder holding brian2cuda, brian2 2.10 and their dependencies; tests/gpu/run.sh
+unpacks it from build-dev/wheels-brian2cuda).
 
 Every model is built first (in parallel, with a fresh compile cache, so compile times are
 cold), the microcircuit a second time from the cache (the cached build time), then every
@@ -31,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNS = int(os.environ.get("RUNS", "3"))
 ONLY = re.compile(os.environ.get("ONLY", "."))
 JOBS = int(os.environ.get("JOBS", str(os.cpu_count() or 2)))
-TIMEOUT = 300
+TIMEOUT = int(os.environ.get("TIMEOUT", "900"))   # s, per simulator run
 
 
 def ex(*p):
@@ -54,28 +56,31 @@ MODELS = {
     # plastic STDP network (Song, Miller & Abbott 2000), 10 s of its 100 s
     "stdp_song": (ex("examples", "stdp_song.neuro"), [(r"(?m)^run 100 s$", "run 10 s"),
                                                       (r"(?m)^record w of plastic every 10 s", "record w of plastic every 5 s")], False),
-    # assembly projection: 30 rounds (steps); n and k = sqrt(n), p = 0.01 (0.001 at 1e6)
+    # assembly projection, a round a step: n, k = sqrt(n), p = 0.01 (0.001 at 1e6)
     "assembly_1e4": (ex("examples", "assembly", "projection.neuro"),
-                     [(r"(?m)^const n    = 100000", "const n    = 10000"), (r"(?m)^const k    = 317", "const k    = 100")], False),
-    "assembly_1e5": (ex("examples", "assembly", "projection.neuro"), [], True),
-    "assembly_1e6": (ex("tests", "assembly", "models", "topk_1e6.neuro"), [(r"(?m)^run 20 steps$", "run 30 steps")], True),
+                     [(r"(?m)^const n    = 100000", "const n    = 10000"), (r"(?m)^const k    = 317", "const k    = 100"),
+                      (r"(?m)^run 30 steps$", "run 100 steps")], False),
+    "assembly_1e5": (ex("examples", "assembly", "projection.neuro"), [(r"(?m)^run 30 steps$", "run 1000 steps")], True),
+    "assembly_1e6": (ex("tests", "assembly", "models", "topk_1e6.neuro"), [(r"(?m)^run 20 steps$", "run 200 steps")], True),
     # procedural connectivity, 1/10 of bench/conn/proc_big.neuro (410,000 neurons, 2.4e9 synapses)
     "proc_tenth": (ex("bench", "conn", "proc_big.neuro"), [(r"(?m)^const N_E = 3280000", "const N_E = 328000"),
                                                          (r"(?m)^const N_I = 820000", "const N_I = 82000")], True),
+    "proc_full": (ex("bench", "conn", "proc_big.neuro"), [], True),
 }
 
 # (model, back end, GPU schedule or None); a row per entry
 if MODE == "cpu":
     ROWS = [(m, "c", None) for m in ("cuba", "coba", "microcircuit_0.1", "hh_1e4", "stdp_song", "assembly_1e4")]
-    PEERS = ["cuba", "coba"]
+    PEERS = [("cuba", "cpp_standalone"), ("coba", "cpp_standalone")]
 else:
     ROWS = [(m, b, s) for m in ("cuba", "coba") for b, s in
             (("cuda", "block"), ("cuda", "graph"), ("cuda", "persistent"), ("cuda", "launch"),
              ("opencl", "block"), ("opencl", "launch"))]
     ROWS += [(m, "cuda", None) for m in ("microcircuit_0.1", "microcircuit_0.5", "microcircuit_1", "hh_1e4",
                                          "hh_1e5", "hh_1e6", "stdp_song", "assembly_1e4", "assembly_1e5",
-                                         "assembly_1e6", "proc_tenth")]
-    PEERS = []
+                                         "assembly_1e6", "proc_tenth", "proc_full")]
+    ROWS += [("assembly_1e5", "cuda", "launch")]
+    PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
 # many independent COBA instances: only where the simulator has --instances (rows added below)
 INSTANCES = [(100, "cuda")] if MODE == "gpu" else [(10, "c")]
 
@@ -156,14 +161,23 @@ def run_sim(exe, work, runs):
     return row, None
 
 
-def brian2_peer(m, work):
+def brian2_peer(m, dev, work):
     py = os.environ.get("BRIAN2_PYTHON", "/usr/bin/python3")
     if py == "none":
         return None, "not run: BRIAN2_PYTHON=none"
-    if subprocess.run([py, "-c", "import brian2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-        return None, "not run: brian2 is not installed for %s (apt-get install python3-brian)" % py
-    r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    mod = "brian2cuda" if dev == "cuda_standalone" else "brian2"
+    env = dict(os.environ)
+    if dev == "cuda_standalone":
+        # Brian2CUDA's Brian2 needs NumPy 2, the checkers of tests/gpu/run.sh NumPy 1.26: the
+        # peer adds BRIAN2CUDA_PYTHONPATH as a site folder itself (peer.py), not PYTHONPATH
+        env.pop("PYTHONPATH", None)
+    probe = ("import os, site\np = os.environ.get('BRIAN2CUDA_PYTHONPATH')\nif p: site.addsitedir(p)\n"
+             if dev == "cuda_standalone" else "") + "import " + mod
+    if subprocess.run([py, "-c", probe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        return None, "not run: %s cannot be imported by %s (%s)" % (
+            mod, py, "tests/gpu/run.sh: wheels in build-dev/wheels" if dev == "cuda_standalone" else "apt-get install python3-brian")
+    r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS), dev],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0:
         return None, "peer.py failed: " + " ".join(r.stderr.strip().splitlines()[-2:])
     return json.loads(r.stdout.strip().splitlines()[-1]), None
@@ -177,7 +191,8 @@ def num(x, fmt):
     return fmt % x if x is not None else "-"
 
 
-HEAD = ["row", "neurons", "synapses", "compile s", "construct s", "simulate s", "RTF", "simulate CPU s", "process CPU s",
+HEAD = ["row", "neurons", "synapses", "steps", "compile s", "construct s", "simulate s", "per step us", "RTF",
+        "simulate CPU s", "process CPU s",
         "syn. events/s", "peak host MiB", "peak dev MiB", "spikes"]
 
 
@@ -185,9 +200,10 @@ def cells(r):
     if r.get("error"):
         return [r["row"]] + [""] * (len(HEAD) - 2) + [r["error"]]
     comp = r.get("compile_s")
+    per = r["simulate_s"] / r["steps"] * 1e6 if r.get("simulate_s") is not None and r.get("steps") else None
     return [r["row"], "%d" % r["neurons"], "%.3g" % r["synapses"] if r.get("synapses") is not None else "-",
-            num(comp, "%.2f") + (" (cached %.2f)" % r["cached_build_s"] if r.get("cached_build_s") is not None else ""),
-            num(r.get("construct_s"), "%.3f"), num(r.get("simulate_s"), "%.4f"), num(r.get("rtf"), "%.4g"),
+            "%d" % r["steps"], num(comp, "%.2f") + (" (cached %.2f)" % r["cached_build_s"] if r.get("cached_build_s") is not None else ""),
+            num(r.get("construct_s"), "%.3f"), num(r.get("simulate_s"), "%.4f"), num(per, "%.1f"), num(r.get("rtf"), "%.4g"),
             num(r.get("simulate_cpu_s"), "%.4f"), num(r.get("run_cpu_s"), "%.3f"), num(r.get("synaptic_events_per_s"), "%.3g"),
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
 
@@ -248,17 +264,17 @@ def main():
         r.update(row=name, run_wall_s=wall, run_cpu_s=cpu, compile_s=info["codegen_s"] + info["compile_s"], runs=1)
         out.append(r)
         print(" | ".join(cells(r)), flush=True)
-    for m in PEERS:
-        name = "%s/brian2 cpp_standalone" % m
+    for m, dev in PEERS:
+        name = "%s/brian2 %s" % (m, dev)
         if not ONLY.search(name):
             continue
-        p, err = brian2_peer(m, work)
+        p, err = brian2_peer(m, dev, work)
         if err:
             out.append({"row": name, "error": err})
             print(name, err, flush=True)
             continue
-        p.update(row=name, compile_s=p["build_s"], construct_s=None, simulate_s=None, rtf=None,
-                 peak_host_bytes=None, peak_device_bytes=None, synaptic_events_per_s=None)
+        p.update(row=name, compile_s=p["build_s"], construct_s=None, peak_host_bytes=None, peak_device_bytes=None,
+                 synaptic_events_per_s=None)
         out.append(p)
         print(" | ".join(cells(p)), flush=True)
     machine = {"mode": MODE, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t_start)),

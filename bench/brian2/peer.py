@@ -1,16 +1,20 @@
-"""Brian2 C++ standalone as the CPU peer of bench/run.sh: build a model of this folder
-(cuba, coba) once, run its binary RUNS times, print one JSON object.
+"""Brian2 as the peer of bench/run.sh: build a model of this folder (cuba, coba) once with
+Brian2's C++ standalone device (CPU) or Brian2CUDA's cuda_standalone (GPU), run its binary
+RUNS times, print one JSON object.
 
-    /usr/bin/python3 bench/brian2/peer.py MODEL WORK_DIR RUNS
+    python3 bench/brian2/peer.py MODEL WORK_DIR RUNS [cpp_standalone|cuda_standalone]
 
 Timed as neuroc's simulators are (Python start-up and `import brian2` excluded):
   build_s      network construction in Python, code generation and compilation
                (device.build(compile=True, run=False)), in a fresh folder: cold
-  simulate_cpu_s  Brian2's own time of the simulation loop (results/last_run_info.txt; with
-               OpenMP off it is std::clock(), the process's CPU time during the loop)
+  loop_s       Brian2's own time of the simulation loop (results/last_run_info.txt): for
+               cpp_standalone with OpenMP off it is std::clock(), the process's CPU time
+               during the loop (reported as simulate_cpu_s); for cuda_standalone as Brian2CUDA
+               measures it (reported as simulate_s)
   run_wall_s   wall time of the whole binary (construction, simulation, writing results)
   run_cpu_s    user + system CPU time of the whole binary (wait4)
 each the median over RUNS runs; spikes from Brian2's SpikeMonitor after one more run.
+BRIAN2_CFLAGS replaces Brian2's compiler flags (to compare at neuroc's -O2).
 """
 import importlib
 import json
@@ -21,15 +25,26 @@ import sys
 import time
 
 MODEL, WORK, RUNS = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
+DEVICE = sys.argv[4] if len(sys.argv) > 4 else "cpp_standalone"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+if DEVICE == "cuda_standalone" and os.environ.get("BRIAN2CUDA_PYTHONPATH"):
+    # unpacked wheels (tests/gpu/run.sh): a site folder, so that its .pth files run (setuptools'
+    # distutils, which Brian2 imports and Python 3.12 no longer has)
+    import site
+    site.addsitedir(os.environ["BRIAN2CUDA_PYTHONPATH"])
 import brian2  # noqa: E402
+if DEVICE == "cuda_standalone":
+    import brian2cuda  # noqa: E402,F401  (registers the device)
 from brian2 import Network, defaultclock, device, ms, prefs, seed, set_device  # noqa: E402
 
 brian2.BrianLogger.log_level_error()
 shutil.rmtree(WORK, ignore_errors=True)
 t0 = time.perf_counter()
-set_device('cpp_standalone', directory=WORK, build_on_run=False)
-prefs.devices.cpp_standalone.openmp_threads = 0
+set_device(DEVICE, directory=WORK, build_on_run=False)
+if DEVICE == "cpp_standalone":
+    prefs.devices.cpp_standalone.openmp_threads = 0
+if os.environ.get("BRIAN2_CFLAGS"):      # instead of Brian2's -O3 -ffast-math -march=native
+    prefs.codegen.cpp.extra_compile_args_gcc = os.environ["BRIAN2_CFLAGS"].split()
 defaultclock.dt = 0.1 * ms
 seed(2007)
 mod = importlib.import_module(MODEL)
@@ -57,11 +72,14 @@ for r in range(RUNS):
         sim.append(float(f.read().split()[0]))
 device.run(WORK, with_output=False, run_args=[])
 duration = float(mod.DURATION)
+loop = statistics.median(sim)
 print(json.dumps({
-    "model": MODEL, "peer": "brian2 %s cpp_standalone" % brian2.__version__,
+    "model": MODEL, "peer": "brian2 %s %s" % (brian2.__version__, DEVICE),
     "compiler_flags": " ".join(prefs.codegen.cpp.extra_compile_args_gcc),
     "neurons": neurons, "synapses": int(sum(len(o) for o in objs if isinstance(o, brian2.Synapses))),
     "steps": int(round(duration / float(defaultclock.dt))), "dt_ms": float(defaultclock.dt / ms),
-    "build_s": build_s, "simulate_cpu_s": statistics.median(sim),
+    "build_s": build_s, "simulate_cpu_s": loop if DEVICE == "cpp_standalone" else None,
+    "simulate_s": None if DEVICE == "cpp_standalone" else loop,
+    "rtf": None if DEVICE == "cpp_standalone" else loop / duration,
     "run_wall_s": statistics.median(wall), "run_cpu_s": statistics.median(cpu),
     "spikes": int(spikes.num_spikes), "runs": RUNS}))
