@@ -43,6 +43,11 @@ t0 = time.perf_counter()
 set_device(DEVICE, directory=WORK, build_on_run=False)
 if DEVICE == "cpp_standalone":
     prefs.devices.cpp_standalone.openmp_threads = 0
+if DEVICE == "cuda_standalone":
+    # CUDA 13's Thrust and CUB need C++17; Brian2CUDA 1.0b1 passes -std=c++11 (the last -std wins)
+    prefs.devices.cuda_standalone.cuda_backend.extra_compile_args_nvcc += ["-std=c++17"]
+    prefs.codegen.cpp.extra_compile_args_gcc = [
+        "-std=c++17" if a == "-std=c++11" else a for a in prefs.codegen.cpp.extra_compile_args_gcc]
 if os.environ.get("BRIAN2_CFLAGS"):      # instead of Brian2's -O3 -ffast-math -march=native
     prefs.codegen.cpp.extra_compile_args_gcc = os.environ["BRIAN2_CFLAGS"].split()
 defaultclock.dt = 0.1 * ms
