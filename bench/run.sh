@@ -14,5 +14,12 @@ MODE=${1:-}
 case "$MODE" in cpu|gpu) ;; *) echo "usage: bench/run.sh cpu|gpu [NEUROC]" >&2; exit 2 ;; esac
 NEUROC=${2:-$ROOT/build/bin/neuroc}
 OUT=${OUT:-$ROOT/bench/results/$MODE}
-[ "$MODE" = gpu ] && export PATH=/usr/local/cuda/bin:$PATH
+if [ "$MODE" = gpu ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+    # as tests/gpu/run.sh: the NVIDIA OpenCL driver as device 0 (the image also registers PoCL)
+    if [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+        mkdir -p /tmp/neuroc-icd && echo libnvidia-opencl.so.1 >/tmp/neuroc-icd/nvidia.icd
+        export OCL_ICD_VENDORS=/tmp/neuroc-icd OCL_ICD_FILENAMES=libnvidia-opencl.so.1
+    fi
+fi
 python3 "$ROOT/bench/suite.py" "$MODE" "$NEUROC" "$OUT"
