@@ -17,7 +17,7 @@ OUT=${OUT:-$ROOT/bench/results/$MODE}
 if [ "$MODE" = gpu ]; then
     export PATH=/usr/local/cuda/bin:$PATH
     # as tests/gpu/run.sh: the NVIDIA OpenCL driver as device 0 (the image also registers PoCL)
-    if [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+    if [ -z "${OCL_ICD_FILENAMES:-}" ] && ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1; then
         mkdir -p /tmp/neuroc-icd && echo libnvidia-opencl.so.1 >/tmp/neuroc-icd/nvidia.icd
         export OCL_ICD_VENDORS=/tmp/neuroc-icd OCL_ICD_FILENAMES=libnvidia-opencl.so.1
     fi

@@ -175,7 +175,7 @@ def brian2_peer(m, dev, work):
              if dev == "cuda_standalone" else "") + "import " + mod
     if subprocess.run([py, "-c", probe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
         return None, "not run: %s cannot be imported by %s (%s)" % (
-            mod, py, "tests/gpu/run.sh: wheels in build-dev/wheels" if dev == "cuda_standalone" else "apt-get install python3-brian")
+            mod, py, "tests/gpu/run.sh: wheels in build-dev/wheels-brian2cuda" if dev == "cuda_standalone" else "apt-get install python3-brian")
     r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS), dev],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0:
