@@ -81,7 +81,8 @@ else:
                                          "assembly_1e6", "proc_tenth", "proc_full")]
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
-# many independent COBA instances: only where the simulator has --instances (rows added below)
+# many independent COBA instances: only where the simulator has --instances (rows added below);
+# the row gives each instance's medians (RTF also its worst, rtf_max) and all their spikes
 INSTANCES = [(100, "cuda")] if MODE == "gpu" else [(10, "c")]
 
 
@@ -254,14 +255,25 @@ def main():
             out.append({"row": name, "error": "not run: this simulator has no --instances"})
             print(name, out[-1]["error"], flush=True)
             continue
+        jobs = min(n, os.cpu_count() or 1)
+        inst = os.path.join(work, "inst")
         status, wall, cpu = timed_run(["/usr/bin/timeout", str(TIMEOUT), exe, "--quiet", "--instances", str(n),
-                                       "--bench=" + os.path.join(work, "inst.json"), "--out", os.path.join(work, "inst")])
+                                       "--jobs", str(jobs), "--bench", "--out", inst])
         if status != 0:
             out.append({"row": name, "error": "exit status %d" % status})
             continue
-        with open(os.path.join(work, "inst.json")) as f:
-            r = json.load(f)
-        r.update(row=name, run_wall_s=wall, run_cpu_s=cpu, compile_s=info["codegen_s"] + info["compile_s"], runs=1)
+        reps = []
+        for b in range(n):
+            with open(os.path.join(inst, "instance_%d" % b, "bench.json")) as f:
+                reps.append(json.load(f))
+        r = dict(reps[0])
+        for k in ("construct_s", "simulate_s", "simulate_cpu_s", "rtf", "synaptic_events_per_s", "peak_host_bytes",
+                  "peak_device_bytes"):
+            vals = [x[k] for x in reps if x.get(k) is not None]
+            r[k] = statistics.median(vals) if vals else None
+        r.update(row=name + " (%d at a time)" % jobs, instances=n, jobs=jobs, rtf_max=max(x["rtf"] for x in reps),
+                 spikes=sum(x["spikes"] for x in reps), batch_wall_s=wall, run_cpu_s=cpu,
+                 compile_s=info["codegen_s"] + info["compile_s"], runs=1)
         out.append(r)
         print(" | ".join(cells(r)), flush=True)
     for m, dev in PEERS:

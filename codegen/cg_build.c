@@ -350,6 +350,55 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
 }
 
 /* Contract: codegen.h. */
+void cg_rand_helpers(Out *o, const char *qual)
+{
+    const char *args = "uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site";
+    out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
+    out_open(o, "%s real nc_uniform_k(%s)", qual, args);
+    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
+    out_close(o);
+    out_open(o, "%s double nc_gauss(nrt_u32x4 r)", qual);
+    out_line(o, "return sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1]));");
+    out_close(o);
+    out_open(o, "%s real nc_normal_k(%s)", qual, args);
+    out_line(o, "return (real)nc_gauss(nrt_rng(key, stream, elem, sub, step, site));");
+    out_close(o);
+    /* docs/language.md §11: a sum of m independent Poisson(lam / m) counts, each found by
+     * inversion of a 53-bit uniform (two per Philox block; block j of a draw moves the site
+     * by j << 20), in double with + - * / and nrt_exp only, so every back end gets the
+     * same count; above 2^22 the rounded normal approximation */
+    out_open(o, "%s real nc_poisson_k(%s, double lam)", qual, args);
+    out_line(o, "if (!(lam > 0.0)) return (real)0;");
+    out_open(o, "if (lam > 4194304.0)");
+    out_line(o, "double n = floor(lam + sqrt(lam) * nc_gauss(nrt_rng(key, stream, elem, sub, step, site)) + 0.5);");
+    out_line(o, "return (real)(n > 0.0 ? n : 0.0);");
+    out_close(o);
+    out_line(o, "const int m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;");
+    out_line(o, "const double l = lam / (double)m, e0 = nrt_exp(-l);");
+    out_line(o, "const int kmax = (int)(l + 12.0 * sqrt(l)) + 30;");
+    out_line(o, "double n = 0.0;");
+    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
+    out_open(o, "for (int c = 0; c < m; c++)");
+    out_line(o, "if (c > 0 && (c & 1) == 0) r = nrt_rng(key, stream, elem, sub, step, site + ((uint32_t)(c >> 1) << 20));");
+    out_line(o, "const double u = (c & 1) ? nrt_u01_53(r.v[2], r.v[3]) : nrt_u01_53(r.v[0], r.v[1]);");
+    out_line(o, "double p = e0, F = e0;");
+    out_line(o, "int k = 0;");
+    out_open(o, "while (u > F && k < kmax)");
+    out_line(o, "k++;");
+    out_line(o, "p = p * l / (double)k;");
+    out_line(o, "F += p;");
+    out_close(o);
+    out_line(o, "n += (double)k;");
+    out_close(o);
+    out_line(o, "return (real)n;");
+    out_close(o);
+    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
+    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
+}
+
+/* Contract: codegen.h. */
 void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
 {
     int any = 0;
@@ -377,6 +426,27 @@ void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
 
 /* The start of a generated program's main, shared by every back end: the run context (model,
  * back end, seed, dt, steps), the command line, the seed key and the populations. */
+static int is_h5(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 3 && strcmp(file + n - 3, ".h5") == 0;
+}
+
+/* Contract: see codegen.h. */
+const char *cg_spikes_open(const IrRecord *rec)
+{
+    return is_h5(rec->file) ? "nrt_rec_spikes_h5" : "nrt_rec_spikes";
+}
+
+/* Contract: see codegen.h. */
+int cg_needs_hdf5(const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs; r++)
+        if (is_h5(m->recs[r].file))
+            return 1;
+    return 0;
+}
+
 void cg_main_open(Out *o, const IrModel *m, const char *backend)
 {
     StrBuf b = {0};
@@ -387,8 +457,24 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
     out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
     out_line(o, "ctx.dt = dt;");
     out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    if (m->nrtparams) {
+        out_open(o, "static nrt_param nc_params[%d] =", m->nrtparams);
+        for (int i = 0; i < m->nrtparams; i++) {
+            const IrVar *v = m->rtparams[i].var;
+            StrBuf n = {0}, u = {0};
+            cg_cstring(m->rtparams[i].name, &n);
+            cg_cstring(v->unit ? v->unit : "1", &u);
+            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g},", n.s, u.s, v->dim.e[0], v->dim.e[1],
+                     v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5], v->type == IRT_INT, v->init);
+            sb_free(&n);
+            sb_free(&u);
+        }
+        out_close_with(o, ";");
+        out_line(o, "ctx.params = nc_params;");
+        out_line(o, "ctx.nparams = %d;", m->nrtparams);
+    }
     out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
-    out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
     out_open(o, "if (st != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return st == NRT_EINVAL ? 2 : 1;");

@@ -240,9 +240,14 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         paren(d, e->c, out);
         return;
     case IE_RAND:
-        sb_printf(out, "%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu)",
-                  e->sub == IR_NORMAL ? "nc_normal" : "nc_uniform", e->stream, d->rng_elem,
-                  d->rng_sub, d->rng_step, e->site);
+        sb_printf(out, "%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu",
+                  e->sub == IR_NORMAL ? "nc_normal" : e->sub == IR_POISSON ? "nc_poisson" : "nc_uniform",
+                  e->stream, d->rng_elem, d->rng_sub, d->rng_step, e->site);
+        if (e->sub == IR_POISSON) {
+            sb_puts(out, ", (double)");
+            paren(d, e->a, out);
+        }
+        sb_putc(out, ')');
         return;
     case IE_PROP:
         d->prop(d, e, out);

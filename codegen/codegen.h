@@ -84,6 +84,11 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 typedef void (*CgRowBody)(Out *o, const void *arg);
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 
+/* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
+ * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
+ * a C ("static inline") or SIMT ("NC_DEV") program (cg_build.c). */
+void cg_rand_helpers(Out *o, const char *qual);
+
 /* nc_sf_has(ptr, idx, nsteps, step, n): the spike file (CSR by step, nrt_spike_file) lists
  * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
  * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn (cg_build.c). */
@@ -97,6 +102,14 @@ int cg_uses_edge(const IrExpr *e, int col);
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context and the populations registered (cg_build.c). */
 void cg_main_open(Out *o, const IrModel *m, const char *backend);
+/* --check-finite (cg_finite.c): the variables it checks; the C program's check_finite(step). */
+int cg_finite_var(const IrVar *v);
+void cg_finite_c(Out *o, const IrModel *m);
+/* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
+ * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
+const char *cg_spikes_open(const IrRecord *rec);
+/* 1 when a recording of m is an .h5 file. */
+int cg_needs_hdf5(const IrModel *m);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);
@@ -114,6 +127,7 @@ typedef struct BuildOpts {
     const char *gpu_mode;         /* GPU schedule: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* CUDA: sm_XX (NULL: the present GPU's, else sm_90) */
     const char *nvcc;             /* CUDA compiler */
+    const char *hdf5_lib;         /* libhdf5 to link (a model with .h5 recordings), else "-lm" */
 } BuildOpts;
 
 typedef struct Backend {

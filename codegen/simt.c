@@ -225,6 +225,7 @@ static void layout(Simt *S)
     simt_add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
     simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    simt_finite_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = n_scal_vars(m);
     for (int i = 0; i < n_prop_owners(m); i++) {
@@ -376,16 +377,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_open(o, "NC_DEV int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
-    out_open(o, "NC_DEV real nc_uniform_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
-    out_close(o);
-    out_open(o, "NC_DEV real nc_normal_k(uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
-    out_close(o);
-    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
-    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
-    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    cg_rand_helpers(o, "NC_DEV");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_blank(o);
 }
@@ -835,6 +827,7 @@ static void emit_tail(Out *o, const Simt *S)
         out_close(o);
         out_close(o);
     }
+    simt_finite_tail(o, S);
     out_close(o);
     out_blank(o);
 }
@@ -996,6 +989,7 @@ static void emit_kernels(Out *o, const Simt *S)
         if (m->recs[r].spikes)
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
     out_close(o);
+    simt_finite_reset(o, S);
     out_close(o);
     out_blank(o);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
@@ -1525,8 +1519,8 @@ static void emit_host_records(Out *o, const Simt *S)
         cg_cstring(rec->file, &f);
         if (rec->spikes) {
             int64_t cap = spike_rec_cap(S, rec);
-            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
-                     (long long)rec->view.size);
+            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+                     rec->view.pop->name, (long long)rec->view.size);
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
                      (long long)cap, f.s);
@@ -1600,8 +1594,11 @@ static void emit_host_records(Out *o, const Simt *S)
     out_line(o, "return (x > y) - (x < y);");
     out_close(o);
     out_blank(o);
-    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk. */");
+    simt_finite_host(o, S);
+    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk (only");
+    out_line(o, " * its steps up to a non-finite value that --check-finite found, then stop). */");
     out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
+    out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
     out_line(o, "for (int64_t k = 0; k < len; k++)");
     out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
@@ -1639,7 +1636,7 @@ static void emit_host_records(Out *o, const Simt *S)
         }
     }
     out_line(o, "ctx.step = step0 + len;");
-    out_line(o, "return 0;");
+    out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);
     out_blank(o);
 }
@@ -1741,10 +1738,7 @@ static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
+    out_line(o, "nrt_fail(&ctx, prog);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);
@@ -1872,11 +1866,19 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    simt_finite_init(o, S);
     for (int i = 0; i < n_prop_owners(m); i++) {
         const IrPop *p = prop_owner(m, i);
         for (int j = 0; j < p->nvars; j++) {
             const IrVar *v = p->vars[j];
-            if (!v->per_neuron) {
+            int rt = -1;
+            for (int k = 0; k < m->nrtparams; k++)
+                if (m->rtparams[k].var == v)
+                    rt = k;
+            if (rt >= 0) {
+                out_line(o, "h_scal[%d] = (real)nc_params[%d].value; /* runtime %s */", scal_var(S, v), rt,
+                         m->rtparams[rt].name);
+            } else if (!v->per_neuron) {
                 StrBuf val = {0};
                 CgDialect d = cg_dialect(m->dbl, p);
                 cg_real(&d, v->init, &val);
@@ -2031,7 +2033,8 @@ int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc, (char *)inc2,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-ldl", (char *)"-o", (char *)bo->output, NULL};
+                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-ldl", (char *)"-o",
+                    (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

@@ -59,4 +59,11 @@ void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant);
 /* Host: the rest of build_<proj> after the CSR is on the device (nnz defined). */
 void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j);
 
+/* simt_finite.c: --check-finite on the device (nc_fin); see its header comment. */
+void simt_finite_args(Simt *S);
+void simt_finite_reset(Out *o, const Simt *S);
+void simt_finite_tail(Out *o, const Simt *S);
+void simt_finite_host(Out *o, const Simt *S);
+void simt_finite_init(Out *o, const Simt *S);
+
 #endif

@@ -153,6 +153,7 @@ static void print_unit(const AstNode *u, StrBuf *out)
         if (u->op == TY_INT) sb_puts(out, "int");
         else if (u->op == TY_BOOL) sb_puts(out, "bool");
         else if (u->op == TY_WEIGHT) sb_puts(out, "weight");
+        else if (u->op == TY_STRING) sb_puts(out, "string");
         else if (u->a) print_unit(u->a, out);
         break;
     default:
@@ -635,7 +636,12 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         print_rule(n->a, out);
         break;
     case AST_STIMULUS:
-        sb_printf(out, "stimulus %s -> %s.%s = ", n->name, n->name2, n->str);
+        sb_printf(out, "stimulus %s -> %s.%s", n->name, n->name2, n->str);
+        if (n->b) {
+            sb_puts(out, " via ");
+            print_ref(n->b->name, n->b->flag, &n->b->list, out);
+        }
+        sb_puts(out, " = ");
         print_expr(n->a, P_COND, out);
         break;
     case AST_RECORD:
@@ -665,6 +671,11 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
     case AST_SET:
         sb_printf(out, "set %s.%s = ", n->name, n->name2);
         print_expr(n->a, P_COND, out);
+        break;
+    case AST_RUNTIME:
+        sb_puts(out, "runtime ");
+        for (int i = 0; i < n->list.n; i++)
+            sb_printf(out, "%s%s.%s", i ? ", " : "", n->list.v[i]->name, n->list.v[i]->name2);
         break;
     default:
         sb_printf(out, "<%s>", ast_kind_name(n->kind));

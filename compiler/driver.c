@@ -164,56 +164,6 @@ static const char *model_name(Compiler *cc, const char *path)
     return s[0] ? s : "model";
 }
 
-static void explain(Compiler *cc, IrModel *m, const char *backend)
-{
-    printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
-           m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
-           (double)m->total_steps * m->dt, backend);
-    double bytes = 0;
-    for (int i = 0; i < m->npops; i++) {
-        IrPop *p = m->pops[i];
-        int per = 0;
-        for (int k = 0; k < p->nvars; k++)
-            per += p->vars[k]->per_neuron;
-        printf("population %s: %s, %lld neurons, %d per-neuron variables\n", p->name, p->model,
-               (long long)p->size, per);
-        bytes += (double)p->size * per * (m->dbl ? 8 : 4);
-    }
-    for (int k = 0; k < m->nprojs; k++) {
-        IrProj *j = m->projs[k];
-        /* ORDER: IrRule */
-        static const char *const rules[] = {"", "all_to_all", "one_to_one", "fixed_prob", "fixed_indegree",
-                                            "fixed_outdegree", "fixed_total", "from_file",
-                                            "prob/within/where"};
-        const double np = (double)j->pre.size, nq = (double)j->post.size;
-        double syn = j->rule == IR_ALL_TO_ALL ? np * nq
-                   : j->rule == IR_ONE_TO_ONE ? np
-                   : j->rule == IR_FIXED_PROB ? (j->p < 1 ? j->p : 1) * np * nq
-                   : j->rule == IR_FIXED_INDEGREE ? (double)j->k * nq
-                   : j->rule == IR_FIXED_OUTDEGREE ? (double)j->k * np
-                   : j->rule == IR_FIXED_TOTAL ? (double)j->k : -1;   /* -1: known when built */
-        char count[64] = "synapses counted when built";
-        if (syn >= 0)
-            snprintf(count, sizeof count, "~%.0f synapses", syn);
-        printf("projection %s: %s[%lld:%lld] -> %s[%lld:%lld], %s, %s%s%s\n", j->name,
-               j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
-               j->post.pop->name, (long long)j->post.offset,
-               (long long)(j->post.offset + j->post.size), rules[j->rule], count,
-               j->delay ? ", per-synapse delays" : ", delay 1 step",
-               j->procedural ? ", procedural: rows regenerated at each spike, no synapse memory" : "");
-        if (syn > 0 && !j->procedural)
-            bytes += syn * (4 + (m->dbl ? 8 : 4) + (j->delay ? 4 : 0));
-    }
-    for (int i = 0; i < m->nnotes; i++)
-        printf("integrator: %s\n", m->notes[i]);
-    if (strcmp(backend, "c") != 0)
-        printf("schedule: %s (%s)\n", simt_schedule(m, strcmp(backend, "cuda") == 0, cc->opt.gpu_mode),
-               cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
-               : "auto: one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections, else per-step kernels");
-    printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
-    (void)cc;
-}
-
 static const Backend *pick_backend(Compiler *cc)
 {
     const char *b = cc->opt.backend;
@@ -365,7 +315,7 @@ int compile_file(Compiler *cc)
         return 1;
     }
     if (o->explain) {
-        explain(cc, m, be->name);
+        explain_model(cc, m, be->name);
         return 0;
     }
     BuildOpts bo = {0};
@@ -379,6 +329,11 @@ int compile_file(Compiler *cc)
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;
     bo.nvcc = o->nvcc;
+    bo.hdf5_lib = "-lm";
+#ifdef NEUROC_HDF5_LIB
+    if (cg_needs_hdf5(m))
+        bo.hdf5_lib = NEUROC_HDF5_LIB;
+#endif
     char tmpl[] = "/tmp/neuroc-XXXXXX";
     if (o->emit_only) {
         if (make_dir(o->emit_only) != 0) {

@@ -225,6 +225,13 @@ static IrExpr *rebuild(Compiler *cc, IrExpr *e, IrExpr *a, IrExpr *b, IrExpr *c,
     case IE_NOT: return ir_not(cc, a);
     case IE_COND: return ir_cond(cc, a, b, c);
     case IE_CALL: return ir_call(cc, (IrFn)e->sub, args, e->nargs);
+    case IE_RAND:
+        if (a != e->a) {
+            IrExpr *r = ir_rand(cc, (IrRand)e->sub, e->stream, e->site);
+            r->a = a;
+            return r;
+        }
+        return e;
     default: return e;
     }
 }

@@ -37,7 +37,7 @@ typedef enum IrFn {
     IF_COSH, IF_CLIP, IF__COUNT
 } IrFn;
 
-typedef enum IrRand { IR_UNIFORM, IR_NORMAL } IrRand;
+typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON } IrRand; /* IR_POISSON: mean in `a` */
 
 typedef enum IrExprOp {
     IE_CONST,                     /* val */
@@ -279,6 +279,13 @@ typedef struct IrRecord {
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
 } IrRecord;
 
+/* A run-time parameter (`runtime P.x`, docs/language.md): a settable scalar whose initial
+ * value the simulator takes from `--set P.x=VALUE` at start-up, before anything reads it. */
+typedef struct IrRtParam {
+    const char *name;             /* "P.x", as --set spells it */
+    IrVar *var;                   /* IV_PARAM, scalar, IRT_REAL or IRT_INT, no weight slot */
+} IrRtParam;
+
 typedef struct IrModel {
     const char *name;             /* model (file) name */
     double dt;                    /* ms */
@@ -295,6 +302,8 @@ typedef struct IrModel {
     int64_t total_steps;
     const char **notes;           /* --explain lines: integrators chosen and why, plans */
     int nnotes;
+    IrRtParam *rtparams;          /* `runtime P.x`: scalars the simulator's --set may change */
+    int nrtparams;
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

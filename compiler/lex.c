@@ -55,7 +55,7 @@ static int ends_statement(int code)
     case TK_RPAREN: case TK_RBRACK: case TK_RBRACE:
     case TK_TRUE: case TK_FALSE: case TK_SPIKES: case TK_STEP: case TK_REFRACTORY:
     case TK_PRE: case TK_POST: case TK_PERIODIC:
-    case TK_INT: case TK_BOOL: case TK_WEIGHT:
+    case TK_INT: case TK_BOOL: case TK_WEIGHT: case TK_STRTYPE:
         return 1;
     default:
         return 0;
@@ -187,15 +187,18 @@ const char *tok_name(int code)
     case TK_INT: return "'int'";
     case TK_BOOL: return "'bool'";
     case TK_WEIGHT: return "'weight'";
+    case TK_STRTYPE: return "'string'";
     case TK_CLAMP: return "'clamp'";
     case TK_STEP: return "'step'";
     case TK_SIM: return "'sim'";
     case TK_POPULATION: return "'population'";
     case TK_PROJECTION: return "'projection'";
     case TK_STIMULUS: return "'stimulus'";
+    case TK_VIA: return "'via'";
     case TK_RECORD: return "'record'";
     case TK_RUN: return "'run'";
     case TK_SET: return "'set'";
+    case TK_RUNTIME: return "'runtime'";
     case TK_CONNECT: return "'connect'";
     case TK_WITHIN: return "'within'";
     case TK_WHERE: return "'where'";

@@ -2,6 +2,7 @@
  *
  *   neuroc FILE -o OUT [--backend auto|c|cuda|opencl] [--emit-only DIR] [-I DIR]
  *          [--dump=tokens|ast|ir] [--explain] [--cc CC] [-v] [--version] [--help]
+ *   neuroc plot DIR          (the figures of a run folder: nrt_plot of the runtime)
  */
 #define _DEFAULT_SOURCE
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "neuroc.h"
+#include "neurort.h"
 
 static void usage(FILE *f)
 {
@@ -23,7 +25,7 @@ static void usage(FILE *f)
           "  -I DIR              also search DIR for imports\n"
           "  --dump=WHAT         print tokens, ast or ir and stop\n"
           "  --explain           say what would be built: populations, projections,\n"
-          "                      integrators and why, estimated memory\n"
+          "                      integrators and why, kernel plan, memory, warnings\n"
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
           "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph or\n"
           "                      persistent (graph and persistent: CUDA only)\n"
@@ -35,8 +37,32 @@ static void usage(FILE *f)
           "  --version           print the version\n"
           "  --help              this text\n"
           "\n"
-          "Then run the simulator: ./OUT [--out DIR] [--seed N] [--quiet] [--help]\n",
+          "Then run the simulator: ./OUT [--out DIR] [--seed N] [--quiet] [--plot] [--set P.x=V] [--help]\n"
+          "\n"
+          "  neuroc plot DIR     draw the figures of a run's output folder (SVG files and\n"
+          "                      index.html, as ./OUT --plot does after its run)\n",
           f);
+}
+
+/* `neuroc plot DIR`: the figures of a finished or interrupted run's folder, drawn by the
+ * runtime's nrt_plot (the code `./sim --plot` runs). 0, 1 on failure, 2 on a bad line. */
+static int plot_main(int argc, char **argv)
+{
+    static nrt_ctx ctx;
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc != 3 || argv[2][0] == '-' || !argv[2][0]) {
+        fprintf(stderr, "neuroc: error: 'neuroc plot' takes one output folder: neuroc plot DIR\n");
+        return 2;
+    }
+    if (nrt_plot(&ctx, argv[2]) != NRT_OK) {
+        fprintf(stderr, "neuroc: error: %s\n", ctx.errmsg);
+        return 1;
+    }
+    fprintf(stderr, "neuroc: figures of '%s' written; open %s/index.html\n", argv[2], argv[2]);
+    return 0;
 }
 
 /* The install prefix: the folder above the one holding this executable. */
@@ -72,6 +98,8 @@ static int need(int i, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0)
+        return plot_main(argc, argv);
     Compiler cc;
     compiler_init(&cc);
     Options *o = &cc.opt;

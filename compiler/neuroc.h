@@ -183,7 +183,7 @@ typedef struct AstList {
     int n, cap;
 } AstList;
 
-enum { TY_UNIT = 1, TY_INT, TY_BOOL, TY_WEIGHT };          /* AST_TYPE op */
+enum { TY_UNIT = 1, TY_INT, TY_BOOL, TY_WEIGHT, TY_STRING };          /* AST_TYPE op */
 enum { EV_SPIKE = 1, EV_PRE, EV_POST, EV_PREPOST, EV_STEP }; /* AST_ON op */
 
 struct Dim;
@@ -254,5 +254,10 @@ struct Compiler {
 void compiler_init(Compiler *cc);
 void compiler_free(Compiler *cc);
 int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
+
+/* --- explain.c ---------------------------------------------------------- */
+
+/* --explain: print what would be built for back end "c", "cuda" or "opencl" to stdout. */
+void explain_model(Compiler *cc, struct IrModel *m, const char *backend);
 
 #endif

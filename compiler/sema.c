@@ -22,7 +22,7 @@
 
 /* {===== environments ===== */
 
-typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE } BindKind;
+typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR } BindKind;
 
 typedef struct Inst Inst;
 typedef struct PopRef PopRef;
@@ -40,6 +40,9 @@ typedef struct Bind {
     struct Env *denv;             /* B_DERIVED: where to evaluate */
     PopRef *pop;                  /* B_POP */
     IrProj *proj;                 /* B_PROJ */
+    const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
+                                     absolute path it names; NULL when it has no value (generic
+                                     check) or the value was reported */
 } Bind;
 
 typedef struct Env {
@@ -84,6 +87,8 @@ typedef struct RInst {
     AstNode *inits;               /* PC_RECEPTOR node (list = inits) */
     Inst *post;
     uint32_t site;
+    struct Stim *stim;            /* fed by a `stimulus ... via` instead of a projection */
+    Dim input_dim;                /* of its input, with `weight` bound (stimulus receptors) */
 } RInst;
 
 typedef struct Stim {
@@ -91,6 +96,7 @@ typedef struct Stim {
     uint32_t id;
     int64_t off, size;
     Port *port;
+    RInst *rec;                   /* `via Model(args)`: the receptor it feeds, else NULL */
 } Stim;
 
 struct Inst {
@@ -129,6 +135,8 @@ typedef struct Sema {
     const char **set_pop, **set_par; /* `set P.x` targets, by base population */
     int *set_view;                /* ... set through a view (the parameter becomes an array) */
     int nsets;
+    AstNode **rt;                 /* `runtime` targets (FIELD nodes), settable like `set` ones */
+    int nrt;
     Inst **insts;
     int ninsts;
     int nstims;
@@ -307,6 +315,11 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
     if (t->kind == AST_TYPE && t->op == TY_WEIGHT) {
         d->e[DIM_W] = 1;
         return 1;
+    }
+    if (t->kind == AST_TYPE && t->op == TY_STRING) {
+        error_at(cc, t->loc,
+                 "'string' is a type of model parameters only (a file name for from_file)");
+        return 0;
     }
     AstNode *u = t->kind == AST_TYPE ? t->a : t;
     if (!u)
@@ -579,6 +592,10 @@ static Val conv_name(Ctx *x, AstNode *n)
                 return bad(cc);
             }
             return mkval(b->e, b->dim);
+        case B_STR:
+            error_at(cc, n->loc, "'%s' is a string parameter: it can only name the file of "
+                                 "from_file(%s) in 'spike when'", n->name, n->name);
+            return bad(cc);
         case B_DERIVED: {
             Ctx y = *x;
             y.env = b->denv;
@@ -767,6 +784,18 @@ static Val conv_call(Ctx *x, AstNode *n)
         v.ok = p.ok && q.ok;
         return v;
     }
+    if (strcmp(s, "poisson") == 0) {
+        /* a Poisson count of mean lambda (docs/language.md §11) */
+        if (!split_args(x, n, &a, 1, 1))
+            return bad(cc);
+        Val l = conv(x, a.pos[0]);
+        if (!l.ok || !expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
+            return bad(cc);
+        Val r = rand_draw(x, n, IR_POISSON);
+        if (r.ok)
+            r.e->a = l.e;
+        return r;
+    }
     if (strcmp(s, "from_file") == 0) {
         /* a spike source: true in the steps that the file lists for this neuron */
         if (!(x->allow & A_CROSSED) || !x->inst) {
@@ -774,12 +803,20 @@ static Val conv_call(Ctx *x, AstNode *n)
                                  "available in 'connect =' and 'spike when'");
             return bad(cc);
         }
-        if (n->list.n != 1 || n->list.v[0]->kind != AST_STRING) {
+        AstNode *fa = n->list.n == 1 ? n->list.v[0] : NULL;
+        Bind *sb = fa && fa->kind == AST_NAME ? env_find(x->env, fa->name) : NULL;
+        if (sb && sb->kind != B_STR)
+            sb = NULL;
+        if (!fa || (fa->kind != AST_STRING && !sb)) {
             error_at(cc, n->loc, "from_file in 'spike when' takes a file name: from_file(\"spikes.csv\")");
+            if (fa && fa->kind == AST_NAME)
+                diag_extra(cc, "  note: or a parameter declared 'string' (docs/language.md §5.2)");
             return bad(cc);
         }
         IrPop *p = x->inst->pop;
-        const char *path = data_file_path(x->S, n->list.v[0], "spike file");
+        const char *path = sb ? sb->path : data_file_path(x->S, fa, "spike file");
+        if (!path && sb && !sb->ast) /* a string parameter without a value: a generic check */
+            return mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
         if (!path)
             return bad(cc);
         if (p->sfile && strcmp(p->sfile, path) != 0) {
@@ -1440,6 +1477,9 @@ static void declare_q(Compiler *cc, Env *e, Bind b, int quiet)
 static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
 {
     int r = 0;
+    for (int i = 0; i < S->nrt; i++)
+        if (S->rt[i]->name == pop && S->rt[i]->name2 == par)
+            r = 1;
     for (int i = 0; i < S->nsets; i++)
         if (S->set_pop[i] == pop && S->set_par[i] == par) {
             r = 1;
@@ -1456,6 +1496,35 @@ static int pop_init_assigns(AstList *inits, const char *name)
     return 0;
 }
 
+/* A string parameter (docs/language.md §4): bound to the absolute path of the file it names,
+ * looked up beside the .neuro file that holds the string, the argument's where the model is
+ * used, else the default's. Its only use is from_file (conv_call). */
+static void bind_string(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNode *arg, int quiet,
+                        SrcLoc useloc)
+{
+    Compiler *cc = S->cc;
+    Bind b = {0};
+    b.name = decl->name;
+    b.kind = B_STR;
+    b.loc = decl->loc;
+    AstNode *val = arg ? arg->a : decl->b;
+    Mute mu = mute(cc, quiet && !arg && val); /* a default: reported by the generic check */
+    if (val && val->kind != AST_STRING) {
+        error_at(cc, val->loc, "parameter '%s' of '%s' is a string: a file name in quotes, "
+                 "%s = \"spikes.csv\"", decl->name, model->name, decl->name);
+        b.ast = val;
+    } else if (val) {
+        b.ast = val;
+        b.path = data_file_path(S, val, "spike file");
+    } else if (quiet) {
+        error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given", decl->name,
+                 model->name);
+        note_at(cc, decl->loc, "'%s' declared here", decl->name);
+    }
+    unmute(cc, mu);
+    declare_q(cc, env, b, quiet);
+}
+
 /* Parameters of a model instance: constants, settable scalars or per-neuron arrays.
  * `args` come from Model(args) in the network (checked unmuted by the caller),
  * `inits` are the population's initialisers. */
@@ -1469,6 +1538,11 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             continue;
         for (int d = 0; d < mem->list.n; d++) {
             AstNode *decl = mem->list.v[d];
+            if (decl->a && decl->a->kind == AST_TYPE && decl->a->op == TY_STRING) {
+                AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+                bind_string(S, env, model, decl, arg, quiet, useloc);
+                continue;
+            }
             Dim dim;
             IrType ty;
             Mute mu = mute(cc, quiet);
@@ -1628,6 +1702,10 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                 continue;
             }
             Bind *b = env_find_here(&in->env, it->name);
+            if (b && b->kind == B_STR)
+                error_at(cc, it->loc,
+                         "string parameter '%s' is the same for the whole population: give it "
+                         "as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
             if (b && b->is_param) {
                 Val v = conv(&ix, it->a);
                 if (expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
@@ -1697,7 +1775,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             if (it->kind != AST_INIT)
                 continue;
             Bind *b = env_find_here(&in->env, it->name);
-            if (!b || (!b->is_param && !b->var)) {
+            if (!b || (!b->is_param && !b->var && b->kind != B_STR)) {
                 error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
                          model->name);
                 note_at(cc, model->loc2, "'%s' defined here", model->name);
@@ -1878,7 +1956,8 @@ static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
                 const char *note;
                 if (ode_lower(cc, pop, eqs, n, meth, sub, NULL, out, dyn->loc, &note) && !in->dummy)
                     add_note(S, arena_printf(&cc->arena, "projection %s: receptor %s: %s",
-                                             r->proj ? r->proj->name : "?", r->model->name, note));
+                                             r->proj ? r->proj->name : r->stim ? r->stim->node->name : "?",
+                                             r->model->name, note));
             }
         }
         apply_clamps(&x, r->model, out);
@@ -1996,6 +2075,8 @@ static void wrap_active(Compiler *cc, Inst *in)
     s->body = pop->body;
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
+        if (r->stim)
+            continue;             /* nothing arrives to be dropped */
         IrBlock tmp = {0};
         IrStmt *rv = ir_stmt(cc, IS_RECV);
         rv->proj = r->proj;
@@ -2015,6 +2096,20 @@ static void wrap_active(Compiler *cc, Inst *in)
         pop->topk->after = (IrBlock){0};
         ir_block_add(cc, &pop->topk->after, a);
     }
+}
+
+/* A stimulus's expression, checked to have dimension `want`; NULL after an error. */
+static IrExpr *stim_value(Sema *S, Inst *in, Stim *st, Dim want, IrBlock *out, const char *what)
+{
+    uint32_t site = 0;
+    Env senv = {0};
+    senv.parent = &S->global;
+    Ctx x = {S, S->cc, &senv, in->pop, out, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
+             "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
+    Val v = conv(&x, st->node->a);
+    if (!v.ok || !expect_dim(&x, v, want, st->node->a->loc, what))
+        return NULL;
+    return v.e;
 }
 
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
@@ -2042,8 +2137,19 @@ static void build_body(Sema *S, Inst *in)
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
         IrBlock tmp = {0};
-        IrStmt *rv = ir_stmt(cc, IS_RECV);
-        rv->proj = r->proj;
+        IrStmt *rv;
+        if (r->stim) {            /* the stimulus is the receptor's input */
+            IrExpr *e = stim_value(S, in, r->stim, r->input_dim, &tmp,
+                                   arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'",
+                                                r->stim->node->name, r->model->name));
+            if (!e)
+                continue;
+            rv = ir_stmt(cc, IS_LOCAL);
+            rv->e = e;
+        } else {
+            rv = ir_stmt(cc, IS_RECV);
+            rv->proj = r->proj;
+        }
         rv->local = r->input_local;
         rv->type = IRT_REAL;
         ir_block_add(cc, &tmp, rv);
@@ -2052,19 +2158,14 @@ static void build_body(Sema *S, Inst *in)
     }
     for (int k = 0; k < in->nstims; k++) {
         Stim *st = &in->stims[k];
-        uint32_t site = 0;
-        Env senv = {0};
-        senv.parent = &S->global;
-        Ctx x = {S, cc, &senv, pop, body, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
-                 "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
-        Val v = conv(&x, st->node->a);
-        if (!v.ok)
+        if (st->rec)
             continue;
-        if (!expect_dim(&x, v, st->port->dim, st->node->a->loc,
-                        arena_printf(&cc->arena, "stimulus '%s' into port '%s'", st->node->name, st->port->name)))
-            continue;
-        IrExpr *e = v.e;
         IrBlock tmp = {0};
+        IrExpr *e = stim_value(S, in, st, st->port->dim, &tmp,
+                               arena_printf(&cc->arena, "stimulus '%s' into port '%s'", st->node->name,
+                                            st->port->name));
+        if (!e)
+            continue;
         IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
         s->local = st->port->local;
         s->type = IRT_REAL;
@@ -2221,13 +2322,15 @@ static int emit_dim(Sema *S, RInst *r, Dim *d);
 static int bind_weight(Dim have, Dim want, Dim *w, int *has_w);
 
 static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
-                                   Port *port, int64_t off, int64_t size, IrProj *pj, int dummy)
+                                   Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
+                                   int dummy)
 {
     Compiler *cc = S->cc;
     RInst *r = arena_alloc(&cc->arena, sizeof *r);
     IrPop *pop = post->pop;
     r->model = model;
     r->proj = pj;
+    r->stim = st;
     r->off = off;
     r->size = size;
     r->post = post;
@@ -2238,7 +2341,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     AstList *args = clause && clause->a ? &clause->a->list : NULL;
     if (args && !check_args(cc, args, model, "receptor"))
         args = NULL;
-    const char *prefix = pj ? pj->name : "r";
+    const char *prefix = pj ? pj->name : st ? st->node->name : "r";
     bind_funcs_derived(S, &r->env, model, quiet, 0);
     bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
     bind_funcs_derived(S, &r->env, model, quiet, 1);
@@ -2327,7 +2430,8 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             uint32_t *site = &r->site;
             IrExpr *init = ir_const(cc, 0, IRT_REAL);
             Ctx ix = {S, cc, &r->env, pop, &pop->init,
-                      (NRT_STREAM_RECEPTOR_INIT << 24) | (uint32_t)(pj ? pj->id : 0), site,
+                      (NRT_STREAM_RECEPTOR_INIT << 24) |
+                          (pj ? (uint32_t)pj->id : st ? 0x800000u | st->id : 0u), site,
                       "a receptor initialiser", A_INDEX, post, 0, off};
             Dim want = dim_subst_weight(b->dim, wsub);
             if (ov) {
@@ -3683,7 +3787,7 @@ static void do_projection(Sema *S, AstNode *it)
         return;
     }
     int nv0 = pin->pop->nvars;
-    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, 0);
+    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0);
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
     if (emit_dim(S, r, &ed)) {
@@ -3835,6 +3939,51 @@ static void do_projection(Sema *S, AstNode *it)
     }
 }
 
+/* `stimulus NAME -> T.PORT via Model(args) = expr`: a receptor instance of its own on T whose
+ * input, every step, is expr (in the receptor's input dimension, `weight` bound by its emit
+ * against PORT, as for a projection), in place of a projection's arrivals. */
+static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
+{
+    Compiler *cc = S->cc;
+    AstNode *ref = st->node->b;
+    Bind *rb = global_find(S, ref->name, B_MODEL);
+    if (!rb || rb->ast->op != TK_RECEPTOR) {
+        error_at(cc, ref->loc, "unknown receptor model '%s'", ref->name);
+        return;
+    }
+    AstNode *clause = ast_new(cc, AST_PC_RECEPTOR, ref->loc);
+    clause->a = ref;
+    clause->name2 = st->port->name;
+    int nv0 = in->pop->nvars;
+    Stim *own = arena_alloc(&cc->arena, sizeof *own); /* in->stims may move as it grows */
+    *own = *st;
+    RInst *r = instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0);
+    Dim ed, wr = DIM_NONE, rin = DIM_NONE;
+    int has_w = 0;
+    if (!emit_dim(S, r, &ed))
+        return;
+    if (!bind_weight(ed, st->port->dim, &wr, &has_w)) {
+        error_at(cc, ref->loc, "receptor '%s' emits %s, but port '%s' of '%s' is %s", rb->ast->name,
+                 fmt_dim(cc, ed), st->port->name, in->model->name, fmt_dim(cc, st->port->dim));
+        return;
+    }
+    for (int v = nv0; v < in->pop->nvars; v++) {
+        IrVar *var = in->pop->vars[v];
+        var->dim = dim_subst_weight(var->dim, wr);
+        var->unit = fmt_dim(cc, var->dim);
+    }
+    AstNode *inb = member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
+    if (inb && inb->list.n) {
+        IrType ty;
+        type_of(cc, inb->list.v[0]->a, &rin, &ty);
+        rin = dim_subst_weight(rin, wr);
+    }
+    r->input_dim = rin;
+    st->rec = r;
+    in->recs = grow(cc, in->recs, in->nrecs, sizeof(RInst *));
+    in->recs[in->nrecs++] = r;
+}
+
 static void do_stimulus(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -3858,6 +4007,8 @@ static void do_stimulus(Sema *S, AstNode *it)
     st->off = ref.off;
     st->size = ref.size;
     st->port = port;
+    if (it->b)
+        stimulus_receptor(S, in, st);
 }
 
 static void do_record(Sema *S, AstNode *it)
@@ -3877,10 +4028,23 @@ static void do_record(Sema *S, AstNode *it)
     }
     const char *f = it->str;
     size_t fl = strlen(f);
-    if (!(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
-        error_at(cc, it->loc, "recording file '%s' must end in .npy or .csv", f);
+    int h5 = fl > 3 && strcmp(f + fl - 3, ".h5") == 0;
+    if (!h5 && !(fl > 4 && (strcmp(f + fl - 4, ".npy") == 0 || strcmp(f + fl - 4, ".csv") == 0))) {
+        error_at(cc, it->loc, "recording file '%s' must end in .npy, .csv or .h5", f);
         return;
     }
+    if (h5 && (rp || !it->flag)) {
+        error_at(cc, it->loc, "only spikes can be recorded to '.h5' (a SONATA spike file); record "
+                              "states to .npy or .csv");
+        return;
+    }
+#ifndef NEUROC_HDF5_LIB
+    if (h5) {
+        error_at(cc, it->loc, "recording file '%s': this neuroc was built without HDF5 (install "
+                              "libhdf5-dev and rebuild it), use .npy or .csv", f);
+        return;
+    }
+#endif
     if (strchr(f, '/') || strchr(f, '\\') || f[0] == '.') {
         error_at(cc, it->loc, "recording file '%s' must be a plain file name (it goes into the output folder)", f);
         return;
@@ -4025,6 +4189,11 @@ static void do_set(Sema *S, AstNode *it)
         return;
     }
     Bind *b = env_find_here(&ref.inst->env, it->name2);
+    if (b && b->kind == B_STR) {
+        error_at(cc, it->loc, "'%s' is a string parameter: it is fixed where the population is "
+                 "made, 'set' cannot change it", it->name2);
+        return;
+    }
     if (!b || !b->is_param) {
         error_at(cc, it->loc, "'%s' is not a parameter of '%s'", it->name2, ref.inst->model->name);
         return;
@@ -4040,6 +4209,52 @@ static void do_set(Sema *S, AstNode *it)
     ph.view = (IrView){ref.inst->pop, ref.off, ref.size};
     ph.value = v;
     add_phase(S, ph);
+}
+
+/* `runtime P.x`: x, a scalar parameter of the whole population P, made settable by
+ * collect (is_set_target), becomes a run-time parameter of the simulator (--set). */
+static void do_runtime(Sema *S, AstNode *f)
+{
+    Compiler *cc = S->cc;
+    Bind *pb = env_find_here(&S->global, f->name);
+    if (!pb || pb->kind != B_POP) {
+        error_at(cc, f->loc, "'runtime' names a parameter of a population declared above it: unknown "
+                             "population '%s'", f->name);
+        return;
+    }
+    PopRef ref = *pb->pop;
+    if (ref.off != 0 || ref.size != ref.inst->pop->size) {
+        error_at(cc, f->loc, "a run-time parameter belongs to a whole population: '%s' is a view of '%s'",
+                 f->name, ref.inst->pop->name);
+        return;
+    }
+    Bind *b = env_find_here(&ref.inst->env, f->name2);
+    if (!b || !b->is_param) {
+        error_at(cc, f->loc2, "'%s' is not a parameter of '%s'", f->name2, ref.inst->model->name);
+        return;
+    }
+    if (!b->e || b->e->op != IE_VAR)
+        nc_ice("runtime target '%s.%s' was not made settable", f->name, f->name2);
+    IrVar *v = b->e->var;
+    if (v->per_neuron) {
+        error_at(cc, f->loc, "'%s.%s' is set per neuron (by the population's initialisers or a 'set' "
+                             "of a view); a run-time parameter is one value for the population",
+                 f->name, f->name2);
+        return;
+    }
+    if (v->type == IRT_BOOL || v->dim.e[DIM_W] != 0) {
+        error_at(cc, f->loc, "'%s.%s' is %s; a run-time parameter is a number or a quantity",
+                 f->name, f->name2, v->type == IRT_BOOL ? "a bool" : "a weight");
+        return;
+    }
+    const char *name = arena_printf(&cc->arena, "%s.%s", f->name, f->name2);
+    for (int i = 0; i < S->m->nrtparams; i++)
+        if (S->m->rtparams[i].var == v) {
+            error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
+            return;
+        }
+    S->m->rtparams = grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
+    S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
 }
 
 static void do_sim(Sema *S, AstNode *sim)
@@ -4188,6 +4403,12 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             S->set_pop[S->nsets] = base_name(items, nitems, it->name, &S->set_view[S->nsets]);
             S->set_par[S->nsets++] = it->name2;
             break;
+        case AST_RUNTIME:
+            for (int k = 0; k < it->list.n; k++) {
+                S->rt = grow(cc, S->rt, S->nrt, sizeof *S->rt);
+                S->rt[S->nrt++] = it->list.v[k];
+            }
+            break;
         default:
             break;
         }
@@ -4209,7 +4430,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             host->pop->size = 1;
             host->model = it;
             host->dummy = 1;
-            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, 1);
+            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1);
             receptor_part(S, host, r, 2, &host->pop->body);
             receptor_part(S, host, r, 4, &host->pop->body);
         }
@@ -4225,6 +4446,10 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         case AST_STIMULUS: do_stimulus(S, it); break;
         case AST_RECORD: do_record(S, it); break;
         case AST_SET: do_set(S, it); break;
+        case AST_RUNTIME:
+            for (int k = 0; k < it->list.n; k++)
+                do_runtime(S, it->list.v[k]);
+            break;
         case AST_RUN: {
             int ok = 1;
             int64_t n = steps_of(S, it->a, "the run length", &ok);

@@ -7,15 +7,16 @@
  */
 #include "units.h"
 
+#include "nrt_units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const Dim DIM_NONE = {{0}};
+_Static_assert(UNIT_MAX_EXP == NRT_UNIT_MAX_EXP, "one exponent limit for neuroc and the runtime");
 
-/* ORDER: DIM_L .. DIM_N */
-static const double base_scale[DIM_N + 1] = {1e-6, 1e-12, 1e-3, 1e-12, 1.0, 1e-18};
+const Dim DIM_NONE = {{0}};
 
 int dim_eq(Dim a, Dim b)
 {
@@ -73,205 +74,38 @@ Dim dim_subst_weight(Dim a, Dim w)
     return a;
 }
 
-/* SI definition of each base unit name: exponents over L M T I K N and the SI factor. */
-typedef struct UnitDef {
-    const char *name;
-    int8_t e[6];
-    double si;
-} UnitDef;
+/* The unit tables and the unit-text parser live in nrt_units.h, which the generated
+ * simulators use too (`--set`); these wrap them for Dim. */
+_Static_assert(NRT_UNIT_NDIM == DIM_W, "nrt_units.h exponents are the Dim slots before DIM_W");
 
-static const UnitDef unit_defs[] = {
-    {"s", {0, 0, 1, 0, 0, 0}, 1.0},
-    {"Hz", {0, 0, -1, 0, 0, 0}, 1.0},
-    {"m", {1, 0, 0, 0, 0, 0}, 1.0},
-    {"g", {0, 1, 0, 0, 0, 0}, 1e-3},
-    {"V", {2, 1, -3, -1, 0, 0}, 1.0},
-    {"A", {0, 0, 0, 1, 0, 0}, 1.0},
-    {"C", {0, 0, 1, 1, 0, 0}, 1.0},
-    {"S", {-2, -1, 3, 2, 0, 0}, 1.0},
-    {"F", {-2, -1, 4, 2, 0, 0}, 1.0},
-    {"Ohm", {2, 1, -3, -2, 0, 0}, 1.0},
-    {"mol", {0, 0, 0, 0, 0, 1}, 1.0},
-    {"M", {-3, 0, 0, 0, 0, 1}, 1000.0},  /* molar = mol/L */
-    {"L", {3, 0, 0, 0, 0, 0}, 1e-3},
-    {"K", {0, 0, 0, 0, 1, 0}, 1.0},
-};
-
-typedef struct Prefix {
-    const char *p;
-    double f;
-} Prefix;
-
-static const Prefix prefixes[] = {
-    {"f", 1e-15}, {"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"\xc2\xb5", 1e-6}, {"m", 1e-3},
-    {"c", 1e-2}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9},
-};
-
-/* Every SI factor, base scale and prefix is a power of ten, so a unit's scale is 10^e10 with
- * an integer e10: computing it that way makes "mV" exactly 1 and "Hz" the double nearest
- * 0.001, where multiplying the factors would leave rounding noise (-65 mV = -65.00000000000001). */
-static int exp10_of(double f)
+static Dim dim_of(const int e[NRT_UNIT_NDIM])
 {
-    return (int)lround(log10(f));
-}
-
-static int base_lookup(const char *name, size_t n, Dim *dim, int *e10)
-{
-    for (size_t i = 0; i < sizeof unit_defs / sizeof unit_defs[0]; i++) {
-        const UnitDef *u = &unit_defs[i];
-        if (strlen(u->name) == n && memcmp(u->name, name, n) == 0) {
-            *e10 = exp10_of(u->si);
-            *dim = DIM_NONE;
-            for (int k = 0; k < 6; k++) {
-                dim->e[k] = u->e[k];
-                *e10 -= u->e[k] * exp10_of(base_scale[k]);
-            }
-            return 1;
-        }
-    }
-    return 0;
+    Dim d = DIM_NONE;
+    for (int k = 0; k < NRT_UNIT_NDIM; k++)
+        d.e[k] = (int8_t)e[k];
+    return d;
 }
 
 /* One unit name with optional prefix. A full-name match wins ("M" molar, "mol"). */
 int unit_lookup(const char *name, Dim *dim, double *scale)
 {
-    size_t n = strlen(name);
-    int e10;
-    if (base_lookup(name, n, dim, &e10)) {
-        *scale = pow(10.0, e10);
-        return 1;
-    }
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t pl = strlen(prefixes[i].p);
-        if (n > pl && memcmp(name, prefixes[i].p, pl) == 0 &&
-            base_lookup(name + pl, n - pl, dim, &e10)) {
-            *scale = pow(10.0, e10 + exp10_of(prefixes[i].f));
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* {===== unit text parser: expr = term { ('*' | '/') term } ===== */
-
-typedef struct UParse {
-    const char *s;
-    char *err;
-    int errlen;
-} UParse;
-
-static void skip_ws(UParse *p)
-{
-    while (*p->s == ' ' || *p->s == '\t')
-        p->s++;
-}
-
-static int parse_uexpr(UParse *p, Dim *d, double *sc);
-
-/* term = '(' expr ')' | '1' | name [ '^' ['-'] int ] */
-static int parse_uterm(UParse *p, Dim *d, double *sc)
-{
-    skip_ws(p);
-    if (*p->s == '(') {
-        p->s++;
-        if (!parse_uexpr(p, d, sc))
-            return 0;
-        skip_ws(p);
-        if (*p->s != ')') {
-            snprintf(p->err, (size_t)p->errlen, "expected ')'");
-            return 0;
-        }
-        p->s++;
-    } else if (*p->s == '1') {
-        p->s++;
-        *d = DIM_NONE;
-        *sc = 1.0;
-    } else {
-        const char *b = p->s;
-        while ((*p->s >= 'a' && *p->s <= 'z') || (*p->s >= 'A' && *p->s <= 'Z') ||
-               (unsigned char)*p->s == 0xc2 || (unsigned char)*p->s == 0xb5)
-            p->s++;
-        if (p->s == b) {
-            snprintf(p->err, (size_t)p->errlen, "expected a unit name");
-            return 0;
-        }
-        char name[32];
-        size_t n = (size_t)(p->s - b);
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        memcpy(name, b, n);
-        name[n] = 0;
-        if (!unit_lookup(name, d, sc)) {
-            snprintf(p->err, (size_t)p->errlen, "unknown unit '%s'", name);
-            return 0;
-        }
-    }
-    skip_ws(p);
-    if (*p->s == '^') {
-        p->s++;
-        skip_ws(p);
-        int neg = 0;
-        if (*p->s == '-') {
-            neg = 1;
-            p->s++;
-        }
-        if (*p->s < '0' || *p->s > '9') {
-            snprintf(p->err, (size_t)p->errlen, "expected an integer exponent after '^'");
-            return 0;
-        }
-        long k = strtol(p->s, (char **)&p->s, 10);
-        if (k > UNIT_MAX_EXP) {
-            snprintf(p->err, (size_t)p->errlen, "unit exponent out of range (at most %d)",
-                     UNIT_MAX_EXP);
-            return 0;
-        }
-        if (neg)
-            k = -k;
-        int ok;
-        *d = dim_pow(*d, (int)k, 1, &ok);
-        *sc = pow(*sc, (double)k);
-    }
-    return 1;
-}
-
-static int parse_uexpr(UParse *p, Dim *d, double *sc)
-{
-    if (!parse_uterm(p, d, sc))
+    int e[NRT_UNIT_NDIM];
+    if (!nrt_unit_lookup(name, strlen(name), e, scale))
         return 0;
-    for (;;) {
-        skip_ws(p);
-        char op = *p->s;
-        if (op != '*' && op != '/')
-            return 1;
-        p->s++;
-        Dim d2;
-        double s2;
-        if (!parse_uterm(p, &d2, &s2))
-            return 0;
-        if (op == '*') {
-            *d = dim_mul(*d, d2);
-            *sc *= s2;
-        } else {
-            *d = dim_div(*d, d2);
-            *sc /= s2;
-        }
-    }
+    *dim = dim_of(e);
+    return 1;
 }
 
 int unit_parse(const char *text, Dim *dim, double *scale, char *err, int errlen)
 {
-    UParse p = {text, err, errlen};
-    if (!parse_uexpr(&p, dim, scale))
+    int e[NRT_UNIT_NDIM];
+    if (!nrt_unit_parse(text, e, scale, err, errlen))
         return 0;
-    skip_ws(&p);
-    if (*p.s) {
-        snprintf(err, (size_t)errlen, "unexpected '%c' in unit", *p.s);
-        return 0;
-    }
+    *dim = dim_of(e);
     return 1;
 }
 
-/* ===== unit text parser =====} */
+
 
 /* Familiar names for common dimensions, in internal units (scale 1). Each must be a unit
  * text unit_parse accepts (the charge fC has no prefix 'f', so it is spelled pA*ms). */

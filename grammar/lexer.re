@@ -232,15 +232,18 @@ int lex_scan(Lexer *lx, Token *t)
             "int" { KW(TK_INT); }
             "bool" { KW(TK_BOOL); }
             "weight" { KW(TK_WEIGHT); }
+            "string" { KW(TK_STRTYPE); }
             "clamp" { KW(TK_CLAMP); }
             "step" { KW(TK_STEP); }
             "sim" { KW(TK_SIM); }
             "population" { KW(TK_POPULATION); }
             "projection" { KW(TK_PROJECTION); }
             "stimulus" { KW(TK_STIMULUS); }
+            "via" { KW(TK_VIA); }
             "record" { KW(TK_RECORD); }
             "run" { KW(TK_RUN); }
             "set" { KW(TK_SET); }
+            "runtime" { KW(TK_RUNTIME); }
             "connect" { KW(TK_CONNECT); }
             "within" { KW(TK_WITHIN); }
             "where" { KW(TK_WHERE); }

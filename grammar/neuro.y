@@ -102,6 +102,7 @@ static AstNode *withargs(Compiler *cc, AstKind k, Token name, AstNode *args)
 %type inits {AstList}
 %type pclauses {AstList}
 %type idlist {AstList}
+%type rtnames {AstList}
 %type optargs {AstList}
 %type args {AstList}
 
@@ -121,9 +122,16 @@ item(A) ::= POPULATION(K) IDENT(N) ASSIGN popexpr(P) optinitblock(I). { A = name
 item(A) ::= PROJECTION(K) IDENT(N) ASSIGN target(S) ARROW target(T) LBRACE pclauses(L) RBRACE(R). { A = named(cc, AST_PROJECTION, sp(K.loc, R.loc), N); A->a = S; A->b = T; A->list = L; }
 item(A) ::= CONNECT(K) IDENT(N) LPAREN optparams(P) RPAREN ASSIGN rule(R). { A = named(cc, AST_CONNECTDEF, sp(K.loc, R->loc), N); A->list = P; A->a = R; }
 item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; }
+item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) VIA modelref(M) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; A->b = M; }
 item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= RUN(K) expr(E). { A = nd(cc, AST_RUN, sp(K.loc, E->loc)); A->a = E; }
 item(A) ::= SET(K) IDENT(N) DOT IDENT(M) ASSIGN expr(E). { A = nd(cc, AST_SET, sp(K.loc, E->loc)); A->name = N.text; A->name2 = M.text; A->loc2 = sp(N.loc, M.loc); A->a = E; }
+item(A) ::= RUNTIME(K) rtnames(L). { A = nd(cc, AST_RUNTIME, sp(K.loc, L.v[L.n - 1]->loc)); A->list = L; }
+
+/* rtnames ::= IDENT "." IDENT { "," IDENT "." IDENT }  (FIELD nodes) */
+rtnames(A) ::= rtname(B). { A = list1(cc, B); }
+rtnames(A) ::= rtnames(L) COMMA rtname(B). { A = L; ast_append(cc, &A, B); }
+rtname(A) ::= IDENT(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 
 /* {===================== Models ===================== */
 
@@ -166,11 +174,12 @@ optclamp(A) ::= CLAMP(K) LPAREN expr(X) COMMA expr(Y) RPAREN(R). { A = nd(cc, AS
 opttype(A) ::= . { A = NULL; }
 opttype(A) ::= COLON type(T). { A = T; }
 
-/* type ::= unit_expr | "int" | "bool" | "weight" */
+/* type ::= unit_expr | "int" | "bool" | "weight" | "string" */
 type(A) ::= unitexpr(U). { A = nd(cc, AST_TYPE, U->loc); A->op = TY_UNIT; A->a = U; }
 type(A) ::= INT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_INT; }
 type(A) ::= BOOL(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_BOOL; }
 type(A) ::= WEIGHT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_WEIGHT; }
+type(A) ::= STRTYPE(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_STRING; }
 
 /* unit_expr ::= unit_term { ( "*" | "/" ) unit_term } */
 unitexpr(A) ::= unitterm(T). { A = T; }

@@ -34,9 +34,10 @@ HEADER = """\
 #             with p from the paper's Table 5 (rows: target, columns: source), multapses
 #   drive     K_ext external inputs per neuron at 8 Hz, each of weight w:
 #               drive = 0  DC: I = K_ext 8 Hz w tau_syn (the example's poisson_input = False)
-#               drive = 1  (default) the summed Poisson input in its normal approximation: per
-#                          step, a count of mean and variance lambda = K_ext 8 Hz dt, each input
-#                          carrying the charge w tau_syn, delivered as a current in that step
+#               drive = 1  (default) Poisson input as NEST's poisson_generator gives it: per
+#                          neuron and step a Poisson count of mean K_ext 8 Hz dt, each input a
+#                          PSC of amplitude w through the same exponential synapse (ExpCurr,
+#                          tau_syn) as the recurrent input (`stimulus ... via`)
 #   scale     multiplies every population size and keeps every in-degree (K x scale synapses),
 #             so a neuron's mean input does not change with scale.
 #
@@ -98,11 +99,13 @@ def main():
             w("  w        = %s" % wexpr)
             w("  delay    = %s" % d)
             w("}")
-    w("\n# external drive: K_ext inputs at nu_bg, each of charge w_E tau_s")
+    w("\n# external drive: K_ext inputs at nu_bg; drive = 1: Poisson counts, each a PSC of w_E through")
+    w("# an exponential synapse; drive = 0: their mean as a DC current K_ext nu_bg w_E tau_s")
     for k, nm in enumerate(NAMES):
-        lam = "%d * nu_bg * dt" % K_EXT[k]
-        w("stimulus ext_%s -> %s.I_syn = w_E * tau_s / dt * (%s + drive * sqrt(%s) * normal())"
-          % (nm, nm, lam, lam))
+        w("stimulus ext_%s -> %s.I_syn via ExpCurr(tau = tau_s) = w_E * poisson(drive * %d * nu_bg * dt)"
+          % (nm, nm, K_EXT[k]))
+        w("stimulus dc_%s -> %s.I_syn = (1 - drive) * %d * nu_bg * w_E * tau_s"
+          % (nm, nm, K_EXT[k]))
     w('\nrecord spikes of all to "microcircuit_spikes.npy"')
     w("run 1 s")
     with open("examples/microcircuit.neuro", "w") as f:

@@ -112,14 +112,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
     cg_sf_helper(o, m, "static inline", "");
-    out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
-    out_open(o, "static inline real nc_uniform(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "return (real)nrt_u01(nrt_rng(seedkey, stream, elem, sub, step, site).v[0]);");
-    out_close(o);
-    out_open(o, "static inline real nc_normal(uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site)");
-    out_line(o, "nrt_u32x4 r = nrt_rng(seedkey, stream, elem, sub, step, site);");
-    out_line(o, "return (real)(sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1])));");
-    out_close(o);
+    cg_rand_helpers(o, "static inline");
     out_blank(o);
 }
 
@@ -996,8 +989,8 @@ static void emit_records(Out *o, const IrModel *m)
         if (rec->proj) {
             emit_syn_record_open(o, rec, r, f.s);
         } else if (rec->spikes) {
-            out_line(o, "rec%d = nrt_rec_spikes(&ctx, \"%s\", \"%s\", %lld);", r, f.s, rec->view.pop->name,
-                     (long long)rec->view.size);
+            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+                     rec->view.pop->name, (long long)rec->view.size);
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
@@ -1078,15 +1071,15 @@ static void emit_step(Out *o, const IrModel *m)
 
 static void emit_main(Out *o, const IrModel *m)
 {
+    cg_finite_c(o, m);
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "ctx.interrupted = 1;");
-    out_line(o, "if (nrt_finish(&ctx) != NRT_OK)");
-    out_line(o, "    fprintf(stderr, \"%%s: error: %%s\\n\", prog, ctx.errmsg);");
-    out_line(o, "return 1;");
+    out_line(o, "return nrt_fail(&ctx, prog);");
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c");
+    for (int i = 0; i < m->nrtparams; i++)
+        out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
+                 storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
@@ -1120,6 +1113,7 @@ static void emit_main(Out *o, const IrModel *m)
                      (long long)ph->steps);
             out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
             out_line(o, "ctx.step = step + 1;");
+            out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
             out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
             out_close(o);
             for (int k = 0; k < m->nprojs; k++)
@@ -1207,7 +1201,8 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
-                    (char *)src, (char *)lib, (char *)"-lm", (char *)"-o", (char *)bo->output, NULL};
+                    (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-o",
+                    (char *)bo->output, NULL};
     int rc = cg_run(cc, argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",

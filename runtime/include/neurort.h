@@ -4,7 +4,7 @@
  * program, memory, connectivity construction, recording (.npy/.csv + manifest.json),
  * progress and the final summary, timing, and load-time numerics (matrix exponentials).
  * Errors are returned as nrt_status with a message in ctx->errmsg; the runtime prints only
- * from the reporting calls (nrt_progress, nrt_report) and never exits the process.
+ * from the reporting calls (nrt_progress, nrt_report, nrt_fail) and never exits the process.
  */
 #ifndef NEURORT_H
 #define NEURORT_H
@@ -27,6 +27,16 @@ typedef enum nrt_status {
 
 #define NRT_MAX_POPS 256
 
+/* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
+ * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
+typedef struct nrt_param {
+    const char *name;             /* "exc.tau_m" */
+    const char *unit;             /* the internal unit, printable ("ms"; "1" for numbers) */
+    signed char dim[6];           /* exponents over length, mass, time, current, temperature, amount */
+    int is_int;                   /* an int parameter: integral values only */
+    double value;                 /* the model's value; after nrt_init, --set's (internal units) */
+} nrt_param;
+
 typedef struct nrt_rec nrt_rec;
 
 typedef struct nrt_pop_stat {
@@ -43,6 +53,8 @@ typedef struct nrt_ctx {
     uint64_t default_seed;        /* sim { seed } */
     double dt;                    /* ms */
     int64_t total_steps;          /* all run phases together (for progress) */
+    nrt_param *params;            /* run-time parameters (--set), or NULL */
+    int nparams;
     /* set by nrt_init from the command line */
     const char *out_dir;          /* --out DIR; default: <model>_out beside the binary */
     uint64_t seed;                /* --seed N, else default_seed */
@@ -50,9 +62,19 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
+    int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
+    int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
+    /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
+     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
+    int64_t instances;            /* B (1: a plain run) */
+    int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
+    int64_t instance;             /* this run's instance index (0 in a plain run) */
+    int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
+                                   * batch's status: 1 if an instance failed, 130 if stopped) */
     /* run state */
     int64_t step;                 /* steps completed so far */
-    volatile int stop_requested;  /* set by SIGINT/SIGTERM: finish the step, flush, stop */
+    volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
+                                   * flush, stop */
     char errmsg[512];             /* message of the last failing call */
     /* bookkeeping */
     nrt_pop_stat pops[NRT_MAX_POPS];
@@ -70,6 +92,13 @@ typedef struct nrt_ctx {
     int progress_line_open;       /* a '\r' progress line is on the terminal */
     int finished;                 /* nrt_finish has run */
     nrt_status finish_status;     /* what it returned */
+    int failed;                   /* nrt_fail stopped the run: errmsg says why (manifest) */
+    struct nrt_faults {           /* injected faults (rt_fault.c, docs/robustness.md) */
+        int write;                /* $NEUROC_FAULT_WRITE_AFTER is set */
+        int build_signal;         /* $NEUROC_FAULT_BUILD_SIGNAL: the signal; 0: none */
+        uint64_t write_left;      /* bytes the recordings may still add to their files */
+        uint64_t device_mem;      /* $NEUROC_FAULT_DEVICE_MEM; 0: none */
+    } fault;
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;
         double count, bytes;
@@ -89,14 +118,25 @@ typedef struct nrt_ctx {
     int nprojs;
 } nrt_ctx;
 
-/* Parse argv (--out DIR, --seed N, --quiet, --help; for backend "cuda" and "opencl" also
- * --device N and --list-devices), install SIGINT/SIGTERM handlers that set
+/* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
+ * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
- * device list) to stdout; NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder
- * cannot be made; NRT_EDEVICE if --list-devices finds no driver or device. */
+ * device list) to stdout, and after running a batch of --instances (main then returns
+ * ctx->exit_status; in each instance's process nrt_init returns NRT_OK as for a single run);
+ * NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made;
+ * NRT_EDEVICE if --list-devices finds no driver or device. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
 
 double nrt_now(void);             /* monotonic wall clock, seconds */
+
+/* `--set NAME=VALUE` (rt_set.c): finds NAME in ctx->params and stores VALUE, a number with
+ * a unit of the parameter's dimension ("15ms", "-60 mV", "2 steps"; a bare 0 fits any), in
+ * internal units. NRT_EINVAL with errmsg for a malformed argument, an unknown name (the
+ * message lists the valid ones), a wrong dimension (naming the expected one) or a
+ * non-integral value of an int parameter. nrt_init calls it for each --set. */
+nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg);
+/* Print the run-time parameters with their values to stdout (part of --help). */
+void nrt_param_usage(const nrt_ctx *ctx);
 
 /* Register a population for the summary; returns its index. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
@@ -193,6 +233,11 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* The same into a SONATA spike file <out_dir>/<file> (.h5): datasets
+ * /spikes/<pop>/timestamps (float64, attribute units = "ms") and node_ids (uint64, the
+ * index within the recorded population or view), group attribute sorting = by_time.
+ * Only in a runtime built with HDF5 (rt_hdf5.c); the simulator then links libhdf5. */
+nrt_rec *nrt_rec_spikes_h5(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 
 /* State variables of selected neurons every `every` steps: rows of time plus one column per
  * (variable, neuron). .npy: structured dtype [('t','<f8'), (var,'<f8',(nidx,)), ...];
@@ -208,9 +253,26 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal
- * handlers. Safe to call after an error or a signal, and more than once (later calls
+ * handlers; with --plot, then nrt_plot the output folder. Safe to call after an error or a signal, and more than once (later calls
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
+
+/* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
+ * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
+ * (t = T ms)", T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
+int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step);
+
+/* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
+ * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the
+ * exit status. */
+int nrt_fail(nrt_ctx *ctx, const char *prog);
+/* Figures of a run folder `dir` (its manifest.json and the recordings it lists; a finished
+ * or an interrupted run): raster_<rec>.svg per spike recording, rates.svg (binned rates of
+ * every spike recording), state_<rec>.svg per state recording, and index.html showing them
+ * with the run's summary (docs/outputs.md). Uses ctx only for errmsg. NRT_EINVAL when the
+ * folder has no valid manifest or a recording is not what it says, NRT_EIO when a figure
+ * cannot be written, NRT_ENOMEM. */
+nrt_status nrt_plot(nrt_ctx *ctx, const char *dir);
 
 /* ===== Recording ===== } */
 
@@ -237,7 +299,8 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
 /* ===== Top-k selection ===== } */
 
 /* Progress on stderr at most about once a second for runs longer than ~2 s of wall time:
- * percent, simulated time, elapsed wall time, real-time factor. */
+ * percent, simulated time, elapsed wall time, real-time factor; on a terminal as a bar
+ * redrawn in place, with the estimated time left. */
 void nrt_progress(nrt_ctx *ctx);
 /* The simulation phase: nrt_sim_begin returns nrt_now() and notes the process's CPU time;
  * nrt_sim_end(ctx, t0) returns the wall time since t0 and keeps the CPU time spent since
@@ -249,7 +312,8 @@ double nrt_sim_end(nrt_ctx *ctx, double t0);
  * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */
 void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses);
 /* With --bench, the JSON report of this run (rt_bench.c, docs/cli.md): on stdout or into
- * the file --bench=FILE names. NRT_EIO with errmsg when the file cannot be written. */
+ * the file --bench=FILE names; an instance of --instances writes <its folder>/bench.json.
+ * NRT_EIO with errmsg when the file cannot be written. */
 nrt_status nrt_bench(nrt_ctx *ctx);
 /* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
  * times, RTF. Nothing when quiet. */

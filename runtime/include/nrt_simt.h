@@ -40,6 +40,7 @@ typedef ulong uint64_t;
 /* atomics on 32-bit integers (return the old value) */
 #define nc_atomic_add_i32(p, v) atomic_add((volatile __global int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomic_max((volatile __global int *)(p), (v))
+#define nc_atomic_min_i32(p, v) atomic_min((volatile __global int *)(p), (v))
 #define nc_atomic_add_i32_local(p, v) atomic_add((volatile __local int *)(p), (v))
 /* the bits of a float / double */
 #define nc_f32_bits(x) as_uint(x)
@@ -139,6 +140,7 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 #define NC_BARRIER() __syncthreads()
 #define nc_atomic_add_i32(p, v) atomicAdd((int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomicMax((int *)(p), (v))
+#define nc_atomic_min_i32(p, v) atomicMin((int *)(p), (v))
 #define nc_atomic_add_i32_local(p, v) atomicAdd((int *)(p), (v))
 #define nc_f32_bits(x) __float_as_uint(x)
 #define nc_f64_bits(x) ((uint64_t)__double_as_longlong(x))

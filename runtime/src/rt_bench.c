@@ -2,7 +2,8 @@
  * run was (model, back end, device, schedule, sizes, steps, dt), what it cost (code generation
  * and compile time from <executable>.build.json, which neuroc writes; construction and
  * simulation time; RTF; synaptic events per second; peak host and device memory).
- * Called by nrt_report after the run; fields are described in docs/cli.md §2.
+ * Called by nrt_report after the run; fields are described in docs/cli.md §2.5. Each
+ * instance of a batch (--instances) writes its own into <its folder>/bench.json.
  */
 #define _DEFAULT_SOURCE
 
@@ -150,9 +151,15 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     const double sim_s = (double)ctx->step * ctx->dt * 1e-3;
     struct rusage ru;
     int i;
-    FILE *f = strcmp(ctx->bench, "-") == 0 ? stdout : fopen(ctx->bench, "w");
+    char inst[4200];
+    const char *dest = ctx->bench;
+    if (ctx->instances > 1) {   /* one of a batch (rt_instances.c): into its own folder */
+        snprintf(inst, sizeof inst, "%s/bench.json", ctx->out_dir);
+        dest = inst;
+    }
+    FILE *f = strcmp(dest, "-") == 0 ? stdout : fopen(dest, "w");
     if (!f) {
-        nrt_seterr(ctx, "cannot write '%s': %s", ctx->bench, strerror(errno));
+        nrt_seterr(ctx, "cannot write '%s': %s", dest, strerror(errno));
         return NRT_EIO;
     }
     for (i = 0; i < ctx->npops; i++) {
@@ -227,7 +234,7 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     if (f == stdout)
         return fflush(f) == 0 ? NRT_OK : NRT_EIO;
     if (fclose(f) != 0) {
-        nrt_seterr(ctx, "cannot write '%s': %s", ctx->bench, strerror(errno));
+        nrt_seterr(ctx, "cannot write '%s': %s", dest, strerror(errno));
         return NRT_EIO;
     }
     return NRT_OK;

@@ -513,6 +513,7 @@ nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
         nrt_seterr(ctx, "nrt_conn_build: NULL argument");
         return NRT_EINVAL;
     }
+    nrt_fault_build(ctx); /* $NEUROC_FAULT_BUILD_SIGNAL */
     memset(out, 0, sizeof *out);
     s = *spec;
     st = nrt_conn_check(ctx, &s);

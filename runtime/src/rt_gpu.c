@@ -170,6 +170,8 @@ nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out)
         return st;
     (*out)->info.index = idx;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", (*out)->info.name);
+    if (ctx->fault.device_mem && ctx->fault.device_mem < (*out)->info.global_mem)
+        (*out)->info.global_mem = (size_t)ctx->fault.device_mem; /* the memory plan sees it */
     return NRT_OK;
 }
 
@@ -522,6 +524,20 @@ nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what
         }
         g->bufs = nb;
         g->capbufs = cap;
+    }
+    if (g->ctx->fault.device_mem) { /* $NEUROC_FAULT_DEVICE_MEM: a device of that many bytes */
+        uint64_t cap = g->ctx->fault.device_mem, used = 0;
+        for (size_t i = 0; i < g->nbufs; i++)
+            used += g->bufs[i].bytes;
+        if (used + bytes > cap) {
+            char asked[32], fr[32], tot[32];
+            nrt_seterr(g->ctx, "out of device memory allocating %s (%s asked, %s of %s free; "
+                       "$NEUROC_FAULT_DEVICE_MEM)", what,
+                       nrt_fmt_bytes(asked, sizeof asked, bytes),
+                       nrt_fmt_bytes(fr, sizeof fr, used < cap ? cap - used : 0),
+                       nrt_fmt_bytes(tot, sizeof tot, cap));
+            return NRT_EDEVICE;
+        }
     }
     st = g->ops->alloc(g, bytes, what, &h);
     if (st != NRT_OK)

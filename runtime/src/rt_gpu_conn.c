@@ -500,6 +500,7 @@ nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spe
         nrt_seterr(ctx, "nrt_gpu_conn_build: NULL argument");
         return NRT_EINVAL;
     }
+    nrt_fault_build(ctx); /* $NEUROC_FAULT_BUILD_SIGNAL */
     memset(out, 0, sizeof *out);
     st = nrt_conn_check(ctx, spec);
     if (st != NRT_OK)

@@ -2,12 +2,15 @@
  *
  * Error messages go to ctx->errmsg through nrt_seterr; nrt_signals_restore undoes the
  * signal handlers nrt_init installed (called from nrt_finish); nrt_conn_check validates a
- * connectivity spec for both the host and the device builds.
+ * connectivity spec for both the host and the device builds; then the interfaces between
+ * the recording, HDF5, plotting and SVG files.
  */
 #ifndef RT_INTERNAL_H
 #define RT_INTERNAL_H
 
 #include "neurort.h"
+
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -24,5 +27,67 @@ nrt_status nrt_conn_check(nrt_ctx *ctx, const nrt_conn_spec *s);
 
 /* Restore the SIGINT/SIGTERM actions that were in place before nrt_init. */
 void nrt_signals_restore(nrt_ctx *ctx);
+
+/* Injected faults (rt_fault.c, state in ctx->fault): read the environment at nrt_init; the
+ * bytes a recording may still add to its file of the next n; the signal raised when
+ * construction starts. */
+nrt_status nrt_fault_init(nrt_ctx *ctx);
+size_t nrt_fault_write(nrt_ctx *ctx, size_t n);
+void nrt_fault_build(nrt_ctx *ctx);
+/* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
+ * finite), as manifest.json writes them (rt_record.c). */
+void nrt_json_str(FILE *f, const char *s);
+void nrt_json_num(FILE *f, double x);
+
+/* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
+ * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the
+ * instances) or an error with errmsg; returns NRT_OK in each instance's child process,
+ * with ctx->seed, ctx->instance and ctx->out_dir set to that instance's. */
+nrt_status nrt_instances_run(nrt_ctx *ctx);
+/* In an instance's child, send its counts and timings to the parent (nrt_finish). */
+void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status);
+
+/* --- rt_record.c, for rt_hdf5.c: spike recordings whose rows go to a writer --- */
+
+typedef struct nrt_rec_sink {
+    const char *format;           /* the manifest's "format" ("hdf5") */
+    const char *group_prefix;     /* the manifest's "group" is this + the population */
+    /* append n rows (t '<f8', i '<i4': 12 bytes each, little-endian); NRT_OK or errmsg */
+    nrt_status (*write)(nrt_ctx *ctx, void *h, const unsigned char *rows, int64_t n);
+    /* flush and free h; NRT_OK or errmsg */
+    nrt_status (*close)(nrt_ctx *ctx, void *h);
+} nrt_rec_sink;
+
+/* A spike recording named `file` (in the manifest) whose buffered rows go to sink->write
+ * with handle h (closed by nrt_finish, or at once on failure). NULL with errmsg. */
+nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
+                             const nrt_rec_sink *sink, void *h);
+
+/* --- rt_hdf5.c, for rt_plot.c --- */
+
+/* The spikes of the SONATA group `group` ("/spikes/P") of the HDF5 file path: n times (ms)
+ * and node ids, malloc'd (the caller frees both). NRT_EINVAL with errmsg. */
+nrt_status nrt_h5_read_spikes(nrt_ctx *ctx, const char *path, const char *group, double **t,
+                              int64_t **ids, int64_t *n);
+
+/* --- rt_svg.c: the drawing layer of rt_plot.c --- */
+
+/* A panel: data [xlo, xhi] x [ylo, yhi] drawn in the pixel rectangle (x, y, w, h). */
+typedef struct nrt_panel {
+    double x, y, w, h;            /* pixels; y is the top edge */
+    double xlo, xhi, ylo, yhi;    /* data range (non-empty) */
+} nrt_panel;
+
+double nrt_nice(double x, int round);
+const char *nrt_svg_color(int k);
+void nrt_svg_text(FILE *f, const char *s);
+void nrt_svg_begin(FILE *f, int w, int h, const char *title);
+void nrt_svg_end(FILE *f);
+double nrt_svg_px(const nrt_panel *p, double x);
+double nrt_svg_py(const nrt_panel *p, double y);
+void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                  int integer_y);
+void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels);
+void nrt_svg_note(FILE *f, double x, double y, const char *text);
 
 #endif

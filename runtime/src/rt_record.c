@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@
 
 #define BUF_BYTES (1u << 20)
 
-enum { FMT_NPY, FMT_CSV };
+enum { FMT_NPY, FMT_CSV, FMT_SINK };
 enum { KIND_SPIKES, KIND_STATE };
 
 struct nrt_rec {
@@ -48,6 +49,8 @@ struct nrt_rec {
     int npy_major;                /* 1, or 2 for a header longer than 65535 bytes */
     int tdec;                     /* csv: decimals for times, -1: %.17g */
     int err;                      /* errno of a failed write; 0 while healthy */
+    const nrt_rec_sink *sink;     /* FMT_SINK: the writer of the rows (rt_hdf5.c) */
+    void *sink_h;                 /* its handle; NULL once closed */
 };
 
 static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
@@ -66,6 +69,8 @@ static void rec_free(nrt_rec *r)
         return;
     if (r->fd >= 0)
         close(r->fd);
+    if (r->sink && r->sink_h)
+        r->sink->close(r->ctx, r->sink_h);
     for (i = 0; i < r->nvars; i++) {
         if (r->vars)
             free(r->vars[i]);
@@ -105,12 +110,16 @@ static void put_i32le(unsigned char *p, int32_t x)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Write all of [p, p+n) at offset off. 0, or -1 with errno set. */
-static int pwrite_all(int fd, const void *p, size_t n, off_t off)
+/* Write all of [p, p+n) at offset off of r's file. `grow`: the bytes extend the file (an injected full
+ * disk, nrt_fault_write, refuses those past its budget after writing up to it). 0, or -1
+ * with errno set. */
+static int pwrite_all(nrt_rec *r, const void *p, size_t n, off_t off, int grow)
 {
     const unsigned char *c = p;
+    size_t allowed = grow ? nrt_fault_write(r->ctx, n) : n, cut = n - allowed;
+    n = allowed;
     while (n > 0) {
-        ssize_t k = pwrite(fd, c, n, off);
+        ssize_t k = pwrite(r->fd, c, n, off);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -124,13 +133,17 @@ static int pwrite_all(int fd, const void *p, size_t n, off_t off)
         n -= (size_t)k;
         off += k;
     }
+    if (cut) {
+        errno = ENOSPC;
+        return -1;
+    }
     return 0;
 }
 
 static nrt_status fail(nrt_rec *r, int e)
 {
     r->err = e ? e : EIO;
-    nrt_seterr(r->ctx, "cannot write recording '%s': %s", r->path, strerror(r->err));
+    nrt_seterr(r->ctx, "writing %s: %s", r->file, strerror(r->err));
     return NRT_EIO;
 }
 
@@ -157,7 +170,8 @@ static void npy_header(const nrt_rec *r, unsigned char *hdr, int64_t rows)
     hdr[r->hdr_len - 1] = '\n';
 }
 
-static nrt_status write_header(nrt_rec *r, int64_t rows)
+/* `grow`: the first header of a new file (its bytes extend the file). */
+static nrt_status write_header(nrt_rec *r, int64_t rows, int grow)
 {
     unsigned char *hdr = malloc(r->hdr_len + 1);
     int rc;
@@ -167,7 +181,7 @@ static nrt_status write_header(nrt_rec *r, int64_t rows)
         return NRT_ENOMEM;
     }
     npy_header(r, hdr, rows);
-    rc = pwrite_all(r->fd, hdr, r->hdr_len, 0);
+    rc = pwrite_all(r, hdr, r->hdr_len, 0, grow);
     free(hdr);
     return rc == 0 ? NRT_OK : fail(r, errno);
 }
@@ -181,7 +195,18 @@ static nrt_status flush(nrt_rec *r)
         return fail(r, r->err);
     if (r->buf_len == 0)
         return NRT_OK;
-    if (pwrite_all(r->fd, r->buf, r->buf_len, r->end) != 0) {
+    if (r->fmt == FMT_SINK) {
+        nrt_status st = r->sink->write(r->ctx, r->sink_h, r->buf, r->rows_buf);
+        if (st != NRT_OK) {
+            r->err = EIO;
+            return st;
+        }
+        r->rows_disk += r->rows_buf;
+        r->rows_buf = 0;
+        r->buf_len = 0;
+        return NRT_OK;
+    }
+    if (pwrite_all(r, r->buf, r->buf_len, r->end, 1) != 0) {
         int e = errno;
         if (ftruncate(r->fd, old_end) != 0) {
             /* a device such as /dev/full: nothing to cut back */
@@ -190,7 +215,7 @@ static nrt_status flush(nrt_rec *r)
     }
     r->end += (off_t)r->buf_len;
     if (r->fmt == FMT_NPY) {
-        nrt_status st = write_header(r, r->rows_disk + r->rows_buf);
+        nrt_status st = write_header(r, r->rows_disk + r->rows_buf, 0);
         if (st != NRT_OK) {
             if (ftruncate(r->fd, old_end) != 0) {
                 /* the old header still counts only the old rows */
@@ -238,9 +263,10 @@ static int64_t pop_size_of(const nrt_ctx *ctx, const char *name)
     return 0;
 }
 
-/* Common part of nrt_rec_spikes / nrt_rec_state: allocate, name and open. */
+/* Common part of nrt_rec_spikes / nrt_rec_state: allocate, name and open; the format from
+ * the extension (sink NULL) or FMT_SINK. */
 static nrt_rec *rec_open(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
-                         int kind)
+                         int kind, const nrt_rec_sink *sink)
 {
     nrt_rec *r;
     size_t n;
@@ -252,7 +278,9 @@ static nrt_rec *rec_open(nrt_ctx *ctx, const char *file, const char *pop, int64_
         return NULL;
     }
     ext = strrchr(file, '.');
-    if (ext && strcmp(ext, ".npy") == 0)
+    if (sink)
+        fmt = FMT_SINK;
+    else if (ext && strcmp(ext, ".npy") == 0)
         fmt = FMT_NPY;
     else if (ext && strcmp(ext, ".csv") == 0)
         fmt = FMT_CSV;
@@ -297,7 +325,9 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
 {
     nrt_ctx *ctx = r->ctx;
     nrt_rec **tail;
-    if (r->fmt == FMT_NPY) {
+    if (r->fmt == FMT_SINK) {
+        r->buf_cap = BUF_BYTES / r->row_bytes * r->row_bytes;
+    } else if (r->fmt == FMT_NPY) {
         size_t dl, pre;
         r->buf_cap = BUF_BYTES / r->row_bytes * r->row_bytes;
         if (r->buf_cap == 0)
@@ -319,6 +349,8 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
         rec_free(r);
         return NULL;
     }
+    if (r->fmt == FMT_SINK)
+        goto linked;
     r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (r->fd < 0) {
         nrt_seterr(ctx, "cannot open recording '%s' for writing: %s", r->path,
@@ -327,20 +359,21 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
         return NULL;
     }
     if (r->fmt == FMT_NPY) {
-        if (write_header(r, 0) != NRT_OK) {
+        if (write_header(r, 0, 1) != NRT_OK) {
             rec_free(r);
             return NULL;
         }
         r->end = (off_t)r->hdr_len;
     } else {
         size_t hl = strlen(csv_header);
-        if (pwrite_all(r->fd, csv_header, hl, 0) != 0) {
+        if (pwrite_all(r, csv_header, hl, 0, 1) != 0) {
             fail(r, errno);
             rec_free(r);
             return NULL;
         }
         r->end = (off_t)hl;
     }
+linked:
     for (tail = &ctx->recs; *tail; tail = &(*tail)->next)
         ;
     *tail = r;
@@ -353,7 +386,7 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
  * file on a bad extension, an open or write failure, or out of memory. */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size)
 {
-    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES);
+    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES, NULL);
     if (!r)
         return NULL;
     if (r->fmt == FMT_NPY) {
@@ -367,6 +400,21 @@ nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t
         r->row_max = 64;
     }
     return rec_start(r, "t_ms,i\n");
+}
+
+/* Contract: see rt_internal.h. On failure h is closed through sink->close. */
+nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
+                             const nrt_rec_sink *sink, void *h)
+{
+    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES, sink);
+    if (!r) {
+        sink->close(ctx, h);
+        return NULL;
+    }
+    r->sink = sink;
+    r->sink_h = h;
+    r->row_bytes = 12;
+    return rec_start(r, "");
 }
 
 /* Contract: appends the row (t = (step + 1) * dt, index) to r; flushes when the buffer is
@@ -383,7 +431,7 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
                    r->path, (long)index, r->pop, (long long)r->pop_size);
         return NRT_EINVAL;
     }
-    if (r->fmt == FMT_NPY) {
+    if (r->fmt != FMT_CSV) {
         unsigned char *p = r->buf + r->buf_len;
         put_f64le(p, (double)(step + 1) * r->ctx->dt);
         put_i32le(p + 8, index);
@@ -395,7 +443,7 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
         r->buf_len += (size_t)k;
     }
     r->rows_buf++;
-    if (r->buf_cap - r->buf_len < (r->fmt == FMT_NPY ? r->row_bytes : r->row_max))
+    if (r->buf_cap - r->buf_len < (r->fmt != FMT_CSV ? r->row_bytes : r->row_max))
         return flush(r);
     return NRT_OK;
 }
@@ -459,7 +507,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
                            (long long)psize);
                 return NULL;
             }
-        r = rec_open(ctx, file, pop, psize, KIND_STATE);
+        r = rec_open(ctx, file, pop, psize, KIND_STATE, NULL);
     }
     if (!r)
         return NULL;
@@ -601,14 +649,33 @@ static void json_num(FILE *f, double x)
         fputs("null", f);
 }
 
+/* Contract: see rt_internal.h. */
+void nrt_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
+}
+
+/* Contract: see rt_internal.h. */
+void nrt_json_num(FILE *f, double x)
+{
+    json_num(f, x);
+}
+
 static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
 {
     int v, i;
     fputs("    {\"file\": ", f);
     json_str(f, r->file);
     fprintf(f, ", \"format\": \"%s\", \"kind\": \"%s\",\n     \"population\": ",
-            r->fmt == FMT_NPY ? "npy" : "csv", r->kind == KIND_SPIKES ? "spikes" : "state");
+            r->fmt == FMT_NPY ? "npy" : r->fmt == FMT_CSV ? "csv" : r->sink->format,
+            r->kind == KIND_SPIKES ? "spikes" : "state");
     json_str(f, r->pop);
+    if (r->fmt == FMT_SINK) {
+        char g[600];
+        snprintf(g, sizeof g, "%s%.500s", r->sink->group_prefix, r->pop);
+        fputs(", \"group\": ", f);
+        json_str(f, g);
+    }
     fprintf(f, ", \"population_size\": %lld,\n", (long long)r->pop_size);
     if (r->kind == KIND_SPIKES) {
         fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
@@ -637,7 +704,8 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
             (long long)r->rows_disk);
 }
 
-static nrt_status write_manifest(nrt_ctx *ctx)
+/* `error`: why the run stopped early, or NULL. */
+static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
 {
     char path[4200], tmp[4208];
     FILE *f;
@@ -663,6 +731,28 @@ static nrt_status write_manifest(nrt_ctx *ctx)
             "  \"interrupted\": %s,\n", (unsigned long long)ctx->seed,
             (long long)ctx->total_steps, (long long)ctx->step,
             ctx->interrupted ? "true" : "false");
+    if (ctx->nparams) {           /* run-time parameters: the values this run used (--set) */
+        fputs("  \"parameters\": {", f);
+        for (i = 0; i < ctx->nparams; i++) {
+            fputs(i ? ", " : "", f);
+            json_str(f, ctx->params[i].name);
+            fputs(": {\"value\": ", f);
+            json_num(f, ctx->params[i].value);
+            fputs(", \"unit\": ", f);
+            json_str(f, ctx->params[i].unit);
+            fputs("}", f);
+        }
+        fputs("},\n", f);
+    }
+    fputs("  \"signal\": ", f);
+    fputs(ctx->stop_requested == SIGINT ? "\"SIGINT\""
+          : ctx->stop_requested == SIGTERM ? "\"SIGTERM\"" : "null", f);
+    fputs(",\n  \"error\": ", f);
+    if (error)
+        json_str(f, error);
+    else
+        fputs("null", f);
+    fputs(",\n", f);
     fputs("  \"timing_s\": {\"build\": ", f);
     json_num(f, ctx->t_build);
     fputs(", \"construct\": ", f);
@@ -701,24 +791,34 @@ static nrt_status write_manifest(nrt_ctx *ctx)
 /* Contract: see neurort.h. Flushes and closes every recording (a failing one keeps the
  * rows it had written), writes <out_dir>/manifest.json through a temporary file and a
  * rename (skipped when nrt_init never set out_dir), frees the recordings, restores the
- * signal handlers and marks ctx->interrupted when a stop was requested or fewer than
- * total_steps steps ran. Returns the first error (its message stays in errmsg), else
+ * signal handlers and marks ctx->interrupted when a stop was requested, fewer than
+ * total_steps steps ran or a recording failed. The manifest's "error" is the message of
+ * nrt_fail, else of the first failing recording, else null; "signal" the signal that
+ * stopped the run, else null. With ctx->plot, then draws the figures (nrt_plot) unless
+ * writing failed. Returns the first error (its message stays in errmsg), else
  * NRT_OK; a second call returns the first call's result and does nothing. */
 nrt_status nrt_finish(nrt_ctx *ctx)
 {
     nrt_status st = NRT_OK, s;
-    char first[sizeof ctx->errmsg];
+    char first[sizeof ctx->errmsg], fail_msg[sizeof ctx->errmsg];
     nrt_rec *r, *next;
     if (!ctx)
         return NRT_EINVAL;
     if (ctx->finished)
         return ctx->finish_status;
     first[0] = '\0';
+    if (ctx->failed) /* nrt_fail: errmsg is the error that stopped the run */
+        memcpy(fail_msg, ctx->errmsg, sizeof fail_msg);
     if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps))
         ctx->interrupted = 1;
     for (r = ctx->recs; r; r = r->next) {
         s = flush(r);
-        if (s == NRT_OK && close(r->fd) != 0)
+        if (r->fmt == FMT_SINK) {
+            nrt_status c = r->sink->close(ctx, r->sink_h);
+            r->sink_h = NULL;
+            if (s == NRT_OK)
+                s = c;
+        } else if (s == NRT_OK && close(r->fd) != 0)
             s = fail(r, errno);
         else if (s != NRT_OK)
             close(r->fd);
@@ -728,8 +828,10 @@ nrt_status nrt_finish(nrt_ctx *ctx)
             memcpy(first, ctx->errmsg, sizeof first);
         }
     }
+    if (st != NRT_OK)
+        ctx->interrupted = 1; /* recordings lost rows: the run is not complete */
     if (ctx->out_dir) {
-        s = write_manifest(ctx);
+        s = write_manifest(ctx, ctx->failed ? fail_msg : st != NRT_OK ? first : NULL);
         if (s != NRT_OK && st == NRT_OK) {
             st = s;
             memcpy(first, ctx->errmsg, sizeof first);
@@ -741,9 +843,30 @@ nrt_status nrt_finish(nrt_ctx *ctx)
     }
     ctx->recs = NULL;
     nrt_signals_restore(ctx);
+    if (ctx->plot && ctx->out_dir && !ctx->dry_run && st == NRT_OK) {
+        s = nrt_plot(ctx, ctx->out_dir);
+        if (s != NRT_OK && st == NRT_OK) {
+            st = s;
+            snprintf(first, sizeof first, "--plot: %.500s", ctx->errmsg);
+        }
+    }
     if (st != NRT_OK)
         memcpy(ctx->errmsg, first, sizeof first);
     ctx->finished = 1;
     ctx->finish_status = st;
+    nrt_instance_report(ctx, st);
     return st;
+}
+
+/* Contract: see neurort.h. */
+int nrt_fail(nrt_ctx *ctx, const char *prog)
+{
+    char first[sizeof ctx->errmsg];
+    memcpy(first, ctx->errmsg, sizeof first);
+    fprintf(stderr, "%s: error: %s\n", prog, first);
+    ctx->interrupted = 1;
+    ctx->failed = 1;
+    if (nrt_finish(ctx) != NRT_OK && strcmp(ctx->errmsg, first) != 0)
+        fprintf(stderr, "%s: error: %s\n", prog, ctx->errmsg);
+    return 1;
 }

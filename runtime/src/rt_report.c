@@ -1,7 +1,7 @@
 /* rt_report.c -- what a generated simulator prints: the progress line and the summary.
  *
  * Both write to stderr only, and nothing at all under --quiet. On a terminal the progress
- * line is redrawn in place with '\r'; otherwise each update is a plain line.
+ * is a bar redrawn in place with '\r'; otherwise each update is a plain line.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,12 +29,14 @@ static void fmt_wall(char *buf, size_t n, double s)
 /* Contract: see neurort.h. Silent when quiet, during the first 2 s of wall time after
  * nrt_init and within 1 s of the previous update. Prints percent of total_steps, simulated
  * time (step * dt), wall time since nrt_init and the real-time factor measured from the
- * first nrt_progress call (wall seconds per simulated second). */
+ * first nrt_progress call (wall seconds per simulated second). On a terminal (stderr a tty)
+ * the line is a bar redrawn in place with '\r', with the estimated time left; otherwise
+ * each update is a plain line. */
 void nrt_progress(nrt_ctx *ctx)
 {
     double now, elapsed, sim_ms, pct, rtf = 0.0, span_s;
-    char wall[32];
-    int tty;
+    char wall[32], left[32], bar[32];
+    int tty, k, fill;
     if (!ctx || ctx->quiet)
         return;
     now = nrt_now();
@@ -54,11 +56,25 @@ void nrt_progress(nrt_ctx *ctx)
         rtf = (now - ctx->t_progress_start) / span_s;
     fmt_wall(wall, sizeof wall, elapsed);
     tty = isatty(2);
-    fprintf(stderr, "%s%5.1f%%  t = %.1f / %.1f ms  wall %s", tty ? "\r" : "", pct, sim_ms,
-            (double)ctx->total_steps * ctx->dt, wall);
+    if (tty) {
+        fill = (int)(pct / 100.0 * 24 + 0.5);
+        for (k = 0; k < 24; k++)
+            bar[k] = k < fill ? '#' : '-';
+        bar[24] = '\0';
+        fprintf(stderr, "\r[%s] %5.1f%%  t = %.1f / %.1f ms  wall %s", bar, pct, sim_ms,
+                (double)ctx->total_steps * ctx->dt, wall);
+    } else {
+        fprintf(stderr, "%5.1f%%  t = %.1f / %.1f ms  wall %s", pct, sim_ms,
+                (double)ctx->total_steps * ctx->dt, wall);
+    }
     if (rtf > 0)
         fprintf(stderr, "  RTF %.3g", rtf);
-    fputs(tty ? "    " : "\n", stderr);
+    if (tty && rtf > 0 && ctx->total_steps > ctx->step) {
+        fmt_wall(left, sizeof left,
+                 (double)(ctx->total_steps - ctx->step) * ctx->dt * 1e-3 * rtf);
+        fprintf(stderr, "  left %s", left);
+    }
+    fputs(tty ? "\033[K" : "\n", stderr);
     fflush(stderr);
     ctx->progress_line_open = tty;
 }
@@ -113,6 +129,8 @@ void nrt_report(nrt_ctx *ctx)
     fputc('\n', stderr);
     if (ctx->out_dir)
         fprintf(stderr, "  output: %s\n", ctx->out_dir);
+    if (ctx->out_dir && ctx->plot)
+        fprintf(stderr, "  plots: %s/index.html\n", ctx->out_dir);
     fflush(stderr);
 }
 
@@ -162,6 +180,13 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
             printf("  ... and %d more\n", ctx->nmem - shown);
         fmt_bytes(b, sizeof b, ctx->mem_total);
         printf("  %-32s %14s           %12.0f bytes  (%s)\n", "total", "", ctx->mem_total, b);
+        if (ctx->instances > 1) {
+            int64_t j = ctx->jobs < ctx->instances ? ctx->jobs : ctx->instances;
+            fmt_bytes(b, sizeof b, ctx->mem_total * (double)j);
+            printf("  instances: %lld, a process each, %lld at a time: at most %.0f bytes (%s)"
+                   " at once\n", (long long)ctx->instances, (long long)j,
+                   ctx->mem_total * (double)j, b);
+        }
         if (device_bytes > 0) {
             fmt_bytes(d, sizeof d, device_bytes);
             printf("  device memory: %s\n", d);

@@ -84,6 +84,22 @@ def run_case(backend):
         # at least each synapse's column index (4 bytes) and float weight (4 bytes)
         check(8 * b["synapses"] <= b["peak_device_bytes"] < 1e9,
               "%s: peak device memory %s bytes" % (backend, b["peak_device_bytes"]))
+    if backend == "c":
+        # --instances: each instance's report in its own folder, as its plain run's
+        batch = os.path.join(WORK, "batch")
+        r = subprocess.run([exe, "--quiet", "--instances", "2", "--bench", "--out", batch], check=True,
+                           stdout=subprocess.PIPE, universal_newlines=True)
+        check(r.stdout == "", "c: --instances --bench prints nothing on stdout")
+        inst = []
+        for i in range(2):
+            with open(os.path.join(batch, "instance_%d" % i, "bench.json")) as f:
+                inst.append(json.load(f))
+        plain = subprocess.run([exe, "--quiet", "--bench", "--seed", str(b["seed"] + 1), "--out", out + "4"],
+                               check=True, stdout=subprocess.PIPE, universal_newlines=True)
+        p1 = json.loads(plain.stdout)
+        check(inst[0]["seed"] == b["seed"] and inst[0]["spikes"] == b["spikes"] and inst[1]["seed"] == b["seed"] + 1
+              and inst[1]["spikes"] == p1["spikes"] and inst[1]["synapses"] == p1["synapses"],
+              "c: instance_<b>/bench.json of --instances 2 = the runs with seed + b")
     # the same binary without its build.json (copied elsewhere): build times unknown
     lone = os.path.join(WORK, "lone_" + backend)
     shutil.copy(exe, lone)

@@ -46,6 +46,33 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=ir
 grep -q "^population P = LIF\[200\]" "$WORK/out.txt" && ok "--dump=ir" || bad "--dump=ir"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain
 grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" || bad "--explain"
+grep -q "^kernel plan (c): one thread; each step: step_src (100 neurons), step_P (200 neurons), propagate_drive, records$" "$WORK/out.txt" &&
+    grep -q "^warnings: none$" "$WORK/out.txt" && ok "--explain: C kernel plan, no warnings" || bad "--explain C plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain --backend opencl --gpu-mode launch
+grep -q "^kernel plan (opencl, launch): each step, launched: neurons of src P (nc_k_neurons" "$WORK/out.txt" &&
+    grep -q "^warning 1: the launch schedule adds synaptic input with atomics" "$WORK/out.txt" &&
+    ok "--explain: launch kernel plan, atomics warning" || bad "--explain launch: $(grep -E 'plan|warning' "$WORK/out.txt")"
+cat >"$WORK/quad.neuro" <<'EOF'
+neuron Quad {
+  state { V: mV = -65 mV }
+  dynamics { V' = (V + 65 mV) * (V + 50 mV) / (15 mV * 10 ms) + 0.5 [mV/ms] }
+  spike when V >= 0 mV
+  on spike { V = -65 mV }
+}
+neuron QuadE {
+  state { V: mV = -65 mV }
+  dynamics using euler(substeps = 2) { V' = (V + 65 mV) * (V + 50 mV) / (15 mV * 10 ms) }
+}
+population A = Quad[2]
+population B = QuadE[2]
+record spikes of A to "a.csv"
+run 10 ms
+EOF
+expect_rc 0 "$NEUROC" "$WORK/quad.neuro" --explain
+grep -q "^warning 1: 2 dynamics blocks are integrated by rk4 or euler" "$WORK/out.txt" && ok "--explain warns: rk4/euler" || bad "--explain rk4 warning: $(grep -E 'integrator|warning' "$WORK/out.txt")"
+grep -v "^record" "$WORK/tiny.neuro" >"$WORK/norec.neuro"
+expect_rc 0 "$NEUROC" "$WORK/norec.neuro" --explain
+grep -q "^warning 1: nothing is recorded" "$WORK/out.txt" && ok "--explain warns: nothing recorded" || bad "--explain norec"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --emit-only "$WORK/gen"
 [ -s "$WORK/gen/tiny.c" ] && ok "--emit-only writes tiny.c" || bad "--emit-only writes tiny.c"
 # emission is deterministic
@@ -56,6 +83,8 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" -o "$WORK/sim"
 expect_rc 0 "$WORK/sim" --help
 expect_rc 2 "$WORK/sim" --frobnicate
 expect_rc 2 "$WORK/sim" --seed banana
+expect_rc 2 "$WORK/sim" --set P.I_e=100pA
+grep -q "unknown run-time parameter 'P.I_e': this model has none" "$WORK/err.txt" && ok "--set without run-time parameters" || bad "--set without runtime: $(cat "$WORK/err.txt")"
 expect_rc 0 "$WORK/sim" --quiet
 [ -s "$WORK/tiny_out/manifest.json" ] && ok "default output folder beside the binary" || bad "default output folder (expected $WORK/tiny_out)"
 expect_rc 0 "$WORK/sim" --out "$WORK/a" --quiet
@@ -97,6 +126,12 @@ if cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null 2>&1; then
     expect_rc 0 "$WORK/prefix/bin/neuroc" "$WORK/tiny.neuro" -o "$WORK/sim_installed"
     expect_rc 0 "$WORK/sim_installed" --out "$WORK/d" --quiet
     cmp -s "$WORK/a/spikes.npy" "$WORK/d/spikes.npy" && ok "installed neuroc: same spikes" || bad "installed neuroc: different spikes"
+    missing=""
+    for f in share/man/man1/neuroc.1 share/man/man1/neuroc-sim.1 share/doc/neuroc/tutorial.md \
+             share/doc/neuroc/examples/cuba.neuro share/neuroc/editors/vim/syntax/neuro.vim; do
+        [ -s "$WORK/prefix/$f" ] || missing="$missing $f"
+    done
+    [ -z "$missing" ] && ok "cmake --install: man pages, docs, examples, editor files" || bad "not installed:$missing"
 else
     bad "cmake --install failed"
 fi

@@ -21,6 +21,7 @@ import check_exact_linear as exl  # noqa: E402
 import check_hh as hh  # noqa: E402
 import check_izhikevich as izh  # noqa: E402
 import check_poisson as poi  # noqa: E402
+import check_spike_array as sa  # noqa: E402
 
 
 def manifest(model, dt, steps, pops, recs):
@@ -227,6 +228,26 @@ def gen_va(kind, d, variant):
                                       rec_state(tf, "P", 4000, ["V"], ["mV"], nb, 1, 0.1, 10000)]))
 
 
+# ---------------------------------------------------------------- spike_array
+def gen_spike_array(d, variant):
+    exp = sa.expected()
+    if variant == "one_file":                   # b replays a's file (one file per model)
+        exp["b.npy"] = list(exp["a.csv"])
+    if variant == "repeat_fires_twice":         # 0.5 ms listed twice fires twice
+        exp["b.npy"] = sorted(exp["b.npy"] + [(5, 4)])
+    _, ref = sa.replay(exp)
+    pops = {"a.csv": ("a", 4), "b.npy": ("b", 6)}
+    recs = []
+    for f, spikes in sorted(exp.items()):
+        nrtio.write_spikes(os.path.join(d, f), [(s + 1) * sa.DT for s, _ in spikes], [i for _, i in spikes])
+        recs.append(rec_spikes(f, *pops[f]))
+    times = [(s + 1) * sa.DT for s in range(sa.STEPS)]
+    nrtio.write_state(os.path.join(d, "v.csv"), times, ["V"], [0], {"V": {0: ref}})
+    recs.append(rec_state("v.csv", "cell", 1, ["V"], ["mV"], [0], 1, sa.DT, sa.STEPS))
+    counts = [(pops[f][0], pops[f][1], len(exp[f])) for f in sorted(exp)] + [("cell", 1, 0)]
+    nrtio.write_manifest(d, manifest("spike_array", sa.DT, sa.STEPS, counts, recs))
+
+
 CASES = {
     "lif_const": ("check_lif_const.py", gen_lif, ["late_spike", "refractory19", "float_like"]),
     "exact_linear": ("check_exact_linear.py", gen_exact, ["rk4_like", "off_by_one_step"]),
@@ -236,6 +257,7 @@ CASES = {
     "delay": ("check_delay.py", gen_delay, ["delay_plus_one", "zero_delay_allowed"]),
     "cuba": ("check_cuba.py", lambda d, v: gen_va("cuba", d, v), ["dies_at_500ms", "runaway"]),
     "coba": ("check_coba.py", lambda d, v: gen_va("coba", d, v), ["dies_at_500ms", "runaway"]),
+    "spike_array": ("check_spike_array.py", gen_spike_array, ["one_file", "repeat_fires_twice"]),
 }
 
 

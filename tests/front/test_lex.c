@@ -143,8 +143,9 @@ static void test_newlines(void)
     CODES("}\n\n  # comment\n  else {", TK_RBRACE, TK_ELSE, TK_LBRACE);
     CODES("}\nelsewhere", TK_RBRACE, TK_SEMI, TK_IDENT);
     CODES("a # comment\nb", TK_IDENT, TK_SEMI, TK_IDENT);
-    CODES("x: int\ny: weight\nz: bool\n", TK_IDENT, TK_COLON, TK_INT, TK_SEMI, TK_IDENT, TK_COLON,
-          TK_WEIGHT, TK_SEMI, TK_IDENT, TK_COLON, TK_BOOL, TK_SEMI);
+    CODES("x: int\ny: weight\nz: bool\nf: string\n", TK_IDENT, TK_COLON, TK_INT, TK_SEMI, TK_IDENT,
+          TK_COLON, TK_WEIGHT, TK_SEMI, TK_IDENT, TK_COLON, TK_BOOL, TK_SEMI, TK_IDENT, TK_COLON,
+          TK_STRTYPE, TK_SEMI);
     CODES("20 ms\n3 [mV]\n\"s\"\ntrue\nfalse\nspikes\nstep\nrefractory\npre\npost\nperiodic\n)\n]\n",
           TK_NUMBER, TK_UNIT, TK_SEMI, TK_NUMBER, TK_UNIT, TK_SEMI, TK_STRING, TK_SEMI, TK_TRUE, TK_SEMI,
           TK_FALSE, TK_SEMI, TK_SPIKES, TK_SEMI, TK_STEP, TK_SEMI, TK_REFRACTORY, TK_SEMI, TK_PRE, TK_SEMI,
@@ -182,14 +183,15 @@ static void test_words_and_ops(void)
         {"when", TK_WHEN}, {"refractory", TK_REFRACTORY}, {"on", TK_ON}, {"update", TK_UPDATE},
         {"emit", TK_EMIT}, {"unless", TK_UNLESS}, {"let", TK_LET}, {"if", TK_IF}, {"else", TK_ELSE},
         {"return", TK_RETURN}, {"int", TK_INT}, {"bool", TK_BOOL}, {"weight", TK_WEIGHT},
+        {"string", TK_STRTYPE},
         {"clamp", TK_CLAMP}, {"step", TK_STEP}, {"sim", TK_SIM}, {"population", TK_POPULATION},
-        {"projection", TK_PROJECTION}, {"stimulus", TK_STIMULUS}, {"record", TK_RECORD},
-        {"run", TK_RUN}, {"set", TK_SET}, {"connect", TK_CONNECT}, {"within", TK_WITHIN},
+        {"projection", TK_PROJECTION}, {"stimulus", TK_STIMULUS}, {"via", TK_VIA}, {"record", TK_RECORD},
+        {"run", TK_RUN}, {"set", TK_SET}, {"runtime", TK_RUNTIME}, {"connect", TK_CONNECT}, {"within", TK_WITHIN},
         {"where", TK_WHERE}, {"grid", TK_GRID}, {"spacing", TK_SPACING}, {"periodic", TK_PERIODIC},
         {"every", TK_EVERY}, {"to", TK_TO}, {"of", TK_OF}, {"spikes", TK_SPIKES}, {"in", TK_IN},
         {"true", TK_TRUE}, {"false", TK_FALSE},
     };
-    CHECK_INT(sizeof kw / sizeof kw[0], 51);
+    CHECK_INT(sizeof kw / sizeof kw[0], 54);
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++) {
         CHECK(codes_are(kw[i].s, (const int[]){kw[i].code, 0}));
         char buf[32];

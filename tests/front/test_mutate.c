@@ -28,8 +28,8 @@ static size_t pick(size_t n)
 static const char *const snippets[] = {
     "neuron", "synapse", "receptor", "func", "param", "state", "derived", "input", "require",
     "pre", "post", "dynamics", "using", "spike", "when", "refractory", "on", "update", "emit",
-    "unless", "let", "if", "else", "return", "int", "bool", "weight", "clamp", "step", "sim",
-    "population", "projection", "stimulus", "record", "run", "set", "connect", "within",
+    "unless", "let", "if", "else", "return", "int", "bool", "weight", "string", "clamp", "step", "sim",
+    "population", "projection", "stimulus", "via", "record", "run", "set", "runtime", "connect", "within",
     "where", "grid", "spacing", "periodic", "every", "to", "of", "spikes", "in", "true",
     "false", "import", "const", "{", "}", "(", ")", "[", "]", ",", ".", ":", ";", "'", "=",
     "+=", "-=", "*=", "/=", "->", "&", "?", "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+",

@@ -286,7 +286,7 @@ int main(int argc, char **argv)
         CHECK(nrt_pop_register(&c, "inhibitory_cells", 25) == 1);
         c.total_steps = 1000;
         raise(SIGINT);
-        CHECK(c.stop_requested == 1);
+        CHECK(c.stop_requested == SIGINT); /* the signal, named in the manifest */
         c.step = 400;
         c.pops[0].spikes = 200;
         c.t_simulate = 0.08;
@@ -322,7 +322,8 @@ int main(int argc, char **argv)
         snprintf(path, sizeof path, "%s/sig/manifest.json", dir);
         text = read_text(path);
         CHECK(text && strstr(text, "\"interrupted\": true") &&
-              strstr(text, "\"completed_steps\": 500"));
+              strstr(text, "\"completed_steps\": 500") &&
+              strstr(text, "\"signal\": \"SIGINT\"") && strstr(text, "\"error\": null"));
         free(text);
         /* handlers restored: SIGINT is back to the default (not raised here) */
         {

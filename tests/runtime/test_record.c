@@ -451,6 +451,70 @@ static void test_fsize(void)
     CHECK(access(sub, R_OK) == 0);
 }
 
+/* In a child: $NEUROC_FAULT_WRITE_AFTER grants the header (128 bytes) and two 1 MiB flushes
+ * of 87381 rows exactly (header rewrites add no bytes): the third flush fails with ENOSPC,
+ * nrt_fail reports it once and the manifest gives it. */
+static int inject_child(const char *sub)
+{
+    nrt_ctx c;
+    const char *argv[] = {"prog", "--out", sub, "--quiet", NULL};
+    nrt_rec *r;
+    long s, n;
+    nrt_status st = NRT_OK;
+    char budget[32], *m;
+    memset(&c, 0, sizeof c);
+    c.model = "inject";
+    c.dt = 0.5;
+    c.total_steps = 300000;
+    snprintf(budget, sizeof budget, "%ld", 128L + 2L * 87381 * 12);
+    setenv("NEUROC_FAULT_WRITE_AFTER", budget, 1);
+    if (nrt_init(&c, 4, (char **)argv) != NRT_OK)
+        return 10;
+    r = nrt_rec_spikes(&c, "s.npy", "p", 0);
+    if (!r)
+        return 11;
+    for (s = 0; s < 300000 && st == NRT_OK; s++, c.step = s)
+        st = nrt_rec_spike(r, s, (int32_t)s);
+    if (st != NRT_EIO || strcmp(c.errmsg, "writing s.npy: No space left on device") != 0)
+        return 12;
+    if (s != 3 * 87381)
+        return 13;
+    if (nrt_fail(&c, "prog") != 1)
+        return 14;
+    m = (char *)slurp(path_in("inject/manifest.json"), &n);
+    if (!m || !strstr(m, "\"error\": \"writing s.npy: No space left on device\"") ||
+        !strstr(m, "\"interrupted\": true") || !strstr(m, "\"rows\": 174762,"))
+        return 15;
+    free(m);
+    return 0;
+}
+
+static void test_inject(void)
+{
+    char sub[1024];
+    pid_t pid;
+    int status = -1;
+    struct npy z;
+    long s, bad = 0;
+    snprintf(sub, sizeof sub, "%s/inject", dir);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+        _exit(inject_child(sub));
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    snprintf(sub, sizeof sub, "%s/inject/s.npy", dir);
+    CHECK(npy_read(sub, &z) == 0);
+    CHECKF(z.rows == 2 * 87381 && z.size == z.hdr + z.rows * 12, "rows %lld size %ld", z.rows,
+           z.size);
+    for (s = 0; s < z.rows && z.size >= z.hdr + 12 * (s + 1); s++)
+        if (get_f64(z.data + z.hdr + 12 * s) != (double)(s + 1) * 0.5 ||
+            get_i32(z.data + z.hdr + 12 * s + 8) != s)
+            bad++;
+    CHECK(bad == 0);
+    free(z.data);
+}
+
 static void check_manifest(void)
 {
     long n;
@@ -508,6 +572,7 @@ int main(int argc, char **argv)
     check_state_final();
     check_manifest();
     test_fsize();
+    test_inject();
 
     /* nrt_finish without nrt_init: nothing to write, no crash */
     memset(&c2, 0, sizeof c2);

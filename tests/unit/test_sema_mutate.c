@@ -171,7 +171,7 @@ static const char *const numbers[] = {
 static const char *const words[] = {
     "t", "dt", "i", "j", "inf", "pi", "e", "uniform", "normal", "exp", "log", "sqrt", "pow",
     "clip", "crossed", "pulse", "topk", "deliver", "w", "V", "refractory", "weight", "int",
-    "bool", "true", "false", "exprel", "min", "max", "abs", "floor",
+    "bool", "string", "true", "false", "exprel", "min", "max", "abs", "floor", "from_file", "file",
 };
 
 /* One mutation of m, using the tokens of the text as it is now. */

@@ -1,0 +1,133 @@
+/* simt_finite.c -- `--check-finite` in the GPU back ends (docs/robustness.md).
+ *
+ * No host synchronisation per step: the device looks, in nc_tail of every K-th step, at
+ * every checked state (cg_finite_var) and notes in its buffer nc_fin
+ *   [0]                       K from --check-finite (0: off), written once by the host
+ *   [1 + hf]                  the first chunk step k of half hf with a non-finite value
+ *   [3 + (hf*NC_CH + k)*NV + v] the smallest neuron index with a non-finite variable v in k
+ * with 32-bit atomic minima, so the report is the C back end's: the first step, then the
+ * first variable in model order, then the smallest neuron. nc_k_chunk resets a half when
+ * a chunk starts; the host reads it with the chunk's recordings (drain), writes the
+ * recordings up to and including that step, and stops the run.
+ */
+#include "simt_priv.h"
+
+/* Checked variables, in model order. */
+static int n_checked(const IrModel *m)
+{
+    int nv = 0;
+    for (int i = 0; i < m->npops; i++)
+        for (int j = 0; j < m->pops[i]->nvars; j++)
+            nv += cg_finite_var(m->pops[i]->vars[j]);
+    return nv;
+}
+
+/* Contract: adds the kernel argument nc_fin (call once, in the layout). */
+void simt_finite_args(Simt *S)
+{
+    simt_add_arg(S, "nc_fin", "int32_t", ARG_MEM);
+}
+
+/* Contract: device code of nc_k_chunk (step0, hf in scope; every work-item runs it):
+ * resets half hf of nc_fin when the check is on. */
+void simt_finite_reset(Out *o, const Simt *S)
+{
+    int nv = n_checked(S->m);
+    out_open(o, "if (nc_fin[0] > 0)");
+    out_line(o, "if (NC_GID == 0) nc_fin[1 + hf] = 0x7fffffff;");
+    out_line(o, "for (int64_t q = NC_GID; q < (int64_t)NC_CH * %d; q += NC_GSIZE) nc_fin[3 + (int64_t)hf * NC_CH * %d + q] = 0x7fffffff;",
+             nv, nv);
+    out_close(o);
+}
+
+/* Contract: device code of nc_tail (step, hf, k in scope; every work-item runs it): the
+ * check of every checked variable after a K-th step. */
+void simt_finite_tail(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    int v = 0, nv = n_checked(m);
+    if (nv == 0)
+        return;
+    out_open(o, "if (nc_fin[0] > 0 && (step + 1) %% nc_fin[0] == 0)");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *x = p->vars[j];
+            if (!cg_finite_var(x))
+                continue;
+            out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+            if (m->dbl)
+                out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
+            else
+                out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
+            out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
+            out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
+            out_close(o);
+            out_close(o);
+            v++;
+        }
+    }
+    out_close(o);
+}
+
+/* Contract: host code: `static int64_t finite_scan(int hf, int64_t step0, int64_t len)`,
+ * called first by drain: len when chunk half hf (steps step0 .. step0 + len - 1) passed the
+ * check, else the number of its steps up to and including the first with a non-finite
+ * value, with finite_failed set and ctx.errmsg naming it (nrt_nonfinite); -1 when the
+ * device cannot be read. */
+void simt_finite_host(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    int nv = n_checked(m);
+    out_line(o, "static int finite_failed; /* finite_scan found a non-finite value */");
+    out_open(o, "static int64_t finite_scan(int hf, int64_t step0, int64_t len)");
+    if (nv == 0) { /* nothing to check */
+        out_line(o, "(void)hf;");
+        out_line(o, "(void)step0;");
+        out_line(o, "return len;");
+        out_close(o);
+        out_blank(o);
+        return;
+    }
+    out_line(o, "int32_t first[%d];", nv);
+    out_line(o, "if (!ctx.check_finite) return len;");
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_fin, (size_t)(1 + hf) * sizeof(int32_t), first, sizeof(int32_t)) != NRT_OK) return -1;");
+    out_line(o, "const int64_t k = first[0];");
+    out_line(o, "if (k >= len) return len;");
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_fin, (size_t)(3 + ((int64_t)hf * NC_CH + k) * %d) * sizeof(int32_t), first, %d * sizeof(int32_t)) != NRT_OK) return -1;",
+             nv, nv);
+    int v = 0;
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *x = p->vars[j];
+            StrBuf pn = {0}, vn = {0};
+            if (!cg_finite_var(x))
+                continue;
+            cg_cstring(p->name, &pn);
+            cg_cstring(x->label, &vn);
+            out_line(o, "if (first[%d] != 0x7fffffff) nrt_nonfinite(&ctx, \"%s\", \"%s\", first[%d], step0 + k);",
+                     v, pn.s, vn.s, v);
+            out_line(o, "else");
+            sb_free(&pn);
+            sb_free(&vn);
+            v++;
+        }
+    }
+    out_line(o, "    return len; /* no variable was marked */");
+    out_line(o, "finite_failed = 1;");
+    out_line(o, "return k + 1;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: host code of main: allocates nc_fin and writes K (clamped to 2^31 - 1 steps). */
+void simt_finite_init(Out *o, const Simt *S)
+{
+    out_line(o, "if (dalloc(&nc_fin, (size_t)(3 + 2 * NC_CH * %d) * sizeof(int32_t), \"check-finite flags\")) return fail(argv[0]);",
+             n_checked(S->m));
+    out_begin(o);
+    out_line(o, "const int32_t every = ctx.check_finite > 0x7fffffff ? 0x7fffffff : (int32_t)ctx.check_finite;");
+    out_line(o, "if (nrt_gpu_write(gpu, nc_fin, 0, &every, sizeof every) != NRT_OK) return fail(argv[0]);");
+    out_close(o);
+}

@@ -1,0 +1,341 @@
+/* rt_instances.c -- batched runs: `./sim --instances B [--jobs J]`.
+ *
+ * Instance b of `--instances B --seed s` is exactly the run `--seed s+b` (mod 2^64) with its
+ * output in <out>/instance_<b>/. nrt_init hands a batch to nrt_instances_run, which runs
+ * each instance in a child process forked before anything of the model exists, up to J at
+ * a time: the child returns from nrt_init as a plain single run with its own seed and folder
+ * (so it is that run, by construction, on every back end), reports its counts and timings
+ * to the parent through a pipe when it finishes (nrt_instance_report, called by nrt_finish),
+ * and exits. The parent reaps the children, prints a line per instance, writes
+ * <out>/manifest.json listing them, and returns NRT_EHELP with ctx->exit_status.
+ *
+ * Why processes: the generated programs keep the model in static storage, so a process is
+ * the one copy of the model that starts clean, and instances are independent, so running
+ * whole runs side by side (or one after another) is what "independent" means. Nothing is
+ * shared, not even device launches: a GPU simulator runs each instance as a single run does.
+ *
+ * Signals: each child runs in its own process group, so a terminal's Ctrl-C reaches only
+ * the parent, which forwards one SIGTERM to each running child (it stops after its step,
+ * flushes and writes its manifest, as a single run does) and starts no further instance.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* What a child tells its parent when it finishes (nrt_instance_report). */
+typedef struct inst_result {
+    int64_t completed_steps;
+    int64_t spikes;               /* all populations together */
+    int32_t interrupted;
+    int32_t finish_ok;            /* nrt_finish wrote everything */
+    double t_build, t_construct, t_simulate;
+} inst_result;
+
+typedef struct inst_run {
+    uint64_t seed;
+    pid_t pid;                    /* while running, else 0 */
+    int fd;                       /* read end of its pipe while running */
+    int status;                   /* exit status of the child (128 + signal if killed) */
+    int reported;                 /* the child sent its inst_result */
+    inst_result r;
+} inst_run;
+
+/* In a child: the write end of its pipe to the parent; -1 elsewhere. */
+static int report_fd = -1;
+
+/* Contract: in an instance's child process, writes ctx's final counts and timings to the
+ * parent (once); elsewhere does nothing. Called by nrt_finish. */
+void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status)
+{
+    inst_result r;
+    const char *p = (const char *)&r;
+    size_t left = sizeof r;
+    int i;
+    if (report_fd < 0)
+        return;
+    memset(&r, 0, sizeof r);
+    r.completed_steps = ctx->step;
+    for (i = 0; i < ctx->npops; i++)
+        r.spikes += ctx->pops[i].spikes;
+    r.interrupted = ctx->interrupted;
+    r.finish_ok = finish_status == NRT_OK;
+    r.t_build = ctx->t_build;
+    r.t_construct = ctx->t_construct;
+    r.t_simulate = ctx->t_simulate;
+    while (left > 0) {
+        ssize_t n = write(report_fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        p += n;
+        left -= (size_t)n;
+    }
+    close(report_fd);
+    report_fd = -1;
+}
+
+/* Read a finished child's inst_result from fd (its pipe holds it whole: the child wrote
+ * fewer than PIPE_BUF bytes before exiting); 1 if a whole one arrived. */
+static int read_result(int fd, inst_result *r)
+{
+    char *p = (char *)r;
+    size_t got = 0;
+    while (got < sizeof *r) {
+        ssize_t n = read(fd, p + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return got == sizeof *r;
+}
+
+/* Exit status of a child from waitpid's word (128 + the signal if it was killed). */
+static int exit_status_of(int ws)
+{
+    if (WIFEXITED(ws))
+        return WEXITSTATUS(ws);
+    return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
+}
+
+/* The child's side: become the single run of instance b. */
+static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uint64_t seed,
+                                  int fd)
+{
+    struct stat st;
+    int n;
+    report_fd = fd;
+    setpgid(0, 0);
+    ctx->instance = b;
+    ctx->seed = seed;
+    ctx->quiet = 1; /* the parent prints a line per instance */
+    ctx->t0 = nrt_now();
+    ctx->t_last_progress = ctx->t0;
+    n = snprintf(ctx->out_dir_buf, sizeof ctx->out_dir_buf, "%s/instance_%lld", base,
+                 (long long)b);
+    if (n < 0 || (size_t)n >= sizeof ctx->out_dir_buf) {
+        nrt_seterr(ctx, "path of the folder of instance %lld in '%s' is too long",
+                   (long long)b, base);
+        return NRT_EINVAL;
+    }
+    ctx->out_dir = ctx->out_dir_buf;
+    if (mkdir(ctx->out_dir, 0777) != 0 &&
+        (errno != EEXIST || stat(ctx->out_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        nrt_seterr(ctx, "cannot create output folder '%s': %s", ctx->out_dir,
+                   strerror(errno == EEXIST ? ENOTDIR : errno));
+        return NRT_EIO;
+    }
+    return NRT_OK;
+}
+
+static void print_line(const nrt_ctx *ctx, int64_t b, const inst_run *ir)
+{
+    double sim_s = (double)ir->r.completed_steps * ctx->dt * 1e-3;
+    char st[16];
+    if (ir->status == 0)
+        snprintf(st, sizeof st, "ok");
+    else
+        snprintf(st, sizeof st, "exit %d", ir->status);
+    if (!ir->reported) {
+        fprintf(stderr, "  %8lld %20llu  %-8s\n", (long long)b, (unsigned long long)ir->seed, st);
+    } else {
+        fprintf(stderr, "  %8lld %20llu  %-8s %12lld %12.3f", (long long)b,
+                (unsigned long long)ir->seed, st, (long long)ir->r.spikes, ir->r.t_simulate);
+        if (sim_s > 0 && ir->r.t_simulate > 0)
+            fprintf(stderr, " %8.3g", ir->r.t_simulate / sim_s);
+        fputc('\n', stderr);
+    }
+    fflush(stderr);
+}
+
+static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_run *runs,
+                                     int64_t nrun, int interrupted)
+{
+    char path[4200], tmp[4208];
+    FILE *f;
+    int64_t b;
+    int bad;
+    if (snprintf(path, sizeof path, "%s/manifest.json", base) >= (int)sizeof path) {
+        nrt_seterr(ctx, "path of manifest.json in '%s' is too long", base);
+        return NRT_EINVAL;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(f = fopen(tmp, "w"))) {
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno));
+        return NRT_EIO;
+    }
+    fputs("{\n  \"model\": ", f);
+    nrt_json_str(f, ctx->model ? ctx->model : "model");
+    fputs(",\n  \"backend\": ", f);
+    nrt_json_str(f, ctx->backend ? ctx->backend : "c");
+    fputs(",\n  \"dt_ms\": ", f);
+    nrt_json_num(f, ctx->dt);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"seed_rule\": \"seed + index\",\n"
+            "  \"total_steps\": %lld,\n  \"instances_requested\": %lld,\n"
+            "  \"interrupted\": %s,\n  \"instances\": [",
+            (unsigned long long)ctx->seed, (long long)ctx->total_steps,
+            (long long)ctx->instances, interrupted ? "true" : "false");
+    for (b = 0; b < nrun; b++) {
+        const inst_run *ir = &runs[b];
+        fprintf(f, "%s    {\"index\": %lld, \"folder\": \"instance_%lld\", \"seed\": %llu, "
+                "\"exit_status\": %d", b ? ",\n" : "\n", (long long)b, (long long)b,
+                (unsigned long long)ir->seed, ir->status);
+        if (ir->reported) {
+            double sim_s = (double)ir->r.completed_steps * ctx->dt * 1e-3;
+            fprintf(f, ",\n     \"completed_steps\": %lld, \"interrupted\": %s, \"spikes\": %lld,"
+                    "\n     \"timing_s\": {\"build\": ", (long long)ir->r.completed_steps,
+                    ir->r.interrupted ? "true" : "false", (long long)ir->r.spikes);
+            nrt_json_num(f, ir->r.t_build);
+            fputs(", \"construct\": ", f);
+            nrt_json_num(f, ir->r.t_construct);
+            fputs(", \"simulate\": ", f);
+            nrt_json_num(f, ir->r.t_simulate);
+            fputs("}, \"rtf\": ", f);
+            nrt_json_num(f, sim_s > 0 ? ir->r.t_simulate / sim_s : 0.0);
+        }
+        fputc('}', f);
+    }
+    fputs(nrun ? "\n  ]\n}\n" : "]\n}\n", f);
+    bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
+        remove(tmp);
+        return NRT_EIO;
+    }
+    if (rename(tmp, path) != 0) {
+        nrt_seterr(ctx, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        remove(tmp);
+        return NRT_EIO;
+    }
+    return NRT_OK;
+}
+
+/* Contract: see rt_internal.h. */
+nrt_status nrt_instances_run(nrt_ctx *ctx)
+{
+    static char base[4096];
+    const int64_t B = ctx->instances;
+    const uint64_t seed0 = ctx->seed;
+    const int quiet = ctx->quiet;
+    inst_run *runs;
+    const int64_t jobs = ctx->jobs < B ? ctx->jobs : B;
+    int64_t b, nrun = 0, next = 0, running = 0;
+    int failed = 0, interrupted = 0, sys_err = 0, forwarded = 0;
+    nrt_status st;
+
+    if (strlen(ctx->out_dir) >= sizeof base) {
+        nrt_seterr(ctx, "path of the output folder '%s' is too long", ctx->out_dir);
+        return NRT_EINVAL;
+    }
+    strcpy(base, ctx->out_dir);
+    runs = (inst_run *)nrt_alloc(ctx, (size_t)B * sizeof *runs, "the table of instances");
+    if (!runs)
+        return NRT_ENOMEM;
+    if (!quiet) {
+        fprintf(stderr, "%s (%s): %lld instances, %lld at a time, seeds %llu + index, %lld steps "
+                "of %g ms each\n", ctx->model ? ctx->model : "model",
+                ctx->backend ? ctx->backend : "c", (long long)B, (long long)jobs,
+                (unsigned long long)seed0, (long long)ctx->total_steps, ctx->dt);
+        fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
+                "spikes", "simulate (s)", "RTF");
+    }
+    for (;;) {
+        int ws;
+        pid_t pid;
+        while (running < jobs && next < B && !ctx->stop_requested && !sys_err) {
+            int fds[2];
+            inst_run *ir = &runs[next];
+            ir->seed = seed0 + (uint64_t)next;
+            if (pipe(fds) != 0) {
+                nrt_seterr(ctx, "cannot start instance %lld: pipe: %s", (long long)next,
+                           strerror(errno));
+                sys_err = 1;
+                break;
+            }
+            fflush(NULL);
+            pid = fork();
+            if (pid < 0) {
+                nrt_seterr(ctx, "cannot start instance %lld: fork: %s", (long long)next,
+                           strerror(errno));
+                close(fds[0]);
+                close(fds[1]);
+                sys_err = 1;
+                break;
+            }
+            if (pid == 0) {
+                uint64_t seed = ir->seed;
+                b = next;
+                for (next = 0; next < b; next++)
+                    if (runs[next].pid > 0)
+                        close(runs[next].fd);
+                close(fds[0]);
+                nrt_free(runs);
+                return become_instance(ctx, base, b, seed, fds[1]);
+            }
+            close(fds[1]);
+            setpgid(pid, pid); /* as the child does: no window where a Ctrl-C reaches it */
+            ir->pid = pid;
+            ir->fd = fds[0];
+            running++;
+            next++;
+        }
+        if (running == 0)
+            break;
+        if (ctx->stop_requested && !forwarded) {
+            /* each child runs in its own process group: pass the stop on, once */
+            for (b = 0; b < next; b++)
+                if (runs[b].pid > 0)
+                    kill(runs[b].pid, SIGTERM);
+            forwarded = 1;
+        }
+        pid = waitpid(-1, &ws, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            nrt_seterr(ctx, "waiting for the instances: %s", strerror(errno));
+            sys_err = 1;
+            break;
+        }
+        for (b = 0; b < next && runs[b].pid != pid; b++)
+            ;
+        if (b == next)
+            continue; /* not one of ours */
+        runs[b].pid = 0;
+        runs[b].reported = read_result(runs[b].fd, &runs[b].r);
+        close(runs[b].fd);
+        runs[b].status = exit_status_of(ws);
+        running--;
+        if (runs[b].status == 130)
+            interrupted = 1;
+        else if (runs[b].status != 0)
+            failed = 1;
+        if (!quiet)
+            print_line(ctx, b, &runs[b]);
+    }
+    nrun = next;
+    if (ctx->stop_requested || nrun < B)
+        interrupted = 1;
+    st = write_top_manifest(ctx, base, runs, nrun, interrupted);
+    nrt_free(runs);
+    nrt_signals_restore(ctx);
+    if (sys_err)
+        return NRT_EIO; /* pipe or fork failed: errmsg says which */
+    if (st != NRT_OK)
+        return st;
+    if (!quiet)
+        fprintf(stderr, "  output: %s/instance_0 .. instance_%lld\n", base, (long long)(B - 1));
+    ctx->exit_status = failed ? 1 : interrupted ? 130 : 0;
+    return NRT_EHELP;
+}

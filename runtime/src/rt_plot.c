@@ -1,0 +1,1093 @@
+/* rt_plot.c -- figures of a run folder: SVG plots and index.html (nrt_plot).
+ *
+ * Reads only what a run leaves on disk, manifest.json and the .npy/.csv recordings it lists,
+ * so `./sim --plot` (after nrt_finish) and `neuroc plot DIR` (any finished or interrupted
+ * run) share this code. Writes, into the folder: raster_<rec>.svg per spike recording,
+ * rates.svg (population rates, binned), state_<rec>.svg per state recording, and
+ * index.html showing them with the run's summary. Drawing is in rt_svg.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+/* Weak: rt_hdf5.c is linked only into programs that write or read .h5 recordings (the
+ * simulators with one, and neuroc when built with HDF5); elsewhere .h5 files are refused. */
+#pragma weak nrt_h5_read_spikes
+#endif
+
+/* Rasters with more spikes than this are drawn as a density (NEUROC_PLOT_MAX_MARKS). */
+#define MAX_MARKS 100000
+/* Density raster: at most this many time columns and neuron rows of bins. */
+#define DENS_COLS 300
+#define DENS_ROWS 150
+/* Traces shown per state figure panel. */
+#define MAX_TRACES 8
+
+/* {===== A small JSON reader (manifest.json) ===== */
+
+enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+typedef struct Json Json;
+struct Json {
+    int type;
+    double num;                   /* J_NUM, J_BOOL (0/1) */
+    char *str;                    /* J_STR */
+    int n;                        /* J_ARR, J_OBJ: items */
+    char **keys;                  /* J_OBJ */
+    Json *items;
+};
+
+typedef struct JParse {
+    const char *s;
+    int depth;
+} JParse;
+
+static void json_free(Json *j)
+{
+    int k;
+    if (!j)
+        return;
+    for (k = 0; k < j->n; k++) {
+        json_free(&j->items[k]);
+        if (j->keys)
+            free(j->keys[k]);
+    }
+    free(j->items);
+    free(j->keys);
+    free(j->str);
+}
+
+static void skip_ws(JParse *p)
+{
+    while (*p->s == ' ' || *p->s == '\n' || *p->s == '\r' || *p->s == '\t')
+        p->s++;
+}
+
+/* A JSON string at p->s (after the quote); \uXXXX is kept as '?' beyond ASCII. */
+static char *parse_str(JParse *p)
+{
+    size_t cap = 16, n = 0;
+    char *out = malloc(cap), *grown;
+    if (!out)
+        return NULL;
+    for (;;) {
+        char c = *p->s++;
+        if (c == '\0' || (unsigned char)c < 0x20) {
+            free(out);
+            return NULL;
+        }
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            c = *p->s++;
+            switch (c) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u': {
+                unsigned v = 0;
+                int k;
+                for (k = 0; k < 4; k++) {
+                    char h = *p->s++;
+                    v = v * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0'
+                                            : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                            : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 0);
+                    if (!h) {
+                        free(out);
+                        return NULL;
+                    }
+                }
+                c = v < 0x80 ? (char)v : '?';
+                break;
+            }
+            case '"': case '\\': case '/': break;
+            default:
+                free(out);
+                return NULL;
+            }
+        }
+        if (n + 2 > cap) {
+            cap *= 2;
+            grown = realloc(out, cap);
+            if (!grown) {
+                free(out);
+                return NULL;
+            }
+            out = grown;
+        }
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* One value into *j. 0 on success. */
+static int parse_value(JParse *p, Json *j)
+{
+    memset(j, 0, sizeof *j);
+    skip_ws(p);
+    if (++p->depth > 64)
+        return -1;
+    if (*p->s == '{' || *p->s == '[') {
+        int obj = *p->s == '{';
+        char close = obj ? '}' : ']';
+        j->type = obj ? J_OBJ : J_ARR;
+        p->s++;
+        skip_ws(p);
+        if (*p->s == close) {
+            p->s++;
+            p->depth--;
+            return 0;
+        }
+        for (;;) {
+            Json *items = realloc(j->items, sizeof *items * (size_t)(j->n + 1));
+            if (!items)
+                return -1;
+            j->items = items;
+            if (obj) {
+                char **keys = realloc(j->keys, sizeof *keys * (size_t)(j->n + 1));
+                if (!keys)
+                    return -1;
+                j->keys = keys;
+                j->keys[j->n] = NULL;
+                skip_ws(p);
+                if (*p->s != '"')
+                    return -1;
+                p->s++;
+                if (!(j->keys[j->n] = parse_str(p)))
+                    return -1;
+                skip_ws(p);
+                if (*p->s++ != ':') {
+                    free(j->keys[j->n]);
+                    return -1;
+                }
+            }
+            if (parse_value(p, &j->items[j->n]) != 0) {
+                j->n++;
+                return -1;
+            }
+            j->n++;
+            skip_ws(p);
+            if (*p->s == ',') {
+                p->s++;
+                continue;
+            }
+            if (*p->s++ != close)
+                return -1;
+            break;
+        }
+    } else if (*p->s == '"') {
+        p->s++;
+        j->type = J_STR;
+        if (!(j->str = parse_str(p)))
+            return -1;
+    } else if (strncmp(p->s, "true", 4) == 0 || strncmp(p->s, "false", 5) == 0) {
+        j->type = J_BOOL;
+        j->num = p->s[0] == 't';
+        p->s += p->s[0] == 't' ? 4 : 5;
+    } else if (strncmp(p->s, "null", 4) == 0) {
+        j->type = J_NULL;
+        p->s += 4;
+    } else {
+        char *end;
+        j->type = J_NUM;
+        j->num = strtod(p->s, &end);
+        if (end == p->s)
+            return -1;
+        p->s = end;
+    }
+    p->depth--;
+    return 0;
+}
+
+static const Json *jget(const Json *o, const char *key)
+{
+    int k;
+    if (!o || o->type != J_OBJ)
+        return NULL;
+    for (k = 0; k < o->n; k++)
+        if (strcmp(o->keys[k], key) == 0)
+            return &o->items[k];
+    return NULL;
+}
+
+static double jnum(const Json *o, const char *key, double dflt)
+{
+    const Json *v = jget(o, key);
+    return v && (v->type == J_NUM || v->type == J_BOOL) ? v->num : dflt;
+}
+
+static const char *jstr(const Json *o, const char *key, const char *dflt)
+{
+    const Json *v = jget(o, key);
+    return v && v->type == J_STR ? v->str : dflt;
+}
+
+/* ===== JSON =====} */
+
+/* {===== Reading recordings ===== */
+
+/* A whole file into a NUL-terminated malloc'd buffer; NULL with errmsg. */
+static char *slurp(nrt_ctx *ctx, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL, *grown;
+    size_t cap = 0, n = 0, k;
+    if (!f) {
+        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    do {
+        if (cap - n < 65536) {
+            cap = cap ? cap * 2 : 65536 * 2;
+            grown = realloc(buf, cap + 1);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                nrt_seterr(ctx, "out of memory reading '%s'", path);
+                return NULL;
+            }
+            buf = grown;
+        }
+        k = fread(buf + n, 1, cap - n, f);
+        n += k;
+    } while (k > 0);
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* The rows of a recording, streamed: spikes (step, index) or state rows (t, values). */
+typedef struct Reader {
+    FILE *f;
+    int npy;
+    double *ht;                   /* hdf5: every spike's time and id, read at open */
+    int64_t *hid;
+    int64_t rows;                 /* npy: rows in the header; csv: -1 (unknown) */
+    int64_t done;
+    size_t row_bytes;             /* npy */
+    char *line;                   /* csv: the current line (getline) */
+    size_t line_cap;
+} Reader;
+
+static int64_t rd_le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return (int64_t)v;
+}
+
+/* Open `path` (format by extension) whose rows have `cols` float64 values after t (state),
+ * or are spike rows (cols < 0). NULL with errmsg when it cannot be read or is not what the
+ * manifest says. */
+static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *group)
+{
+    Reader *r = calloc(1, sizeof *r);
+    const char *ext = strrchr(path, '.');
+    if (!r) {
+        nrt_seterr(ctx, "out of memory opening '%s'", path);
+        return NULL;
+    }
+    if (group) {
+        if (nrt_h5_read_spikes(ctx, path, group, &r->ht, &r->hid, &r->rows) != NRT_OK) {
+            free(r);
+            return NULL;
+        }
+        return r;
+    }
+    r->npy = ext && strcmp(ext, ".npy") == 0;
+    r->f = fopen(path, "rb");
+    if (!r->f) {
+        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    if (r->npy) {
+        unsigned char pre[12];
+        char *dict, *shape;
+        size_t hl, pl;
+        const char *want = cols < 0 ? "[('t', '<f8'), ('i', '<i4')]" : "[('t', '<f8')";
+        if (fread(pre, 1, 10, r->f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0 ||
+            (pre[6] != 1 && pre[6] != 2))
+            goto bad;
+        pl = pre[6] == 1 ? 10 : 12;
+        if (pl == 12 && fread(pre + 10, 1, 2, r->f) != 2)
+            goto bad;
+        hl = (size_t)rd_le(pre + 8, (int)pl - 8);
+        if (hl > (1u << 26) || !(dict = malloc(hl + 1)))
+            goto bad;
+        if (fread(dict, 1, hl, r->f) != hl) {
+            free(dict);
+            goto bad;
+        }
+        dict[hl] = '\0';
+        shape = strstr(dict, "'shape': (");
+        if (!strstr(dict, want) || !shape) {
+            free(dict);
+            goto bad;
+        }
+        r->rows = strtoll(shape + 10, NULL, 10);
+        free(dict);
+        r->row_bytes = cols < 0 ? 12 : 8 * (size_t)(1 + cols);
+    } else {
+        r->rows = -1;
+        if (getline(&r->line, &r->line_cap, r->f) < 0 || strncmp(r->line, "t_ms", 4) != 0)
+            goto bad;
+    }
+    return r;
+bad:
+    nrt_seterr(ctx, "'%s' is not a recording of the kind manifest.json says", path);
+    fclose(r->f);
+    free(r->line);
+    free(r);
+    return NULL;
+}
+
+static void rd_close(Reader *r)
+{
+    if (r) {
+        if (r->f)
+            fclose(r->f);
+        free(r->ht);
+        free(r->hid);
+        free(r->line);
+        free(r);
+    }
+}
+
+/* Next spike: 1 with (*t, *i), 0 at the end (or at a truncated row). */
+static int rd_spike(Reader *r, double *t, int64_t *i)
+{
+    if (r->ht) {
+        if (r->done >= r->rows)
+            return 0;
+        *t = r->ht[r->done];
+        *i = r->hid[r->done];
+    } else if (r->npy) {
+        unsigned char row[12];
+        double d;
+        uint64_t u;
+        if (r->done >= r->rows || fread(row, 1, 12, r->f) != 12)
+            return 0;
+        u = (uint64_t)rd_le(row, 8);
+        memcpy(&d, &u, sizeof d);
+        *t = d;
+        *i = (int32_t)(uint32_t)rd_le(row + 8, 4);
+    } else {
+        char *e;
+        if (getline(&r->line, &r->line_cap, r->f) < 0)
+            return 0;
+        *t = strtod(r->line, &e);
+        if (*e != ',')
+            return 0;
+        *i = strtoll(e + 1, NULL, 10);
+    }
+    r->done++;
+    return 1;
+}
+
+/* Next state row: 1 with vals[0] = t and vals[1..cols], 0 at the end. */
+static int rd_row(Reader *r, double *vals, int cols)
+{
+    int k;
+    if (r->npy) {
+        unsigned char b[8];
+        if (r->done >= r->rows)
+            return 0;
+        for (k = 0; k <= cols; k++) {
+            uint64_t u;
+            if (fread(b, 1, 8, r->f) != 8)
+                return 0;
+            u = (uint64_t)rd_le(b, 8);
+            memcpy(&vals[k], &u, sizeof u);
+        }
+    } else {
+        char *s, *e;
+        if (getline(&r->line, &r->line_cap, r->f) < 0)
+            return 0;
+        s = r->line;
+        for (k = 0; k <= cols; k++) {
+            vals[k] = strtod(s, &e);
+            if (e == s)
+                return 0;
+            s = *e == ',' ? e + 1 : e;
+        }
+    }
+    r->done++;
+    return 1;
+}
+
+/* ===== Reading =====} */
+
+/* {===== Figures ===== */
+
+typedef struct Fig {
+    char file[256];
+    char caption[512];
+} Fig;
+
+typedef struct Plot {
+    nrt_ctx *ctx;
+    const char *dir;
+    const Json *man;
+    double dt;                    /* ms */
+    int64_t steps;                /* completed steps */
+    double T;                     /* simulated ms shown on time axes (>= dt) */
+    Fig *figs;
+    int nfigs;
+    int max_marks;
+    char skipped[1024];           /* .h5 recordings this program cannot read */
+} Plot;
+
+/* A spike recording this program can read: .npy, .csv, or .h5 when rt_hdf5.o is linked
+ * (a simulator with an .h5 recording). Others are listed in P->skipped. */
+static int readable(Plot *P, const Json *rec)
+{
+    size_t n = strlen(P->skipped);
+    if (!jstr(rec, "group", NULL))
+        return 1;
+#if defined(__GNUC__)
+    if (nrt_h5_read_spikes)
+        return 1;
+    snprintf(P->skipped + n, sizeof P->skipped - n, "%s%.200s", n ? ", " : "",
+             jstr(rec, "file", "?"));
+    return 0;
+#else
+    (void)n;
+    return 1;
+#endif
+}
+
+static char *path_in(const Plot *P, const char *name)
+{
+    size_t n = strlen(P->dir) + strlen(name) + 2;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s", P->dir, name);
+    else
+        nrt_seterr(P->ctx, "out of memory");
+    return s;
+}
+
+/* Open <dir>/<name>.tmp for writing; finish with fig_close. */
+static FILE *fig_open(Plot *P, const char *name)
+{
+    char *path = path_in(P, name), tmp[4200];
+    FILE *f;
+    if (!path)
+        return NULL;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    free(path);
+    f = fopen(tmp, "w");
+    if (!f)
+        nrt_seterr(P->ctx, "cannot write '%s': %s", tmp, strerror(errno));
+    return f;
+}
+
+/* Close f and rename <name>.tmp to <name>; with caption (not NULL) list it in index.html. */
+static nrt_status fig_close(Plot *P, FILE *f, const char *name, const char *caption)
+{
+    char *path = path_in(P, name), tmp[4200];
+    int bad = ferror(f);
+    Fig *figs;
+    if (fclose(f) != 0 || bad || !path) {
+        if (path)
+            nrt_seterr(P->ctx, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+        free(path);
+        return NRT_EIO;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (rename(tmp, path) != 0) {
+        nrt_seterr(P->ctx, "cannot rename '%s': %s", tmp, strerror(errno));
+        free(path);
+        return NRT_EIO;
+    }
+    free(path);
+    if (!caption)
+        return NRT_OK;
+    figs = realloc(P->figs, sizeof *figs * (size_t)(P->nfigs + 1));
+    if (!figs) {
+        nrt_seterr(P->ctx, "out of memory");
+        return NRT_ENOMEM;
+    }
+    P->figs = figs;
+    snprintf(figs[P->nfigs].file, sizeof figs[0].file, "%s", name);
+    snprintf(figs[P->nfigs].caption, sizeof figs[0].caption, "%s", caption);
+    P->nfigs++;
+    return NRT_OK;
+}
+
+/* Length of a file name without its extension. */
+static int stem_len(const char *file)
+{
+    const char *dot = strrchr(file, '.');
+    return dot ? (int)(dot - file) : (int)strlen(file);
+}
+
+/* The figure name <prefix>_<recording file without its extension>.svg, or with the
+ * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
+static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
+{
+    const Json *recs = jget(P->man, "recordings");
+    int len = stem_len(file), k, twin = 0;
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
+        const char *o = jstr(&recs->items[k], "file", "");
+        if (strcmp(o, file) != 0 && stem_len(o) == len && strncmp(o, file, (size_t)len) == 0)
+            twin = 1;
+    }
+    if (twin && file[len] == '.')
+        snprintf(out, n, "%s_%.*s_%s.svg", prefix, len, file, file + len + 1);
+    else
+        snprintf(out, n, "%s_%.*s.svg", prefix, len, file);
+}
+
+/* The step of a spike at time t (t = (step + 1) dt). */
+static int64_t step_of(const Plot *P, double t)
+{
+    return (int64_t)llround(t / P->dt) - 1;
+}
+
+/* Raster of one spike recording: a mark per spike, or a density of bins above max_marks. */
+static nrt_status fig_raster(Plot *P, const Json *rec)
+{
+    const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
+    int64_t N = (int64_t)jnum(rec, "population_size", 0), n = 0, i, *counts = NULL;
+    char name[300], *path, title[400], note[300], ylabel[300], caption[512];
+    nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
+    Reader *r;
+    FILE *f;
+    double t;
+    int dens, level;
+    int64_t cols = 0, rows = 0, spc = 1, npr = 1, maxc = 0;
+
+    if (!readable(P, rec))
+        return NRT_OK;
+    if (N < 1)
+        N = 1;
+    fig_name(P, name, sizeof name, "raster", file);
+    if (!(path = path_in(P, file)))
+        return NRT_ENOMEM;
+    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+    if (!r) {
+        free(path);
+        return NRT_EINVAL;
+    }
+    while (rd_spike(r, &t, &i)) /* count first: marks or density */
+        n++;
+    rd_close(r);
+    pn.xhi = P->T;
+    pn.yhi = (double)N;
+    dens = n > P->max_marks;
+    if (dens) {
+        /* bins of a nice width: the smallest 1, 2, 5 x 10^k ms (and neurons) that keeps
+         * within DENS_COLS x DENS_ROWS bins */
+        spc = (int64_t)llround(nrt_nice(P->T / DENS_COLS, 0) / P->dt);
+        while ((double)spc * P->dt * DENS_COLS < P->T)
+            spc *= 2;
+        spc = spc < 1 ? 1 : spc;
+        cols = P->steps > 0 ? (P->steps + spc - 1) / spc : 1;
+        npr = N <= DENS_ROWS ? 1 : (int64_t)nrt_nice((double)N / DENS_ROWS, 0);
+        rows = (N + npr - 1) / npr;
+        counts = calloc((size_t)(cols * rows), sizeof *counts);
+        if (!counts) {
+            free(path);
+            nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
+            return NRT_ENOMEM;
+        }
+    }
+    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+    free(path);
+    if (!r || !(f = fig_open(P, name))) {
+        rd_close(r);
+        free(counts);
+        return NRT_EIO;
+    }
+    snprintf(title, sizeof title, "Spikes of %s (%s)", pop, file);
+    nrt_svg_begin(f, 900, 420, title);
+    snprintf(ylabel, sizeof ylabel, "neuron index in %s", pop);
+    nrt_svg_axes(f, &pn, "time (ms)", ylabel, 1);
+    if (!dens) {
+        double mh = pn.h / (double)N * 0.8;
+        mh = mh < 1.5 ? 1.5 : mh > 6 ? 6 : mh;
+        fprintf(f, "<path class=\"spikes\" data-spikes=\"%lld\" stroke=\"%s\" "
+                   "stroke-width=\"1.2\" fill=\"none\" d=\"", (long long)n, nrt_svg_color(0));
+        while (rd_spike(r, &t, &i))
+            fprintf(f, "M%.2f %.2fv%.2f", nrt_svg_px(&pn, t),
+                    nrt_svg_py(&pn, (double)i + 0.5) - mh / 2, mh);
+        fputs("\"/>\n", f);
+        snprintf(note, sizeof note, "%lld spikes, one mark each", (long long)n);
+    } else {
+        while (rd_spike(r, &t, &i)) {
+            int64_t c = step_of(P, t) / spc, w = i / npr;
+            if (c >= 0 && c < cols && w >= 0 && w < rows && ++counts[w * cols + c] > maxc)
+                maxc = counts[w * cols + c];
+        }
+        for (level = 1; level <= 8; level++) {
+            int64_t k;
+            fprintf(f, "<path class=\"density\" fill=\"%s\" fill-opacity=\"%.3f\" d=\"",
+                    nrt_svg_color(0), level / 8.0);
+            for (k = 0; k < cols * rows; k++) {
+                int64_t c = k % cols, w = k / cols;
+                double x0, x1, y0, y1;
+                if (counts[k] == 0 || (int)ceil(8.0 * (double)counts[k] / (double)maxc) != level)
+                    continue;
+                x0 = nrt_svg_px(&pn, (double)(c * spc) * P->dt);
+                x1 = nrt_svg_px(&pn, fmin((double)((c + 1) * spc) * P->dt, P->T));
+                y0 = nrt_svg_py(&pn, fmin((double)((w + 1) * npr), (double)N));
+                y1 = nrt_svg_py(&pn, (double)(w * npr));
+                fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x0, y0, x1 - x0, y1 - y0, x0 - x1);
+            }
+            fputs("\"/>\n", f);
+        }
+        snprintf(note, sizeof note, "%lld spikes (more than %d): drawn as a density, bins of "
+                 "%g ms x %lld neurons, darkest = %lld spikes", (long long)n, P->max_marks,
+                 (double)spc * P->dt, (long long)npr, (long long)maxc);
+    }
+    nrt_svg_note(f, pn.x, pn.y - 6, note);
+    nrt_svg_end(f);
+    rd_close(r);
+    free(counts);
+    snprintf(caption, sizeof caption, "Spike raster of %s: %s", pop, note);
+    return fig_close(P, f, name, caption);
+}
+
+/* Population rates of every spike recording, binned by a nice multiple of dt. */
+static nrt_status fig_rates(Plot *P, const Json *recs)
+{
+    nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
+    int nr = 0, k;
+    int64_t spb, nb, b;
+    double w, rmax = 0, **rates;
+    const char **labels, **files;
+    char note[200], caption[512], (*lab)[128];
+    FILE *f;
+    nrt_status st = NRT_OK;
+
+    for (k = 0; k < recs->n; k++)
+        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0 &&
+            (!jstr(&recs->items[k], "group", NULL) || strstr(P->skipped, jstr(&recs->items[k], "file", "?")) == NULL))
+            nr++;
+    if (nr == 0)
+        return NRT_OK;
+    w = nrt_nice(P->T / 100.0, 1);
+    spb = (int64_t)llround(w / P->dt);
+    if (spb < 1)
+        spb = 1;
+    nb = P->steps > 0 ? (P->steps + spb - 1) / spb : 1;
+    rates = calloc((size_t)nr, sizeof *rates);
+    labels = calloc((size_t)nr, sizeof *labels);
+    files = calloc((size_t)nr, sizeof *files);
+    lab = calloc((size_t)nr, sizeof *lab);
+    if (!rates || !labels || !files || !lab) {
+        free(rates);
+        free(labels);
+        free(files);
+        free(lab);
+        nrt_seterr(P->ctx, "out of memory plotting rates");
+        return NRT_ENOMEM;
+    }
+    nr = 0;
+    for (k = 0; k < recs->n && st == NRT_OK; k++) {
+        const Json *rec = &recs->items[k];
+        double N = jnum(rec, "population_size", 0), t;
+        int64_t i;
+        char *path;
+        Reader *r;
+        if (strcmp(jstr(rec, "kind", ""), "spikes") != 0 ||
+            (jstr(rec, "group", NULL) && strstr(P->skipped, jstr(rec, "file", "?"))))
+            continue;
+        /* the population names the curve, with the file when it has several recordings */
+        files[nr] = jstr(rec, "file", "?");
+        snprintf(lab[nr], sizeof lab[nr], "%.100s", jstr(rec, "population", "?"));
+        for (i = 0; i < recs->n; i++)
+            if (&recs->items[i] != rec &&
+                strcmp(jstr(&recs->items[i], "kind", ""), "spikes") == 0 &&
+                strcmp(jstr(&recs->items[i], "population", ""), lab[nr]) == 0)
+                snprintf(lab[nr], sizeof lab[nr], "%.60s (%.60s)", jstr(rec, "population", "?"),
+                         files[nr]);
+        labels[nr] = lab[nr];
+        rates[nr] = calloc((size_t)nb, sizeof **rates);
+        if (!rates[nr++] || !(path = path_in(P, jstr(rec, "file", "?")))) {
+            nrt_seterr(P->ctx, "out of memory plotting rates");
+            st = NRT_ENOMEM;
+            break;
+        }
+        r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+        free(path);
+        if (!r) {
+            st = NRT_EINVAL;
+            break;
+        }
+        while (rd_spike(r, &t, &i)) {
+            int64_t s = step_of(P, t);
+            if (s >= 0 && s / spb < nb)
+                rates[nr - 1][s / spb] += 1;
+        }
+        rd_close(r);
+        for (b = 0; b < nb; b++) {
+            int64_t bs = P->steps - b * spb < spb ? P->steps - b * spb : spb;
+            double width_s = (double)(bs > 0 ? bs : spb) * P->dt * 1e-3;
+            rates[nr - 1][b] = N > 0 ? rates[nr - 1][b] / N / width_s : 0;
+            if (rates[nr - 1][b] > rmax)
+                rmax = rates[nr - 1][b];
+        }
+    }
+    if (st == NRT_OK && !(f = fig_open(P, "rates.svg")))
+        st = NRT_EIO;
+    if (st == NRT_OK) {
+        pn.xhi = P->T;
+        pn.yhi = rmax > 0 ? rmax * 1.08 : 1.0;
+        nrt_svg_begin(f, 900, 420, "Population rates");
+        nrt_svg_axes(f, &pn, "time (ms)", "rate (Hz)", 0);
+        for (k = 0; k < nr; k++) {
+            fprintf(f, "<path class=\"rate\" data-file=\"");
+            nrt_svg_text(f, files[k]);
+            fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\" d=\"M%.2f %.2f",
+                    nrt_svg_color(k), nrt_svg_px(&pn, 0), nrt_svg_py(&pn, rates[k][0]));
+            for (b = 0; b < nb; b++) {
+                double te = fmin((double)((b + 1) * spb) * P->dt, P->T);
+                fprintf(f, "H%.2f", nrt_svg_px(&pn, te));
+                if (b + 1 < nb)
+                    fprintf(f, "V%.2f", nrt_svg_py(&pn, rates[k][b + 1]));
+            }
+            fputs("\"/>\n", f);
+        }
+        nrt_svg_legend(f, &pn, nr, labels);
+        snprintf(note, sizeof note, "spikes per neuron per second in bins of %g ms",
+                 (double)spb * P->dt);
+        nrt_svg_note(f, pn.x, pn.y - 6, note);
+        nrt_svg_end(f);
+        snprintf(caption, sizeof caption, "Population rates, %s", note);
+        st = fig_close(P, f, "rates.svg", caption);
+    }
+    for (k = 0; k < nr; k++)
+        free(rates[k]);
+    free(rates);
+    free(labels);
+    free(files);
+    free(lab);
+    return st;
+}
+
+/* One state recording: a panel per variable, a trace per neuron (the first MAX_TRACES);
+ * longer than two samples per pixel, each pixel column shows its minimum and maximum. */
+static nrt_status fig_state(Plot *P, const Json *rec)
+{
+    const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
+    const Json *vars = jget(rec, "variables"), *units = jget(rec, "units"),
+               *neurons = jget(rec, "neurons"), *pops;
+    const char *what = "synapse";
+    int nv = vars && vars->type == J_ARR ? vars->n : 0;
+    int ni = neurons && neurons->type == J_ARR ? neurons->n : 0;
+    int cols = nv * ni, shown = ni < MAX_TRACES ? ni : MAX_TRACES, v, k;
+    int64_t rows = 0, cap = 0, s;
+    double *data = NULL, *grown;
+    char name[300], *path, title[400], ylabel[300], note[300], caption[512];
+    const char *labels[MAX_TRACES];
+    char lab[MAX_TRACES][48];
+    Reader *r;
+    FILE *f;
+    int H = 60 + nv * 280;
+
+    if (nv == 0 || ni == 0)
+        return NRT_OK;
+    fig_name(P, name, sizeof name, "state", file);
+    if (!(path = path_in(P, file)))
+        return NRT_ENOMEM;
+    r = rd_open(P->ctx, path, cols, NULL);
+    free(path);
+    if (!r)
+        return NRT_EINVAL;
+    for (;;) {
+        if (rows == cap) {
+            cap = cap ? cap * 2 : 1024;
+            grown = realloc(data, sizeof *data * (size_t)(cap * (1 + cols)));
+            if (!grown) {
+                free(data);
+                rd_close(r);
+                nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
+                return NRT_ENOMEM;
+            }
+            data = grown;
+        }
+        if (!rd_row(r, data + rows * (1 + cols), cols))
+            break;
+        rows++;
+    }
+    rd_close(r);
+    if (!(f = fig_open(P, name))) {
+        free(data);
+        return NRT_EIO;
+    }
+    snprintf(title, sizeof title, "Recorded state of %s (%s)", pop, file);
+    nrt_svg_begin(f, 900, H, title);
+    /* `record w of PROJ` names the projection as its population: its columns are synapses */
+    pops = jget(P->man, "populations");
+    for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++)
+        if (strcmp(jstr(&pops->items[k], "name", ""), pop) == 0)
+            what = "neuron";
+    for (k = 0; k < shown; k++) {
+        const Json *nk = &neurons->items[k];
+        snprintf(lab[k], sizeof lab[k], "%s %lld", what,
+                 (long long)(nk->type == J_NUM ? nk->num : k));
+        labels[k] = lab[k];
+    }
+    for (v = 0; v < nv; v++) {
+        const char *vn = vars->items[v].type == J_STR ? vars->items[v].str : "?";
+        const char *u = jstr(units, vn, "1");
+        nrt_panel pn = {80, 40 + 280.0 * v, 790, 210, 0, P->T, 0, 0};
+        double lo = INFINITY, hi = -INFINITY;
+        fputs("<g class=\"panel\" data-variable=\"", f);
+        nrt_svg_text(f, vn);
+        fputs("\">\n", f);
+        int decim = (double)rows > 2 * pn.w;
+        for (s = 0; s < rows; s++)
+            for (k = 0; k < shown; k++) {
+                double x = data[s * (1 + cols) + 1 + v * ni + k];
+                if (isfinite(x)) {
+                    lo = fmin(lo, x);
+                    hi = fmax(hi, x);
+                }
+            }
+        if (!(lo <= hi)) {
+            lo = 0;
+            hi = 1;
+        } else if (hi - lo < 1e-12 * fmax(1.0, fabs(hi))) {
+            double pad = fabs(hi) > 0 ? 0.1 * fabs(hi) : 1.0;
+            lo -= pad;
+            hi += pad;
+        } else {
+            double pad = 0.05 * (hi - lo);
+            lo -= pad;
+            hi += pad;
+        }
+        pn.ylo = lo;
+        pn.yhi = hi;
+        if (strcmp(u, "1") == 0)
+            snprintf(ylabel, sizeof ylabel, "%s", vn);
+        else
+            snprintf(ylabel, sizeof ylabel, "%s (%s)", vn, u);
+        nrt_svg_axes(f, &pn, "time (ms)", ylabel, 0);
+        for (k = 0; k < shown; k++) {
+            int pen = 0;
+            fprintf(f, "<path class=\"trace\" data-variable=\"");
+            nrt_svg_text(f, vn);
+            fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\" d=\"",
+                    nrt_svg_color(k));
+            if (!decim) {
+                for (s = 0; s < rows; s++) {
+                    double t = data[s * (1 + cols)], x = data[s * (1 + cols) + 1 + v * ni + k];
+                    if (!isfinite(x)) {
+                        pen = 0;
+                        continue;
+                    }
+                    fprintf(f, "%c%.2f %.2f", pen ? 'L' : 'M', nrt_svg_px(&pn, t),
+                            nrt_svg_py(&pn, x));
+                    pen = 1;
+                }
+            } else {
+                /* pixel column of each sample by its time; a column's min and max */
+                int ncol = (int)pn.w, c, cur = -1;
+                double mn = INFINITY, mx = -INFINITY;
+                for (s = 0; s <= rows; s++) {
+                    double x = s < rows ? data[s * (1 + cols) + 1 + v * ni + k] : NAN;
+                    c = s < rows ? (int)(nrt_svg_px(&pn, data[s * (1 + cols)]) - pn.x) : ncol;
+                    c = c < 0 ? 0 : c > ncol ? ncol : c;
+                    if (c == ncol && s < rows)
+                        c = ncol - 1;
+                    if (c != cur && cur >= 0) {
+                        if (mn <= mx) {
+                            double xc = pn.x + cur + 0.5;
+                            fprintf(f, "%c%.2f %.2fL%.2f %.2f", pen ? 'L' : 'M', xc,
+                                    nrt_svg_py(&pn, mn), xc, nrt_svg_py(&pn, mx));
+                            pen = 1;
+                        } else {
+                            pen = 0;
+                        }
+                        mn = INFINITY;
+                        mx = -INFINITY;
+                    }
+                    cur = c;
+                    if (isfinite(x)) {
+                        mn = fmin(mn, x);
+                        mx = fmax(mx, x);
+                    }
+                }
+            }
+            fputs("\"/>\n", f);
+        }
+        nrt_svg_legend(f, &pn, shown, labels);
+        snprintf(note, sizeof note, "%lld samples every %g ms%s%s", (long long)rows,
+                 jnum(rec, "every_steps", 1) * P->dt,
+                 decim ? "; min and max per pixel column" : "",
+                 shown < ni ? (what[0] == 'n' ? "; the first 8 neurons" : "; the first 8 synapses")
+                            : "");
+        nrt_svg_note(f, pn.x, pn.y - 6, note);
+        fputs("</g>\n", f);
+    }
+    nrt_svg_end(f);
+    free(data);
+    snprintf(caption, sizeof caption, "State of %s (%s): %s", pop, file, note);
+    return fig_close(P, f, name, caption);
+}
+
+/* ===== Figures =====} */
+
+/* index.html: the run's summary, a table of populations, every figure, every file. */
+static nrt_status write_index(Plot *P)
+{
+    const Json *m = P->man, *pops = jget(m, "populations"), *recs = jget(m, "recordings"),
+               *tm = jget(m, "timing_s");
+    double sim_s = (double)P->steps * P->dt * 1e-3;
+    FILE *f = fig_open(P, "index.html");
+    int k;
+    if (!f)
+        return NRT_EIO;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+    nrt_svg_text(f, jstr(m, "model", "model"));
+    fputs(" run</title>\n<style>body{font-family:DejaVu Sans,Arial,sans-serif;margin:2em;"
+          "color:#222}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
+          "td,th{border:1px solid #ccc;padding:3px 10px;text-align:left}"
+          "td.n{text-align:right}figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}"
+          "figcaption{color:#555}</style>\n</head>\n<body>\n<h1>", f);
+    nrt_svg_text(f, jstr(m, "model", "model"));
+    fputs("</h1>\n<table class=\"summary\">\n<tr><th>model</th><td>", f);
+    nrt_svg_text(f, jstr(m, "model", "?"));
+    fputs("</td></tr>\n<tr><th>back end</th><td>", f);
+    nrt_svg_text(f, jstr(m, "backend", "?"));
+    fprintf(f, "</td></tr>\n<tr><th>seed</th><td>%.0f</td></tr>\n"
+               "<tr><th>dt</th><td>%g ms</td></tr>\n"
+               "<tr><th>steps</th><td>%lld of %.0f (%g s simulated)%s</td></tr>\n",
+            jnum(m, "seed", 0), P->dt, (long long)P->steps, jnum(m, "total_steps", 0), sim_s,
+            jnum(m, "interrupted", 0) ? ", stopped early" : "");
+    fprintf(f, "<tr><th>timing</th><td>build %.3g s, construct %.3g s, simulate %.3g s, "
+               "total %.3g s</td></tr>\n</table>\n",
+            jnum(tm, "build", 0), jnum(tm, "construct", 0), jnum(tm, "simulate", 0),
+            jnum(tm, "total", 0));
+    fputs("<h2>Populations</h2>\n<table class=\"populations\">\n<tr><th>population</th>"
+          "<th>size</th><th>spikes</th><th>rate (Hz)</th></tr>\n", f);
+    for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++) {
+        const Json *p = &pops->items[k];
+        double n = jnum(p, "size", 0), sp = jnum(p, "spikes", 0);
+        fputs("<tr><td>", f);
+        nrt_svg_text(f, jstr(p, "name", "?"));
+        fprintf(f, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
+                   "<td class=\"n\">%.2f</td></tr>\n",
+                n, sp, n > 0 && sim_s > 0 ? sp / n / sim_s : 0.0);
+    }
+    fputs("</table>\n<h2>Figures</h2>\n", f);
+    if (P->skipped[0]) {
+        fputs("<p class=\"skipped\">Not plotted: ", f);
+        nrt_svg_text(f, P->skipped);
+        fputs(" (HDF5 files, which this program cannot read; the simulator's own --plot "
+              "draws them).</p>\n", f);
+    }
+    if (P->nfigs == 0)
+        fputs("<p>No recordings to plot.</p>\n", f);
+    for (k = 0; k < P->nfigs; k++) {
+        fputs("<figure><a href=\"", f);
+        nrt_svg_text(f, P->figs[k].file);
+        fputs("\"><img src=\"", f);
+        nrt_svg_text(f, P->figs[k].file);
+        fputs("\" alt=\"", f);
+        nrt_svg_text(f, P->figs[k].caption);
+        fputs("\"></a><figcaption>", f);
+        nrt_svg_text(f, P->figs[k].caption);
+        fputs("</figcaption></figure>\n", f);
+    }
+    fputs("<h2>Files</h2>\n<ul>\n<li><a href=\"manifest.json\">manifest.json</a></li>\n", f);
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
+        const Json *r = &recs->items[k];
+        fputs("<li><a href=\"", f);
+        nrt_svg_text(f, jstr(r, "file", "?"));
+        fputs("\">", f);
+        nrt_svg_text(f, jstr(r, "file", "?"));
+        fputs("</a>: ", f);
+        nrt_svg_text(f, jstr(r, "kind", "?"));
+        fputs(" of ", f);
+        nrt_svg_text(f, jstr(r, "population", "?"));
+        fprintf(f, ", %.0f rows</li>\n", jnum(r, "rows", 0));
+    }
+    fputs("</ul>\n</body>\n</html>\n", f);
+    return fig_close(P, f, "index.html", NULL);
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
+{
+    Plot P;
+    Json man;
+    JParse jp;
+    char *mpath, *text;
+    const Json *recs;
+    const char *env = getenv("NEUROC_PLOT_MAX_MARKS");
+    nrt_status st = NRT_OK;
+    int k;
+
+    memset(&P, 0, sizeof P);
+    P.ctx = ctx;
+    P.dir = dir;
+    P.max_marks = env && atoi(env) > 0 ? atoi(env) : MAX_MARKS;
+    if (!(mpath = path_in(&P, "manifest.json")))
+        return NRT_ENOMEM;
+    text = slurp(ctx, mpath, NULL);
+    if (!text) {
+        nrt_seterr(ctx, "no readable manifest.json in '%s' (is it the output folder of a run?)",
+                   dir);
+        free(mpath);
+        return NRT_EINVAL;
+    }
+    jp.s = text;
+    jp.depth = 0;
+    if (parse_value(&jp, &man) != 0 || man.type != J_OBJ) {
+        nrt_seterr(ctx, "'%s' is not valid JSON", mpath);
+        json_free(&man);
+        free(text);
+        free(mpath);
+        return NRT_EINVAL;
+    }
+    free(text);
+    free(mpath);
+    P.man = &man;
+    P.dt = jnum(&man, "dt_ms", 0);
+    P.steps = (int64_t)jnum(&man, "completed_steps", 0);
+    if (!(P.dt > 0)) {
+        nrt_seterr(ctx, "manifest.json in '%s' has no positive dt_ms", dir);
+        json_free(&man);
+        return NRT_EINVAL;
+    }
+    P.T = (double)(P.steps > 0 ? P.steps : 1) * P.dt;
+    recs = jget(&man, "recordings");
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
+        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0)
+            st = fig_raster(&P, &recs->items[k]);
+    if (st == NRT_OK && recs && recs->type == J_ARR)
+        st = fig_rates(&P, recs);
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
+        if (strcmp(jstr(&recs->items[k], "kind", ""), "state") == 0)
+            st = fig_state(&P, &recs->items[k]);
+    if (st == NRT_OK)
+        st = write_index(&P);
+    free(P.figs);
+    json_free(&man);
+    return st;
+}

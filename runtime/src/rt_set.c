@@ -1,0 +1,142 @@
+/* rt_set.c -- run-time parameters: `--set P.x=VALUE` of a generated simulator.
+ *
+ * The generated program lists its run-time parameters (`runtime P.x` in the model) in
+ * ctx->params before nrt_init; nrt_init hands each --set to nrt_param_set, which checks
+ * the name and the unit and stores the value in internal units; the generated program
+ * then copies every params[i].value into its scalar (C) or its nc_scal slot (GPU) before
+ * initialising anything. Units are parsed with nrt_units.h, the code neuroc scales
+ * literals with, so `--set x=15ms` gives the bits of `x = 15 ms` in the source.
+ */
+#include "nrt_units.h"
+#include "rt_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a dimension is called, for messages: "a time (ms)" (with_unit) or "a time"; one
+ * without a name: "a quantity in UNIT". */
+static void dim_words(const signed char *e, const char *unit, int with_unit, char *buf, size_t n)
+{
+    static const struct {
+        signed char e[NRT_UNIT_NDIM];
+        const char *what;
+    } named[] = {
+        {{0, 0, 0, 0, 0, 0}, "a number"},
+        {{0, 0, 1, 0, 0, 0}, "a time"},
+        {{0, 0, -1, 0, 0, 0}, "a rate"},
+        {{1, 0, 0, 0, 0, 0}, "a length"},
+        {{2, 1, -3, -1, 0, 0}, "a voltage"},
+        {{0, 0, 0, 1, 0, 0}, "a current"},
+        {{-2, -1, 3, 2, 0, 0}, "a conductance"},
+        {{-2, -1, 4, 2, 0, 0}, "a capacitance"},
+        {{2, 1, -3, -2, 0, 0}, "a resistance"},
+        {{0, 0, 1, 1, 0, 0}, "a charge"},
+        {{-3, 0, 0, 0, 0, 1}, "a concentration"},
+        {{0, 0, 0, 0, 1, 0}, "a temperature"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (memcmp(named[i].e, e, NRT_UNIT_NDIM) == 0) {
+            if (i == 0 || !with_unit)
+                snprintf(buf, n, "%s", named[i].what);
+            else
+                snprintf(buf, n, "%s (%s)", named[i].what, unit);
+            return;
+        }
+    snprintf(buf, n, "a quantity in %s", unit);
+}
+
+/* ", " separated names of every run-time parameter into buf. */
+static void param_names(const nrt_ctx *ctx, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ctx->nparams && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", ctx->params[i].name);
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char names[256];
+    if (!eq || eq == arg) {
+        nrt_seterr(ctx, "invalid '--set %s' (expected NAME=VALUE, e.g. --set P.tau_m=15ms)", arg);
+        return NRT_EINVAL;
+    }
+    nrt_param *p = NULL;
+    for (int i = 0; i < ctx->nparams; i++)
+        if (strlen(ctx->params[i].name) == (size_t)(eq - arg) &&
+            memcmp(ctx->params[i].name, arg, (size_t)(eq - arg)) == 0)
+            p = &ctx->params[i];
+    if (!p) {
+        if (ctx->nparams == 0) {
+            nrt_seterr(ctx, "unknown run-time parameter '%.*s': this model has none (a model "
+                       "marks them with 'runtime P.x')", (int)(eq - arg), arg);
+        } else {
+            param_names(ctx, names, sizeof names);
+            nrt_seterr(ctx, "unknown run-time parameter '%.*s' (valid: %s)", (int)(eq - arg), arg,
+                       names);
+        }
+        return NRT_EINVAL;
+    }
+    const char *text = eq + 1;
+    char want[96], got[96], err[96];
+    dim_words(p->dim, p->unit, 1, want, sizeof want);
+    char *end;
+    double num = strtod(text, &end);
+    if (end == text || !isfinite(num)) {
+        nrt_seterr(ctx, "invalid value '%s' for '%s' (expected %s, e.g. --set %s=%g%s)", text,
+                   p->name, want, p->name, p->value, p->unit && strcmp(p->unit, "1") ? p->unit : "");
+        return NRT_EINVAL;
+    }
+    while (*end == ' ' || *end == '\t')
+        end++;
+    int e[NRT_UNIT_NDIM] = {0};
+    double scale = 1.0;
+    if (strcmp(end, "step") == 0 || strcmp(end, "steps") == 0) {
+        e[2] = 1;
+        scale = ctx->dt;
+    } else if (*end && !nrt_unit_parse(end, e, &scale, err, (int)sizeof err)) {
+        nrt_seterr(ctx, "invalid unit in '--set %s': %s", arg, err);
+        return NRT_EINVAL;
+    }
+    signed char d[NRT_UNIT_NDIM];
+    for (int k = 0; k < NRT_UNIT_NDIM; k++)
+        d[k] = (signed char)e[k];
+    /* a bare 0 fits every dimension, as in the language */
+    if (memcmp(d, p->dim, NRT_UNIT_NDIM) != 0 && !(num == 0 && !*end)) {
+        dim_words(d, end, 0, got, sizeof got);
+        if (!*end)
+            nrt_seterr(ctx, "'--set %s': '%s' is %s and needs a unit, e.g. %s=%g%s", arg, p->name,
+                       want, p->name, num, p->unit);
+        else
+            nrt_seterr(ctx, "'--set %s': '%s' is %s, but '%s' is %s", arg, p->name, want, end, got);
+        return NRT_EINVAL;
+    }
+    double v = num * scale;
+    if (!isfinite(v)) {
+        nrt_seterr(ctx, "'--set %s': the value is out of range", arg);
+        return NRT_EINVAL;
+    }
+    if (p->is_int && (v != floor(v) || fabs(v) > 2147483647.0)) {
+        nrt_seterr(ctx, "'--set %s': '%s' is an integer parameter", arg, p->name);
+        return NRT_EINVAL;
+    }
+    p->value = v;
+    return NRT_OK;
+}
+
+/* Contract: see neurort.h. */
+void nrt_param_usage(const nrt_ctx *ctx)
+{
+    if (ctx->nparams == 0)
+        return;
+    printf("\nrun-time parameters (--set NAME=VALUE; the model's value shown):\n");
+    for (int i = 0; i < ctx->nparams; i++) {
+        const nrt_param *p = &ctx->params[i];
+        int unit = p->unit && strcmp(p->unit, "1") != 0;
+        printf("  %-24s %.15g%s%s\n", p->name, p->value, unit ? " " : "", unit ? p->unit : "");
+    }
+}

@@ -1,0 +1,192 @@
+/* rt_svg.c -- the drawing layer of the plots (rt_plot.c): SVG documents, panels with axes.
+ *
+ * A panel maps a data rectangle [xlo, xhi] x [ylo, yhi] onto a pixel rectangle. Its axes get
+ * ticks at multiples of a "nice" step (1, 2 or 5 times a power of ten nearest to the range
+ * over the number of ticks wanted, as in Heckbert's "nice numbers for graph labels"),
+ * labelled with as many decimals as the step needs, a grid, and axis titles with units.
+ * Every tick is a <g class="xtick"> / <g class="ytick"> holding its line and its label, so a
+ * reader (tests/plots) can recover the data-to-pixel map from the ticks alone.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rt_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Eight colours that stay distinguishable for the common colour-vision deficiencies
+ * (Okabe and Ito's palette, black first replaced by a dark blue). */
+static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                      "#e69f00", "#56b4e9", "#f0e442", "#000000"};
+
+/* Contract: the k-th colour of the figures' palette, cycling after eight. */
+const char *nrt_svg_color(int k)
+{
+    return palette[(k < 0 ? 0 : k) % (int)(sizeof palette / sizeof palette[0])];
+}
+
+/* Contract: a "nice" number near x > 0: 1, 2 or 5 (or 10) times a power of ten. With
+ * round != 0 the nearest such number, else the smallest one >= x (Heckbert 1990). */
+double nrt_nice(double x, int round)
+{
+    double e, f, nf;
+    if (!(x > 0) || !isfinite(x))
+        return 1.0;
+    e = floor(log10(x));
+    f = x / pow(10.0, e);
+    if (round)
+        nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+    else
+        nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+    return nf * pow(10.0, e);
+}
+
+/* Decimals that print every multiple of `step` exactly (step a nice number). */
+static int step_decimals(double step)
+{
+    int d = (int)-floor(log10(step) + 1e-9);
+    return d < 0 ? 0 : d > 9 ? 9 : d;
+}
+
+/* Escape &, <, >, " for XML text and attributes. */
+void nrt_svg_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* Contract: starts an SVG document of w x h pixels on f: the XML prolog, the root element
+ * with a white background, a style block, and the title centred at the top. */
+void nrt_svg_begin(FILE *f, int w, int h, const char *title)
+{
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
+               "font-size=\"12\">\n", w, h, w, h);
+    fputs("<style>.grid{stroke:#e4e4e4;stroke-width:1}.frame{fill:none;stroke:#333}"
+          ".tick{stroke:#333}.note{fill:#555;font-size:11px}</style>\n", f);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", w, h);
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
+               "font-size=\"15\" font-weight=\"bold\">", w / 2);
+    nrt_svg_text(f, title);
+    fputs("</text>\n", f);
+}
+
+void nrt_svg_end(FILE *f)
+{
+    fputs("</svg>\n", f);
+}
+
+/* Contract: the pixel x of data x in panel p (linear; xlo at the left edge). */
+double nrt_svg_px(const nrt_panel *p, double x)
+{
+    return p->x + (x - p->xlo) / (p->xhi - p->xlo) * p->w;
+}
+
+/* Contract: the pixel y of data y in panel p (ylo at the bottom edge). */
+double nrt_svg_py(const nrt_panel *p, double y)
+{
+    return p->y + p->h - (y - p->ylo) / (p->yhi - p->ylo) * p->h;
+}
+
+/* The ticks of [lo, hi]: about `want` multiples of a nice step, inside the range. */
+static void ticks(double lo, double hi, int want, double *first, double *step, int *n)
+{
+    *step = nrt_nice((hi - lo) / (want - 1), 1);
+    *first = ceil(lo / *step - 1e-9) * *step;
+    *n = (int)floor((hi - *first) / *step + 1e-9) + 1;
+    if (*n < 0)
+        *n = 0;
+}
+
+/* Contract: draws panel p's grid, frame, ticks with labels, and the axis titles xlabel
+ * (below) and ylabel (rotated, left); with integer_y the y ticks are whole numbers. The
+ * data ranges must be non-empty (xhi > xlo, yhi > ylo). */
+void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                  int integer_y)
+{
+    double first, step, v, px, py;
+    int n, k, dec;
+
+    ticks(p->xlo, p->xhi, 7, &first, &step, &n);
+    dec = step_decimals(step);
+    for (k = 0; k < n; k++) {
+        v = first + k * step;
+        px = nrt_svg_px(p, v);
+        fprintf(f, "<g class=\"xtick\"><line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" "
+                   "x2=\"%.2f\" y2=\"%.2f\"/><line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" "
+                   "x2=\"%.2f\" y2=\"%.2f\"/><text x=\"%.2f\" y=\"%.2f\" "
+                   "text-anchor=\"middle\">%.*f</text></g>\n",
+                px, p->y, px, p->y + p->h, px, p->y + p->h, px, p->y + p->h + 5, px,
+                p->y + p->h + 18, dec, v);
+    }
+    ticks(p->ylo, p->yhi, 6, &first, &step, &n);
+    if (integer_y && step < 1) {
+        step = 1;
+        first = ceil(p->ylo - 1e-9);
+        n = (int)floor(p->yhi - first + 1e-9) + 1;
+    }
+    dec = step_decimals(step);
+    for (k = 0; k < n; k++) {
+        v = first + k * step;
+        py = nrt_svg_py(p, v);
+        fprintf(f, "<g class=\"ytick\"><line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" "
+                   "x2=\"%.2f\" y2=\"%.2f\"/><line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" "
+                   "x2=\"%.2f\" y2=\"%.2f\"/><text x=\"%.2f\" y=\"%.2f\" "
+                   "text-anchor=\"end\">%.*f</text></g>\n",
+                p->x, py, p->x + p->w, py, p->x - 5, py, p->x, py, p->x - 8, py + 4, dec,
+                fabs(v) < 0.5 * step * 1e-9 ? 0.0 : v);
+    }
+    fprintf(f, "<rect class=\"frame\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n",
+            p->x, p->y, p->w, p->h);
+    fprintf(f, "<text class=\"xlabel\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">",
+            p->x + p->w / 2, p->y + p->h + 36);
+    nrt_svg_text(f, xlabel);
+    fprintf(f, "</text>\n<text class=\"ylabel\" transform=\"translate(%.2f %.2f) rotate(-90)\" "
+               "text-anchor=\"middle\">", p->x - 52, p->y + p->h / 2);
+    nrt_svg_text(f, ylabel);
+    fputs("</text>\n", f);
+}
+
+/* Contract: a legend box in the top right corner of panel p: a coloured line and the
+ * label for each of the n entries (colour k = nrt_svg_color(k)). */
+void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels)
+{
+    int k;
+    size_t wmax = 0;
+    double bw, bx, by;
+    for (k = 0; k < n; k++)
+        if (strlen(labels[k]) > wmax)
+            wmax = strlen(labels[k]);
+    bw = 40 + 7.0 * (double)wmax;
+    bx = p->x + p->w - bw - 8;
+    by = p->y + 8;
+    fprintf(f, "<g class=\"legend\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" "
+               "fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n",
+            bx, by, bw, 8 + 16 * n);
+    for (k = 0; k < n; k++) {
+        double ly = by + 14 + 16 * k;
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+                   "stroke-width=\"3\"/><text x=\"%.2f\" y=\"%.2f\">",
+                bx + 6, ly - 4, bx + 26, ly - 4, nrt_svg_color(k), bx + 32, ly);
+        nrt_svg_text(f, labels[k]);
+        fputs("</text>\n", f);
+    }
+    fputs("</g>\n", f);
+}
+
+/* Contract: a small grey line of text (a bin width, a decimation) at pixel (x, y). */
+void nrt_svg_note(FILE *f, double x, double y, const char *text)
+{
+    fprintf(f, "<text class=\"note\" x=\"%.2f\" y=\"%.2f\">", x, y);
+    nrt_svg_text(f, text);
+    fputs("</text>\n", f);
+}

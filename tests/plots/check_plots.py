@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Check the figures nrt_plot drew in a run folder against the recordings themselves.
+
+usage: check_plots.py DIR [--density N] [--no-h5]
+
+The recordings are read with tests/e2e/nrtio.py (an independent reader, standard library
+only); the SVG files are parsed with xml.etree. Each figure's data-to-pixel map is recovered
+from its tick marks alone (tick line position and label value), so the checks also hold the
+axes to account:
+
+  raster_<rec>.svg   every spike is one mark at its (time, neuron) (mark mode), or, with
+                     above 100,000 spikes (or N, with --density N for a folder drawn with
+                     NEUROC_PLOT_MAX_MARKS=N: then only rasters are checked), the bins
+                     drawn are exactly the bins holding spikes; title, axis labels with units, ticks present
+  rates.svg          per spike recording a staircase whose steps equal the spike counts of
+                     the bins the note names, divided by neurons and bin width; its integral
+                     times the neurons is the spike count; legend names every population
+  state_<rec>.svg    a panel per variable with its unit in the label; each trace's points
+                     (or min/max envelope) lie on the recorded samples
+  index.html         shows every SVG, the model, seed, and every population's spike count
+"""
+import collections
+import html.parser
+import json
+import math
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import nrtio  # noqa: E402
+
+NS = "{http://www.w3.org/2000/svg}"
+FAILS = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        FAILS.append(what)
+    return ok
+
+
+def linear_map(ticks):
+    """(pixel, value) pairs of ticks -> (a, b) with value = a * pixel + b, checked linear."""
+    if len(ticks) < 2:
+        return None
+    (p0, v0), (p1, v1) = ticks[0], ticks[-1]
+    a = (v1 - v0) / (p1 - p0)
+    b = v0 - a * p0
+    for p, v in ticks:
+        if abs(a * p + b - v) > 1e-3 * abs(v1 - v0):
+            return None
+    return a, b
+
+
+def axes(root, scope=None):
+    """The x and y maps of the ticks under scope (default: the whole document)."""
+    scope = root if scope is None else scope
+    maps = {}
+    for cls, attr in (("xtick", "x1"), ("ytick", "y1")):
+        ticks = []
+        for g in scope.iter(NS + "g"):
+            if g.get("class") != cls:
+                continue
+            line = g.find(NS + "line")
+            text = g.find(NS + "text")
+            ticks.append((float(line.get(attr)), float(text.text)))
+        maps[cls] = linear_map(ticks)
+        step = ticks[1][1] - ticks[0][1] if len(ticks) >= 2 else 0
+        mant = step / 10 ** math.floor(math.log10(step)) if step > 0 else 0
+        check(maps[cls] is not None and len(ticks) >= 3 and
+              any(abs(mant - m) < 1e-6 for m in (1, 2, 5)),
+              "%d %s marks with labels in a linear scale, every %g" % (len(ticks), cls, step))
+    return maps.get("xtick"), maps.get("ytick")
+
+
+def texts(root, cls):
+    return [t.text or "" for t in root.iter(NS + "text") if t.get("class") == cls]
+
+
+def path_cmds(d):
+    return re.findall(r"([MmLlHhVvZz])([^MmLlHhVvZz]*)", d)
+
+
+def nums(s):
+    return [float(x) for x in s.replace(",", " ").split()]
+
+
+def fig_name(prefix, file, man):
+    """raster_<stem>.svg, or raster_<stem>_<ext>.svg when another recording shares the stem."""
+    stem, ext = os.path.splitext(file)
+    twin = any(os.path.splitext(r["file"])[0] == stem and r["file"] != file
+               for r in man.get("all_recordings", man["recordings"]))
+    return "%s_%s%s.svg" % (prefix, stem, "_" + ext[1:] if twin else "")
+
+
+def load_spikes(d, rec):
+    """The spikes of a recording: .npy/.csv with nrtio; .h5 (SONATA) with h5py."""
+    if rec["format"] != "hdf5":
+        return nrtio.load_spikes(os.path.join(d, rec["file"]))
+    import h5py
+    with h5py.File(os.path.join(d, rec["file"]), "r") as f:
+        g = f[rec["group"]]
+        return nrtio.Spikes(list(g["timestamps"][:]), list(int(x) for x in g["node_ids"][:]))
+
+
+def check_raster(d, rec, man, density):
+    name = fig_name("raster", rec["file"], man)
+    path = os.path.join(d, name)
+    if not check(os.path.exists(path), name + " exists"):
+        return
+    root = ET.parse(path).getroot()
+    sp = load_spikes(d, rec)
+    dt = man["dt_ms"]
+    want = {(int(round(t / dt)) - 1, int(i)) for t, i in zip(sp.t, sp.i)}
+    xm, ym = axes(root)
+    check(any("time (ms)" == t for t in texts(root, "xlabel")), name + ": x axis 'time (ms)'")
+    check(any(rec["population"] in t for t in texts(root, "ylabel")), name + ": y axis names the population")
+    check(any(rec["population"] in t for t in texts(root, "title")), name + ": title")
+    if not (xm and ym):
+        return
+    frame = [r for r in root.iter(NS + "rect") if r.get("class") == "frame"][0]
+    x0, w = float(frame.get("x")), float(frame.get("width"))
+    T = man["completed_steps"] * dt
+    check(abs(xm[0] * x0 + xm[1]) < 1e-3 * T and abs(xm[0] * (x0 + w) + xm[1] - T) < 1e-3 * T,
+          name + ": time axis spans 0 .. %g ms" % T)
+    if len(sp.t) <= density:
+        marks = [p for p in root.iter(NS + "path") if p.get("class") == "spikes"]
+        got = collections.defaultdict(list)
+        for p in marks:
+            cmds = path_cmds(p.get("d"))
+            for k in range(0, len(cmds), 2):
+                x, y = nums(cmds[k][1])
+                h = nums(cmds[k + 1][1])[0]
+                yi = ym[0] * (y + h / 2) + ym[1]
+                got[int(math.floor(yi))].append(xm[0] * x + xm[1])
+        spikes = collections.defaultdict(list)
+        for t, i in zip(sp.t, sp.i):
+            spikes[int(i)].append(t)
+        n = sum(len(v) for v in got.values())
+        check(n == len(sp.t), name + ": %d marks for %d spikes" % (n, len(sp.t)))
+        # coordinates have 2 decimals, the marks' and the ticks' (which give the map):
+        # a mark lies within 0.02 px of its spike's time
+        tol = abs(xm[0]) * 0.02
+        ok = set(got) == set(spikes) and all(
+            len(got[i]) == len(spikes[i]) and
+            all(abs(a - b) <= tol for a, b in zip(sorted(got[i]), sorted(spikes[i])))
+            for i in spikes)
+        check(ok, name + ": every mark at its spike's neuron and time (within %.3g ms)" % tol)
+    else:
+        note = " ".join(texts(root, "note"))
+        m = re.search(r"bins of ([0-9.]+) ms x (\d+) neurons", note)
+        check("density" in note and m is not None, name + ": says it is a density: " + note)
+        if not m:
+            return
+        spc = int(round(float(m.group(1)) / dt))
+        npr = int(m.group(2))
+        want_cells = {(s // spc, i // npr) for s, i in want}
+        got_cells = set()
+        for p in root.iter(NS + "path"):
+            if p.get("class") != "density":
+                continue
+            for c in re.findall(r"M([-0-9.]+) ([-0-9.]+)h([-0-9.]+)v([-0-9.]+)", p.get("d")):
+                x, y, bw, bh = map(float, c)
+                t = xm[0] * (x + bw / 2) + xm[1]
+                yi = ym[0] * (y + bh / 2) + ym[1]
+                got_cells.add((int(t / dt) // spc, int(yi) // npr))
+        check(got_cells == want_cells,
+              name + ": %d bins drawn where %d hold spikes" % (len(got_cells), len(want_cells)))
+        check(os.path.getsize(path) < 3e6, name + ": %d bytes" % os.path.getsize(path))
+
+
+def check_rates(d, man):
+    spk = [r for r in man["recordings"] if r["kind"] == "spikes"]
+    path = os.path.join(d, "rates.svg")
+    if not check(os.path.exists(path) == bool(spk), "rates.svg exists when spikes are recorded"):
+        return
+    if not spk:
+        return
+    root = ET.parse(path).getroot()
+    xm, ym = axes(root)
+    check(any("rate (Hz)" == t for t in texts(root, "ylabel")), "rates.svg: y axis 'rate (Hz)'")
+    note = " ".join(texts(root, "note"))
+    m = re.search(r"bins of ([0-9.]+) ms", note)
+    if not check(m is not None, "rates.svg: names its bin width: " + note) or not (xm and ym):
+        return
+    dt = man["dt_ms"]
+    spb = int(round(float(m.group(1)) / dt))
+    steps = man["completed_steps"]
+    curves = {p.get("data-file"): p for p in root.iter(NS + "path") if p.get("class") == "rate"}
+    legend = [t.text for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")]
+    for rec in spk:
+        pop = rec["population"]
+        if not check(rec["file"] in curves and any(t.startswith(pop) for t in legend),
+                     "rates.svg: curve and legend for " + pop):
+            continue
+        sp = load_spikes(d, rec)
+        N = rec["population_size"]
+        nb = (steps + spb - 1) // spb
+        counts = [0] * nb
+        for t in sp.t:
+            counts[(int(round(t / dt)) - 1) // spb] += 1
+        cmds = path_cmds(curves[rec["file"]].get("d"))
+        y = ym[0] * nums(cmds[0][1])[1] + ym[1]
+        x = xm[0] * nums(cmds[0][1])[0] + xm[1]
+        bins, integral = [], 0.0
+        for c, arg in cmds[1:]:
+            if c == "H":
+                x1 = xm[0] * nums(arg)[0] + xm[1]
+                bins.append((x1 - x, y))
+                integral += (x1 - x) * 1e-3 * y * N
+                x = x1
+            elif c == "V":
+                y = ym[0] * nums(arg)[0] + ym[1]
+        tol = 0.01 * max(1.0, max(v for _, v in bins))
+        exact = len(bins) == nb and all(
+            abs(v - counts[b] / N / (min(spb, steps - b * spb) * dt * 1e-3)) <= tol
+            for b, (_, v) in enumerate(bins))
+        check(exact, "rates.svg: %s: %d bins of %d steps equal counts / neurons / width" % (pop, nb, spb))
+        check(abs(integral - len(sp.t)) <= 0.01 * len(sp.t) + 0.5,
+              "rates.svg: %s: integral x neurons = %.1f spikes, the file has %d" % (pop, integral, len(sp.t)))
+
+
+def check_state(d, rec, man):
+    name = fig_name("state", rec["file"], man)
+    path = os.path.join(d, name)
+    if not check(os.path.exists(path), name + " exists"):
+        return
+    root = ET.parse(path).getroot()
+    st = nrtio.load_state(os.path.join(d, rec["file"]), rec["neurons"] if rec["format"] == "npy" else None)
+    panels = [g for g in root.iter(NS + "g") if g.get("class") == "panel"]
+    check([g.get("data-variable") for g in panels] == rec["variables"], name + ": a panel per variable")
+    for g in panels:
+        var = g.get("data-variable")
+        unit = rec["units"][var]
+        labels = [t.text for t in g.iter(NS + "text") if t.get("class") == "ylabel"]
+        check(labels and (unit == "1" or ("(%s)" % unit) in labels[0]),
+              name + ": %s axis labelled with its unit %s: %s" % (var, unit, labels))
+        xm, ym = axes(root, g)
+        if not (xm and ym):
+            continue
+        traces = [p for p in g.iter(NS + "path") if p.get("class") == "trace"]
+        shown = min(8, len(rec["neurons"]))
+        check(len(traces) == shown, name + ": %s: %d traces" % (var, len(traces)))
+        for k, p in enumerate(traces):
+            vals = [v for v in st.trace(var, rec["neurons"][k]) if math.isfinite(v)]
+            pts = [nums(a) for c, a in path_cmds(p.get("d")) if c in "ML"]
+            ys = [ym[0] * y + ym[1] for _, y in pts]
+            ts = [xm[0] * x + xm[1] for x, _ in pts]
+            vtol = abs(ym[0]) * 0.02
+            if len(pts) == len(vals):
+                ok = all(abs(a - b) <= vtol for a, b in zip(ys, vals)) and \
+                    all(abs(a - b) <= abs(xm[0]) * 0.02 for a, b in zip(ts, st.t))
+                check(ok, name + ": %s trace %d: every sample at its place" % (var, k))
+            else:
+                check(abs(min(ys) - min(vals)) <= vtol and abs(max(ys) - max(vals)) <= vtol,
+                      name + ": %s trace %d: envelope of %d points spans min %.4g max %.4g"
+                      % (var, k, len(pts), min(vals), max(vals)))
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.imgs, self.text = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.imgs.append(dict(attrs).get("src"))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def check_index(d, man):
+    path = os.path.join(d, "index.html")
+    if not check(os.path.exists(path), "index.html exists"):
+        return
+    p = Links()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    svgs = sorted(f for f in os.listdir(d) if f.endswith(".svg"))
+    check(sorted(p.imgs) == svgs, "index.html shows every figure: %s" % svgs)
+    text = " ".join(p.text)
+    check(man["model"] in text and str(man["seed"]) in text, "index.html: model and seed")
+    for pop in man["populations"]:
+        check(re.search(r"%s\s+%d\s+%d" % (re.escape(pop["name"]), pop["size"], pop["spikes"]),
+                        " ".join(text.split())) is not None,
+              "index.html: %s with %d neurons and %d spikes" % (pop["name"], pop["size"], pop["spikes"]))
+
+
+def main():
+    d = sys.argv[1]
+    # rasters of more spikes than this are densities (nrt_plot's MAX_MARKS by default)
+    only_rasters = sys.argv[2:3] == ["--density"]
+    density = int(sys.argv[3]) if only_rasters else 100000
+    with open(os.path.join(d, "manifest.json")) as f:
+        man = json.load(f)
+    if "--no-h5" in sys.argv[2:]:   # drawn by a program without the HDF5 reader (neuroc plot)
+        h5 = [r["file"] for r in man["recordings"] if r["format"] == "hdf5"]
+        with open(os.path.join(d, "index.html"), encoding="utf-8") as f:
+            check("Not plotted: " + ", ".join(h5) in f.read(), "index.html: not plotted: %s" % h5)
+        man["all_recordings"] = man["recordings"]
+        man["recordings"] = [r for r in man["recordings"] if r["format"] != "hdf5"]
+    for rec in man["recordings"]:
+        if rec["kind"] == "spikes":
+            check_raster(d, rec, man, density)
+    if not only_rasters:
+        check_rates(d, man)
+        for rec in man["recordings"]:
+            if rec["kind"] == "state":
+                check_state(d, rec, man)
+        check_index(d, man)
+    print("%d check(s) failed" % len(FAILS) if FAILS else "all checks passed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
