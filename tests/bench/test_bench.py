@@ -123,8 +123,16 @@ def has_devices(backend):
 
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
+def nvidia_gpu():
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
 if ONLY == "cuda":
-    if not has_devices("cuda"):
+    # no driver, no device: skip before nvcc spends a minute on the probe
+    if not nvidia_gpu() or not has_devices("cuda"):
         print("skipped: no CUDA device")
         sys.exit(77)
     run_case("cuda")
