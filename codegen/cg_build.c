@@ -473,6 +473,7 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
         out_line(o, "ctx.params = nc_params;");
         out_line(o, "ctx.nparams = %d;", m->nrtparams);
     }
+    out_line(o, "ctx.model_hash = nc_model_hash;");
     out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
     out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
     out_open(o, "if (st != NRT_OK)");

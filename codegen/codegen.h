@@ -100,7 +100,8 @@ int cg_uses_edge(const IrExpr *e, int col);
  * projection (cg_build.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
-/* Opens main() with the run context and the populations registered (cg_build.c). */
+/* Opens main() with the run context (and nc_model_hash, cg_ckpt_hash_decl) and the
+ * populations registered (cg_build.c). */
 void cg_main_open(Out *o, const IrModel *m, const char *backend);
 /* --check-finite (cg_finite.c): the variables it checks; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);
@@ -110,6 +111,33 @@ void cg_finite_c(Out *o, const IrModel *m);
 const char *cg_spikes_open(const IrRecord *rec);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
+
+/* --- cg_ckpt.c: checkpoints ---------------------------------------------- */
+
+typedef enum CgCkptWhat {
+    CK_VAR,                       /* a variable: per neuron / synapse / pre / post, or a scalar */
+    CK_RING,                      /* a projection's receptor-input ring (delays in flight) */
+    CK_PRE_HIST,                  /* the history of a pre { } variable, [slot][pre] */
+    CK_HIST,                      /* a plastic projection's presynaptic spikes, [slot][k] */
+    CK_HIST_N                     /* ... and their count per slot */
+} CgCkptWhat;
+
+typedef struct CgCkpt {
+    CgCkptWhat what;
+    const IrVar *var;             /* CK_VAR, CK_PRE_HIST */
+    const IrProj *proj;           /* CK_RING, CK_PRE_HIST, CK_HIST, CK_HIST_N */
+    const char *name;             /* the storage's C name, unique: the entry's name */
+    int64_t n;                    /* elements: n, times the ring slots D of proj (per = 1),
+                                   * or times proj's synapse count (per = 2); scalar: 0 */
+    int per;
+    const char *ctype;            /* element type in the C program: "real", "int32_t", "int64_t" */
+    char scalar;                  /* settable scalar: 'f', 'd' or 'i'; arrays 0 */
+} CgCkpt;
+
+int cg_ckpt_list(Compiler *cc, const IrModel *m, CgCkpt **out);
+uint64_t cg_ckpt_hash(Compiler *cc, const IrModel *m);
+void cg_ckpt_hash_decl(Compiler *cc, Out *o, const IrModel *m);
+void cg_ckpt_c(Compiler *cc, Out *o, IrModel *m);
 
 /* --dump=ir: the lowered model as readable text (cg_print.c). */
 void cg_dump_ir(IrModel *m, StrBuf *out);

@@ -1734,6 +1734,101 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_blank(o);
 }
 
+/* {===== checkpoints ===== */
+
+/* The host program's ckpt_save(phase) and ckpt_load(): the items of cg_ckpt_list (the
+ * scalars from h_scal, the arrays staged through host memory) and the flag histories of
+ * gathered projections (GPU only); the load then refreshes the host mirrors, the
+ * propagators and the device's step counter nc_ctl[0]. Both return 0, or -1 (errmsg). */
+static void emit_host_ckpt(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    CgCkpt *it;
+    int n = cg_ckpt_list(S->cc, m, &it);
+    out_line(o, "/* the mutable state a checkpoint holds (cg_ckpt_list), with each array's device buffer */");
+    out_open(o, "static int ckpt_items(nrt_ckpt_item *it, nrt_dmem **dm)");
+    out_line(o, "int n = 0;");
+    for (int k = 0; k < n; k++) {
+        const CgCkpt *c = &it[k];
+        const char *t = c->what == CK_HIST || c->what == CK_HIST_N ? "int32_t"
+                      : c->var && c->var->type != IRT_REAL ? "int32_t" : "real";
+        if (c->scalar) {
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", &h_scal[%d], sizeof(real), '%c'}; dm[n++] = NULL;", c->name,
+                     scal_var(S, c->var), m->dbl ? 'd' : 'f');
+            continue;
+        }
+        /* the GPU history holds the spikes of the whole presynaptic population */
+        long long per = c->what == CK_HIST ? (long long)c->proj->pre.pop->size : (long long)c->n;
+        if (c->per == 2)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%s_csr.nnz * sizeof(%s), 0}; dm[n++] = &%s;",
+                     c->name, c->proj->cname, t, c->name);
+        else if (c->per == 1)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%s_D * %lld * sizeof(%s), 0}; dm[n++] = &%s;",
+                     c->name, c->proj->cname, per, t, c->name);
+        else
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%lld * sizeof(%s), 0}; dm[n++] = &%s;", c->name,
+                     per, t, c->name);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (simt_gathers(j) && j->delay)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s_fh\", NULL, (size_t)%s_D * %lld * sizeof(int32_t), 0}; dm[n++] = &%s_fh;",
+                     j->cname, j->cname, (long long)j->pre.size, j->cname);
+    }
+    out_line(o, "return n;");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* stage the arrays in host memory (read them from the device when `down`); frees on error */");
+    out_open(o, "static int ckpt_stage(nrt_ckpt_item *it, nrt_dmem **dm, int n, int down)");
+    out_open(o, "for (int k = 0; k < n; k++)");
+    out_line(o, "if (!dm[k]) continue;");
+    out_line(o, "it[k].data = nrt_alloc(&ctx, it[k].bytes, \"checkpoint staging\");");
+    out_line(o, "if (!it[k].data || (down && it[k].bytes && nrt_gpu_read(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK)) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void ckpt_unstage(nrt_ckpt_item *it, nrt_dmem **dm, int n)");
+    out_line(o, "for (int k = 0; k < n; k++) if (dm[k]) nrt_free(it[k].data);");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int ckpt_save(int phase)");
+    out_line(o, "nrt_ckpt_item it[%d] = {{0}};", n + m->nprojs + 1);
+    out_line(o, "nrt_dmem *dm[%d];", n + m->nprojs + 1);
+    out_line(o, "const int n = ckpt_items(it, dm);");
+    out_line(o, "int rc = ckpt_stage(it, dm, n, 1) || nrt_ckpt_save(&ctx, phase, it, n) != NRT_OK;");
+    out_line(o, "ckpt_unstage(it, dm, n);");
+    out_line(o, "return rc ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int ckpt_load(void)");
+    out_line(o, "nrt_ckpt_item it[%d] = {{0}};", n + m->nprojs + 1);
+    out_line(o, "nrt_dmem *dm[%d];", n + m->nprojs + 1);
+    out_line(o, "const int n = ckpt_items(it, dm);");
+    out_line(o, "int rc = ckpt_stage(it, dm, n, 0) || nrt_ckpt_load(&ctx, it, n) != NRT_OK;");
+    out_line(o, "for (int k = 0; k < n && !rc; k++)");
+    out_line(o, "    if (dm[k] && it[k].bytes && nrt_gpu_write(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK) rc = 1;");
+    out_line(o, "ckpt_unstage(it, dm, n);");
+    out_line(o, "if (rc) return -1;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++)
+            if (mirrored(p->vars[j]))
+                out_line(o, "if (nrt_gpu_read(gpu, %s, 0, h_%s, (size_t)%lld * sizeof(%s)) != NRT_OK) return -1;",
+                         p->vars[j]->cname, p->vars[j]->cname, (long long)p->size, vtype(p->vars[j]));
+        out_line(o, "if (props_%s()) return -1;", p->cname);
+    }
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            out_line(o, "if (props_%s()) return -1;", m->projs[k]->plast->scope->cname);
+    out_line(o, "step_now = ctx.start_step;");
+    out_line(o, "return nrt_gpu_write(gpu, nc_ctl, 0, &step_now, sizeof step_now) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* ===== checkpoints =====} */
+
 static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -1765,6 +1860,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+    cg_ckpt_hash_decl(S->cc, o, m);
     cg_main_open(o, m, S->t->name);
     out_line(o, "double t0 = nrt_now();");
     out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
@@ -1919,6 +2015,7 @@ static void emit_host_main(Out *o, const Simt *S)
             out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s_csr.nnz);", k, m->projs[k]->pre.pop->id,
                      m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
@@ -1933,10 +2030,29 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (g_persistent < 1) g_persistent = 1;");
     out_close(o);
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
+    out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
+    int64_t end = 0;
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
+        /* a resumed run skips the phases before the checkpoint's: their effects are in it */
+        out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
-            out_line(o, "if (run(%lld)) return fail(argv[0]);", (long long)ph->steps);
+            end += ph->steps;
+            out_line(o, "/* run %lld steps: a checkpoint inside them splits the run at a chunk boundary */",
+                     (long long)ph->steps);
+            out_open(o, "if (ctx.ckpt_step > step_now && ctx.ckpt_step <= %lld)", (long long)end);
+            out_line(o, "if (run(ctx.ckpt_step - step_now)) return fail(argv[0]);");
+            out_open(o, "if (!ctx.stop_requested)");
+            out_line(o, "if (ckpt_save(%d)) return fail(argv[0]);", p);
+            out_line(o, "stop = ctx.ckpt_stop;");
+            out_close(o);
+            out_close(o);
+            out_line(o, "if (!stop && run(%lld - step_now)) return fail(argv[0]);", (long long)end);
+            out_open(o, "if (ctx.stop_requested)");
+            out_line(o, "stop = 1;");
+            out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != step_now && ckpt_save(%d)) return fail(argv[0]);", p);
+            out_close(o);
+            out_close(o);
             continue;
         }
         const IrVar *v = ph->var;
@@ -1945,7 +2061,6 @@ static void emit_host_main(Out *o, const Simt *S)
         StrBuf val = {0};
         cg_real(&d, ph->value, &val);
         out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
-        out_open(o, "if (!ctx.stop_requested)");
         if (ph->proj && ph->proj->plast->event) {
             /* event-driven synapse dynamics: advance every synapse with the old parameters first */
             double syn = est_synapses(ph->proj);
@@ -2003,6 +2118,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     cg_mem_plan(o, m, 1);
     emit_host_records(o, &S);
     emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
+    emit_host_ckpt(o, &S);
     emit_host_main(o, &S);
     free(S.args);
     return 0;

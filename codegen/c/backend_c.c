@@ -1102,24 +1102,38 @@ static void emit_main(Out *o, const IrModel *m)
             out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
                      m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
-    out_line(o, "int64_t step = 0;");
+    out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
+    out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
+    int64_t end = 0;
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
+        /* a resumed run skips the phases before the checkpoint's: their effects are in it */
+        out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
+            end += ph->steps;
             out_line(o, "/* run %lld steps */", (long long)ph->steps);
-            out_open(o, "for (const int64_t end = step + %lld; step < end && !ctx.stop_requested; step++)",
-                     (long long)ph->steps);
+            out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
             out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
             out_line(o, "ctx.step = step + 1;");
             out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
             out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
+            out_open(o, "if (ctx.step == ctx.ckpt_step)");
+            out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
+            out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
+            out_close(o);
+            out_close(o);
+            out_open(o, "if (ctx.stop_requested)");
+            out_line(o, "stop = 1;");
+            out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
             out_close(o);
             for (int k = 0; k < m->nprojs; k++)
                 if (m->projs[k]->plast && m->projs[k]->plast->event)
-                    out_line(o, "catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
+                    out_line(o, "if (!stop) catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
                              m->projs[k]->cname);
+            out_close(o);
         } else {
             const IrVar *v = ph->var;
             CgDialect d = dialect(m, v->pop);
@@ -1129,6 +1143,7 @@ static void emit_main(Out *o, const IrModel *m)
             if (ph->proj) {
                 out_line(o, "%s = %s;", v->cname, val.s);
                 out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
+                out_close(o);
                 sb_free(&val);
                 continue;
             }
@@ -1139,6 +1154,7 @@ static void emit_main(Out *o, const IrModel *m)
                 out_line(o, "%s = %s;", v->cname, val.s);
             }
             out_line(o, "if (props_%s() != 0) return fail(argv[0]);", v->pop->cname);
+            out_close(o);
             sb_free(&val);
         }
     }
@@ -1185,6 +1201,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     }
     emit_records(&o, m);
     emit_step(&o, m);
+    cg_ckpt_c(cc, &o, m);
     emit_main(&o, m);
     const char *path = src_path(cc, m, bo);
     int rc = out_write_file(&o, path);

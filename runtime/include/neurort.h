@@ -71,6 +71,15 @@ typedef struct nrt_ctx {
     int64_t instance;             /* this run's instance index (0 in a plain run) */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
+    /* checkpoints (rt_ckpt.c; docs/cli.md §2.5) */
+    uint64_t model_hash;          /* set by the generated code: hash of the program's IR */
+    const char *ckpt_dir;         /* --checkpoint DIR, else NULL */
+    int64_t ckpt_step;            /* --checkpoint-at: write after this many steps; -1: never */
+    int ckpt_stop;                /* --stop-after-checkpoint */
+    int64_t ckpt_written;         /* the step of the checkpoint written, -1: none */
+    const char *resume_dir;       /* --resume DIR, else NULL */
+    int64_t start_step;           /* the checkpoint's step on --resume, else 0 */
+    int start_phase;              /* ... and its phase index (IrModel.phases), else 0 */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,
@@ -111,6 +120,8 @@ typedef struct nrt_ctx {
     char device_name[256];        /* set by nrt_gpu_open */
     double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
     double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
+    int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
+    int64_t spikes0[NRT_MAX_POPS]; /* each population's spike count then (--bench counts from it) */
     struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */
         int pre;                  /* index of the presynaptic population in pops */
         double synapses;
@@ -275,6 +286,28 @@ int nrt_fail(nrt_ctx *ctx, const char *prog);
 nrt_status nrt_plot(nrt_ctx *ctx, const char *dir);
 
 /* ===== Recording ===== } */
+
+/* {===== Checkpoints (rt_ckpt.c) ===== */
+
+/* One piece of mutable state: an array written raw to <dir>/<name>.bin (type 0), or a
+ * settable scalar written into the header as text (type 'f' float, 'd' double, 'i' int32). */
+typedef struct nrt_ckpt_item {
+    const char *name;             /* unique in the model: the C name of the storage */
+    void *data;                   /* host copy of the contents */
+    size_t bytes;
+    char type;
+} nrt_ckpt_item;
+
+/* Write a checkpoint of the state after ctx->step steps, in run phase `phase`, to
+ * ctx->ckpt_dir (created like mkdir -p): the header last, so that a folder with a header
+ * is complete. NRT_EIO / NRT_EINVAL with errmsg. */
+nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n);
+/* Read the checkpoint ctx->resume_dir (its header was checked by nrt_init) into the items
+ * and the populations' spike counts. NRT_EIO with errmsg naming the file when an item is
+ * missing, unknown, of another size or truncated. */
+nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n);
+
+/* ===== Checkpoints ===== } */
 
 /* {===== Top-k selection (rt_topk.c) ===== */
 

@@ -29,6 +29,10 @@ static double cpu_now(void)
 /* Contract: see neurort.h. */
 double nrt_sim_begin(nrt_ctx *ctx)
 {
+    int i;
+    ctx->step0 = ctx->start_step; /* 0, or the checkpoint's step (--resume) */
+    for (i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
+        ctx->spikes0[i] = ctx->pops[i].spikes;
     ctx->cpu_sim0 = cpu_now();
     return nrt_now();
 }
@@ -148,7 +152,9 @@ nrt_status nrt_bench(nrt_ctx *ctx)
 {
     char info[1024], dev[256], cache[16];
     double neurons = 0, synapses = 0, events = 0, spikes = 0;
-    const double sim_s = (double)ctx->step * ctx->dt * 1e-3;
+    /* this process's time loop: a run resumed from a checkpoint starts at step0 */
+    const int64_t steps = ctx->step - ctx->step0;
+    const double sim_s = (double)steps * ctx->dt * 1e-3;
     struct rusage ru;
     int i;
     char inst[4200];
@@ -164,13 +170,14 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     }
     for (i = 0; i < ctx->npops; i++) {
         neurons += (double)ctx->pops[i].size;
-        spikes += (double)ctx->pops[i].spikes;
+        spikes += (double)(ctx->pops[i].spikes - ctx->spikes0[i]);
     }
     for (i = 0; i < ctx->nprojs; i++) {
         const struct nrt_proj_stat *p = &ctx->projs[i];
         synapses += p->synapses;
         if (p->pre >= 0 && p->pre < ctx->npops && ctx->pops[p->pre].size > 0)
-            events += (double)ctx->pops[p->pre].spikes * p->synapses / (double)ctx->pops[p->pre].size;
+            events += (double)(ctx->pops[p->pre].spikes - ctx->spikes0[p->pre]) * p->synapses /
+                      (double)ctx->pops[p->pre].size;
     }
     read_build_info(info, sizeof info);
     if (ctx->device_name[0])
@@ -188,8 +195,8 @@ nrt_status nrt_bench(nrt_ctx *ctx)
         put_str(f, ctx->schedule);
     else
         fputs("null", f);
-    fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": %.0f, \"steps\": %lld, \"dt_ms\": ", neurons,
-            synapses, (long long)ctx->step);
+    fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": %.0f, \"first_step\": %lld, \"steps\": %lld, \"dt_ms\": ",
+            neurons, synapses, (long long)ctx->step0, (long long)steps);
     put_num(f, ctx->dt);
     fputs(", \"simulated_s\": ", f);
     put_num(f, sim_s);
@@ -228,7 +235,7 @@ nrt_status nrt_bench(nrt_ctx *ctx)
         fputs(i ? ", {\"name\": " : "{\"name\": ", f);
         put_str(f, ctx->pops[i].name ? ctx->pops[i].name : "?");
         fprintf(f, ", \"size\": %lld, \"spikes\": %lld}", (long long)ctx->pops[i].size,
-                (long long)ctx->pops[i].spikes);
+                (long long)(ctx->pops[i].spikes - ctx->spikes0[i]));
     }
     fputs("]}\n", f);
     if (f == stdout)

@@ -16,6 +16,13 @@
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NRT_PRINTF(a, b)
+/* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
+int nrt_make_dirs(const char *dir);
+
+/* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
+int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
+int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
+
 #endif
 
 /* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
@@ -46,6 +53,12 @@ void nrt_json_num(FILE *f, double x);
 nrt_status nrt_instances_run(nrt_ctx *ctx);
 /* In an instance's child, send its counts and timings to the parent (nrt_finish). */
 void nrt_instance_report(const nrt_ctx *ctx, nrt_status finish_status);
+/* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
+int nrt_make_dirs(const char *dir);
+
+/* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
+int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
+int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
 
 /* --- rt_record.c, for rt_hdf5.c: spike recordings whose rows go to a writer --- */
 

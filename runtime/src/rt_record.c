@@ -753,6 +753,16 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
     else
         fputs("null", f);
     fputs(",\n", f);
+    if (ctx->resume_dir) {
+        fputs("  \"resumed_from\": ", f);
+        json_str(f, ctx->resume_dir);
+        fprintf(f, ", \"first_step\": %lld,\n", (long long)ctx->start_step);
+    }
+    if (ctx->ckpt_written >= 0) {
+        fputs("  \"checkpoint\": ", f);
+        json_str(f, ctx->ckpt_dir);
+        fprintf(f, ", \"checkpoint_step\": %lld,\n", (long long)ctx->ckpt_written);
+    }
     fputs("  \"timing_s\": {\"build\": ", f);
     json_num(f, ctx->t_build);
     fputs(", \"construct\": ", f);
@@ -809,7 +819,8 @@ nrt_status nrt_finish(nrt_ctx *ctx)
     first[0] = '\0';
     if (ctx->failed) /* nrt_fail: errmsg is the error that stopped the run */
         memcpy(fail_msg, ctx->errmsg, sizeof fail_msg);
-    if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps))
+    if (ctx->stop_requested || (ctx->total_steps > 0 && ctx->step < ctx->total_steps &&
+                                !(ctx->ckpt_stop && ctx->ckpt_written == ctx->step)))
         ctx->interrupted = 1;
     for (r = ctx->recs; r; r = r->next) {
         s = flush(r);

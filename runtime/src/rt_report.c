@@ -102,8 +102,11 @@ void nrt_report(nrt_ctx *ctx)
             (long long)ctx->step, ctx->dt, sim_s);
     if (ctx->interrupted || ctx->stop_requested ||
         (ctx->total_steps > 0 && ctx->step < ctx->total_steps))
-        fprintf(stderr, " (stopped early, %lld of %lld steps)", (long long)ctx->step,
-                (long long)ctx->total_steps);
+        fprintf(stderr, " (stopped %s, %lld of %lld steps)",
+                !ctx->interrupted && ctx->ckpt_written == ctx->step ? "at the checkpoint" : "early",
+                (long long)ctx->step, (long long)ctx->total_steps);
+    if (ctx->resume_dir)
+        fprintf(stderr, " (resumed at step %lld)", (long long)ctx->start_step);
     fputc('\n', stderr);
     for (i = 0; i < ctx->npops; i++) {
         int n = ctx->pops[i].name ? (int)strlen(ctx->pops[i].name) : 1;

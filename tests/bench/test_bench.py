@@ -100,6 +100,19 @@ def run_case(backend):
         check(inst[0]["seed"] == b["seed"] and inst[0]["spikes"] == b["spikes"] and inst[1]["seed"] == b["seed"] + 1
               and inst[1]["spikes"] == p1["spikes"] and inst[1]["synapses"] == p1["synapses"],
               "c: instance_<b>/bench.json of --instances 2 = the runs with seed + b")
+    if backend == "c":
+        # a run stopped at a checkpoint and its resumed part report their own steps, spikes and
+        # events, which add up to the whole run's
+        ck = os.path.join(WORK, "ck")
+        part = []
+        for args in (["--checkpoint", ck, "--checkpoint-at", "1000steps", "--stop-after-checkpoint"], ["--resume", ck]):
+            r = subprocess.run([exe, "--quiet", "--bench", "--out", ck + "_out%d" % len(part)] + args, check=True,
+                               stdout=subprocess.PIPE, universal_newlines=True)
+            part.append(json.loads(r.stdout))
+        check(part[0]["first_step"] == 0 and part[0]["steps"] == 1000 and part[1]["first_step"] == 1000
+              and part[1]["steps"] == 1000 and part[0]["spikes"] + part[1]["spikes"] == b["spikes"]
+              and close(part[0]["synaptic_events"] + part[1]["synaptic_events"], b["synaptic_events"], 1e-9),
+              "c: checkpoint + resume: steps, spikes and events of each part add up to the whole run")
     # the same binary without its build.json (copied elsewhere): build times unknown
     lone = os.path.join(WORK, "lone_" + backend)
     shutil.copy(exe, lone)
