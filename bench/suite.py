@@ -90,6 +90,10 @@ def row_name(m, b, s):
     return "%s/%s%s" % (m, b, "/" + s if s else "")
 
 
+def instances_name(n, b):
+    return "coba/%s/instances x%d" % (b, n)
+
+
 def write_model(work, m):
     src, subs, _ = MODELS[m]
     with open(src) as f:
@@ -203,7 +207,8 @@ def cells(r):
     comp = r.get("compile_s")
     per = r["simulate_s"] / r["steps"] * 1e6 if r.get("simulate_s") is not None and r.get("steps") else None
     return [r["row"], "%d" % r["neurons"], "%.3g" % r["synapses"] if r.get("synapses") is not None else "-",
-            "%d" % r["steps"], num(comp, "%.2f") + (" (cached %.2f)" % r["cached_build_s"] if r.get("cached_build_s") is not None else ""),
+            "%d" % r["steps"], num(comp, "%.2f") + (" (cached %.2f)" % r["cached_build_s"] if r.get("cached_build_s") is not None
+                                                     else " (cache hit)" if r.get("cache") == "hit" else ""),
             num(r.get("construct_s"), "%.3f"), num(r.get("simulate_s"), "%.4f"), num(per, "%.1f"), num(r.get("rtf"), "%.4g"),
             num(r.get("simulate_cpu_s"), "%.4f"), num(r.get("run_cpu_s"), "%.3f"), num(r.get("synaptic_events_per_s"), "%.3g"),
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
@@ -215,10 +220,10 @@ def main():
     os.makedirs(os.path.join(work, "bin"))
     cache = os.path.join(work, "cache")
     rows = [x for x in ROWS if ONLY.search(row_name(*x))]
-    for m in sorted({x[0] for x in rows} | ({"coba"} if ONLY.search("coba/instances") else set())):
+    batches = [(n, b) for n, b in INSTANCES if ONLY.search(instances_name(n, b))]
+    for m in sorted({x[0] for x in rows} | ({"coba"} if batches else set())):
         write_model(work, m)
     t_start = time.time()
-    results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, JOBS)) as pool:
         futs = {pool.submit(build, work, cache, *x): x for x in rows}
         built = {futs[f]: f.result() for f in concurrent.futures.as_completed(futs)}
@@ -245,10 +250,8 @@ def main():
                 r["cached_build_s"] = cinfo["wall_s"]
         out.append(r)
         print(" | ".join(cells(r)), flush=True)
-    for n, b in INSTANCES:
-        name = "coba/%s/instances x%d" % (b, n)
-        if not ONLY.search(name):
-            continue
+    for n, b in batches:
+        name = instances_name(n, b)
         exe, info, err = build(work, cache, "coba", b, None, tag="-inst")
         hlp = subprocess.run([exe, "--help"], stdout=subprocess.PIPE, universal_newlines=True).stdout if not err else ""
         if "--instances" not in hlp:
