@@ -2,12 +2,12 @@
  *
  * Sits between backend->emit and backend->build (driver.c). The key is a 128-bit hash of the
  * emitted sources (every file of the emit folder, by name), the back end, the toolchain
- * (C compiler and nvcc: resolved path, size, mtime; the CUDA arch), the runtime (libneurort.a
- * and its headers) and neuroc itself (its executable), so any change to the model, the
- * compiler or the runtime misses. An entry is one file <dir>/<32 hex digits>: a header line
- * "neuroc-cache 1 SIZE CHECKSUM" and the executable's bytes; entries are written to a temporary
- * file and renamed, so parallel builds never see half an entry, and a damaged entry (checksum
- * or size) is rebuilt and replaced.
+ * (C compiler and nvcc: resolved path, size, mtime; the CUDA arch), the runtime (libneurort.a,
+ * libneurort_mpi.a where built, and the headers) and neuroc itself (its executable), so any
+ * change to the model, the compiler or the runtime misses. An entry is one file
+ * <dir>/<32 hex digits>: a header line "neuroc-cache 1 SIZE CHECKSUM" and the executable's
+ * bytes; entries are written to a temporary file and renamed, so parallel builds never see
+ * half an entry, and a damaged entry (checksum or size) is rebuilt and replaced.
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -176,8 +176,13 @@ int cache_key(Compiler *cc, const char *backend, const BuildOpts *bo, CacheKey *
     hash_tool(cc, k, bo->cc);
     if (strcmp(backend, "cuda") == 0)
         hash_tool(cc, k, bo->nvcc ? bo->nvcc : getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc");
+    hash_str(k, bo->hdf5_lib);
     int rc = hash_file(k, "/proc/self/exe");
     rc |= hash_file(k, arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir));
+    /* the MPI runtime, where this neuroc has one (--mpi links it) */
+    const char *mpi_lib = arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir);
+    if (access(mpi_lib, R_OK) == 0)
+        rc |= hash_file(k, mpi_lib);
     rc |= hash_dir(cc, k, bo->include_dir);
     rc |= hash_dir(cc, k, bo->emit_dir);
     return rc ? -1 : 0;

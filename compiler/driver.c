@@ -314,6 +314,11 @@ int compile_file(Compiler *cc)
         error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
         return 1;
     }
+    if (o->mpi && be != &backend_c) {
+        error_at(cc, NOLOC, "--mpi needs the c back end (the %s back end runs on one device)", be->name);
+        return 1;
+    }
+    m->mpi = o->mpi;
     if (o->explain) {
         explain_model(cc, m, be->name);
         return 0;
@@ -325,6 +330,8 @@ int compile_file(Compiler *cc)
     if (!is_file(arena_printf(&cc->arena, "%s/libneurort.a", bo.lib_dir)))
         bo.lib_dir = arena_printf(&cc->arena, "%s/lib", o->prefix_dir);
     bo.cc = o->cc_cmd ? o->cc_cmd : "cc";
+    if (o->mpi)
+        bo.cc = getenv("MPICC") ? getenv("MPICC") : "mpicc";
     bo.verbose = o->verbose;
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;
@@ -348,6 +355,11 @@ int compile_file(Compiler *cc)
         !is_file(arena_printf(&cc->arena, "%s/neurort.h", bo.include_dir))) {
         error_at(cc, NOLOC, "cannot find the neuroc runtime (libneurort.a, neurort.h) under '%s'",
                  o->prefix_dir);
+        return 1;
+    }
+    if (o->mpi && !is_file(arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo.lib_dir))) {
+        error_at(cc, NOLOC, "--mpi: this neuroc was built without MPI (no libneurort_mpi.a in '%s'); "
+                 "install an MPI (Debian: libopenmpi-dev) and build neuroc again", bo.lib_dir);
         return 1;
     }
     if (!mkdtemp(tmpl)) {

@@ -304,6 +304,7 @@ typedef struct IrModel {
     int nnotes;
     IrRtParam *rtparams;          /* `runtime P.x`: scalars the simulator's --set may change */
     int nrtparams;
+    int mpi;                      /* set by the driver for --mpi: emit the per-rank program */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

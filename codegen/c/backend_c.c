@@ -67,6 +67,106 @@ static CgDialect dialect(const IrModel *m, const IrPop *pop)
 
 /* ===== dialect hooks =====} */
 
+/* {===== distributed runs (--mpi, runtime/include/nrt_mpi.h) =====
+ * Each rank steps a contiguous slice [P_lo, P_hi) of every population and keeps the
+ * synapses onto its slice, in their single-rank order, with their single-rank draws (rank in
+ * the full row). A population is replicated (every rank steps all of it) when synapse code
+ * reads its neurons' changing variables as presynaptic neurons, or it selects top-k: its
+ * spikes travel once, from rank 0. */
+
+static int reads_pre_state(const IrExpr *e, const IrPop *pre)
+{
+    if (!e)
+        return 0;
+    if (e->op == IE_VAR && e->var->kind != IV_PARAM && e->var->kind < IV_SYN &&
+        (e->at == IR_AT_PRE || (e->at == IR_AT_SELF && e->var->pop == pre)))
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (reads_pre_state(e->args[i], pre))
+            return 1;
+    return reads_pre_state(e->a, pre) || reads_pre_state(e->b, pre) || reads_pre_state(e->c, pre);
+}
+
+static int block_reads_pre_state(const IrBlock *b, const IrPop *pre)
+{
+    for (int k = 0; k < b->n; k++) {
+        const IrStmt *s = b->v[k];
+        if (reads_pre_state(s->e, pre) || block_reads_pre_state(&s->body, pre) ||
+            block_reads_pre_state(&s->els, pre))
+            return 1;
+    }
+    return 0;
+}
+
+static int mpi_replicated(const IrModel *m, const IrPop *p)
+{
+    if (p->topk)
+        return 1;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->pre.pop != p)
+            continue;
+        if (j->procedural && (reads_pre_state(j->w, p) || reads_pre_state(j->delay, p)))
+            return 1;
+        const IrPlast *pl = j->plast;
+        if (!pl)
+            continue;
+        const IrBlock *run[] = {&pl->on_pre, &pl->on_step, &pl->on_post, &pl->on_prepost, &pl->pre_step,
+                                &pl->post_step, &pl->pre_spike, &pl->post_spike, &pl->syn_step, &pl->syn_catch};
+        for (size_t b = 0; b < sizeof run / sizeof run[0]; b++)
+            if (block_reads_pre_state(run[b], p))
+                return 1;
+    }
+    return 0;
+}
+
+static void mpi_prelude(Out *o)
+{
+    out_line(o, "static nrt_mpi *mpi;");
+    out_line(o, "static int64_t nc_D = 1; /* steps between spike exchanges: the shortest delay (1 with plasticity) */");
+    out_line(o, "static int nc_stop; /* a stop request on any rank, known at the last exchange */");
+    out_open(o, "static inline int64_t nc_view(int64_t x, int64_t off, int64_t size)");
+    out_line(o, "x -= off;");
+    out_line(o, "return x < 0 ? 0 : (x > size ? size : x);");
+    out_close(o);
+}
+
+/* <c><lo>, <c><hi>: this rank's slice of the post population, as indices of j's post view. */
+static void mpi_view(Out *o, const IrProj *j, const char *c, const char *lo, const char *hi)
+{
+    const char *pc = j->post.pop->cname;
+    out_line(o, "%s%s = nc_view(%s_lo, %lld, %lld);", c, lo, pc, (long long)j->post.offset, (long long)j->post.size);
+    out_line(o, "%s%s = nc_view(%s_hi, %lld, %lld);", c, hi, pc, (long long)j->post.offset, (long long)j->post.size);
+}
+
+/* 1 when `record ... of j` (synapse states) exists: its ranks keep the full rows' layout. */
+static int mpi_recorded(const IrModel *m, const IrProj *j)
+{
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].proj == j)
+            return 1;
+    return 0;
+}
+
+/* After the full build: keep the synapses onto this rank's slice, `rk` their ranks; for a
+ * recorded projection also <c>_grp, the full rows' pointers (synapse s of row i is column
+ * <c>_grp[i] + rk[s] of the recording). */
+static void mpi_restrict(Out *o, const IrModel *m, const IrProj *j, int file)
+{
+    const char *c = j->cname, *pc = j->post.pop->cname;
+    long long off = (long long)j->post.offset, n = (long long)j->post.size;
+    char grp[96], cols[128];
+    snprintf(grp, sizeof grp, mpi_recorded(m, j) ? "&%s_grp" : "NULL", c);
+    snprintf(cols, sizeof cols, file ? "%s_fw, %s_fd" : "NULL, NULL", c, c);
+    out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
+    out_line(o, "if (nrt_mpi_restrict(&ctx, &%s, nc_view(%s_lo, %lld, %lld), nc_view(%s_hi, %lld, %lld), &rk, %s, %s) != NRT_OK) return -1;",
+             c, pc, off, n, pc, off, n, grp, cols);
+    if (mpi_recorded(m, j))
+        out_line(o, "%s_rk = rk, %s_gnnz = %s_grp[%s.n_pre];", c, c, c, c);
+}
+
+/* ===== distributed runs =====} */
+
 static const char *storage_type(IrType t)
 {
     return t == IRT_REAL ? "real" : "int32_t";
@@ -95,6 +195,8 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_line(o, "#include \"nrt_math.h\"");
     out_line(o, "#include \"nrt_philox.h\"");
     out_line(o, "#include \"nrt_space.h\"");
+    if (m->mpi)
+        out_line(o, "#include \"nrt_mpi.h\"");
     out_blank(o);
     out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
     out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
@@ -111,6 +213,8 @@ static void emit_prelude(Out *o, const IrModel *m)
     out_open(o, "static inline int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
+    if (m->mpi)
+        mpi_prelude(o);
     cg_sf_helper(o, m, "static inline", "");
     cg_rand_helpers(o, "static inline");
     out_blank(o);
@@ -148,6 +252,8 @@ static void emit_pop_storage(Out *o, const IrPop *p, const IrModel *m)
     }
     out_line(o, "static int64_t *%s_spk; /* this step's spikes */", p->cname);
     out_line(o, "static int64_t %s_nspk;", p->cname);
+    if (m->mpi)
+        out_line(o, "static int64_t %s_lo, %s_hi; /* the neurons this rank steps */", p->cname, p->cname);
     if (p->sfile) {
         StrBuf f = {0};
         cg_cstring(p->sfile, &f);
@@ -294,7 +400,10 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
                      (long long)j->post.size);
     }
     out_line(o, "%s_nspk = 0;", p->cname);
-    out_open(o, "for (int64_t n = 0; n < %s_N; n++)", p->cname);
+    if (m->mpi)
+        out_open(o, "for (int64_t n = %s_lo; n < %s_hi; n++)", p->cname, p->cname);
+    else
+        out_open(o, "for (int64_t n = 0; n < %s_N; n++)", p->cname);
     cg_block(&d, &p->body, o);
     out_close(o);
     if (p->topk)
@@ -310,6 +419,7 @@ typedef struct ProcBody {
     const IrProj *j;
     const CgDialect *d, *dd;      /* w in real, delay in double */
     int what;                     /* PB_* */
+    int mpi;                      /* deliver only into this rank's slice (m->mpi) */
 } ProcBody;
 
 enum { PB_BUILD, PB_DELIVER, PB_FILL };
@@ -347,7 +457,11 @@ static void proc_body(Out *o, const void *arg)
     proc_delay(o, pb);
     if (pb->what == PB_BUILD) {
         out_line(o, "if (dd > maxd) maxd = dd;");
+        if (pb->mpi)
+            out_line(o, "if (dd < %s_dmin) %s_dmin = dd;", c, c);
     } else if (pb->what == PB_DELIVER) {
+        if (pb->mpi)   /* only this rank's targets */
+            out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
         out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", c, c, (long long)pb->j->post.size);
     } else {
         out_line(o, "const int64_t s = c.row_ptr[i] + rank;");
@@ -384,7 +498,7 @@ static void emit_proc(Out *o, const IrProj *j, const IrModel *m)
     CgDialect dd = d;
     dd.dbl = 1;
     dd.real = "double";
-    ProcBody pb = {j, &d, &dd, PB_BUILD};
+    ProcBody pb = {j, &d, &dd, PB_BUILD, m->mpi};
     out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld], procedural (rows regenerated per spike) */",
              j->name, j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
              j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
@@ -392,8 +506,13 @@ static void emit_proc(Out *o, const IrProj *j, const IrModel *m)
         cg_conn_row(o, &d, j, "static", "");   /* for the memory plan's estimate */
     out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", c);
     out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", c);
+    if (m->mpi)
+        out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
+                 c, c, c);
     out_blank(o);
     out_open(o, "static int build_%s(void)", c);
+    if (m->mpi)
+        mpi_view(o, j, c, "_vlo", "_vhi");
     out_line(o, "int64_t maxd = 1;");
     if (j->delay) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
@@ -500,6 +619,8 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         cg_conn_spec(o, j);
         out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
     }
+    if (m->mpi)
+        mpi_restrict(o, m, j, j->rule == IR_FROM_FILE);
     out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
              j->cname, j->cname, j->cname, j->name);
     out_line(o, "if (!%s_w) return -1;", j->cname);
@@ -511,7 +632,10 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "int64_t maxd = 1;");
     out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", j->cname);
     out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
-    out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", j->cname, j->cname);
+    if (m->mpi)
+        out_line(o, "const int64_t j = %s.col[s], rank = rk[s]; /* its rank in the full row */", j->cname);
+    else
+        out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", j->cname, j->cname);
     out_line(o, "(void)j; (void)rank;");
     expr_str(&d, j->w, &b);
     out_line(o, "%s_w[s] = %s;", j->cname, b.s);
@@ -531,6 +655,8 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_close(o);
     out_line(o, "%s_D = maxd + 1;", j->cname);
+    if (m->mpi)
+        out_line(o, "nrt_free(rk);");
     out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
              j->cname, (long long)j->post.size, j->name);
     out_line(o, "return %s_ring ? 0 : -1;", j->cname);
@@ -600,6 +726,9 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
              j->cname, j->cname, j->cname);
     out_line(o, "static unsigned char *%s_fired; /* post neurons that spiked this step */", j->cname);
+    if (m->mpi && mpi_recorded(m, j))
+        out_line(o, "static int32_t *%s_rk; static int64_t *%s_grp, %s_gnnz; /* the full rows' layout, for recording */",
+                 j->cname, j->cname, j->cname);
     for (int k = 0; k < pl->nsyn; k++)
         out_line(o, "static %s *%s; /* %s [%s], per synapse */", storage_type(pl->syn[k]->type),
                  pl->syn[k]->cname, pl->syn[k]->label, pl->syn[k]->unit);
@@ -669,6 +798,8 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_open(o, "static int build_%s(void)", c);
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
+    if (m->mpi)
+        mpi_restrict(o, m, j, 0);
     out_line(o, "const int64_t nnz = %s.nnz ? %s.nnz : 1;", c, c);
     for (int k = 0; k < pl->nsyn; k++)
         alloc_line(o, pl->syn[k]->cname, "", "nnz", pl->syn[k]->label, j->name);
@@ -677,7 +808,10 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "int64_t maxd = 1;");
     out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
     out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-    out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", c, c);
+    if (m->mpi)
+        out_line(o, "const int64_t j = %s.col[s], rank = rk[s]; /* its rank in the full row */", c);
+    else
+        out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", c, c);
     out_line(o, "(void)j; (void)rank;");
     cg_block(&d, &pl->syn_init, o);
     if (j->delay) {
@@ -697,6 +831,8 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_close(o);
     out_line(o, "%s_D = maxd + 1;", c);
+    if (m->mpi && !mpi_recorded(m, j))
+        out_line(o, "nrt_free(rk);");
     snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt, "receptor input ring", j->name);
     snprintf(cnt, sizeof cnt, "%lld + 1", npost);
@@ -927,9 +1063,11 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
 }
 
 /* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
-static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file)
+static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file, int mpi)
 {
     const char *jc = rec->proj->cname;
+    char nnz[96];   /* --mpi: the full projection's count; each rank holds a part */
+    snprintf(nnz, sizeof nnz, mpi ? "%s_gnnz" : "%s.nnz", jc);
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
     for (int k = 0; k < rec->nvars; k++) {
@@ -937,20 +1075,20 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
         sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
     }
     out_begin(o);
-    out_open(o, "if (%s.nnz > INT32_MAX)", jc);
+    out_open(o, "if (%s > INT32_MAX)", nnz);
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", file);
     out_line(o, "return -1;");
     out_close(o);
-    out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof *rec%d_local, \"recording\");",
-             r, jc, jc, r);
-    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * %d * sizeof *rec%d_row, \"recording\");",
-             r, jc, jc, rec->nvars, r);
+    out_line(o, "rec%d_local = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * sizeof *rec%d_local, \"recording\");",
+             r, nnz, nnz, r);
+    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * %d * sizeof *rec%d_row, \"recording\");",
+             r, nnz, nnz, rec->nvars, r);
     out_line(o, "if (!rec%d_local || !rec%d_row) return -1;", r, r);
-    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) rec%d_local[s] = s;", jc, r);
+    out_line(o, "for (int64_t s = 0; s < %s; s++) rec%d_local[s] = s;", nnz, r);
     out_line(o, "static const char *const vars[] = {%s};", vars.s);
     out_line(o, "static const char *const units[] = {%s};", units.s);
-    out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)%s.nnz, rec%d_local, %lld);", r,
-             file, pn.s, rec->nvars, jc, r, (long long)rec->every);
+    out_line(o, "%srec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)%s, rec%d_local, %lld);",
+             mpi ? "if (root) " : "", r, file, pn.s, rec->nvars, nnz, r, (long long)rec->every);
     out_close(o);
     sb_free(&vars);
     sb_free(&units);
@@ -982,14 +1120,17 @@ static void emit_records(Out *o, const IrModel *m)
     }
     out_blank(o);
     out_open(o, "static int open_records(void)");
+    const char *root = m->mpi ? "if (root) " : "";
+    if (m->mpi)
+        out_line(o, "const int root = nrt_mpi_rank(mpi) == 0; /* rank 0 writes every file */");
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
         if (rec->proj) {
-            emit_syn_record_open(o, rec, r, f.s);
+            emit_syn_record_open(o, rec, r, f.s, m->mpi);
         } else if (rec->spikes) {
-            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
+            out_line(o, "%srec%d = %s(&ctx, \"%s\", \"%s\", %lld);", root, r, cg_spikes_open(rec), f.s,
                      rec->view.pop->name, (long long)rec->view.size);
         } else {
             StrBuf vars = {0}, units = {0};
@@ -1000,13 +1141,13 @@ static void emit_records(Out *o, const IrModel *m)
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
-            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
-                     f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
+            out_line(o, "%srec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);",
+                     root, r, f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
             out_close(o);
             sb_free(&vars);
             sb_free(&units);
         }
-        out_line(o, "if (!rec%d) return -1;", r);
+        out_line(o, "if (%s!rec%d) return -1;", m->mpi ? "root && " : "", r);
         sb_free(&f);
     }
     out_line(o, "return 0;");
@@ -1069,14 +1210,154 @@ static void emit_step(Out *o, const IrModel *m)
     out_blank(o);
 }
 
+/* --mpi: do_step's work split at the spike exchange. local_step runs this rank's neurons,
+ * hands their spikes to the exchange and samples neuron states (merged into rank 0);
+ * deliver_step, once the interval's spikes are exchanged, runs the projections on every
+ * rank's spikes of one step and records them, as do_step does. */
+static void emit_step_mpi(Out *o, const IrModel *m)
+{
+    out_line(o, "/* this rank's part of a step: its neurons, its spikes out, neuron states sampled */");
+    out_open(o, "static int local_step(int64_t step)");
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            out_line(o, "arrive_%s(step);", m->projs[k]->cname);
+    for (int i = 0; i < m->npops; i++)
+        out_line(o, "step_%s(step);", m->pops[i]->cname);
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (mpi_replicated(m, p))   /* every rank has them: rank 0 sends them */
+            out_line(o, "if (nrt_mpi_push(&ctx, mpi, %s_spk, nrt_mpi_rank(mpi) == 0 ? %s_nspk : 0) != NRT_OK) return -1;",
+                     p->cname, p->cname);
+        else
+            out_line(o, "if (nrt_mpi_push(&ctx, mpi, %s_spk, %s_nspk) != NRT_OK) return -1;", p->cname, p->cname);
+    }
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->proj || rec->spikes)
+            continue;
+        const char *pc = rec->view.pop->cname;
+        out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+        out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
+        out_line(o, "const int64_t n = rec%d_idx[k];", r);
+        out_line(o, "const int own = n >= %s_lo && n < %s_hi;", pc, pc);
+        for (int v = 0; v < rec->nvars; v++) {
+            const IrVar *var = rec->vars[v];
+            out_line(o, "rec%d_row[%d * %d + k] = own ? (double)%s%s : 0.0;", r, v, rec->nidx, var->cname,
+                     var->per_neuron ? "[n]" : "");
+        }
+        out_close(o);
+        out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, %d) != NRT_OK) return -1;", r, rec->nvars * rec->nidx);
+        out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+        out_close(o);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* step k of the exchanged interval: every rank's spikes of `step`, into this rank's synapses */");
+    out_open(o, "static int deliver_step(int64_t step, int k)");
+    for (int i = 0; i < m->npops; i++)
+        out_line(o, "%s_nspk = nrt_mpi_take(mpi, k, %d, %s_spk);", m->pops[i]->cname, i, m->pops[i]->cname);
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
+    for (int i = 0; i < m->npops; i++)
+        out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->proj) {   /* this rank's synapses at their columns of the full layout, merged */
+            const char *jc = rec->proj->cname;
+            out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+            if (rec->proj->plast->event)
+                out_line(o, "catchup_%s(step + 1);", jc);
+            out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
+            out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
+            out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
+            out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+            out_close(o);
+            out_close(o);
+            out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
+                     rec->nvars);
+            out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+            out_close(o);
+        } else if (rec->spikes) {
+            const char *pc = rec->view.pop->cname;
+            out_open(o, "for (int64_t q = 0; rec%d && q < %s_nspk; q++)", r, pc);
+            out_line(o, "const int64_t n = %s_spk[q];", pc);
+            if (rec->view.offset != 0 || rec->view.size != rec->view.pop->size)
+                out_line(o, "if (n < %lld || n >= %lld) continue;", (long long)rec->view.offset,
+                         (long long)(rec->view.offset + rec->view.size));
+            out_line(o, "if (nrt_rec_spike(rec%d, step, (int32_t)(n - %lld)) != NRT_OK) return -1;", r,
+                     (long long)rec->view.offset);
+            out_close(o);
+        }
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* --mpi: after nrt_init, the ranks, the slices, the checks that need one rank. */
+static void emit_mpi_start(Out *o, const IrModel *m)
+{
+    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
+    out_open(o, "if (!mpi)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 1;");
+    out_close(o);
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (mpi_replicated(m, p))
+            out_line(o, "%s_lo = 0, %s_hi = %s_N; /* replicated on every rank */", p->cname, p->cname, p->cname);
+        else
+            out_line(o, "nrt_mpi_slice(mpi, %s_N, &%s_lo, &%s_hi);", p->cname, p->cname, p->cname);
+    }
+    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+}
+
+/* --mpi: nc_D, the exchange interval, once every synapse is built. */
+static void emit_mpi_interval(Out *o, const IrModel *m)
+{
+    int plastic = 0;
+    out_line(o, "int64_t dmin = 64; /* the interval's cap: exchanges stay frequent enough to stop promptly */");
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        plastic |= j->plast != NULL;
+        if (!j->delay)
+            out_line(o, "dmin = 1; /* %s */", j->name);
+        else if (j->procedural)
+            out_line(o, "if (%s_dmin < dmin) dmin = %s_dmin;", j->cname, j->cname);
+        else
+            out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) if (%s_d[s] < dmin) dmin = %s_d[s];", j->cname,
+                     j->cname, j->cname);
+    }
+    if (plastic)
+        out_line(o, "dmin = 1; /* plasticity: every phase sees every rank's spikes of each step */");
+    out_line(o, "nc_D = nrt_mpi_min(mpi, dmin);");
+}
+
 static void emit_main(Out *o, const IrModel *m)
 {
     cg_finite_c(o, m);
     out_open(o, "static int fail(const char *prog)");
-    out_line(o, "return nrt_fail(&ctx, prog);");
+    if (m->mpi) {   /* the other ranks would wait for this one */
+        out_line(o, "const int rc = nrt_fail(&ctx, prog);");
+        out_line(o, "nrt_mpi_abort(mpi, 1);");
+        out_line(o, "return rc;");
+    } else {
+        out_line(o, "return nrt_fail(&ctx, prog);");
+    }
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c");
+    if (m->mpi)
+        emit_mpi_start(o, m);
     for (int i = 0; i < m->nrtparams; i++)
         out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
                  storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
@@ -1101,6 +1382,8 @@ static void emit_main(Out *o, const IrModel *m)
         if (!m->projs[k]->procedural)
             out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
                      m->projs[k]->cname);
+    if (m->mpi)
+        emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
@@ -1115,20 +1398,39 @@ static void emit_main(Out *o, const IrModel *m)
         if (ph->kind == PH_RUN) {
             end += ph->steps;
             out_line(o, "/* run %lld steps */", (long long)ph->steps);
-            out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
-            out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
-            out_line(o, "ctx.step = step + 1;");
-            out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
-            out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
-            out_open(o, "if (ctx.step == ctx.ckpt_step)");
-            out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
-            out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
-            out_close(o);
-            out_close(o);
-            out_open(o, "if (ctx.stop_requested)");
-            out_line(o, "stop = 1;");
-            out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
-            out_close(o);
+            if (m->mpi) {   /* intervals of nc_D steps, the spikes exchanged after each */
+                out_open(o, "for (; step < %lld && !nc_stop;)", (long long)end);
+                out_line(o, "const int64_t e = %lld - step < nc_D ? %lld : step + nc_D;", (long long)end, (long long)end);
+                out_line(o, "if (nrt_mpi_begin(&ctx, mpi, (int)(e - step), %d) != NRT_OK) return fail(argv[0]);",
+                         m->npops);
+                out_open(o, "for (int64_t s = step; s < e; s++)");
+                out_line(o, "if (local_step(s) != 0) return fail(argv[0]);");
+                out_line(o, "if (ctx.check_finite && (s + 1) %% ctx.check_finite == 0 && check_finite(s) != 0) return fail(argv[0]);");
+                out_close(o);
+                out_line(o, "nc_stop = nrt_mpi_exchange(&ctx, mpi, ctx.stop_requested);");
+                out_line(o, "if (nc_stop < 0) return fail(argv[0]);");
+                out_line(o, "for (int64_t s = step; s < e; s++) if (deliver_step(s, (int)(s - step)) != 0) return fail(argv[0]);");
+                out_line(o, "step = e;");
+                out_line(o, "ctx.step = step;");
+                out_line(o, "nrt_progress(&ctx);");
+                out_close(o);
+                out_line(o, "if (nc_stop) ctx.stop_requested = stop = 1;");
+            } else {
+                out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
+                out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
+                out_line(o, "ctx.step = step + 1;");
+                out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
+                out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
+                out_open(o, "if (ctx.step == ctx.ckpt_step)");
+                out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
+                out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
+                out_close(o);
+                out_close(o);
+                out_open(o, "if (ctx.stop_requested)");
+                out_line(o, "stop = 1;");
+                out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
+                out_close(o);
+            }
             for (int k = 0; k < m->nprojs; k++)
                 if (m->projs[k]->plast && m->projs[k]->plast->event)
                     out_line(o, "if (!stop) catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
@@ -1200,7 +1502,10 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
         emit_pop_step(&o, m->pops[i], m);
     }
     emit_records(&o, m);
-    emit_step(&o, m);
+    if (m->mpi)
+        emit_step_mpi(&o, m);
+    else
+        emit_step(&o, m);
     cg_ckpt_c(cc, &o, m);
     emit_main(&o, m);
     const char *path = src_path(cc, m, bo);
@@ -1217,10 +1522,14 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *src = src_path(cc, m, bo);
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
+    const char *mlib = arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir);
     char *argv[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
                     (char *)src, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-o",
                     (char *)bo->output, NULL};
-    int rc = cg_run(cc, argv, bo->verbose);
+    char *argv_mpi[] = {(char *)bo->cc, (char *)"-std=c11", (char *)"-O2", (char *)"-w", (char *)inc,
+                        (char *)src, (char *)mlib, (char *)lib, (char *)bo->hdf5_lib, (char *)"-lm", (char *)"-o",
+                        (char *)bo->output, NULL};
+    int rc = cg_run(cc, m->mpi ? argv_mpi : argv, bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",
                  bo->cc, rc < 0 ? "could not run it" : "see its messages above");

@@ -2,7 +2,7 @@
  * run was (model, back end, device, schedule, sizes, steps, dt), what it cost (code generation
  * and compile time from <executable>.build.json, which neuroc writes; construction and
  * simulation time; RTF; synaptic events per second; peak host and device memory).
- * Called by nrt_report after the run; fields are described in docs/cli.md §2.5. Each
+ * Called by nrt_report after the run; fields are described in docs/cli.md §2.6. Each
  * instance of a batch (--instances) writes its own into <its folder>/bench.json.
  */
 #define _DEFAULT_SOURCE

@@ -254,7 +254,7 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
     char path[4200], tmp[4208];
     const char *dir = ctx->ckpt_dir;
     FILE *f;
-    int i, bad;
+    int i;
     if (!dir) {
         nrt_seterr(ctx, "no checkpoint folder (--checkpoint DIR)");
         return NRT_EINVAL;
@@ -293,12 +293,8 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
         else
             fprintf(f, "array %s %zu\n", it[i].name, it[i].bytes);
     }
-    bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-        remove(tmp);
+    if (nrt_commit_file(ctx, f, tmp, path) != NRT_OK)
         return NRT_EIO;
-    }
     ctx->ckpt_written = ctx->step;
     return NRT_OK;
 }

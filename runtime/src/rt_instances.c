@@ -166,7 +166,6 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
     char path[4200], tmp[4208];
     FILE *f;
     int64_t b;
-    int bad;
     if (snprintf(path, sizeof path, "%s/manifest.json", base) >= (int)sizeof path) {
         nrt_seterr(ctx, "path of manifest.json in '%s' is too long", base);
         return NRT_EINVAL;
@@ -208,18 +207,7 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
         fputc('}', f);
     }
     fputs(nrun ? "\n  ]\n}\n" : "]\n}\n", f);
-    bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
-        remove(tmp);
-        return NRT_EIO;
-    }
-    if (rename(tmp, path) != 0) {
-        nrt_seterr(ctx, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        remove(tmp);
-        return NRT_EIO;
-    }
-    return NRT_OK;
+    return nrt_commit_file(ctx, f, tmp, path);
 }
 
 /* Contract: see rt_internal.h. */

@@ -45,6 +45,10 @@ void nrt_fault_build(nrt_ctx *ctx);
  * finite), as manifest.json writes them (rt_record.c). */
 void nrt_json_str(FILE *f, const char *s);
 void nrt_json_num(FILE *f, double x);
+/* Close f, written as `tmp`, and rename it to `path`, so that `path` is either the old file or
+ * the whole new one; on any failure remove tmp and return NRT_EIO with errmsg naming the file
+ * (rt_record.c). */
+nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path);
 
 /* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
  * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the

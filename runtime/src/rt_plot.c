@@ -507,21 +507,17 @@ static FILE *fig_open(Plot *P, const char *name)
 static nrt_status fig_close(Plot *P, FILE *f, const char *name, const char *caption)
 {
     char *path = path_in(P, name), tmp[4200];
-    int bad = ferror(f);
     Fig *figs;
-    if (fclose(f) != 0 || bad || !path) {
-        if (path)
-            nrt_seterr(P->ctx, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-        free(path);
+    nrt_status st;
+    if (!path) {
+        fclose(f);
         return NRT_EIO;
     }
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (rename(tmp, path) != 0) {
-        nrt_seterr(P->ctx, "cannot rename '%s': %s", tmp, strerror(errno));
-        free(path);
-        return NRT_EIO;
-    }
+    st = nrt_commit_file(P->ctx, f, tmp, path);
     free(path);
+    if (st != NRT_OK)
+        return st;
     if (!caption)
         return NRT_OK;
     figs = realloc(P->figs, sizeof *figs * (size_t)(P->nfigs + 1));

@@ -710,7 +710,7 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
     char path[4200], tmp[4208];
     FILE *f;
     const nrt_rec *r;
-    int i, bad;
+    int i;
     if (snprintf(path, sizeof path, "%s/manifest.json", ctx->out_dir) >= (int)sizeof path) {
         nrt_seterr(ctx, "path of manifest.json in '%s' is too long", ctx->out_dir);
         return NRT_EINVAL;
@@ -784,7 +784,13 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
         write_rec_json(f, r, ctx->dt);
     }
     fputs(ctx->recs ? "\n  ]\n}\n" : "]\n}\n", f);
-    bad = ferror(f);
+    return nrt_commit_file(ctx, f, tmp, path);
+}
+
+/* Contract: see rt_internal.h. */
+nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
         remove(tmp);

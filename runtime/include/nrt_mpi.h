@@ -1,0 +1,65 @@
+/* nrt_mpi.h -- the MPI layer of a distributed C simulator (neuroc --mpi), in
+ * libneurort_mpi.a (runtime/src/rt_mpi.c). Normal builds neither include nor link it.
+ *
+ * Each rank owns a contiguous slice of every population (nrt_mpi_slice), or all of a
+ * population the generated program replicates; it keeps the synapses onto its own post
+ * neurons (nrt_mpi_restrict) and exchanges the spikes of every interval of D steps (the
+ * shortest delay), usually in one MPI_Allgather (nrt_mpi_push, nrt_mpi_exchange, nrt_mpi_take), so
+ * every rank sees the single-rank spike lists of every step, in neuron order. Rank 0 writes
+ * every output file. This header does not include mpi.h: generated code needs only it.
+ */
+#ifndef NRT_MPI_H
+#define NRT_MPI_H
+
+#include "neurort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nrt_mpi nrt_mpi;
+
+/* MPI_Init (a single rank without mpirun works), rank and size; registers MPI_Finalize to
+ * run at exit. Ranks other than 0 become quiet and write no files (ctx->out_dir = NULL):
+ * call after nrt_init. NULL with errmsg on failure, and for --instances B > 1. */
+nrt_mpi *nrt_mpi_init(nrt_ctx *ctx, int *argc, char ***argv);
+int nrt_mpi_rank(const nrt_mpi *m);
+int nrt_mpi_size(const nrt_mpi *m);
+/* Stop every rank at once after an error on one of them (exit status `code`); with one
+ * rank, finalise and return. */
+void nrt_mpi_abort(nrt_mpi *m, int code);
+
+/* The slice [*lo, *hi) of n elements that this rank owns: rank r of R owns
+ * [n r / R, n (r + 1) / R). */
+void nrt_mpi_slice(const nrt_mpi *m, int64_t n, int64_t *lo, int64_t *hi);
+
+/* Keep only the synapses of c whose post index is in [lo, hi), in their order. *rank
+ * receives, per kept synapse, its rank in its full row (s - row_ptr[i] before), which keys
+ * its draws; *full_row_ptr (unless NULL) a copy of the row pointers before; fw and fd (NULL
+ * or nnz values each, an edge file's columns) are compacted alongside. NRT_ENOMEM with errmsg. */
+nrt_status nrt_mpi_restrict(nrt_ctx *ctx, nrt_csr *c, int64_t lo, int64_t hi, int32_t **rank,
+                            int64_t **full_row_ptr, double *fw, double *fd);
+
+/* The minimum of v over all ranks. */
+int64_t nrt_mpi_min(nrt_mpi *m, int64_t v);
+
+/* Spike exchange of an interval of `nsteps` steps of `npops` populations: nrt_mpi_begin,
+ * then for each step in order and each population in order nrt_mpi_push of this rank's
+ * spikes (global indices, ascending), then nrt_mpi_exchange, then nrt_mpi_take for any
+ * (step, population). The exchange also ORs `stop` (a stop request) over the ranks and
+ * returns it. */
+nrt_status nrt_mpi_begin(nrt_ctx *ctx, nrt_mpi *m, int nsteps, int npops);
+nrt_status nrt_mpi_push(nrt_ctx *ctx, nrt_mpi *m, const int64_t *spk, int64_t n);
+int nrt_mpi_exchange(nrt_ctx *ctx, nrt_mpi *m, int stop);
+/* Write the spikes of every rank for (step k of the interval, population p) to spk, in
+ * rank order (so ascending for contiguous slices), and return their number. */
+int64_t nrt_mpi_take(const nrt_mpi *m, int k, int p, int64_t *spk);
+
+/* Merge a row of recorded values into rank 0: each rank fills the entries it owns and
+ * leaves the others +0.0; rank 0 receives the bitwise OR, which is every owner's value. */
+nrt_status nrt_mpi_row(nrt_ctx *ctx, nrt_mpi *m, double *row, int n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

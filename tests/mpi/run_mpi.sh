@@ -1,0 +1,66 @@
+#!/bin/sh
+# tests/mpi: a model built as a normal simulator and with `neuroc --mpi`, the latter run with
+# one rank (no mpirun) and under `mpirun -np N` for every N given: every output file must
+# be byte-identical to the normal simulator's, manifest.json equal but for its timings.
+#   run_mpi.sh NEUROC MODEL WORKDIR MIN_SPIKES N...
+# MIN_SPIKES: the spike files together must hold at least this many rows (not vacuous).
+# Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
+set -eu
+neuroc=$1 model=$2 work=$3 minspk=$4
+shift 4
+command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+"$neuroc" "$model" -o ref
+if ! "$neuroc" --mpi "$model" -o dist 2>err.txt; then
+    cat err.txt
+    if grep -q "built without MPI" err.txt; then echo "skipped: neuroc was built without MPI"; exit 77; fi
+    exit 1
+fi
+./ref --quiet --out out_ref
+PY=${PYTHON:-python3}
+compare() {   # compare out_ref with $1
+    for f in out_ref/*; do
+        b=$(basename "$f")
+        [ "$b" = manifest.json ] && continue
+        cmp "$f" "$1/$b" || { echo "FAIL: $1/$b differs from the single-process run"; exit 1; }
+    done
+    [ "$(ls out_ref | wc -l)" = "$(ls "$1" | wc -l)" ] || { echo "FAIL: $1 holds other files"; ls out_ref "$1"; exit 1; }
+    "$PY" - out_ref/manifest.json "$1/manifest.json" <<'PYEOF'
+import json, sys
+def strip(d):
+    if isinstance(d, dict):
+        return {k: strip(v) for k, v in d.items() if k != "timing_s"}
+    if isinstance(d, list):
+        return [strip(v) for v in d]
+    return d
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+if a != b:
+    print("FAIL: manifests differ:\n", a, "\n", b)
+    sys.exit(1)
+PYEOF
+    echo "ok: $1 = single-process run"
+}
+# not vacuous: the spike recordings (.npy rows of (t, i)) hold enough spikes
+"$PY" - "$minspk" out_ref <<'PYEOF'
+import sys, os
+n = 0
+for f in sorted(os.listdir(sys.argv[2])):
+    if f.endswith(".npy"):
+        with open(os.path.join(sys.argv[2], f), "rb") as fh:
+            fh.read(8)
+            h = fh.read(int.from_bytes(fh.read(2), "little")).decode()
+        if "[('t', '<f8'), ('i', '<i4')]" in h:
+            n += int(h.split("'shape': (")[1].split(",")[0])
+if n < int(sys.argv[1]):
+    print("FAIL: only %d spikes recorded, need %s" % (n, sys.argv[1]))
+    sys.exit(1)
+print("spikes recorded:", n)
+PYEOF
+./dist --quiet --out out_1
+compare out_1
+for np in "$@"; do
+    mpirun --oversubscribe -np "$np" ./dist --quiet --out "out_np$np"
+    compare "out_np$np"
+done
