@@ -149,16 +149,19 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
                      j->cname, (long long)j->pre.size, (long long)j->post.size, (long long)j->pre.size);
             out_line(o, "nrt_mem_add(&ctx, \"projection %s\", (double)c.nnz, ring + 8.0 * (double)(c.n_pre + 1) + (double)c.nnz * (4 + syn));",
                      j->name);
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)c.nnz);", j->id, j->pre.pop->id);
             out_line(o, "if (ctx.dry_run) { nrt_csr_free(&c); nrt_free(fw); nrt_free(fd); }");
         } else if (j->procedural) {
             cg_conn_spec(o, j);
             out_line(o, "double nnz = 0;");
             out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
             out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring);", j->name);
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, nnz);", j->id, j->pre.pop->id);
         } else {
             cg_conn_spec(o, j);
             out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
             out_line(o, "nrt_mem_add(&ctx, \"projection %s\", nnz, bytes + ring);", j->name);
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, nnz);", j->id, j->pre.pop->id);
         }
         out_close(o);
     }

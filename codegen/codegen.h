@@ -170,6 +170,27 @@ typedef struct Backend {
     int (*build)(Compiler *cc, IrModel *m, const BuildOpts *o);
 } Backend;
 
+/* --- cache.c: the compile cache (key of the emitted build, entries in a folder) --- */
+typedef struct CacheKey {
+    uint64_t h[2];
+} CacheKey;
+
+typedef enum CacheResult {
+    CACHE_MISS,                   /* no entry (or the output could not be written) */
+    CACHE_HIT,                    /* the executable was copied from the cache */
+    CACHE_DAMAGED                 /* an entry exists but fails its size or checksum */
+} CacheResult;
+
+const char *cache_dir(Compiler *cc);
+int cache_key(Compiler *cc, const char *backend, const BuildOpts *bo, CacheKey *k);
+const char *cache_entry(Compiler *cc, const char *dir, const CacheKey *k);
+CacheResult cache_fetch(Compiler *cc, const char *entry, const char *output);
+int cache_store(Compiler *cc, const char *entry, const char *output);
+
+/* backend_cuda.c: the arch nvcc targets when --gpu-arch is not given (the present GPU's,
+ * else sm_90) */
+const char *cuda_default_arch(Compiler *cc);
+
 extern const Backend backend_c;
 extern const Backend backend_cuda;
 extern const Backend backend_opencl;

@@ -1873,6 +1873,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    out_line(o, "ctx.schedule = mode_names[mode];");
     out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
              S->t->name);
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
@@ -2013,6 +2014,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
+        if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s_csr.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
@@ -2028,7 +2033,7 @@ static void emit_host_main(Out *o, const Simt *S)
              (long long)((max_pop(m) + 255) / 256));
     out_line(o, "if (g_persistent < 1) g_persistent = 1;");
     out_close(o);
-    out_line(o, "t0 = nrt_now();");
+    out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
     for (int p = 0; p < m->nphases; p++) {
@@ -2083,7 +2088,7 @@ static void emit_host_main(Out *o, const Simt *S)
         out_close(o);
         sb_free(&val);
     }
-    out_line(o, "ctx.t_simulate = nrt_now() - t0;");
+    out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
     out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

@@ -1,7 +1,7 @@
 /* driver.c -- the pass list (style rule 1).
  *
  *   load -> parse (+ imports) -> [--dump=tokens|ast] -> sema_lower (IR)
- *        -> [--dump=ir | --explain] -> backend->emit -> backend->build
+ *        -> [--dump=ir | --explain] -> backend->emit -> [compile cache] -> backend->build
  *
  * Passes talk only through their data: files, AST, IrModel. The driver also finds the
  * runtime and the stdlib relative to the neuroc executable (build tree or install).
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codegen.h"
@@ -222,8 +223,67 @@ IrModel *compile_front(Compiler *cc, uint32_t file)
     return m;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* <output>.build.json: what the simulator's --bench reports about its own making
+ * (rt_bench.c reads it). A file that cannot be written is only mentioned. */
+static void write_build_info(const BuildOpts *bo, const char *backend, double codegen_s,
+                             double compile_s, const char *cache)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.build.json", bo->output);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "{\"neuroc\": \"%s\", \"backend\": \"%s\", \"codegen_s\": %.6f, "
+                   "\"compile_s\": %.6f, \"cache\": \"%s\"}\n",
+                NEUROC_VERSION, backend, codegen_s, compile_s, cache);
+        if (fclose(f) == 0)
+            return;
+    }
+    fprintf(stderr, "neuroc: warning: cannot write '%s': %s\n", path, strerror(errno));
+}
+
+/* backend->build through the compile cache (cache.c): a hit copies the kept executable,
+ * a miss builds and keeps it. t_start: when compile_file began (code generation time). */
+static int build_cached(Compiler *cc, const Backend *be, IrModel *m, BuildOpts *bo, double t_start)
+{
+    const double t0 = now_s();
+    const char *dir = cc->opt.no_cache ? NULL : cache_dir(cc), *entry = NULL, *state = "off";
+    CacheKey key;
+    if (be == &backend_cuda && !bo->gpu_arch)
+        bo->gpu_arch = cuda_default_arch(cc);
+    if (dir && cache_key(cc, be->name, bo, &key) == 0) {
+        entry = cache_entry(cc, dir, &key);
+        CacheResult r = cache_fetch(cc, entry, bo->output);
+        if (r == CACHE_HIT) {
+            if (bo->verbose)
+                fprintf(stderr, "neuroc: cache hit: %s\n", entry);
+            write_build_info(bo, be->name, t0 - t_start, now_s() - t0, "hit");
+            return 0;
+        }
+        if (r == CACHE_DAMAGED)
+            fprintf(stderr, "neuroc: warning: cache entry '%s' is damaged; rebuilding it\n", entry);
+        else if (bo->verbose)
+            fprintf(stderr, "neuroc: cache miss: %s\n", entry);
+        state = "miss";
+    }
+    if (be->build(cc, m, bo) != 0)
+        return -1;
+    const double t_compile = now_s() - t0;
+    if (entry && cache_store(cc, entry, bo->output) != 0 && bo->verbose)
+        fprintf(stderr, "neuroc: cannot store '%s' in the cache: %s\n", entry, strerror(errno));
+    write_build_info(bo, be->name, t0 - t_start, t_compile, state);
+    return 0;
+}
+
 int compile_file(Compiler *cc)
 {
+    const double t_start = now_s();
     Options *o = &cc->opt;
     if (o->dump == DUMP_TOKENS) {
         uint32_t f = src_load(cc, o->input);
@@ -328,7 +388,7 @@ int compile_file(Compiler *cc)
     bo.emit_dir = tmpl;
     rc = be->emit(cc, m, &bo);
     if (rc == 0)
-        rc = be->build(cc, m, &bo);
+        rc = build_cached(cc, be, m, &bo, t_start);
     remove_tree(tmpl);
     return rc ? 1 : 0;
 }

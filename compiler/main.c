@@ -38,9 +38,11 @@ static void usage(FILE *f)
           "                      persistent (graph and persistent: CUDA only)\n"
           "  --gpu-arch sm_XX    CUDA target (default: the present GPU's, else sm_90)\n"
           "  --nvcc PATH         CUDA compiler (default: $NVCC, nvcc on PATH, /usr/local/cuda/bin)\n"
+          "  --no-cache          build without the compile cache ($NEUROC_CACHE, else\n"
+          "                      $XDG_CACHE_HOME/neuroc or ~/.cache/neuroc; off: NEUROC_CACHE=off)\n"
           "  --mpi               a distributed simulator: run it with mpirun -np N (c back end;\n"
           "                      compiled with $MPICC, else mpicc)\n"
-          "  -v, --verbose       show the commands neuroc runs\n"
+          "  -v, --verbose       show the commands neuroc runs (and cache hits and misses)\n"
           "  --version           print the version\n"
           "  --help              this text\n"
           "\n"
@@ -174,6 +176,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--nvcc") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->nvcc = argv[++i];
+        } else if (strcmp(a, "--no-cache") == 0) {
+            o->no_cache = 1;
         } else if (strcmp(a, "--mpi") == 0) {
             o->mpi = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {

@@ -238,6 +238,7 @@ typedef struct Options {
     const char *gpu_mode;         /* --gpu-mode: auto, block, launch, graph, persistent */
     const char *gpu_arch;         /* --gpu-arch sm_XX */
     const char *nvcc;             /* --nvcc */
+    int no_cache;                 /* --no-cache: build without the compile cache */
     int mpi;                      /* --mpi: a distributed simulator (runtime/include/nrt_mpi.h) */
 } Options;
 

@@ -1416,12 +1416,16 @@ static void emit_main(Out *o, const IrModel *m)
             out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
                      m->projs[k]->name, m->projs[k]->cname, m->projs[k]->cname, m->projs[k]->cname);
     }
+    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
+        if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
-    out_line(o, "t0 = nrt_now();");
+    out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
@@ -1494,7 +1498,7 @@ static void emit_main(Out *o, const IrModel *m)
             sb_free(&val);
         }
     }
-    out_line(o, "ctx.t_simulate = nrt_now() - t0;");
+    out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
     out_open(o, "if (nrt_finish(&ctx) != NRT_OK)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

@@ -42,17 +42,17 @@ static int emit_cuda(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return rc;
 }
 
-/* sm_XY of the first GPU nvidia-smi reports, or NULL. */
-static const char *present_arch(Compiler *cc)
+/* Contract: sm_XY of the first GPU nvidia-smi reports, else "sm_90" (arena-owned). */
+const char *cuda_default_arch(Compiler *cc)
 {
     FILE *p = popen("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null", "r");
     if (!p)
-        return NULL;
+        return "sm_90";
     char line[64] = "";
     int maj = 0, min = 0;
     int ok = fgets(line, sizeof line, p) && sscanf(line, "%d.%d", &maj, &min) == 2 && maj > 0;
     pclose(p);
-    return ok ? arena_printf(&cc->arena, "sm_%d%d", maj, min) : NULL;
+    return ok ? arena_printf(&cc->arena, "sm_%d%d", maj, min) : "sm_90";
 }
 
 static const char *find_nvcc(Compiler *cc, const BuildOpts *bo)
@@ -84,9 +84,7 @@ static int build_cuda(Compiler *cc, IrModel *m, const BuildOpts *bo)
                             "(give one with --nvcc or $NVCC)");
         return -1;
     }
-    const char *arch = bo->gpu_arch ? bo->gpu_arch : present_arch(cc);
-    if (!arch)
-        arch = "sm_90";
+    const char *arch = bo->gpu_arch ? bo->gpu_arch : cuda_default_arch(cc);
     const char *cu = arena_printf(&cc->arena, "%s/%s.cu", bo->emit_dir, m->name);
     const char *fatbin = arena_printf(&cc->arena, "%s/%s.fatbin", bo->emit_dir, m->name);
     const char *archopt = arena_printf(&cc->arena, "-arch=%s", arch);

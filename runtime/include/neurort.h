@@ -114,6 +114,19 @@ typedef struct nrt_ctx {
     } mem[NRT_MAX_POPS];
     int nmem;                     /* items added (may exceed NRT_MAX_POPS) */
     double mem_total;             /* bytes of every item */
+    /* --bench (rt_bench.c) */
+    const char *bench;            /* --bench: "-" (stdout), --bench=FILE; NULL: no report */
+    const char *schedule;         /* set by a GPU program: the schedule it runs */
+    char device_name[256];        /* set by nrt_gpu_open */
+    double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
+    double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
+    int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
+    int64_t spikes0[NRT_MAX_POPS]; /* each population's spike count then (--bench counts from it) */
+    struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */
+        int pre;                  /* index of the presynaptic population in pops */
+        double synapses;
+    } projs[NRT_MAX_POPS];
+    int nprojs;
 } nrt_ctx;
 
 /* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
@@ -322,6 +335,19 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
  * percent, simulated time, elapsed wall time, real-time factor; on a terminal as a bar
  * redrawn in place, with the estimated time left. */
 void nrt_progress(nrt_ctx *ctx);
+/* The simulation phase: nrt_sim_begin returns nrt_now() and notes the process's CPU time;
+ * nrt_sim_end(ctx, t0) returns the wall time since t0 and keeps the CPU time spent since
+ * (ctx->cpu_simulate, --bench's simulate_cpu_s). */
+double nrt_sim_begin(nrt_ctx *ctx);
+double nrt_sim_end(nrt_ctx *ctx, double t0);
+/* Projection k (0-based, in model order) takes spikes of population `pre` (its index in
+ * ctx->pops) and has `synapses` synapses: the memory plan's count first, the built count
+ * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */
+void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses);
+/* With --bench, the JSON report of this run (rt_bench.c, docs/cli.md): on stdout or into
+ * the file --bench=FILE names; an instance of --instances writes <its folder>/bench.json.
+ * NRT_EIO with errmsg when the file cannot be written. */
+nrt_status nrt_bench(nrt_ctx *ctx);
 /* Final summary on stderr: spikes and mean rate per population, build/construct/simulate
  * times, RTF. Nothing when quiet. */
 void nrt_report(nrt_ctx *ctx);

@@ -169,6 +169,7 @@ nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out)
     if (st != NRT_OK)
         return st;
     (*out)->info.index = idx;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", (*out)->info.name);
     if (ctx->fault.device_mem && ctx->fault.device_mem < (*out)->info.global_mem)
         (*out)->info.global_mem = (size_t)ctx->fault.device_mem; /* the memory plan sees it */
     return NRT_OK;
@@ -545,6 +546,9 @@ nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what
     b->h = h;
     b->bytes = bytes;
     snprintf(b->what, sizeof b->what, "%s", what);
+    g->ctx->dev_bytes += (double)bytes;     /* peak_device_bytes of --bench */
+    if (g->ctx->dev_bytes > g->ctx->dev_peak)
+        g->ctx->dev_peak = g->ctx->dev_bytes;
     m->h = h;
     m->bytes = bytes;
     return NRT_OK;
@@ -558,6 +562,7 @@ void nrt_gpu_free(nrt_gpu *g, nrt_dmem *m)
     b = find_buf(g, m->h);
     if (b) {
         g->ops->free(g, b->h);
+        g->ctx->dev_bytes -= (double)b->bytes;
         *b = g->bufs[--g->nbufs];
     }
     m->h = 0;

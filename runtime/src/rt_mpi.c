@@ -62,6 +62,7 @@ nrt_mpi *nrt_mpi_init(nrt_ctx *ctx, int *argc, char ***argv)
     if (m->rank != 0) {
         ctx->quiet = 1;
         ctx->out_dir = NULL;
+        ctx->bench = NULL;         /* rank 0 alone writes the --bench report */
     }
     return m;
 }

@@ -88,6 +88,8 @@ void nrt_report(nrt_ctx *ctx)
     double sim_s;
     int i, w = 10;
     char b[32], c[32], s[32];
+    if (ctx && ctx->bench && nrt_bench(ctx) != NRT_OK)
+        fprintf(stderr, "error: --bench: %s\n", ctx->errmsg);
     if (!ctx || ctx->quiet)
         return;
     if (ctx->progress_line_open) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh -- everything GPU-side in one call, on the machine with the GPU:
 # the CUDA and OpenCL (NVIDIA driver) test suites, the full-size validation of every example
-# (validation.log, the "device" columns of docs/validation.md), the building-block benchmark, CUBA/COBA
-# on every back end and schedule, and a per-kernel time breakdown. Results under $OUT.
+# (validation.log, the "device" columns of docs/validation.md), the building-block benchmark, the
+# benchmark suite (bench/run.sh gpu: every model, back end and schedule; bench.json and bench.md),
+# and a per-kernel time breakdown. Results under $OUT.
 #
 # The build comes from the development machine (re2c and lemon are not needed here):
 #   cmake -S . -B build-dev -DNEUROC_PYTHON3=python3 && cmake --build build-dev -j
@@ -13,6 +14,10 @@
 #   pip download numpy==1.26.4 --only-binary=:all: --python-version 3.12 \
 #       --platform manylinux2014_x86_64 --no-deps -d build-dev/wheels
 # and it is unpacked into a temporary folder here.
+# The GPU peer of the benchmark suite (Brian2CUDA, bench/brian2/peer.py) needs its own wheels,
+# Brian2 2.10 wanting NumPy 2 (about 30 MB; the suite says "not run" without them):
+#   pip download brian2cuda==1.0b1 --only-binary=:all: --python-version 3.12 \
+#       --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 -d build-dev/wheels-brian2cuda
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
@@ -40,6 +45,12 @@ if ! python3 -c "import numpy" 2>/dev/null || ! /usr/bin/python3 -c "import nump
     export PYTHONPATH="$PYLIB${PYTHONPATH:+:$PYTHONPATH}"
     /usr/bin/python3 -c "import numpy" 2>/dev/null || { echo "run.sh: NumPy is missing (see the header); checkers that need it fail"; status=1; }
 fi
+if ls "$ROOT/$BUILD"/wheels-brian2cuda/*.whl >/dev/null 2>&1; then
+    export BRIAN2CUDA_PYTHONPATH=$(mktemp -d)
+    for whl in "$ROOT/$BUILD"/wheels-brian2cuda/*.whl; do
+        python3 -m zipfile -e "$whl" "$BRIAN2CUDA_PYTHONPATH" >/dev/null 2>&1
+    done
+fi
 W0=$(mktemp -d)
 "$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend opencl -o "$W0/cuba" >/dev/null 2>&1 &&
     "$W0/cuba" --list-devices >"$OUT/opencl-devices.txt" 2>&1
@@ -57,10 +68,9 @@ grep -E "^[0-9]+: \[[a-z_]+\] (ok|FAIL|PASSED|FAILED|scale|reference)|tests pass
 echo "== building blocks"
 bash "$ROOT/bench/gpu/blocks.sh" >"$OUT/blocks.log" 2>&1 || status=1
 tail -30 "$OUT/blocks.txt" 2>/dev/null
-echo "== CUBA / COBA"
-OUT=$OUT bash "$ROOT/bench/gpu/models.sh" "$ROOT/$BUILD/bin/neuroc" "${RUNS:-5}" 2>&1 | tee "$OUT/models.txt"
-echo "== large models: assembly calculus at n = 1e5 and 1e6, procedural connectivity up to 2.4e10 synapses"
-[ "${SKIP_SCALE:-0}" = 1 ] || bash "$ROOT/bench/gpu/scale.sh" "$ROOT/$BUILD/bin/neuroc" "$OUT" 2>&1
+echo "== benchmark suite (bench/run.sh gpu; OUT/bench.md is the table for docs/performance.md)"
+[ "${SKIP_SUITE:-0}" = 1 ] || OUT=$OUT bash "$ROOT/bench/run.sh" gpu "$ROOT/$BUILD/bin/neuroc" 2>&1 | tee "$OUT/suite.txt"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
 echo "== per-kernel breakdown (ncu, launch schedule, CUBA, 200 kernels after 2000)"
 W=$(mktemp -d)
 "$ROOT/$BUILD/bin/neuroc" "$ROOT/examples/cuba.neuro" --backend cuda --gpu-mode launch -o "$W/cuba" >/dev/null 2>&1
