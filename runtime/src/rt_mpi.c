@@ -228,7 +228,8 @@ int nrt_mpi_exchange(nrt_ctx *ctx, nrt_mpi *m, int stop)
         const int32_t *h = m->fixed + r * (size_t)slot;
         const int64_t len = HDR + nq + h[1], head = len < slot ? len : slot;
         memcpy(m->recv + at, h, (size_t)head * sizeof *m->recv);
-        memcpy(m->recv + at + head, m->over + m->rdispls[r], (size_t)m->rcounts[r] * sizeof *m->recv);
+        if (m->rcounts[r])
+            memcpy(m->recv + at + head, m->over + m->rdispls[r], (size_t)m->rcounts[r] * sizeof *m->recv);
         int64_t o = at + HDR + nq;
         for (int64_t q = 0; q < nq; q++) {
             m->off[r * (size_t)nq + (size_t)q] = o;
