@@ -1186,22 +1186,51 @@ static void emit_records(Out *o, const IrModel *m)
     out_blank(o);
 }
 
-static void emit_step(Out *o, const IrModel *m)
+/* The start of a step (do_step, local_step): plastic arrivals, then every population. */
+static void emit_neuron_calls(Out *o, const IrModel *m)
 {
-    out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
-    out_open(o, "static int do_step(int64_t step)");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
             out_line(o, "arrive_%s(step);", m->projs[k]->cname);
     for (int i = 0; i < m->npops; i++)
         out_line(o, "step_%s(step);", m->pops[i]->cname);
+}
+
+/* The step's spikes into the projections, and counted (do_step, deliver_step). */
+static void emit_delivery_calls(Out *o, const IrModel *m)
+{
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
     for (int i = 0; i < m->npops; i++)
         out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
+}
+
+/* Spike recording r of the step's spike list; the loop counter is named q, and with `guard`
+ * the loop runs only where rec<r> is open (rank 0 of a distributed program). */
+static void emit_spike_record(Out *o, const IrRecord *rec, int r, const char *q, int guard)
+{
+    const char *pc = rec->view.pop->cname;
+    if (guard)
+        out_open(o, "for (int64_t %s = 0; rec%d && %s < %s_nspk; %s++)", q, r, q, pc, q);
+    else
+        out_open(o, "for (int64_t %s = 0; %s < %s_nspk; %s++)", q, q, pc, q);
+    out_line(o, "const int64_t n = %s_spk[%s];", pc, q);
+    if (rec->view.offset != 0 || rec->view.size != rec->view.pop->size)
+        out_line(o, "if (n < %lld || n >= %lld) continue;", (long long)rec->view.offset,
+                 (long long)(rec->view.offset + rec->view.size));
+    out_line(o, "if (nrt_rec_spike(rec%d, step, (int32_t)(n - %lld)) != NRT_OK) return -1;", r,
+             (long long)rec->view.offset);
+    out_close(o);
+}
+
+static void emit_step(Out *o, const IrModel *m)
+{
+    out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
+    out_open(o, "static int do_step(int64_t step)");
+    emit_neuron_calls(o, m);
+    emit_delivery_calls(o, m);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        const char *pc = rec->view.pop->cname;
         if (rec->proj) {
             const char *jc = rec->proj->cname;
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
@@ -1214,14 +1243,7 @@ static void emit_step(Out *o, const IrModel *m)
             out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
             out_close(o);
         } else if (rec->spikes) {
-            out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", pc);
-            out_line(o, "const int64_t n = %s_spk[k];", pc);
-            if (rec->view.offset != 0 || rec->view.size != rec->view.pop->size)
-                out_line(o, "if (n < %lld || n >= %lld) continue;", (long long)rec->view.offset,
-                         (long long)(rec->view.offset + rec->view.size));
-            out_line(o, "if (nrt_rec_spike(rec%d, step, (int32_t)(n - %lld)) != NRT_OK) return -1;", r,
-                     (long long)rec->view.offset);
-            out_close(o);
+            emit_spike_record(o, rec, r, "k", 0);
         } else {
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
             out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
@@ -1249,11 +1271,7 @@ static void emit_step_mpi(Out *o, const IrModel *m)
 {
     out_line(o, "/* this rank's part of a step: its neurons, its spikes out, neuron states sampled */");
     out_open(o, "static int local_step(int64_t step)");
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k]->plast)
-            out_line(o, "arrive_%s(step);", m->projs[k]->cname);
-    for (int i = 0; i < m->npops; i++)
-        out_line(o, "step_%s(step);", m->pops[i]->cname);
+    emit_neuron_calls(o, m);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (mpi_replicated(m, p))   /* every rank has them: rank 0 sends them */
@@ -1289,10 +1307,7 @@ static void emit_step_mpi(Out *o, const IrModel *m)
     out_open(o, "static int deliver_step(int64_t step, int k)");
     for (int i = 0; i < m->npops; i++)
         out_line(o, "%s_nspk = nrt_mpi_take(mpi, k, %d, %s_spk);", m->pops[i]->cname, i, m->pops[i]->cname);
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
-    for (int i = 0; i < m->npops; i++)
-        out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
+    emit_delivery_calls(o, m);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->proj) {   /* this rank's synapses at their columns of the full layout, merged */
@@ -1313,15 +1328,7 @@ static void emit_step_mpi(Out *o, const IrModel *m)
             out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
             out_close(o);
         } else if (rec->spikes) {
-            const char *pc = rec->view.pop->cname;
-            out_open(o, "for (int64_t q = 0; rec%d && q < %s_nspk; q++)", r, pc);
-            out_line(o, "const int64_t n = %s_spk[q];", pc);
-            if (rec->view.offset != 0 || rec->view.size != rec->view.pop->size)
-                out_line(o, "if (n < %lld || n >= %lld) continue;", (long long)rec->view.offset,
-                         (long long)(rec->view.offset + rec->view.size));
-            out_line(o, "if (nrt_rec_spike(rec%d, step, (int32_t)(n - %lld)) != NRT_OK) return -1;", r,
-                     (long long)rec->view.offset);
-            out_close(o);
+            emit_spike_record(o, rec, r, "q", 1);
         }
     }
     out_line(o, "return 0;");
