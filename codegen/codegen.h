@@ -206,6 +206,8 @@ typedef struct SimtTarget {
 
 /* The schedule a model gets: `requested` unless "auto"/NULL (see simt.c); graphs: CUDA. */
 const char *simt_schedule(const IrModel *m, int graphs, const char *requested);
+/* --mpi with the cuda back end: refuse what distributed GPU runs do not take (simt_mpi.c). */
+int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode);
 /* The device program (one text for CUDA and OpenCL) and the host program of m. */
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o);
 int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
@@ -213,7 +215,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
 /* A C header holding `data` as nc_program[] / nc_program_len. */
 int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
 /* Compile the host program `src` and link libneurort. */
-int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src);
+int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *src);
 
 /* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
 

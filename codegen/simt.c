@@ -225,6 +225,8 @@ static void layout(Simt *S)
     simt_add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
     simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    if (m->mpi)
+        simt_mpi_args(S);
     simt_finite_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = n_scal_vars(m);
@@ -295,6 +297,10 @@ static int spike_flags(const IrModel *m, const IrPop *p)
 static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
 {
     const Simt *S = d->user;
+    if (S->m->mpi) {   /* distributed: a bit in this rank's exchange buffer (simt_mpi.c) */
+        simt_mpi_spike(o);
+        return;
+    }
     out_begin(o);
     out_line(o, "const int k_ = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], 1);", 2 * pop->id);
     out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);
@@ -439,6 +445,11 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
         }
         out_line(o, "NC_BARRIER();");
+    } else if (m->mpi) {
+        simt_mpi_neuron_range(o, S, p);
+        out_open(o, "for (int64_t n = nc_lo + NC_GID; n < nc_hi; n += NC_GSIZE)");
+        cg_block(&d, &p->body, o);
+        out_close(o);
     } else {
         out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
         if (spike_flags(m, p) && !p->topk)
@@ -815,13 +826,18 @@ static void emit_tail(Out *o, const Simt *S)
         out_open(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE)", w);
         out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
         out_line(o, "(void)n;");
+        /* distributed: the owner of n writes it, the others +0.0 (merged by a bitwise OR) */
+        const char *own = m->mpi ? "nc_own ? " : "", *other = m->mpi ? " : 0.0" : "";
+        if (m->mpi)
+            simt_mpi_owner(o, S, rec->view.pop);
         out_line(o, "switch ((int)(q / %d)) {", rec->nidx);
         for (int v = 0; v < rec->nvars; v++) {
             const IrVar *var = rec->vars[v];
             if (var->per_neuron)
-                out_line(o, "case %d: dst[q] = (double)%s[n]; break;", v, var->cname);
+                out_line(o, "case %d: dst[q] = %s(double)%s[n]%s; break;", v, own, var->cname, other);
             else
-                out_line(o, "case %d: dst[q] = (double)nc_scal[%d]; break;", v, scal_var(S, var));
+                out_line(o, "case %d: dst[q] = %s(double)nc_scal[%d]%s; break;", v, m->mpi ? "nc_sl[2] == 0 ? " : "",
+                         scal_var(S, var), other);
         }
         out_line(o, "}");
         out_close(o);
@@ -979,6 +995,8 @@ static void emit_kernels(Out *o, const Simt *S)
     }
     simt_plast_device(o, S);
     emit_tail(o, S);
+    if (m->mpi)
+        simt_mpi_device(o, S, spike_recs);
 
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
     out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf)");
@@ -1158,6 +1176,8 @@ const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
 {
     if (requested && strcmp(requested, "auto") != 0)
         return requested;
+    if (m->mpi)   /* distributed: the schedules that can exchange spikes between steps */
+        return graphs ? "graph" : "launch";
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->procedural)
             return graphs ? "graph" : "launch";
@@ -1235,10 +1255,14 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "#include <stdio.h>");
     out_line(o, "#include <stdlib.h>");
     out_line(o, "#include <string.h>");
+    if (m->mpi)
+        out_line(o, "#include <signal.h>");
     out_blank(o);
     out_line(o, "#include \"neurort.h\"");
     out_line(o, "#include \"nrt_gpu.h\"");
     out_line(o, "#include \"nrt_math.h\"");
+    if (m->mpi)
+        out_line(o, "#include \"nrt_mpi.h\"");
     out_line(o, "#include \"nrt_philox.h\"");
     out_line(o, "#include \"nrt_space.h\"");
     out_line(o, "#include \"%s\"", program_header);
@@ -1318,6 +1342,8 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "return nrt_gpu_alloc(gpu, m, bytes ? bytes : 4, what) == NRT_OK ? 0 : -1;");
     out_close(o);
     out_blank(o);
+    if (m->mpi)
+        simt_mpi_host_decls(o, S);
 }
 
 static void emit_host_one_prop(Out *o, const CgDialect *dd, const Simt *S, const IrProp *pr, IrExpr **A,
@@ -1450,6 +1476,8 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_close(o);
     simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
+    if (S->m->mpi)
+        simt_mpi_host_restrict(o, j);
     if (simt_gathers(j))
         simt_gather_host(o, j);
     out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
@@ -1521,9 +1549,10 @@ static void emit_host_records(Out *o, const Simt *S)
         cg_cstring(rec->file, &f);
         if (rec->spikes) {
             int64_t cap = spike_rec_cap(S, rec);
-            out_line(o, "rec%d = %s(&ctx, \"%s\", \"%s\", %lld);", r, cg_spikes_open(rec), f.s,
-                     rec->view.pop->name, (long long)rec->view.size);
-            out_line(o, "if (!rec%d) return -1;", r);
+            /* distributed: rank 0 writes every file; every rank records on the device */
+            out_line(o, "rec%d = %s%s(&ctx, \"%s\", \"%s\", %lld);", r, m->mpi ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "",
+                     cg_spikes_open(rec), f.s, rec->view.pop->name, (long long)rec->view.size);
+            out_line(o, "if (!rec%d%s) return -1;", r, m->mpi ? " && nrt_mpi_rank(mpi) == 0" : "");
             out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
                      (long long)cap, f.s);
             out_line(o, "if (dalloc(&rec%d_ends, (size_t)2 * NC_CH * sizeof(int32_t), \"recording %s\")) return -1;",
@@ -1576,10 +1605,11 @@ static void emit_host_records(Out *o, const Simt *S)
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
-            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
-                     f.s, rec->view.pop->name, rec->nvars, rec->nidx, r, (long long)rec->every);
+            out_line(o, "rec%d = %snrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
+                     m->mpi ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "", f.s, rec->view.pop->name, rec->nvars, rec->nidx,
+                     r, (long long)rec->every);
             out_close(o);
-            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "if (!rec%d%s) return -1;", r, m->mpi ? " && nrt_mpi_rank(mpi) == 0" : "");
             out_line(o, "if (dalloc(&rec%d_rows, (size_t)2 * %lld, \"recording %s\")) return -1;", r,
                      (long long)bytes, f.s);
             out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, %lld, \"recording %s\");", r, (long long)bytes, f.s);
@@ -1610,7 +1640,10 @@ static void emit_host_records(Out *o, const Simt *S)
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes) {
             int64_t cap = spike_rec_cap(S, rec);
-            out_begin(o);
+            if (m->mpi)
+                out_open(o, "if (rec%d) /* rank 0 */", r);
+            else
+                out_begin(o);
             out_line(o, "if (nrt_gpu_read_after(gpu, hf, rec%d_ends, (size_t)hf * NC_CH * sizeof(int32_t), h_rec%d_ends, (size_t)len * sizeof(int32_t)) != NRT_OK) return -1;",
                      r, r);
             out_line(o, "const int32_t total = h_rec%d_ends[len - 1];", r);
@@ -1633,7 +1666,9 @@ static void emit_host_records(Out *o, const Simt *S)
             out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
             out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
                      r, (long long)state_rec_rows(S, rec), w, r, w);
-            out_line(o, "for (int64_t q = 0; q < rows; q++)");
+            if (m->mpi)   /* every rank's neurons into rank 0's rows */
+                out_line(o, "if (rows > 0 && nrt_mpi_row(&ctx, mpi, h_rec%d_rows, (int)(rows * %s)) != NRT_OK) return -1;", r, w);
+            out_line(o, "for (int64_t q = 0; q < rows%s; q++)", m->mpi ? arena_printf(&S->cc->arena, " && rec%d", r) : "");
             out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
                      r, ev, r, w);
             out_close(o);
@@ -1675,6 +1710,8 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    if (m->mpi)
+        simt_mpi_host_exchange(o, S);
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;",
                  simt_topk_passes(m), (long long)gn);
@@ -1717,6 +1754,10 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, " * writes chunk c - 1 (double-buffered); no host synchronisation per step. */");
     out_open(o, "static int run(int64_t nsteps)");
     out_open(o, "while (nsteps > 0 && !ctx.stop_requested)");
+    if (m->mpi) {   /* a stop on any rank stops every rank at the same chunk */
+        out_line(o, "if (nrt_mpi_min(mpi, ctx.stop_requested ? -1 : 0) < 0 && !ctx.stop_requested) ctx.stop_requested = SIGTERM;");
+        out_line(o, "if (ctx.stop_requested) break;");
+    }
     out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
     out_line(o, "const int hf = half_next;");
     out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step_now) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
@@ -1838,6 +1879,8 @@ static void emit_host_main(Out *o, const Simt *S)
     const IrModel *m = S->m;
     out_open(o, "static int fail(const char *prog)");
     out_line(o, "nrt_fail(&ctx, prog);");
+    if (m->mpi)     /* the other ranks would wait for this one */
+        out_line(o, "nrt_mpi_abort(mpi, 1);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);
@@ -1853,6 +1896,12 @@ static void emit_host_main(Out *o, const Simt *S)
     out_close(o);
     out_line(o, "mode = k;");
     out_close(o);
+    if (m->mpi) {
+        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT)");
+        out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
     out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
     out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
     out_line(o, "return -1;");
@@ -1866,6 +1915,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_blank(o);
     cg_ckpt_hash_decl(S->cc, o, m);
     cg_main_open(o, m, S->t->name);
+    if (m->mpi)
+        simt_mpi_host_start(o, S);
     out_line(o, "double t0 = nrt_now();");
     out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
     out_line(o, "mem_plan();");
@@ -1916,6 +1967,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return fail(argv[0]);");
     out_close(o);
     out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
+    if (m->mpi)
+        simt_mpi_host_slices(o, S);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         long long n = (long long)p->size;
@@ -2023,6 +2076,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
+    if (m->mpi)
+        out_line(o, "if (bind(k_merge)) return fail(argv[0]);");
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (bind(k_tk[p])) return fail(argv[0]);", simt_topk_passes(m));
         out_line(o, "if (bind(k_after)) return fail(argv[0]);");
@@ -2147,12 +2202,14 @@ int simt_write_program_header(Compiler *cc, const char *path, const unsigned cha
 }
 
 /* Compile the host program and link the runtime. */
-int simt_build_host(Compiler *cc, const BuildOpts *bo, const char *src)
+int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *src)
 {
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    const char *args[] = {inc, inc2, src, lib, bo->hdf5_lib, "-lm", "-ldl", "-o", bo->output, NULL};
+    /* distributed (--mpi): the MPI layer first; bo->cc is then the MPI compiler */
+    const char *mlib = m->mpi ? arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir) : "-lm";
+    const char *args[] = {inc, inc2, src, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-o", bo->output, NULL};
     int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

@@ -32,6 +32,19 @@ CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
 /* Host code reading back a projection's longest delay into `maxd` (simt.c). */
 void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
 
+/* simt_mpi.c: distributed CUDA simulators (--mpi), one GPU per rank, spikes through NCCL. */
+enum { SIMT_MPI_GROUP = 512 };    /* work-items of nc_k_merge's groups */
+void simt_mpi_args(Simt *S);
+void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p);
+void simt_mpi_spike(Out *o);
+void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p);
+void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
+void simt_mpi_host_decls(Out *o, const Simt *S);
+void simt_mpi_host_restrict(Out *o, const IrProj *j);
+void simt_mpi_host_start(Out *o, const Simt *S);
+void simt_mpi_host_slices(Out *o, const Simt *S);
+void simt_mpi_host_exchange(Out *o, const Simt *S);
+
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
  * (block), a grid barrier (persistent) or a kernel boundary (launch, graph). */

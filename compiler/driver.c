@@ -332,10 +332,8 @@ int compile_file(Compiler *cc)
         error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
         return 1;
     }
-    if (o->mpi && be != &backend_c) {
-        error_at(cc, NOLOC, "--mpi needs the c back end (the %s back end runs on one device)", be->name);
+    if (o->mpi && be != &backend_c && simt_mpi_check(cc, m, o->gpu_mode))
         return 1;
-    }
     m->mpi = o->mpi;
     if (o->explain) {
         explain_model(cc, m, be->name);

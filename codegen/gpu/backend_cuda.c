@@ -112,7 +112,7 @@ static int build_cuda(Compiler *cc, IrModel *m, const BuildOpts *bo)
     sb_free(&img);
     if (rc)
         return -1;
-    return simt_build_host(cc, bo, arena_printf(&cc->arena, "%s/%s.c", bo->emit_dir, m->name));
+    return simt_build_host(cc, m, bo, arena_printf(&cc->arena, "%s/%s.c", bo->emit_dir, m->name));
 }
 
 const Backend backend_cuda = {"cuda", emit_cuda, build_cuda};

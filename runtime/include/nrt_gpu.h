@@ -61,6 +61,10 @@ nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out);
 void nrt_gpu_close(nrt_gpu *g);
 const nrt_gpu_info *nrt_gpu_get_info(const nrt_gpu *g);
 nrt_api nrt_gpu_api(const nrt_gpu *g);
+/* The compute queue's native handle for another library to enqueue on in order with the
+ * launches (NCCL: nrt_mpi_gpu_allgather): the CUstream, with the device's context made
+ * current on this thread. NULL for OpenCL. Work enqueued on it while capturing is captured. */
+void *nrt_gpu_native_stream(nrt_gpu *g);
 
 /* Load the device program. CUDA: `image` is a cubin/fatbin/PTX image (len bytes), options
  * ignored. OpenCL: `image` is OpenCL C source (len bytes), built with `options`; on a build

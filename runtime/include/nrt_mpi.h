@@ -1,5 +1,6 @@
-/* nrt_mpi.h -- the MPI layer of a distributed C simulator (neuroc --mpi), in
- * libneurort_mpi.a (runtime/src/rt_mpi.c). Normal builds neither include nor link it.
+/* nrt_mpi.h -- the MPI layer of a distributed simulator (neuroc --mpi), in libneurort_mpi.a
+ * (runtime/src/rt_mpi.c; the GPU ranks' part in rt_mpi_gpu.c). Normal builds neither
+ * include nor link it.
  *
  * Each rank owns a contiguous slice of every population (nrt_mpi_slice), or all of a
  * population the generated program replicates; it keeps the synapses onto its own post
@@ -12,6 +13,7 @@
 #define NRT_MPI_H
 
 #include "neurort.h"
+#include "nrt_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +56,23 @@ int nrt_mpi_exchange(nrt_ctx *ctx, nrt_mpi *m, int stop);
 /* Write the spikes of every rank for (step k of the interval, population p) to spk, in
  * rank order (so ascending for contiguous slices), and return their number. */
 int64_t nrt_mpi_take(const nrt_mpi *m, int k, int p, int64_t *spk);
+
+/* {===== GPU ranks (rt_mpi_gpu.c): one device per rank; CUDA through NCCL, OpenCL through
+ * the host ===== */
+
+/* This rank's index among the ranks of its host (the device it takes by default). */
+int nrt_mpi_local_rank(const nrt_mpi *m);
+/* Ready the exchange between every rank's device g (collective: every rank calls it, after
+ * nrt_gpu_open). CUDA: load NCCL ($NEUROC_NCCL, else libnccl.so.2) and make the
+ * communicator; NRT_EDEVICE with errmsg when NCCL is missing on some rank or cannot start.
+ * OpenCL: nothing to open (the exchange is staged through the host). */
+nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g);
+/* Every rank's first `bytes` of `send`, in rank order, into `recv`. CUDA: enqueued on g's
+ * compute queue (ncclAllGather; captured into a graph when capturing); OpenCL: a blocking
+ * read, MPI_Allgather and a write. */
+nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes);
+
+/* ===== GPU ranks =====} */
 
 /* Merge a row of recorded values into rank 0: each rank fills the entries it owns and
  * leaves the others +0.0; rank 0 receives the bitwise OR, which is every owner's value. */

@@ -669,6 +669,11 @@ static nrt_status cu_sync(nrt_gpu *g)
     return NRT_OK;
 }
 
+static void *cu_stream(nrt_gpu *g)
+{
+    return cu_cur(g) == CUDA_SUCCESS ? (void *)CUG(g)->s : NULL;
+}
+
 const nrt_gpu_ops nrt_cuda_ops = {
     .name = "CUDA",
     .count = cu_count,
@@ -695,6 +700,7 @@ const nrt_gpu_ops nrt_cuda_ops = {
     .mark = cu_mark,
     .read_after = cu_read_after,
     .sync = cu_sync,
+    .stream = cu_stream,
 };
 
 #else /* !NRT_HAVE_CUDA */
@@ -722,6 +728,11 @@ static nrt_status cu_open(nrt_ctx *ctx, int index, nrt_gpu **out)
 }
 
 /* No device can be opened, so no other entry is ever called. */
+static void *cu_stream(nrt_gpu *g)
+{
+    return cu_cur(g) == CUDA_SUCCESS ? (void *)CUG(g)->s : NULL;
+}
+
 const nrt_gpu_ops nrt_cuda_ops = {
     .name = "CUDA", .count = cu_count, .describe = cu_describe, .open = cu_open};
 

@@ -238,6 +238,11 @@ nrt_api nrt_gpu_api(const nrt_gpu *g)
     return g->api;
 }
 
+void *nrt_gpu_native_stream(nrt_gpu *g)
+{
+    return g->ops->stream ? g->ops->stream(g) : NULL;
+}
+
 /* NRT_EINVAL "cannot <doing> while a graph is being captured" when capturing. */
 static nrt_status not_capturing(nrt_gpu *g, const char *doing)
 {

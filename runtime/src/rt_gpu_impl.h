@@ -101,6 +101,9 @@ struct nrt_gpu_ops {
     nrt_status (*read_after)(nrt_gpu *g, int slot, const nrt_gpu_buf *b, size_t off,
                              void *dst, size_t bytes);
     nrt_status (*sync)(nrt_gpu *g);
+    /* The compute queue's native handle (a CUstream) with the device's context made current
+     * on this thread; NULL where the API gives none to other libraries (OpenCL). */
+    void *(*stream)(nrt_gpu *g);
 };
 
 extern const nrt_gpu_ops nrt_cuda_ops;   /* rt_cuda.c */

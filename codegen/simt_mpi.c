@@ -1,0 +1,331 @@
+/* simt_mpi.c -- distributed CUDA simulators (neuroc --mpi --backend cuda): one GPU per rank
+ * (docs/architecture.md, "Distributed GPU runs"; the C back end's --mpi is backend_c.c's).
+ *
+ * Each rank steps a word-aligned slice of every population: population p's N neurons are
+ * W = ceil(N / 32) words of spike bits, and rank r of R owns words [W r / R, W (r + 1) / R).
+ * The neuron phase sets the bits of its spikes in this rank's send buffer nc_xs (per
+ * population, its words); NCCL gathers every rank's buffer into nc_xr (nrt_mpi_gpu_allgather,
+ * on the compute stream, so a graph captures it); nc_k_merge turns the bits into each
+ * population's spike list, ascending, as one GPU would have it (and records the spikes);
+ * the unchanged delivery phase then adds every rank's spikes into this rank's synapses,
+ * which are only those onto its own neurons: each projection is built whole, as on one GPU
+ * (the same draws), and cut to the rank's columns on the device (nc_k_rbounds,
+ * nc_k_rcopy). A step's exchange is N / 8 bytes of the whole network, whatever its activity.
+ *
+ * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
+ * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
+ * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
+ * needed. Not distributed (refused by simt_mpi_check): plastic projections, top-k,
+ * procedural projections, the block and persistent schedules.
+ */
+#include <string.h>
+
+#include "simt_priv.h"
+
+static const SrcLoc NOLOC = {0, 0, 0, 0};
+
+int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
+{
+    const char *why = NULL, *what = NULL;
+    for (int k = 0; k < m->nprojs && !why; k++) {
+        const IrProj *j = m->projs[k];
+        what = j->name;
+        if (j->plast)
+            why = "is plastic";
+        else if (j->procedural)
+            why = "is procedural (storage = procedural)";
+    }
+    for (int i = 0; i < m->npops && !why; i++)
+        if (m->pops[i]->topk) {
+            what = m->pops[i]->name;
+            why = "selects its spikes by topk";
+        }
+    if (why) {
+        error_at(cc, NOLOC, "--mpi with a GPU back end: '%s' %s; distributed GPU runs take static, "
+                 "stored projections and no top-k (build it with --backend c --mpi, or for one GPU)", what, why);
+        return -1;
+    }
+    if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0)) {
+        error_at(cc, NOLOC, "--mpi: the %s schedule runs on one GPU; distributed runs use launch or graph",
+                 gpu_mode);
+        return -1;
+    }
+    return 0;
+}
+
+void simt_mpi_args(Simt *S)
+{
+    simt_add_arg(S, "nc_xs", "uint32_t", ARG_MEM);
+    simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
+    simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
+}
+
+/* {===== device program ===== */
+
+/* At the top of population p's grid neuron phase: this rank's neurons [nc_lo, nc_hi) and
+ * nc_xo, where neuron n's spike bit goes: bit n % 32 of nc_xs[nc_xo + n / 32]. */
+void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
+{
+    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
+             (long long)p->size, (long long)p->size);
+    out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
+}
+
+void simt_mpi_spike(Out *o)
+{
+    out_line(o, "nc_atomic_or_u32(&nc_xs[nc_xo + (n >> 5)], 1u << (n & 31));");
+}
+
+/* In nc_tail, before a recorded per-neuron value of pop is copied for neuron n: whether this
+ * rank steps n (the others write +0.0, and rank 0 receives the bitwise OR, nrt_mpi_row). */
+void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
+{
+    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int nc_own = n >= 32 * nc_sl[nc_e] && n < 32 * nc_sl[nc_e + 1];");
+    out_line(o, "(void)nc_own;");
+}
+
+/* nc_k_merge (one work-group per population) and the kernels that cut a projection to this
+ * rank's columns. spike_recs: the spike recordings of a population for neuron `n`. */
+void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
+{
+    const IrModel *m = S->m;
+    out_line(o, "/* distributed runs: the spike bits of step nc_ctl[3], every rank's (nc_xr, gathered by NCCL),");
+    out_line(o, " * into each population's spike list, ascending; work-group p merges population p */");
+    out_open(o, "NC_KERNEL nc_k_merge(NC_ARGS)");
+    out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
+    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1], me = nc_sl[2];");
+    out_line(o, "(void)hf;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        long long n = (long long)p->size, w = (n + 31) / 32;
+        out_open(o, "if (NC_GROUP == %d)", i);
+        out_line(o, "/* %s: %lld words */", p->name, w);
+        if (p->has_spikes) {
+            out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
+            out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
+            out_line(o, "int64_t r = 0, e = %d;", 3 + 3 * i);
+            out_line(o, "int c = 0;");
+            out_open(o, "for (int64_t w = w0; w < w1; w++)");
+            out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
+            out_line(o, "r++;");
+            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_close(o);
+            out_line(o, "c += nc_popc(nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])]);");
+            out_close(o);
+            out_line(o, "int total;");
+            out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
+            out_line(o, "r = 0;");
+            out_line(o, "e = %d;", 3 + 3 * i);
+            out_open(o, "for (int64_t w = w0; w < w1; w++)");
+            out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
+            out_line(o, "r++;");
+            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_close(o);
+            out_line(o, "uint32_t b = nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])];");
+            out_open(o, "while (b)");
+            out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
+            out_line(o, "b &= b - 1;");
+            out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+            spike_recs(S, p, o);
+            out_close(o);
+            out_close(o);
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * i);
+            out_line(o, "NC_BARRIER(); /* every word read before this rank's are cleared */");
+        } else {
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * i);
+        }
+        out_line(o, "const int64_t em = 3 + 3 * (me * %d + %d);", m->npops, i);
+        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* distributed runs: the part of each row onto columns [a, b) (columns ascend in a row) */");
+    out_open(o, "NC_KERNEL nc_k_rbounds(NC_G const int64_t *rp, NC_G const int32_t *col, NC_G int64_t *bounds, int64_t n, int32_t a, int32_t b)");
+    out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+    out_line(o, "int64_t lo = rp[i], hi = rp[i + 1];");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if (col[mid] < a) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "bounds[2 * i] = lo;");
+    out_line(o, "hi = rp[i + 1];");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if (col[mid] < b) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "bounds[2 * i + 1] = lo;");
+    out_close(o);
+    out_close(o);
+    out_line(o, "/* ... and those parts copied end to end: `words` 32-bit words per synapse */");
+    out_open(o, "NC_KERNEL nc_k_rcopy(NC_G const int64_t *bounds, NC_G const int64_t *nrp, NC_G const uint32_t *src, NC_G uint32_t *dst, int64_t n, int32_t words)");
+    out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+    out_line(o, "const int64_t from = bounds[2 * i] * words, len = (bounds[2 * i + 1] - bounds[2 * i]) * words, to = nrp[i] * words;");
+    out_line(o, "for (int64_t k = 0; k < len; k++) dst[to + k] = src[from + k];");
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* ===== device program =====} */
+
+/* {===== host program ===== */
+
+void simt_mpi_host_decls(Out *o, const Simt *S)
+{
+    out_line(o, "static nrt_mpi *mpi;");
+    out_line(o, "static nrt_kernel *k_merge, *k_rbounds, *k_rcopy;");
+    out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
+             S->m->npops);
+    out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
+    out_blank(o);
+    out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
+    out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed. */");
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[3], const int words[3], const char *what)");
+    out_line(o, "const int64_t n = c->n_pre;");
+    out_line(o, "nrt_dmem bounds = {0, 0}, nrp = {0, 0};");
+    out_line(o, "int64_t *hb = nrt_alloc(&ctx, (size_t)(2 * n + 1) * sizeof *hb, what);");
+    out_line(o, "int64_t *hr = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *hr, what);");
+    out_line(o, "if (!hb || !hr || dalloc(&bounds, (size_t)(2 * n + 1) * sizeof(int64_t), what)) return -1;");
+    out_line(o, "if (nrt_gpu_arg_mem(k_rbounds, 0, c->row_ptr) || nrt_gpu_arg_mem(k_rbounds, 1, c->nnz ? c->col : nc_dummy)");
+    out_line(o, "    || nrt_gpu_arg_mem(k_rbounds, 2, bounds) || nrt_gpu_arg_i64(k_rbounds, 3, n)");
+    out_line(o, "    || nrt_gpu_arg_i32(k_rbounds, 4, a) || nrt_gpu_arg_i32(k_rbounds, 5, b)");
+    out_line(o, "    || nrt_gpu_launch(k_rbounds, (size_t)(n + 255) / 256, 256, 0) != NRT_OK");
+    out_line(o, "    || nrt_gpu_read(gpu, bounds, 0, hb, (size_t)(2 * n) * sizeof *hb) != NRT_OK) return -1;");
+    out_line(o, "hr[0] = 0;");
+    out_line(o, "for (int64_t i = 0; i < n; i++) hr[i + 1] = hr[i] + (hb[2 * i + 1] - hb[2 * i]);");
+    out_line(o, "const int64_t nnz = hr[n];");
+    out_line(o, "nrt_dmem ncol = {0, 0};");
+    out_line(o, "if (dalloc(&nrp, (size_t)(n + 1) * sizeof(int64_t), what) || nrt_gpu_write(gpu, nrp, 0, hr, (size_t)(n + 1) * sizeof *hr) != NRT_OK");
+    out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
+    out_line(o, "nrt_dmem *all[4] = {&c->col, arr[0], arr[1], arr[2]};");
+    out_line(o, "const int w4[4] = {1, words[0], words[1], words[2]};");
+    out_open(o, "for (int q = 0; q < 4; q++)");
+    out_line(o, "if (!all[q]) continue;");
+    out_line(o, "nrt_dmem to = {0, 0};");
+    out_line(o, "if (q == 0) to = ncol;");
+    out_line(o, "else if (dalloc(&to, (size_t)nnz * (size_t)w4[q] * 4, what)) return -1;");
+    out_line(o, "if (nnz && (nrt_gpu_arg_mem(k_rcopy, 0, bounds) || nrt_gpu_arg_mem(k_rcopy, 1, nrp)");
+    out_line(o, "    || nrt_gpu_arg_mem(k_rcopy, 2, *all[q]) || nrt_gpu_arg_mem(k_rcopy, 3, to)");
+    out_line(o, "    || nrt_gpu_arg_i64(k_rcopy, 4, n) || nrt_gpu_arg_i32(k_rcopy, 5, w4[q])");
+    out_line(o, "    || nrt_gpu_launch(k_rcopy, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+    out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return -1;");
+    out_line(o, "nrt_gpu_free(gpu, all[q]);");
+    out_line(o, "*all[q] = to;");
+    out_close(o);
+    out_line(o, "nrt_gpu_free(gpu, &c->row_ptr);");
+    out_line(o, "c->row_ptr = nrp;");
+    out_line(o, "c->nnz = nnz;");
+    out_line(o, "nrt_gpu_free(gpu, &bounds);");
+    out_line(o, "nrt_free(hb);");
+    out_line(o, "nrt_free(hr);");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* In build_<proj>, once its synapses and values exist: keep only those onto this rank's
+ * neurons. */
+void simt_mpi_host_restrict(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    long long off = (long long)j->post.offset, size = (long long)j->post.size;
+    int pid = j->post.pop->id;
+    out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+    out_line(o, "/* this rank's part of the view: columns [a, b) */");
+    out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
+    out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > %lld ? %lld : a0), b = (int32_t)(b0 < a ? a : b0 > %lld ? %lld : b0);",
+             size, size, size, size);
+    if (j->delay)
+        out_line(o, "nrt_dmem *arr[3] = {&%s_w, &%s_d, NULL};", c, c);
+    else
+        out_line(o, "nrt_dmem *arr[3] = {&%s_w, NULL, NULL};", c);
+    out_line(o, "const int words[3] = {(int)(sizeof(real) / 4), 1, 0};");
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, \"%s: this rank's synapses\")) return -1;", c, j->name);
+    out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
+    out_line(o, "%s_col = %s_csr.col;", c, c);
+    out_close(o);
+}
+
+/* In main, after nrt_init: the ranks, this rank's device, the refusals that need one rank. */
+void simt_mpi_host_start(Out *o, const Simt *S)
+{
+    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
+    out_open(o, "if (!mpi)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+    out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
+    out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
+    out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
+    out_line(o, "if (ndev > 0) ctx.device = nrt_mpi_local_rank(mpi) %% ndev;");
+    out_close(o);
+}
+
+/* In main, once the device is open and the program loaded: the slice table, the exchange
+ * buffers, NCCL (more than one rank). */
+void simt_mpi_host_slices(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
+    out_begin(o);
+    out_line(o, "/* word-aligned slices: population p's words [W r / R, W (r + 1) / R) on rank r */");
+    out_line(o, "static const int64_t pop_n[%d] = {", m->npops);
+    StrBuf b = {0};
+    for (int i = 0; i < m->npops; i++)
+        sb_printf(&b, "%s%lld", i ? ", " : "", (long long)m->pops[i]->size);
+    out_line(o, "    %s};", b.s);
+    sb_free(&b);
+    out_line(o, "const int64_t R = nrt_mpi_size(mpi), me = nrt_mpi_rank(mpi);");
+    out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
+    out_line(o, "if (!sl) return fail(argv[0]);");
+    out_line(o, "int64_t sw = 1;");
+    out_open(o, "for (int64_t r = 0; r < R; r++)");
+    out_line(o, "int64_t off = 0;");
+    out_open(o, "for (int p = 0; p < NC_NPOPS; p++)");
+    out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 3 + 3 * (r * NC_NPOPS + p);");
+    out_line(o, "sl[e] = W * r / R;");
+    out_line(o, "sl[e + 1] = W * (r + 1) / R;");
+    out_line(o, "sl[e + 2] = off;");
+    out_line(o, "off += sl[e + 1] - sl[e];");
+    out_open(o, "if (r == me)");
+    out_line(o, "nc_lo[p] = 32 * sl[e];");
+    out_line(o, "nc_hi[p] = 32 * sl[e + 1] < pop_n[p] ? 32 * sl[e + 1] : pop_n[p];");
+    out_close(o);
+    out_close(o);
+    out_line(o, "if (off > sw) sw = off;");
+    out_close(o);
+    out_line(o, "sl[0] = R;");
+    out_line(o, "sl[1] = sw;");
+    out_line(o, "sl[2] = me;");
+    out_line(o, "nc_xbytes = (size_t)sw * 4;");
+    out_line(o, "if (dalloc(&nc_sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\")");
+    out_line(o, "    || nrt_gpu_write(gpu, nc_sl, 0, sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl) != NRT_OK");
+    out_line(o, "    || dalloc(&nc_xs, nc_xbytes, \"spike exchange\")) return fail(argv[0]);");
+    out_line(o, "nrt_free(sl);");
+    out_line(o, "/* one rank merges its own bits; more gather everyone's through NCCL */");
+    out_line(o, "if (R == 1) nc_xr = nc_xs;");
+    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK) return fail(argv[0]);");
+    out_close(o);
+}
+
+/* The exchange of a step, between the neuron phase and the delivery (enqueue_steps). */
+void simt_mpi_host_exchange(Out *o, const Simt *S)
+{
+    out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;", S->m->npops, SIMT_MPI_GROUP);
+}
+
+/* ===== host program =====} */

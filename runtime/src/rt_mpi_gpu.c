@@ -1,0 +1,185 @@
+/* rt_mpi_gpu.c -- the GPU side of distributed simulators (neuroc --mpi --backend cuda or
+ * opencl): one device per rank (nrt_mpi.h, "GPU ranks"). Built into libneurort_mpi.a beside
+ * rt_mpi.c; only the GPU host programs of `--mpi` reference it.
+ *
+ * Two transports for a step's spike bits. CUDA: NCCL between the GPUs, enqueued on the
+ * compute stream (below). OpenCL, which has no such library: through the host, a blocking
+ * read, MPI_Allgather and a write per exchange -- correct everywhere (CI runs it on PoCL
+ * under mpirun), but a host round trip per step.
+ *
+ * NCCL is loaded with dlopen ($NEUROC_NCCL, else libnccl.so.2), like the CUDA driver, so a
+ * simulator links nothing of it and says plainly when it is missing. The few entry points
+ * used are declared here with their stable ABI (nccl.h of NCCL 2: a communicator is a
+ * pointer, a unique id 128 bytes passed by value, results are ints, 0 = ncclSuccess).
+ * MPI only carries the unique id from rank 0 to the others; every spike travels through
+ * ncclAllGather on the simulator's compute stream, so a CUDA graph captures it with the
+ * kernels around it and no host thread waits for an exchange.
+ */
+#include "nrt_gpu.h"
+#include "nrt_mpi.h"
+#include "rt_internal.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char internal[128];
+} nccl_id;
+typedef void *nccl_comm;
+
+static struct {
+    void *lib;
+    int (*GetVersion)(int *);
+    int (*GetUniqueId)(nccl_id *);
+    int (*CommInitRank)(nccl_comm *, int, nccl_id, int);
+    int (*CommDestroy)(nccl_comm);
+    int (*AllGather)(const void *, void *, size_t, int, nccl_comm, void *);
+    const char *(*GetErrorString)(int);
+} nc;
+
+enum { NCCL_INT8 = 0 };
+
+static nccl_comm comm;
+static int comm_ranks, my_rank;
+static int staged;               /* OpenCL: the exchange goes through the host and MPI */
+static unsigned char *stage;     /* its host buffer: every rank's bytes */
+static size_t stage_bytes;
+
+static const char *nccl_err(int r)
+{
+    return nc.GetErrorString ? nc.GetErrorString(r) : "unknown NCCL error";
+}
+
+static nrt_status nccl_load(nrt_ctx *ctx)
+{
+    if (nc.lib)
+        return NRT_OK;
+    const char *name = getenv("NEUROC_NCCL");
+    if (!name || !*name)
+        name = "libnccl.so.2";
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        nrt_seterr(ctx, "cannot load NCCL ('%s': %s); a distributed CUDA simulator exchanges spikes "
+                   "between GPUs through NCCL: install it (libnccl2) or name the library in $NEUROC_NCCL",
+                   name, dlerror());
+        return NRT_EDEVICE;
+    }
+#define SYM(f)                                                                                     \
+    if (!(*(void **)&nc.f = dlsym(lib, "nccl" #f))) {                                              \
+        nrt_seterr(ctx, "'%s' has no nccl" #f ": not an NCCL 2 library", name);                    \
+        dlclose(lib);                                                                              \
+        memset(&nc, 0, sizeof nc);                                                                 \
+        return NRT_EDEVICE;                                                                        \
+    }
+    SYM(GetVersion) SYM(GetUniqueId) SYM(CommInitRank) SYM(CommDestroy) SYM(AllGather)
+    SYM(GetErrorString)
+#undef SYM
+    nc.lib = lib;
+    return NRT_OK;
+}
+
+static void comm_free(void)
+{
+    if (comm && nc.CommDestroy)
+        nc.CommDestroy(comm);
+    comm = NULL;
+    free(stage);
+    stage = NULL;
+}
+
+int nrt_mpi_local_rank(const nrt_mpi *m)
+{
+    (void)m;
+    MPI_Comm local;
+    int r = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+        return 0;
+    MPI_Comm_rank(local, &r);
+    MPI_Comm_free(&local);
+    return r;
+}
+
+nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g)
+{
+    const int rank = nrt_mpi_rank(m), size = nrt_mpi_size(m);
+    comm_ranks = size;
+    my_rank = rank;
+    if (!nrt_gpu_native_stream(g)) {   /* OpenCL */
+        staged = 1;
+        atexit(comm_free);
+        return NRT_OK;
+    }
+    int ok = nccl_load(ctx) == NRT_OK, all = 0;
+    /* every rank learns whether every rank has NCCL before any waits in a collective */
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!all) {
+        if (ok)
+            nrt_seterr(ctx, "another rank could not load NCCL (see its message)");
+        return NRT_EDEVICE;
+    }
+    nccl_id id;
+    memset(&id, 0, sizeof id);
+    int r = 0;
+    if (rank == 0)
+        r = nc.GetUniqueId(&id);
+    MPI_Bcast(&r, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (r != 0) {
+        nrt_seterr(ctx, "ncclGetUniqueId failed on rank 0: %s", nccl_err(r));
+        return NRT_EDEVICE;
+    }
+    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    (void)nrt_gpu_native_stream(g); /* the device's context current for NCCL's runtime calls */
+    if ((r = nc.CommInitRank(&comm, size, id, rank)) != 0) {
+        nrt_seterr(ctx, "ncclCommInitRank (rank %d of %d on %s) failed: %s", rank, size,
+                   nrt_gpu_get_info(g)->name, nccl_err(r));
+        comm = NULL;
+        return NRT_EDEVICE;
+    }
+    atexit(comm_free);
+    return NRT_OK;
+}
+
+nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes)
+{
+    if (!comm && !staged) {
+        nrt_seterr(ctx, "spike exchange before nrt_mpi_gpu_open");
+        return NRT_EINVAL;
+    }
+    if (send.bytes < bytes || recv.bytes < bytes * (size_t)comm_ranks) {
+        nrt_seterr(ctx, "spike exchange: buffers of %zu and %zu bytes for %zu bytes from each of %d ranks",
+                   send.bytes, recv.bytes, bytes, comm_ranks);
+        return NRT_EINVAL;
+    }
+    if (staged) {
+        const size_t all = bytes * (size_t)comm_ranks;
+        if (stage_bytes < all) {
+            unsigned char *p = realloc(stage, all);
+            if (!p) {
+                nrt_seterr(ctx, "out of memory for the spike exchange (%zu bytes)", all);
+                return NRT_ENOMEM;
+            }
+            stage = p;
+            stage_bytes = all;
+        }
+        /* in place: this rank's bytes where MPI_Allgather puts them */
+        nrt_status st = nrt_gpu_read(g, send, 0, stage + (size_t)my_rank * bytes, bytes);
+        if (st != NRT_OK)
+            return st;
+        if (bytes > (size_t)INT_MAX) {
+            nrt_seterr(ctx, "spike exchange of %zu bytes per rank: more than MPI takes in one message", bytes);
+            return NRT_EINVAL;
+        }
+        MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, stage, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+        return nrt_gpu_write(g, recv, 0, stage, all);
+    }
+    void *s = nrt_gpu_native_stream(g);
+    int r = nc.AllGather((const void *)send.h, (void *)recv.h, bytes, NCCL_INT8, comm, s);
+    if (r != 0) {
+        nrt_seterr(ctx, "ncclAllGather of %zu bytes per rank failed: %s", bytes, nccl_err(r));
+        return NRT_EDEVICE;
+    }
+    return NRT_OK;
+}
