@@ -522,6 +522,8 @@ static void dev_row_body(Out *o, const void *arg)
     syn_dialects(r->S, j, &d, &dd);
     if (r->what == DR_BLOCK)
         out_open(o, "if (j >= a && j < b)");
+    else if (r->what == DR_GRID && r->S->m->mpi)   /* distributed: this rank's targets only */
+        simt_mpi_proc_guard(o, r->S, j);
     else
         out_begin(o);
     if (r->what != DR_SCAN) {
@@ -1476,7 +1478,7 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_close(o);
     simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
-    if (S->m->mpi)
+    if (S->m->mpi && !j->procedural)
         simt_mpi_host_restrict(o, j);
     if (simt_gathers(j))
         simt_gather_host(o, j);

@@ -10,13 +10,13 @@
  * the unchanged delivery phase then adds every rank's spikes into this rank's synapses,
  * which are only those onto its own neurons: each projection is built whole, as on one GPU
  * (the same draws), and cut to the rank's columns on the device (nc_k_rbounds,
- * nc_k_rcopy). A step's exchange is N / 8 bytes of the whole network, whatever its activity.
+ * nc_k_rcopy); a procedural projection regenerates whole rows and adds only into them. A step's exchange is N / 8 bytes of the whole network, whatever its activity.
  *
  * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
  * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
  * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
- * needed. Not distributed (refused by simt_mpi_check): plastic projections, top-k,
- * procedural projections, the block and persistent schedules.
+ * needed. Not distributed (refused by simt_mpi_check): plastic projections, top-k, the
+ * block and persistent schedules.
  */
 #include <string.h>
 
@@ -32,8 +32,6 @@ int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
         what = j->name;
         if (j->plast)
             why = "is plastic";
-        else if (j->procedural)
-            why = "is procedural (storage = procedural)";
     }
     for (int i = 0; i < m->npops && !why; i++)
         if (m->pops[i]->topk) {
@@ -70,6 +68,15 @@ void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
     out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
              (long long)p->size, (long long)p->size);
     out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
+}
+
+/* Around a procedural projection's add of synapse (i, j) in the grid delivery: only onto
+ * this rank's neurons (j is view-relative). Leaves a block open. */
+void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
+{
+    const char *e = arena_printf(&S->cc->arena, "3 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
+    out_open(o, "if (j + %lld >= 32 * nc_sl[%s] && j + %lld < 32 * nc_sl[%s + 1])", (long long)j->post.offset, e,
+             (long long)j->post.offset, e);
 }
 
 void simt_mpi_spike(Out *o)

@@ -37,6 +37,7 @@ enum { SIMT_MPI_GROUP = 512 };    /* work-items of nc_k_merge's groups */
 void simt_mpi_args(Simt *S);
 void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p);
 void simt_mpi_spike(Out *o);
+void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j);
 void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p);
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
 void simt_mpi_host_decls(Out *o, const Simt *S);

@@ -4,7 +4,9 @@
 # be byte-identical to the normal simulator's, manifest.json equal but for its timings.
 #   run_mpi.sh NEUROC MODEL WORKDIR MIN_SPIKES N...
 # MIN_SPIKES: the spike files together must hold at least this many rows (not vacuous).
-# Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
+# DIST_BACKEND=opencl|cuda builds the distributed simulator for that back end (one device per
+# rank; the normal simulator stays the C back end's, and the manifests may differ in
+# "backend" too). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
 set -eu
 neuroc=$1 model=$2 work=$3 minspk=$4
 shift 4
@@ -13,10 +15,13 @@ rm -rf "$work" && mkdir -p "$work"
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 "$neuroc" "$model" -o ref
-if ! "$neuroc" --mpi "$model" -o dist 2>err.txt; then
+if ! "$neuroc" --mpi ${DIST_BACKEND:+--backend "$DIST_BACKEND"} "$model" -o dist 2>err.txt; then
     cat err.txt
     if grep -q "built without MPI" err.txt; then echo "skipped: neuroc was built without MPI"; exit 77; fi
     exit 1
+fi
+if [ -n "${DIST_BACKEND:-}" ] && ! ./dist --list-devices >devices.txt 2>&1; then
+    cat devices.txt; echo "skipped: no $DIST_BACKEND device"; exit 77
 fi
 ./ref --quiet --out out_ref
 PY=${PYTHON:-python3}
@@ -31,7 +36,7 @@ compare() {   # compare out_ref with $1
 import json, sys
 def strip(d):
     if isinstance(d, dict):
-        return {k: strip(v) for k, v in d.items() if k != "timing_s"}
+        return {k: strip(v) for k, v in d.items() if k not in ("timing_s", "backend")}
     if isinstance(d, list):
         return [strip(v) for v in d]
     return d
