@@ -324,7 +324,9 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "nrt_free(sl);");
     out_line(o, "/* one rank merges its own bits; more gather everyone's through NCCL */");
     out_line(o, "if (R == 1) nc_xr = nc_xs;");
-    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK) return fail(argv[0]);");
+    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK");
+    out_line(o, "    /* a first exchange of the zeroed buffers outside any graph: NCCL connects the ranks now */");
+    out_line(o, "    || nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_close(o);
 }
 

@@ -5,11 +5,11 @@
 # `mpirun -np N` for N in $RANKS; each run's spike file must be byte-identical to the normal
 # simulator's; the construct and simulate times (manifest.json) of every run are tabled in
 # $OUT/mpi/mpi.txt and mpi.json (MODELS, RANKS and MC_MS choose what runs). The ranks are
-# CPU ranks: the CUDA back end is not distributed yet (docs/performance.md, "Distributed runs").
+# CPU ranks; distributed CUDA simulators, one GPU per rank, are tests/gpu/mpi_gpu.sh's.
 #
 # The build comes from the development machine as for run.sh (BUILD, default build-dev).
 # libneurort_mpi.a is rebuilt here with this machine's mpicc (else cc with the include and
-# lib folders beside mpirun), so the simulators match its MPI.
+# lib folders beside mpirun), so the simulators match its MPI (mpi_env.sh).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
@@ -18,26 +18,10 @@ RANKS=${RANKS:-1 2 4 8}
 MC_MS=${MC_MS:-200}
 MODELS=${MODELS:-cuba microcircuit}
 mkdir -p "$OUT"
-command -v mpirun >/dev/null 2>&1 || { echo "mpi.sh: skipped: no mpirun on this machine"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 work=$(mktemp -d)
-# the MPI compiler: mpicc, else cc with the include and lib folders beside mpirun's
-if command -v mpicc >/dev/null 2>&1; then
-    export MPICC=$(command -v mpicc)
-else
-    mpi_home=$(dirname "$(dirname "$(command -v mpirun)")")
-    [ -e "$mpi_home/include/mpi.h" ] || { echo "mpi.sh: skipped: no mpicc and no $mpi_home/include/mpi.h"; exit 77; }
-    printf '#!/bin/sh\nexec cc -I%s/include "$@" -L%s/lib -Wl,-rpath,%s/lib -lmpi\n' \
-        "$mpi_home" "$mpi_home" "$mpi_home" >"$work/mpicc"
-    chmod +x "$work/mpicc"
-    export MPICC="$work/mpicc"
-fi
-# a private prefix: the build's neuroc, stdlib and runtime, and an MPI layer for this MPI
-cp -r "$ROOT/$BUILD/bin" "$ROOT/$BUILD/lib" "$ROOT/$BUILD/include" "$ROOT/$BUILD/share" "$work/"
-"$MPICC" -std=c11 -O2 -I"$ROOT/runtime/include" -I"$ROOT/runtime/src" -c "$ROOT/runtime/src/rt_mpi.c" \
-    -o "$work/rt_mpi.o" && rm -f "$work/lib/libneurort_mpi.a" && ar rcs "$work/lib/libneurort_mpi.a" "$work/rt_mpi.o" ||
-    { echo "mpi.sh: cannot build the MPI layer with this machine's mpicc"; exit 1; }
-NEUROC="$work/bin/neuroc"
+. "$ROOT/tests/gpu/mpi_env.sh"
+rc=$?
+[ "$rc" = 0 ] || { echo "mpi.sh: see above"; exit $rc; }
 sed "s/^run 1 s/run $MC_MS ms/" "$ROOT/examples/microcircuit.neuro" >"$work/microcircuit.neuro"
 sed -i "s|^import \"stdlib/|import \"$ROOT/stdlib/|" "$work/microcircuit.neuro"
 cp "$ROOT/examples/cuba.neuro" "$work/cuba.neuro"

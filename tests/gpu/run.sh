@@ -64,6 +64,12 @@ grep -E "tests passed|Failed|\*\*\*|Not Run|skipped" "$OUT/ctest.log" | tail -40
 echo "== validation: every example at full size on CUDA and OpenCL (tests/validation, docs/validation.md)"
 (cd "$ROOT/$BUILD" && ctest -L validation -R "${VTESTS:-^validation_(cuda|opencl)_}" -j 2 -V --timeout 600 >"$OUT/validation.log" 2>&1) || status=1
 grep -E "^[0-9]+: \[[a-z_]+\] (ok|FAIL|PASSED|FAILED|scale|reference)|tests passed|Failed|\*\*\*|skipped" "$OUT/validation.log" | tail -150
+echo "== distributed runs, one GPU per rank (tests/gpu/mpi_gpu.sh; CPU ranks: tests/gpu/mpi.sh)"
+if [ "${SKIP_MPI:-0}" != 1 ]; then
+    OUT=$OUT bash "$ROOT/tests/gpu/mpi_gpu.sh"
+    rc=$?
+    [ "$rc" = 0 ] || [ "$rc" = 77 ] || status=1
+fi
 [ "${SKIP_BENCH:-0}" = 1 ] && exit $status
 echo "== building blocks"
 bash "$ROOT/bench/gpu/blocks.sh" >"$OUT/blocks.log" 2>&1 || status=1

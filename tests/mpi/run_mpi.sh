@@ -14,8 +14,8 @@ command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: 
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-"$neuroc" "$model" -o ref
-if ! "$neuroc" --mpi ${DIST_BACKEND:+--backend "$DIST_BACKEND"} "$model" -o dist 2>err.txt; then
+"$neuroc" --backend c "$model" -o ref
+if ! "$neuroc" --mpi --backend "${DIST_BACKEND:-c}" "$model" -o dist 2>err.txt; then
     cat err.txt
     if grep -q "built without MPI" err.txt; then echo "skipped: neuroc was built without MPI"; exit 77; fi
     exit 1
