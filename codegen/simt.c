@@ -263,12 +263,26 @@ static void d_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
         sb_printf(out, "nc_scal[%d]", scal_prop(S, p) + e->sub * nn + k);
 }
 
+/* The arrivals of projection p for neuron d->index, from the ring slot of this step: in the
+ * block schedule each work-item steps many neurons, so the slots are computed once per step
+ * (`<proj>_slot`, emit_neurons); in the grid schedules a work-item steps about one neuron,
+ * which is in the post view of few projections, so each slot is computed where it is read
+ * (d_recv_grid): a neuron of the microcircuit pays for its 7 projections, not all 55, and
+ * keeps 55 64-bit slots out of its registers. */
 static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
     char at[160];
     snprintf(at, sizeof at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
     out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at);
     out_line(o, "%s_ring[%s] = 0;", p->cname, at);
+}
+
+static void d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Out *o)
+{
+    out_line(o, "const int64_t %s_at = (step %% %s_D) * %lld + (%s - %lld);", local, p->cname,
+             (long long)p->post.size, d->index, (long long)p->post.offset);
+    out_line(o, "%s %s = %s_ring[%s_at];", d->real, local, p->cname, local);
+    out_line(o, "%s_ring[%s_at] = 0;", p->cname, local);
 }
 
 /* Spike recordings of a population: their positions in m->recs. */
@@ -395,13 +409,15 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     CgDialect d = simt_dev_dialect(S, p);
     if (block)
         d.spike = d_spike_block;
+    else
+        d.recv = d_recv_grid;
     out_line(o, "/* population %s (%s, %lld neurons): one step%s */", p->name, p->model,
              (long long)p->size, block ? ", spikes compacted in index order" : "");
     out_open(o, "NC_DEV void nc_neurons_%s_%s(NC_ARGS, const int64_t step, const int hf%s)", p->cname,
              block ? "block" : "grid", block ? ", NC_LP int *nc_tmp" : "");
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
-    for (int k = 0; k < m->nprojs; k++) {
+    for (int k = 0; k < m->nprojs && block; k++) {
         const IrProj *j = m->projs[k];
         if (j->post.pop == p)
             out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
@@ -760,6 +776,47 @@ static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
     out_blank(o);
 }
 
+/* A stored, static projection whose grid delivery is fused with the others from its
+ * presynaptic population (emit_prop_fused). */
+static int fused(const IrProj *j)
+{
+    return !j->plast && !j->procedural && !simt_gathers(j);
+}
+
+/* The grid delivery of every fused projection from population pre: one loop over the
+ * step's spikes, a work-group per spike, which adds the rows of every projection whose pre
+ * view holds it (atomic adds, as emit_prop). One spike loop, not one per projection: the
+ * microcircuit's 55 projections from one population would otherwise read the spike count
+ * and list 55 times, one after the other, in every work-group. */
+static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
+{
+    const IrModel *m = S->m;
+    out_line(o, "/* the stored projections from %s: every spike's rows, a work-group per spike */", pre->name);
+    out_open(o, "NC_DEV void nc_deliver_from_%s_grid(NC_ARGS, const int64_t step)", pre->cname);
+    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
+    out_open(o, "for (int64_t k = NC_GROUP; k < nspk; k += NC_NGROUPS)");
+    out_line(o, "const int64_t n = (int64_t)%s_spk[k];", pre->cname);
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (!fused(j) || j->pre.pop != pre)
+            continue;
+        long long off = (long long)j->pre.offset, size = (long long)j->pre.size;
+        if (off == 0 && size == pre->size)
+            out_open(o, "/* %s */", j->name);
+        else
+            out_open(o, "if (n >= %lld && n < %lld) /* %s */", off, off + size, j->name);
+        out_line(o, "const int64_t i = n - %lld;", off);
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+        emit_ring_add(o, j, "s", 1, m->dbl);
+        out_close(o);
+        out_close(o);
+    }
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
 /* After delivery: per-step spike counts, recording ends and state rows. Any number of
  * work-items (grid-stride); runs after every population's neuron phase of the step. */
 static void emit_tail(Out *o, const Simt *S)
@@ -850,6 +907,14 @@ static void emit_tail(Out *o, const Simt *S)
     out_blank(o);
 }
 
+static int simt_any_fused(const IrModel *m, const IrPop *pre)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (fused(m->projs[k]) && m->projs[k]->pre.pop == pre)
+            return 1;
+    return 0;
+}
+
 static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *variant)
 {
     const IrModel *m = S->m;
@@ -857,11 +922,18 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
         for (int i = 0; i < m->npops; i++)
             out_line(o, "nc_neurons_%s_%s(NC_PASS, step, hf%s);", m->pops[i]->cname, variant,
                      strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
+    } else if (strcmp(variant, "grid") == 0) {
+        for (int i = 0; i < m->npops; i++)
+            if (simt_any_fused(m, m->pops[i]))
+                out_line(o, "nc_deliver_from_%s_grid(NC_PASS, step);", m->pops[i]->cname);
+        for (int k = 0; k < m->nprojs; k++)
+            if (!m->projs[k]->plast && !fused(m->projs[k]))
+                out_line(o, "nc_deliver_%s_grid(NC_PASS, step%s);", m->projs[k]->cname,
+                         coop_row(m->projs[k]) ? ", nc_t64" : "");
     } else {
         for (int k = 0; k < m->nprojs; k++)
             if (!m->projs[k]->plast)
-                out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
-                         coop_row(m->projs[k]) && strcmp(variant, "grid") == 0 ? ", nc_t64" : "");
+                out_line(o, "nc_deliver_%s_%s(NC_PASS, step);", m->projs[k]->cname, variant);
     }
 }
 
@@ -992,9 +1064,13 @@ static void emit_kernels(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         if (m->projs[k]->plast)
             continue;
-        emit_prop(o, S, m->projs[k], 0);
+        if (!fused(m->projs[k]))
+            emit_prop(o, S, m->projs[k], 0);
         emit_prop(o, S, m->projs[k], 1);
     }
+    for (int i = 0; i < m->npops; i++)
+        if (simt_any_fused(m, m->pops[i]))
+            emit_prop_fused(o, S, m->pops[i]);
     simt_plast_device(o, S);
     emit_tail(o, S);
     if (m->mpi)

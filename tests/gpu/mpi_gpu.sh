@@ -9,7 +9,9 @@
 #   mc      the microcircuit as published, 1 s: one GPU (twice: whether its float atomics make
 #           two runs differ), then N GPUs; tests/validation/check_microcircuit.py on every
 #           run; construct and simulate times and spike counts tabled in OUT/mpi_gpu/mpi_gpu.txt
-#           (and .json).
+#           (and .json);
+#   cuba    examples/cuba.neuro (4,000 neurons, 1 s): one GPU, then N GPUs, timed: a network
+#           this small measures the exchange's cost per step.
 # The build comes from the development machine (BUILD, default build-dev); the MPI layer is
 # rebuilt for this machine's MPI (mpi_env.sh). NCCL_NVLS_ENABLE=0 stays set (NVLink multicast
 # off, as the device notes require). Exit 77 without a GPU or without MPI.
@@ -18,7 +20,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact mc_int mc}
+CASES=${CASES:-exact mc_int mc cuba}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -53,6 +55,10 @@ esac
 case " $CASES " in *" mc "*)
     build mc_gpu --backend cuda --gpu-mode graph mc.neuro & pids+=($!)
     build mc_dist --backend cuda --mpi mc.neuro & pids+=($!) ;;
+esac
+case " $CASES " in *" cuba "*)
+    build cuba_gpu --backend cuda --gpu-mode graph "$ROOT/examples/cuba.neuro" & pids+=($!)
+    build cuba_dist --backend cuda --mpi "$ROOT/examples/cuba.neuro" & pids+=($!) ;;
 esac
 for p in "${pids[@]}"; do wait "$p" || status=1; done
 
@@ -114,7 +120,8 @@ case " $CASES " in *" mc "*)
         row mc one_gpu_again 1 mc_1b "$(check mc_1b),$rep"
         for n in $RANKS; do
             dist mc_dist "mc_$n" "$n" >"$OUT/run_mc_$n.log" 2>&1 || { status=1; echo "mc on $n GPUs failed"; cat "$OUT/run_mc_$n.log"; continue; }
-            row mc mpi "$n" "mc_$n" "$(check "mc_$n")"
+            same=yes; cmp -s mc_1a/microcircuit_spikes.npy "mc_$n/microcircuit_spikes.npy" || same=no
+            row mc mpi "$n" "mc_$n" "$(check "mc_$n"),same_as_one_gpu=$same"
         done
         # the layer rates of every run side by side
         $PY - mc_1a mc_1b $(for n in $RANKS; do printf 'mc_%s ' "$n"; done) >"$OUT/mc_rates.txt" 2>&1 <<'PYEOF'
@@ -129,6 +136,18 @@ for d in sys.argv[1:]:
     print("%-8s" % d, " ".join("%7.3f" % (c[k] / N[k] / 0.8) for k in range(8)))
 PYEOF
         cat "$OUT/mc_rates.txt"
+    fi ;;
+esac
+case " $CASES " in *" cuba "*)
+    echo "== cuba: 4,000 neurons, 1 s, one GPU, then --mpi on $RANKS GPUs"
+    if [ -x cuba_gpu ] && [ -x cuba_dist ]; then
+        ./cuba_gpu --quiet --out cuba_1g || status=1
+        row cuba one_gpu 1 cuba_1g -
+        for n in $RANKS; do
+            dist cuba_dist "cuba_$n" "$n" >"$OUT/run_cuba_$n.log" 2>&1 || { status=1; echo "cuba on $n GPUs failed"; cat "$OUT/run_cuba_$n.log"; continue; }
+            same=yes; cmp -s cuba_1g/cuba_spikes.npy "cuba_$n/cuba_spikes.npy" || same=no
+            row cuba mpi "$n" "cuba_$n" "same_as_one_gpu=$same"
+        done
     fi ;;
 esac
 echo ']' >>"$OUT/mpi_gpu.json"
