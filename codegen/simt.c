@@ -1249,12 +1249,16 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
 
 /* The schedule for `requested` ("auto", "block", "launch", "graph", "persistent"): auto
  * takes block for networks one work-group handles well, else graph (CUDA) / launch. Not
- * block with a procedural projection: there every work-item regenerates every row. */
+ * block with a procedural projection (there every work-item regenerates every row), nor
+ * for neurons without projections (an HH batch): independent neurons fill the whole GPU,
+ * where one work-group would step 10,000 of them ten at a time. */
 const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
 {
     if (requested && strcmp(requested, "auto") != 0)
         return requested;
     if (m->mpi)   /* distributed: the schedules that can exchange spikes between steps */
+        return graphs ? "graph" : "launch";
+    if (m->nprojs == 0)
         return graphs ? "graph" : "launch";
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->procedural)
