@@ -6,7 +6,8 @@
 # and a per-kernel time breakdown. Results under $OUT.
 #
 # The build comes from the development machine (re2c and lemon are not needed here):
-#   cmake -S . -B build-dev -DNEUROC_PYTHON3=python3 && cmake --build build-dev -j
+#   cmake -S . -B build-dev -DNEUROC_PYTHON3=/usr/bin/python3 && cmake --build build-dev -j
+# (an absolute path: CMake makes a relative one absolute against the source folder)
 # and travels with the working tree (device tool: carry build-dev). CMake wrote absolute
 # paths of the development checkout into it, so that checkout's path is linked here.
 # The checkers need NumPy, which the device image's /usr/bin/python3 lacks and cannot
