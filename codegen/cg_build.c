@@ -513,3 +513,19 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
     }
     sb_free(&b);
 }
+
+/* Contract: codegen.h. */
+void cg_mpi_start(Out *o)
+{
+    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
+    out_open(o, "if (!mpi)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+}

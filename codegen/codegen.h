@@ -106,6 +106,9 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context (and nc_model_hash, cg_ckpt_hash_decl) and the
  * populations registered (cg_build.c). */
 void cg_main_open(Out *o, const IrModel *m, const char *backend);
+/* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
+ * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
+void cg_mpi_start(Out *o);
 /* --check-finite (cg_finite.c): the variables it checks; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);
 void cg_finite_c(Out *o, const IrModel *m);

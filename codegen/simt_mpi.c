@@ -261,17 +261,7 @@ void simt_mpi_host_restrict(Out *o, const IrProj *j)
 /* In main, after nrt_init: the ranks, this rank's device, the refusals that need one rank. */
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
-    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
-    out_open(o, "if (!mpi)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return 1;");
-    out_close(o);
-    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
-    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
-    out_close(o);
-    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+    cg_mpi_start(o);
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);

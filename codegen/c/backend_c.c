@@ -1339,11 +1339,7 @@ static void emit_step_mpi(Out *o, const IrModel *m)
 /* --mpi: after nrt_init, the ranks, the slices, the checks that need one rank. */
 static void emit_mpi_start(Out *o, const IrModel *m)
 {
-    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
-    out_open(o, "if (!mpi)");
-    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return 1;");
-    out_close(o);
+    cg_mpi_start(o);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (mpi_replicated(m, p))
@@ -1351,12 +1347,6 @@ static void emit_mpi_start(Out *o, const IrModel *m)
         else
             out_line(o, "nrt_mpi_slice(mpi, %s_N, &%s_lo, &%s_hi);", p->cname, p->cname, p->cname);
     }
-    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
-    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
-    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
-    out_close(o);
-    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
 }
 
 /* --mpi: nc_D, the exchange interval, once every synapse is built. */
