@@ -787,6 +787,15 @@ static int fused(const IrProj *j)
     return !j->plast && !j->procedural && !simt_gathers(j);
 }
 
+/* How many fused projections leave population pre. */
+static int n_fused(const IrModel *m, const IrPop *pre)
+{
+    int n = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        n += fused(m->projs[k]) && m->projs[k]->pre.pop == pre;
+    return n;
+}
+
 /* The grid delivery of every fused projection from population pre: the step's (spike,
  * projection) pairs spread over the work-groups, each group adding one row whose pre view
  * holds the spike (atomic adds, as emit_prop). One loop over pairs, not one spike loop per
@@ -797,9 +806,7 @@ static int fused(const IrProj *j)
 static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
 {
     const IrModel *m = S->m;
-    int nf = 0;
-    for (int k = 0; k < m->nprojs; k++)
-        nf += fused(m->projs[k]) && m->projs[k]->pre.pop == pre;
+    const int nf = n_fused(m, pre);
     out_line(o, "/* the stored projections from %s: a work-group per (spike, projection) */", pre->name);
     out_open(o, "NC_DEV void nc_deliver_from_%s_grid(NC_ARGS, const int64_t step)", pre->cname);
     out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, nf);
@@ -923,14 +930,6 @@ static void emit_tail(Out *o, const Simt *S)
     out_blank(o);
 }
 
-static int simt_any_fused(const IrModel *m, const IrPop *pre)
-{
-    for (int k = 0; k < m->nprojs; k++)
-        if (fused(m->projs[k]) && m->projs[k]->pre.pop == pre)
-            return 1;
-    return 0;
-}
-
 static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *variant)
 {
     const IrModel *m = S->m;
@@ -940,7 +939,7 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
                      strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
     } else if (strcmp(variant, "grid") == 0) {
         for (int i = 0; i < m->npops; i++)
-            if (simt_any_fused(m, m->pops[i]))
+            if (n_fused(m, m->pops[i]))
                 out_line(o, "nc_deliver_from_%s_grid(NC_PASS, step);", m->pops[i]->cname);
         for (int k = 0; k < m->nprojs; k++)
             if (!m->projs[k]->plast && !fused(m->projs[k]))
@@ -1085,7 +1084,7 @@ static void emit_kernels(Out *o, const Simt *S)
         emit_prop(o, S, m->projs[k], 1);
     }
     for (int i = 0; i < m->npops; i++)
-        if (simt_any_fused(m, m->pops[i]))
+        if (n_fused(m, m->pops[i]))
             emit_prop_fused(o, S, m->pops[i]);
     simt_plast_device(o, S);
     emit_tail(o, S);
