@@ -50,6 +50,9 @@ void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
     S->args[S->nargs].name = name;
     S->args[S->nargs].type = type;
     S->args[S->nargs].kind = kind;
+    S->args[S->nargs].res = -1;
+    S->args[S->nargs].bytes = 0;
+    S->args[S->nargs].len = NULL;
     S->nargs++;
 }
 
@@ -154,6 +157,8 @@ static double est_synapses(const IrProj *j)
                                     : (double)j->k * (double)j->post.size;
 }
 
+static void plan_resident(Simt *S);
+
 static void layout(Simt *S)
 {
     const IrModel *m = S->m;
@@ -237,9 +242,105 @@ static void layout(Simt *S)
                 k += 4 * o->props[j]->n * o->props[j]->n;
     }
     S->nscal = k ? k : 1;
+    plan_resident(S);
 }
 
 /* ===== layout =====} */
+
+/* {===== the block schedule's shared memory (CUDA) ===== */
+
+/* The block schedule runs the whole network in one work-group for a chunk of steps, so on
+ * CUDA it keeps what every step reads and writes (counters, delay rings, per-neuron state,
+ * spike lists and flags) in the work-group's shared memory for the launch: copied in at its
+ * start, out at its end. Each access then costs tens of cycles instead of an L1/L2 round
+ * trip. A resident buffer is a shared-memory pointer of the argument's name (generic
+ * addressing: the phases are the same code), in a scope inside nc_k_block. What does not fit
+ * the target's shared memory stays in global memory, as everything does on OpenCL. */
+
+/* Dynamic shared memory a work-group can opt in to on `arch` (sm_XY), less 16 KiB for the
+ * block kernel's static local arrays; 0 for OpenCL or an unknown target. */
+static int64_t shmem_budget(const char *arch)
+{
+    int v = 0;
+    if (!arch || sscanf(arch, "sm_%d", &v) != 1 || v < 70)
+        return 0;
+    int kib = v >= 120 ? 99 : v >= 90 ? 227 : v == 80 || v == 87 ? 163 : v >= 86 ? 99 : v == 75 ? 64 : 96;
+    return (int64_t)(kib - 16) * 1024;
+}
+
+/* Slots of j's delay ring when known at compile time: 2 without a delay (arrivals one step
+ * later), the constant delay's steps + 1; else 0. The host's D (the longest delay over the
+ * synapses, + 1) is never more: with no synapse it is 2. */
+static int64_t ring_slots(const Simt *S, const IrProj *j)
+{
+    double v;
+    if (!j->delay)
+        return 2;
+    if (!ir_is_const(j->delay, &v))
+        return 0;
+    const double steps = round(v / S->m->dt);
+    if (!(steps < 1e9))
+        return 0;
+    return (steps < 1 ? 1 : (int64_t)steps) + 1;
+}
+
+static Arg *find_arg(Simt *S, const char *name)
+{
+    for (int i = 0; i < S->nargs; i++)
+        if (strcmp(S->args[i].name, name) == 0)
+            return &S->args[i];
+    return NULL;
+}
+
+/* Make `name` resident if its `bytes` still fit the budget (offsets 16-byte aligned). */
+static void resident(Simt *S, int64_t budget, const char *name, int64_t bytes, const char *len)
+{
+    Arg *a = find_arg(S, name);
+    const int64_t at = (S->res_bytes + 15) / 16 * 16;
+    if (!a || a->res >= 0 || bytes <= 0 || at + bytes > budget)
+        return;
+    a->res = at;
+    a->bytes = bytes;
+    a->len = len ? len : arena_printf(&S->cc->arena, "%lld", (long long)bytes);
+    S->res_bytes = at + bytes;
+}
+
+/* Choose the resident buffers, most used first: counters and scalars, delay rings, per-neuron
+ * variables, spike lists and flags, per-neuron propagators. */
+static void plan_resident(Simt *S)
+{
+    const IrModel *m = S->m;
+    Arena *a = &S->cc->arena;
+    const int64_t budget = shmem_budget(S->arch), rs = m->dbl ? 8 : 4;
+    if (budget <= 0 || m->mpi)
+        return;
+    resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
+    resident(S, budget, "nc_scal", rs * S->nscal, NULL);
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        const int64_t D = ring_slots(S, j);
+        if (D > 0)
+            resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->post.size * rs,
+                     arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs)));
+    }
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++)
+            if (p->vars[j]->per_neuron)
+                resident(S, budget, p->vars[j]->cname, p->size * (p->vars[j]->type == IRT_REAL ? rs : 4), NULL);
+        resident(S, budget, arena_printf(a, "%s_spk", p->cname), 4 * p->size, NULL);
+        resident(S, budget, arena_printf(a, "%s_fl", p->cname), 4 * p->size, NULL);
+    }
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nprops; j++)
+            if (p->props[j]->per_neuron)
+                resident(S, budget, p->props[j]->cname, p->size * 4 * p->props[j]->n * p->props[j]->n * rs, NULL);
+    }
+}
+
+/* ===== the block schedule's shared memory =====} */
+
 
 /* {===== device dialect ===== */
 
@@ -401,6 +502,14 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_open(o, "NC_DEV int64_t nc_wrap(int64_t x, int64_t D)");
     out_line(o, "return x >= D ? x - D : x;");
     out_close(o);
+    if (S->res_bytes) {
+        out_line(o, "#if defined(__CUDACC__)");
+        out_line(o, "/* the block schedule's copies between global and shared memory (4-byte words) */");
+        out_open(o, "NC_DEV void nc_res_copy(void *dst, const void *src, int64_t bytes)");
+        out_line(o, "for (int64_t q = NC_LID; q < bytes / 4; q += NC_LSIZE) ((int32_t *)dst)[q] = ((const int32_t *)src)[q];");
+        out_close(o);
+        out_line(o, "#endif");
+    }
     cg_rand_helpers(o, "NC_DEV");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_blank(o);
@@ -494,19 +603,26 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     out_blank(o);
 }
 
-static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, int dbl)
+/* Add synapse s of j into its ring slot: w_const is the weight's C text for a projection of
+ * one weight (order_free), else NULL (the stored j_w[s]). */
+static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, int dbl, const char *w_const)
 {
+    char w[160];
+    if (w_const)
+        snprintf(w, sizeof w, "%s", w_const);
+    else
+        snprintf(w, sizeof w, "%s_w[%s]", j->cname, s);
     char slot[160];
     if (j->delay)   /* (step + d) % D with 1 <= d < D: step % D is the same for every synapse */
         snprintf(slot, sizeof slot, "nc_wrap(step %% %s_D + %s_d[%s], %s_D)", j->cname, j->cname, s, j->cname);
     else
         snprintf(slot, sizeof slot, "((step + 1) %% %s_D)", j->cname);
     if (atomic)
-        out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s_w[%s]);", dbl ? 64 : 32,
-                 j->cname, slot, (long long)j->post.size, j->cname, s, j->cname, s);
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
+                 j->cname, slot, (long long)j->post.size, j->cname, s, w);
     else
-        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s_w[%s];", j->cname, slot,
-                 (long long)j->post.size, j->cname, s, j->cname, s);
+        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", j->cname, slot,
+                 (long long)j->post.size, j->cname, s, w);
 }
 
 /* {===== procedural projections ===== */
@@ -739,6 +855,47 @@ static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
 
 /* ===== procedural projections =====} */
 
+/* A stored, static projection of one weight (a constant): every add into its ring is the same
+ * value, so the sums are the same bits in any order and the block schedule may add with
+ * atomics, all work-items at once, instead of in the C back end's order. */
+static int order_free(const IrProj *j)
+{
+    double v;
+    return !j->plast && !j->procedural && j->rule != IR_FROM_FILE && ir_is_const(j->w, &v);
+}
+
+/* The block delivery of an order_free projection: the step's spikes spread over the
+ * work-group, G work-items (a power of two about a row's mean length) per spike, atomic adds.
+ * The ordered delivery (emit_prop) makes each work-item binary-search every spike's row for
+ * its targets: a chain of dependent loads per spike, 9 us per step of CUBA on an H100. */
+static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPop *pre = j->pre.pop;
+    const double mean = est_synapses(j) / (double)(j->pre.size > 0 ? j->pre.size : 1);
+    int G = 32;
+    while (G < mean && G < S->block)
+        G *= 2;
+    CgDialect d = simt_dev_dialect(S, pre);
+    StrBuf w = {0};
+    cg_expr(&d, j->w, &w);
+    out_line(o, "/* projection %s: %s -> %s, one weight (%s): %d work-items per spike, atomic adds */", j->name,
+             pre->name, j->post.pop->name, w.s, G);
+    out_open(o, "NC_DEV void nc_deliver_%s_block(NC_ARGS, const int64_t step)", j->cname);
+    out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
+    out_line(o, "const int g = NC_LSIZE < %d ? NC_LSIZE : %d;", G, G);
+    out_open(o, "for (int k = NC_LID / g; k < nspk; k += NC_LSIZE / g)");
+    out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+    out_open(o, "for (int64_t s = rs + NC_LID %% g; s < re; s += g)");
+    emit_ring_add(o, j, "s", 1, S->m->dbl, w.s);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    sb_free(&w);
+}
+
 /* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
  * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
  * and, for every spike in list order, adds the row's synapses into its range in synapse
@@ -758,6 +915,10 @@ static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         emit_prop_proc(o, S, j, block);
         return;
     }
+    if (block && order_free(j)) {
+        emit_prop_block_free(o, S, j);
+        return;
+    }
     open_spikes_loop(o, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
     if (block) {
         out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
@@ -767,12 +928,12 @@ static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else hi = mid;", j->cname);
         out_close(o);
         out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", j->cname);
-        emit_ring_add(o, j, "s", 0, S->m->dbl);
+        emit_ring_add(o, j, "s", 0, S->m->dbl, NULL);
         out_close(o);
     } else {
         out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
-        emit_ring_add(o, j, "s", 1, S->m->dbl);
+        emit_ring_add(o, j, "s", 1, S->m->dbl, NULL);
         out_close(o);
     }
     out_close(o);
@@ -827,7 +988,7 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
         out_line(o, "const int64_t i = n - %lld;", off);
         out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
-        emit_ring_add(o, j, "s", 1, m->dbl);
+        emit_ring_add(o, j, "s", 1, m->dbl, NULL);
         out_close(o);
         out_close(o);
         out_line(o, "break;");
@@ -1164,6 +1325,27 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
+    if (S->res_bytes) {
+        out_line(o, "#if defined(__CUDACC__)");
+        out_line(o, "/* %lld bytes of buffers resident in shared memory for the launch (plan_resident) */",
+                 (long long)S->res_bytes);
+        out_line(o, "extern __shared__ __align__(16) unsigned char nc_res[];");
+        for (int i = 0; i < S->nargs; i++)
+            if (S->args[i].res >= 0)
+                out_line(o, "nc_res_copy(nc_res + %lld, %s, %s);", (long long)S->args[i].res, S->args[i].name,
+                         S->args[i].len);
+        out_line(o, "NC_BARRIER();");
+        out_line(o, "#endif");
+    }
+    out_begin(o);
+    if (S->res_bytes) {
+        out_line(o, "#if defined(__CUDACC__)");
+        for (int i = 0; i < S->nargs; i++)
+            if (S->args[i].res >= 0)
+                out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", S->args[i].type, S->args[i].name,
+                         S->args[i].type, (long long)S->args[i].res);
+        out_line(o, "#endif");
+    }
     /* A do-while (the host never launches nsteps < 1): a `for` would guard the whole loop,
      * which makes every barrier in it conditional; PoCL 3.1 then peels work-item 0 out of
      * the work-item loops and drops code that only work-item 0 runs (the block scan's
@@ -1181,6 +1363,15 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "NC_BARRIER();");
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
+    out_close(o);
+    if (S->res_bytes) {
+        out_line(o, "#if defined(__CUDACC__)");
+        for (int i = 0; i < S->nargs; i++)
+            if (S->args[i].res >= 0)
+                out_line(o, "nc_res_copy(%s, nc_res + %lld, %s);", S->args[i].name, (long long)S->args[i].res,
+                         S->args[i].len);
+        out_line(o, "#endif");
+    }
     out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
     out_close(o);
     out_blank(o);
@@ -1230,6 +1421,7 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     S.cc = cc;
     S.m = m;
     S.t = t;
+    S.arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
     layout(&S);
     out_line(o, "/* %s device program -- generated by neuroc %s from %s.neuro for the %s back end.", m->name,
              NEUROC_VERSION, m->name, t->name);
@@ -1369,6 +1561,8 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
     out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_BLOCK = %d };",
              S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
+    out_line(o, "#define NC_BLOCK_SHMEM ((size_t)%lld) /* the block schedule's resident buffers (bytes) */",
+             (long long)S->res_bytes);
     out_line(o, "static nrt_ctx ctx;");
     out_line(o, "static nrt_gpu *gpu;");
     out_line(o, "static uint32_t seedkey;");
@@ -1826,7 +2020,7 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_open(o, "switch (mode)");
     out_line(o, "case M_BLOCK:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
-    out_line(o, "    return nrt_gpu_launch(k_block, 1, block_size, 0) == NRT_OK ? 0 : -1;");
+    out_line(o, "    return nrt_gpu_launch(k_block, 1, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
     out_line(o, "case M_PERSISTENT:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
     out_line(o, "    return nrt_gpu_launch_coop(k_persistent, g_persistent, 256, 0) == NRT_OK ? 0 : -1;");
@@ -2058,7 +2252,7 @@ static void emit_host_main(Out *o, const Simt *S)
         out_line(o, "if (!(k_after = nrt_gpu_kernel(gpu, \"nc_k_after\", NC_NARGS))) return fail(argv[0]);");
     }
     out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
-    out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, 0) == 0) block_size /= 2;");
+    out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, NC_BLOCK_SHMEM) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
     out_line(o, "return fail(argv[0]);");
@@ -2260,6 +2454,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     S.cc = cc;
     S.m = m;
     S.t = t;
+    S.arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
     layout(&S);
     emit_host_prelude(o, &S, program_header);
     for (int i = 0; i < m->npops; i++)

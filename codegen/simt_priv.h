@@ -11,6 +11,9 @@ typedef struct Arg {
     const char *name;
     const char *type;             /* element type (ARG_MEM) or scalar type */
     int kind;
+    int64_t res;                  /* block schedule (CUDA): offset in shared memory, or -1 */
+    int64_t bytes;                /* its size when resident (at most) */
+    const char *len;              /* its size when resident: a C expression of the arguments */
 } Arg;
 
 typedef struct Simt {
@@ -23,6 +26,8 @@ typedef struct Simt {
     int ch;                       /* steps per recording chunk */
     int block;                    /* work-items of the block schedule */
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
+    const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
+    int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
 } Simt;
 
 /* simt.c */

@@ -255,8 +255,6 @@ static int build_cached(Compiler *cc, const Backend *be, IrModel *m, BuildOpts *
     const double t0 = now_s();
     const char *dir = cc->opt.no_cache ? NULL : cache_dir(cc), *entry = NULL, *state = "off";
     CacheKey key;
-    if (be == &backend_cuda && !bo->gpu_arch)
-        bo->gpu_arch = cuda_default_arch(cc);
     if (dir && cache_key(cc, be->name, bo, &key) == 0) {
         entry = cache_entry(cc, dir, &key);
         CacheResult r = cache_fetch(cc, entry, bo->output);
@@ -352,6 +350,8 @@ int compile_file(Compiler *cc)
     bo.verbose = o->verbose;
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;
+    if (be == &backend_cuda && !bo.gpu_arch)   /* the device program is written for it */
+        bo.gpu_arch = cuda_default_arch(cc);
     bo.nvcc = o->nvcc;
     bo.hdf5_lib = "-lm";
 #ifdef NEUROC_HDF5_LIB
