@@ -158,6 +158,7 @@ static double est_synapses(const IrProj *j)
 }
 
 static void plan_resident(Simt *S);
+static int spike_flags(const IrModel *m, const IrPop *p);
 
 static void layout(Simt *S)
 {
@@ -185,6 +186,7 @@ static void layout(Simt *S)
                 simt_add_arg(S, p->props[j]->cname, "real", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_spk", p->cname), "int32_t", ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_fl", p->cname), "int32_t", ARG_MEM);
+        simt_add_arg(S, arena_printf(a, "%s_fm", p->cname), "uint32_t", ARG_MEM);
         if (p->sfile) {
             simt_add_arg(S, arena_printf(a, "%s_sfp", p->cname), "int64_t", ARG_MEM);
             simt_add_arg(S, arena_printf(a, "%s_sfi", p->cname), "int32_t", ARG_MEM);
@@ -305,8 +307,8 @@ static void resident(Simt *S, int64_t budget, const char *name, int64_t bytes, c
     S->res_bytes = at + bytes;
 }
 
-/* Choose the resident buffers, most used first: counters and scalars, delay rings, per-neuron
- * variables, spike lists and flags, per-neuron propagators. */
+/* Choose the resident buffers, most used first: counters and scalars, spike bits, delay rings,
+ * per-neuron variables, spike lists (and flags where read), per-neuron propagators. */
 static void plan_resident(Simt *S)
 {
     const IrModel *m = S->m;
@@ -316,6 +318,8 @@ static void plan_resident(Simt *S)
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
     resident(S, budget, "nc_scal", rs * S->nscal, NULL);
+    for (int i = 0; i < m->npops; i++)
+        resident(S, budget, arena_printf(a, "%s_fm", m->pops[i]->cname), 4 * ((m->pops[i]->size + 31) / 32), NULL);
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         const int64_t D = ring_slots(S, j);
@@ -329,7 +333,8 @@ static void plan_resident(Simt *S)
             if (p->vars[j]->per_neuron)
                 resident(S, budget, p->vars[j]->cname, p->size * (p->vars[j]->type == IRT_REAL ? rs : 4), NULL);
         resident(S, budget, arena_printf(a, "%s_spk", p->cname), 4 * p->size, NULL);
-        resident(S, budget, arena_printf(a, "%s_fl", p->cname), 4 * p->size, NULL);
+        if (spike_flags(m, p))
+            resident(S, budget, arena_printf(a, "%s_fl", p->cname), 4 * p->size, NULL);
     }
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
@@ -380,7 +385,7 @@ static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *
 
 static void d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
-    out_line(o, "const int64_t %s_at = (step %% %s_D) * %lld + (%s - %lld);", local, p->cname,
+    out_line(o, "const int64_t %s_at = nc_mod(step, %s_D) * %lld + (%s - %lld);", local, p->cname,
              (long long)p->post.size, d->index, (long long)p->post.offset);
     out_line(o, "%s %s = %s_ring[%s_at];", d->real, local, p->cname, local);
     out_line(o, "%s_ring[%s_at] = 0;", p->cname, local);
@@ -498,6 +503,11 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_open(o, "NC_DEV int64_t nc_iabs(int64_t x)");
     out_line(o, "return x < 0 ? -x : x;");
     out_close(o);
+    out_line(o, "/* a %% b for b > 0, in 32 bits when a and b fit (64-bit division is a ~70-instruction");
+    out_line(o, " * subroutine on a GPU, and step counts and ring lengths fit in practice) */");
+    out_open(o, "NC_DEV int64_t nc_mod(int64_t a, int64_t b)");
+    out_line(o, "return ((uint64_t)a | (uint64_t)b) >> 32 ? a %% b : (int64_t)((uint32_t)a %% (uint32_t)b);");
+    out_close(o);
     out_line(o, "/* x mod D for 0 <= x < 2 D (a ring slot) */");
     out_open(o, "NC_DEV int64_t nc_wrap(int64_t x, int64_t D)");
     out_line(o, "return x >= D ? x - D : x;");
@@ -533,7 +543,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     for (int k = 0; k < m->nprojs && block; k++) {
         const IrProj *j = m->projs[k];
         if (j->post.pop == p)
-            out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
+            out_line(o, "const int64_t %s_slot = nc_mod(step, %s_D) * %lld;", j->cname, j->cname,
                      (long long)j->post.size);
     }
     /* a top-k population: the first part of the step, the selection, then the rest */
@@ -549,27 +559,38 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         out_close(o);
     }
     if (block) {
+        const long long nw = (long long)((p->size + 31) / 32);
         out_open(o, "for (int64_t base = 0; base < %lld; base += NC_LSIZE)", (long long)p->size);
         out_line(o, "const int64_t n = base + NC_LID;");
         out_open(o, "if (n < %lld)", (long long)p->size);
         out_line(o, "int nc_fired = 0;");
         cg_block(&d, spiking, o);
-        out_line(o, "%s_fl[n] = nc_fired;", p->cname);
+        if (p->has_spikes)
+            out_line(o, "if (nc_fired) nc_atomic_or_u32(&%s_fm[n >> 5], 1u << (n & 31));", p->cname);
+        if (spike_flags(m, p))
+            out_line(o, "%s_fl[n] = nc_fired;", p->cname);
+        else
+            out_line(o, "(void)nc_fired;");
         out_close(o);
         out_close(o);
         out_line(o, "NC_BARRIER();");
         if (p->has_spikes) {
-            out_line(o, "/* ordered compaction: each work-item takes a contiguous run of neurons */");
-            out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", (long long)p->size);
-            out_line(o, "const int64_t lo = NC_LID * per, hi = lo + per < %lld ? lo + per : %lld;",
-                     (long long)p->size, (long long)p->size);
-            out_line(o, "int c = 0;");
-            out_line(o, "for (int64_t q = lo; q < hi; q++) c += %s_fl[q];", p->cname);
+            out_line(o, "/* ordered compaction: work-item w takes the spike bits of neurons 32 w .. 32 w + 31,");
+            out_line(o, " * a prefix sum of their counts places them (and clears the bits for the next step) */");
+            out_line(o, "int nc_total = 0;");
+            out_open(o, "for (int w0 = 0; w0 < %lld; w0 += NC_LSIZE)", nw);
+            out_line(o, "const int w = w0 + NC_LID;");
+            out_line(o, "uint32_t b = w < %lld ? %s_fm[w] : 0u;", nw, p->cname);
             out_line(o, "int total;");
-            out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
-            out_line(o, "for (int64_t q = lo; q < hi; q++) if (%s_fl[q]) %s_spk[at++] = (int32_t)q;", p->cname,
-                     p->cname);
-            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
+            out_line(o, "int at = nc_total + nc_block_scan(nc_popc(b), nc_tmp, &total);");
+            out_line(o, "if (b) %s_fm[w] = 0u;", p->cname);
+            out_open(o, "while (b)");
+            out_line(o, "%s_spk[at++] = w * 32 + nc_ctz(b);", p->cname);
+            out_line(o, "b &= b - 1u;");
+            out_close(o);
+            out_line(o, "nc_total += total;");
+            out_close(o);
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = nc_total;", 2 * p->id);
         } else {
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
         }
@@ -614,9 +635,9 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
         snprintf(w, sizeof w, "%s_w[%s]", j->cname, s);
     char slot[160];
     if (j->delay)   /* (step + d) % D with 1 <= d < D: step % D is the same for every synapse */
-        snprintf(slot, sizeof slot, "nc_wrap(step %% %s_D + %s_d[%s], %s_D)", j->cname, j->cname, s, j->cname);
+        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", j->cname, j->cname, s, j->cname);
     else
-        snprintf(slot, sizeof slot, "((step + 1) %% %s_D)", j->cname);
+        snprintf(slot, sizeof slot, "nc_mod(step + 1, %s_D)", j->cname);
     if (atomic)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
                  j->cname, slot, (long long)j->post.size, j->cname, s, w);
@@ -682,10 +703,10 @@ static void dev_row_body(Out *o, const void *arg)
     if (r->what == DR_SCAN)
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", r->S->cnt_maxd + j->id);
     else if (r->what == DR_GRID)
-        out_line(o, "nc_atomic_add_f%d(&%s_ring[((step + dd) %% %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
                  j->cname, j->cname, (long long)j->post.size);
     else
-        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", j->cname, j->cname,
+        out_line(o, "%s_ring[nc_mod(step + dd, %s_D) * %lld + j] += w;", j->cname, j->cname,
                  (long long)j->post.size);
     out_close(o);
     sb_free(&b);
@@ -2277,6 +2298,8 @@ static void emit_host_main(Out *o, const Simt *S)
                  p->cname, n, p->name);
         out_line(o, "if (dalloc(&%s_fl, (size_t)%lld * sizeof(int32_t), \"%s: spike flags\")) return fail(argv[0]);",
                  p->cname, n, p->name);
+        out_line(o, "if (dalloc(&%s_fm, (size_t)%lld * sizeof(uint32_t), \"%s: spike bits\")) return fail(argv[0]);",
+                 p->cname, (n + 31) / 32, p->name);
         if (p->sfile) {
             StrBuf f = {0};
             cg_cstring(p->sfile, &f);

@@ -48,7 +48,7 @@ void simt_finite_tail(Out *o, const Simt *S)
     int v = 0, nv = n_checked(m);
     if (nv == 0)
         return;
-    out_open(o, "if (nc_fin[0] > 0 && (step + 1) %% nc_fin[0] == 0)");
+    out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++) {

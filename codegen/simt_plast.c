@@ -160,7 +160,7 @@ static void open_arrivals_grid(Out *o, const IrProj *j)
     const char *c = j->cname;
     out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
     out_line(o, "if (k > step) continue;");
-    out_line(o, "const int64_t hs = (step - k) %% %s_D;", c);
+    out_line(o, "const int64_t hs = nc_mod(step - k, %s_D);", c);
     out_line(o, "const int nh = %s_hist_n[hs];", c);
     out_open(o, "for (int64_t q = NC_GROUP; q < nh; q += NC_NGROUPS)");
     out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c, (long long)j->pre.pop->size,
@@ -176,13 +176,13 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
     const char *c = j->cname;
     CgDialect dh = simt_plast_dialect(S, j, "hi", !block);
     open_fn(o, "arrive", j, block ? "block" : "grid");
-    out_line(o, "const int64_t dslot = step %% %s_D;", c);
+    out_line(o, "const int64_t dslot = nc_mod(step, %s_D);", c);
     if (block) {
         long long np = (long long)j->post.size;
         out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
         out_open(o, "for (int64_t k = a < %lld ? %s_D - 1 : 0; k >= 1; k--)", np, c);
         out_line(o, "if (k > step) continue;");
-        out_line(o, "const int64_t hs = (step - k) %% %s_D;", c);
+        out_line(o, "const int64_t hs = nc_mod(step - k, %s_D);", c);
         out_line(o, "const int nh = %s_hist_n[hs];", c);
         out_open(o, "for (int q = 0; q < nh; q++)");
         out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c,
@@ -253,7 +253,7 @@ static void emit_on_step(Out *o, const Simt *S, const IrProj *j, int block)
         open_all_synapses(o, S, j, 0);
         out_begin(o);
     }
-    out_line(o, "const int64_t dslot = (step + %s - 1) %% %s_D; /* delivered after the delay */", dl, c);
+    out_line(o, "const int64_t dslot = nc_mod(step + %s - 1, %s_D); /* delivered after the delay */", dl, c);
     out_line(o, "(void)dslot;");
     cg_block(&dh, &j->plast->on_step, o);
     out_close(o);
@@ -284,7 +284,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
 
     if (pl->npre || pl->pre_step.n || pl->post_step.n) {
         open_fn(o, "scopes", j, NULL);
-        out_line(o, "const int64_t hs = step %% %s_D;", c);
+        out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
         out_line(o, "(void)hs;");
         if (pl->npre || pl->pre_step.n) {
             out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
@@ -334,7 +334,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
     }
     /* scope `on spike`, and this step's presynaptic spikes kept for their arrivals */
     open_fn(o, "spikes", j, NULL);
-    out_line(o, "const int64_t hs = step %% %s_D;", c);
+    out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
     if (pl->pre_spike.n) {
         out_begin(o);
         open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);

@@ -196,7 +196,7 @@ void simt_gather(Out *o, const IrModel *m, const IrProj *j)
         out_line(o, "any = 1;");
         out_close(o);
         out_close(o);
-        out_line(o, "if (any) %s_ring[((step + 1) %% %s_D) * %lld + j] += acc;", c, c, np);
+        out_line(o, "if (any) %s_ring[nc_mod(step + 1, %s_D) * %lld + j] += acc;", c, c, np);
         out_close(o);
         out_close(o);
         out_blank(o);
@@ -214,14 +214,14 @@ void simt_gather(Out *o, const IrModel *m, const IrProj *j)
     out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
     out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
     out_line(o, "if (%s_d[s] != a - e) continue;", c);
-    out_line(o, "if (!(e == step ? %s_fl[i + %lld] : %s_fh[(e %% %s_D) * %lld + i])) continue;", pc, off, c, c, npre);
+    out_line(o, "if (!(e == step ? %s_fl[i + %lld] : %s_fh[nc_mod(e, %s_D) * %lld + i])) continue;", pc, off, c, c, npre);
     out_line(o, "acc += %s_w[s];", c);
     out_line(o, "any = 1;");
     out_close(o);
     out_close(o);
-    out_line(o, "if (any) %s_ring[(a %% %s_D) * %lld + j] += acc;", c, c, np);
+    out_line(o, "if (any) %s_ring[nc_mod(a, %s_D) * %lld + j] += acc;", c, c, np);
     out_close(o);
-    out_line(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE) %s_fh[(step %% %s_D) * %lld + i] = %s_fl[i + %lld];",
+    out_line(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE) %s_fh[nc_mod(step, %s_D) * %lld + i] = %s_fl[i + %lld];",
              npre, c, c, npre, pc, off);
     out_close(o);
     out_blank(o);
