@@ -369,6 +369,17 @@ static void d_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
         sb_printf(out, "nc_scal[%d]", scal_prop(S, p) + e->sub * nn + k);
 }
 
+/* The ring slot of j for step expression `x` (+ `add`): without a delay the ring has 2 slots
+ * (simt_host_maxd: D = 1 + 1), so the slot is a bit; else x mod D. */
+static const char *ring_slot(const Simt *S, const IrProj *j, const char *x, int add)
+{
+    if (!j->delay)
+        return add ? arena_printf(&S->cc->arena, "(int64_t)((%s + %d) & 1)", x, add)
+                   : arena_printf(&S->cc->arena, "(int64_t)(%s & 1)", x);
+    return add ? arena_printf(&S->cc->arena, "nc_mod(%s + %d, %s_D)", x, add, j->cname)
+               : arena_printf(&S->cc->arena, "nc_mod(%s, %s_D)", x, j->cname);
+}
+
 /* The arrivals of projection p for neuron d->index, from the ring slot of this step: in the
  * block schedule each work-item steps many neurons, so the slots are computed once per step
  * (`<proj>_slot`, emit_neurons); in the grid schedules a work-item steps about one neuron,
@@ -385,7 +396,8 @@ static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *
 
 static void d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
-    out_line(o, "const int64_t %s_at = nc_mod(step, %s_D) * %lld + (%s - %lld);", local, p->cname,
+    const Simt *S = d->user;
+    out_line(o, "const int64_t %s_at = %s * %lld + (%s - %lld);", local, ring_slot(S, p, "step", 0),
              (long long)p->post.size, d->index, (long long)p->post.offset);
     out_line(o, "%s %s = %s_ring[%s_at];", d->real, local, p->cname, local);
     out_line(o, "%s_ring[%s_at] = 0;", p->cname, local);
@@ -543,7 +555,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     for (int k = 0; k < m->nprojs && block; k++) {
         const IrProj *j = m->projs[k];
         if (j->post.pop == p)
-            out_line(o, "const int64_t %s_slot = nc_mod(step, %s_D) * %lld;", j->cname, j->cname,
+            out_line(o, "const int64_t %s_slot = %s * %lld;", j->cname, ring_slot(S, j, "step", 0),
                      (long long)j->post.size);
     }
     /* a top-k population: the first part of the step, the selection, then the rest */
@@ -637,7 +649,7 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
     if (j->delay)   /* (step + d) % D with 1 <= d < D: step % D is the same for every synapse */
         snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", j->cname, j->cname, s, j->cname);
     else
-        snprintf(slot, sizeof slot, "nc_mod(step + 1, %s_D)", j->cname);
+        snprintf(slot, sizeof slot, "(int64_t)((step + 1) & 1)"); /* D = 2 (ring_slot) */
     if (atomic)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
                  j->cname, slot, (long long)j->post.size, j->cname, s, w);
