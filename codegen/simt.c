@@ -140,6 +140,21 @@ static int64_t state_rec_rows(const Simt *S, const IrRecord *r)
     return S->ch / r->every + 2;
 }
 
+int simt_scal_var(const Simt *S, const IrVar *v)
+{
+    return scal_var(S, v);
+}
+
+int64_t simt_spike_rec_cap(const Simt *S, const IrRecord *r)
+{
+    return spike_rec_cap(S, r);
+}
+
+int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r)
+{
+    return state_rec_rows(S, r);
+}
+
 static int64_t max_pop(const IrModel *m)
 {
     int64_t n = 1;
@@ -235,6 +250,9 @@ static void layout(Simt *S)
     if (m->mpi)
         simt_mpi_args(S);
     simt_finite_args(S);
+    S->free = simt_free_ok(m);
+    if (S->free)
+        simt_free_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = n_scal_vars(m);
     for (int i = 0; i < n_prop_owners(m); i++) {
@@ -1295,8 +1313,12 @@ static void emit_kernels(Out *o, const Simt *S)
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
     out_close(o);
     simt_finite_reset(o, S);
+    if (S->free)
+        simt_free_reset(o, S);
     out_close(o);
     out_blank(o);
+    if (S->free)
+        simt_free_device(o, S);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
     out_open(o, "NC_KERNEL nc_k_neurons(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[0];");
@@ -1498,6 +1520,8 @@ const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
         return requested;
     if (m->mpi)   /* distributed: the schedules that can exchange spikes between steps */
         return graphs ? "graph" : "launch";
+    if (simt_free_ok(m))
+        return "free";
     if (m->nprojs == 0)
         return graphs ? "graph" : "launch";
     for (int k = 0; k < m->nprojs; k++)
@@ -1633,6 +1657,8 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
                 out_line(o, "static real *h_%s;", p->props[j]->cname);
     }
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
+    if (S->free)
+        out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule (simt_free.c) */");
     if (simt_topk_any(m))
         out_line(o, "static nrt_kernel *k_tk[%d], *k_after; /* top-k passes, the rest of the step */",
                  simt_topk_passes(m) + 1);
@@ -2012,10 +2038,11 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         if (m->projs[k]->pre.size > maxpre)
             maxpre = m->projs[k]->pre.size;
     int64_t gn = (max_pop(m) + 255) / 256, gs = maxpre < 1024 ? maxpre : 1024;
-    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT };");
-    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\"};");
+    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE };");
+    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\"};");
     out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
-                                          : strcmp(mode, "persistent") == 0 ? "PERSISTENT" : "LAUNCH");
+                                          : strcmp(mode, "persistent") == 0 ? "PERSISTENT"
+                                          : strcmp(mode, "free") == 0 ? "FREE" : "LAUNCH");
     out_line(o, "static size_t g_persistent, block_size = NC_BLOCK;");
     out_line(o, "static nrt_graph *graphs[2];");
     out_line(o, "static int64_t graph_len[2];");
@@ -2054,6 +2081,11 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "case M_BLOCK:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
     out_line(o, "    return nrt_gpu_launch(k_block, 1, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
+    if (S->free) {
+        out_open(o, "case M_FREE:");
+        simt_free_host_enqueue(o, S);
+        out_close(o);
+    }
     out_line(o, "case M_PERSISTENT:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
     out_line(o, "    return nrt_gpu_launch_coop(k_persistent, g_persistent, 256, 0) == NRT_OK ? 0 : -1;");
@@ -2213,13 +2245,19 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
     out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
     out_line(o, "int k = 0;");
-    out_line(o, "while (k < 4 && strcmp(e, mode_names[k]) != 0) k++;");
-    out_open(o, "if (k == 4)");
-    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent)\\n\", prog, e);");
+    out_line(o, "while (k < 5 && strcmp(e, mode_names[k]) != 0) k++;");
+    out_open(o, "if (k == 5)");
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free)\\n\", prog, e);");
     out_line(o, "return -1;");
     out_close(o);
     out_line(o, "mode = k;");
     out_close(o);
+    if (!S->free) {
+        out_open(o, "if (mode == M_FREE)");
+        out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
     if (m->mpi) {
         out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT)");
         out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
@@ -2259,6 +2297,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 1))) return fail(argv[0]);");
     out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
+    if (S->free) {
+        out_line(o, "if (!(k_free = nrt_gpu_kernel(gpu, \"nc_k_free\", NC_NARGS + 1)) || !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) ||");
+        out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
+    }
     for (int k = 0; k < m->nprojs; k++) {
         out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
                  m->projs[k]->cname, m->projs[k]->cname);
@@ -2345,6 +2387,11 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    if (S->free) {
+        out_open(o, "if (mode == M_FREE)");
+        simt_free_host_alloc(o, S);
+        out_close(o);
+    }
     simt_finite_init(o, S);
     for (int i = 0; i < n_prop_owners(m); i++) {
         const IrPop *p = prop_owner(m, i);
@@ -2401,6 +2448,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    if (S->free)
+        out_line(o, "if (bind(k_free) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     if (m->mpi)
         out_line(o, "if (bind(k_merge)) return fail(argv[0]);");

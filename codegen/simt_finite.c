@@ -131,3 +131,32 @@ void simt_finite_init(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_write(gpu, nc_fin, 0, &every, sizeof every) != NRT_OK) return fail(argv[0]);");
     out_close(o);
 }
+
+/* Contract: device code of the free schedule (simt_free.c; step, hf, k and neuron n of
+ * population p in scope): the check of p's checked variables of neuron n after a K-th step,
+ * with the same notes as simt_finite_tail. */
+void simt_finite_one(Out *o, const Simt *S, const IrPop *p)
+{
+    const IrModel *m = S->m;
+    int v = 0, nv = n_checked(m);
+    if (nv == 0)
+        return;
+    for (int i = 0; i < m->npops && m->pops[i] != p; i++)
+        for (int j = 0; j < m->pops[i]->nvars; j++)
+            v += cg_finite_var(m->pops[i]->vars[j]);
+    out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
+    for (int j = 0; j < p->nvars; j++) {
+        const IrVar *x = p->vars[j];
+        if (!cg_finite_var(x))
+            continue;
+        if (m->dbl)
+            out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
+        else
+            out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
+        out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
+        out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
+        out_close(o);
+        v++;
+    }
+    out_close(o);
+}

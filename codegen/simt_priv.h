@@ -28,12 +28,18 @@ typedef struct Simt {
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
+    int free;                     /* the model can take the free schedule (simt_free_ok) */
 } Simt;
 
 /* simt.c */
 void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
 /* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
+/* Slot of a scalar variable in nc_scal, or -1. */
+int simt_scal_var(const Simt *S, const IrVar *v);
+/* Spike-recording capacity of a chunk half; rows of a state recording's chunk half. */
+int64_t simt_spike_rec_cap(const Simt *S, const IrRecord *r);
+int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r);
 /* Host code reading back a projection's longest delay into `maxd` (simt.c). */
 void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
 
@@ -84,5 +90,13 @@ void simt_finite_reset(Out *o, const Simt *S);
 void simt_finite_tail(Out *o, const Simt *S);
 void simt_finite_host(Out *o, const Simt *S);
 void simt_finite_init(Out *o, const Simt *S);
+void simt_finite_one(Out *o, const Simt *S, const IrPop *p);
+
+/* simt_free.c: the free schedule (models without projections; simt_free_ok in codegen.h). */
+void simt_free_args(Simt *S);
+void simt_free_device(Out *o, const Simt *S);
+void simt_free_reset(Out *o, const Simt *S);
+void simt_free_host_alloc(Out *o, const Simt *S);
+void simt_free_host_enqueue(Out *o, const Simt *S);
 
 #endif

@@ -330,6 +330,11 @@ int compile_file(Compiler *cc)
         error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
         return 1;
     }
+    if (o->gpu_mode && strcmp(o->gpu_mode, "free") == 0 && be != &backend_c && (o->mpi || !simt_free_ok(m))) {
+        error_at(cc, NOLOC, "the free schedule takes a model without projections or top-k, in one process%s",
+                 o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)" : "");
+        return 1;
+    }
     if (o->mpi && be != &backend_c && simt_mpi_check(cc, m, o->gpu_mode))
         return 1;
     m->mpi = o->mpi;

@@ -34,8 +34,9 @@ static void usage(FILE *f)
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
           "  --cflags FLAGS      extra flags for it, split at blanks (default: $NEUROC_CFLAGS,\n"
           "                      else the sanitizer flags of a NEUROC_SANITIZE build)\n"
-          "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph or\n"
-          "                      persistent (graph and persistent: CUDA only)\n"
+          "  --gpu-mode M        GPU schedule: auto (default), block, launch, graph,\n"
+          "                      persistent (graph and persistent: CUDA only) or free\n"
+          "                      (a model without projections)\n"
           "  --gpu-arch sm_XX    CUDA target (default: the present GPU's, else sm_90)\n"
           "  --nvcc PATH         CUDA compiler (default: $NVCC, nvcc on PATH, /usr/local/cuda/bin)\n"
           "  --no-cache          build without the compile cache ($NEUROC_CACHE, else\n"
@@ -161,9 +162,9 @@ int main(int argc, char **argv)
             if (!need(i, argc, argv)) goto done;
             o->gpu_mode = argv[++i];
             if (strcmp(o->gpu_mode, "auto") && strcmp(o->gpu_mode, "block") && strcmp(o->gpu_mode, "launch") &&
-                strcmp(o->gpu_mode, "graph") && strcmp(o->gpu_mode, "persistent")) {
-                fprintf(stderr, "neuroc: error: unknown GPU schedule '%s' (expected auto, block, launch, graph "
-                                "or persistent)\n", o->gpu_mode);
+                strcmp(o->gpu_mode, "graph") && strcmp(o->gpu_mode, "persistent") && strcmp(o->gpu_mode, "free")) {
+                fprintf(stderr, "neuroc: error: unknown GPU schedule '%s' (expected auto, block, launch, graph, "
+                                "persistent or free)\n", o->gpu_mode);
                 goto done;
             }
         } else if (strcmp(a, "--gpu-arch") == 0) {

@@ -28,6 +28,9 @@ expect_rc 1 "$NEUROC" "$WORK/missing.neuro"
 grep -q "cannot read '.*missing.neuro'" "$WORK/err.txt" && ok "missing file named" || bad "missing file named"
 expect_rc 1 "$NEUROC" "$WORK/tiny.neuro" --backend opencl --gpu-mode graph
 grep -q "the graph schedule needs CUDA" "$WORK/err.txt" && ok "graph schedule refused on OpenCL" || bad "graph schedule refused on OpenCL"
+expect_rc 1 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend opencl --gpu-mode free --emit-only "$WORK/free_cuba"
+grep -q "the free schedule takes a model without projections or top-k, in one process (this one has projections)" "$WORK/err.txt" &&
+    ok "free schedule refused with projections" || bad "free schedule refused with projections: $(cat "$WORK/err.txt")"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-mode fastest
 grep -q "unknown GPU schedule 'fastest'" "$WORK/err.txt" && ok "bad --gpu-mode named" || bad "bad --gpu-mode named"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-arch 90
