@@ -1313,8 +1313,6 @@ static void emit_kernels(Out *o, const Simt *S)
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
     out_close(o);
     simt_finite_reset(o, S);
-    if (S->free)
-        simt_free_reset(o, S);
     out_close(o);
     out_blank(o);
     if (S->free)

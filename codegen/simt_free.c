@@ -15,7 +15,8 @@
  *   nc_k_fscan   one work-group turns the counts into per-step spike counts (nc_pcnt) and,
  *                for each spike recording, running ends (rec<r>_ends) and offsets,
  *   nc_k_fwrite  a work-group per step writes each recording's indices at its offset in
- *                index order (a prefix sum over the words) and clears the step's bits,
+ *                index order (a prefix sum over the words) and clears the step's bits and
+ *                counts (zero as allocated, so zero when the next chunk starts),
  * the same buffers the host reads after the other schedules. State recordings are written by
  * the work-item that owns the recorded neuron; --check-finite looks at each neuron after its
  * own K-th steps (simt_finite_one).
@@ -39,6 +40,14 @@ int simt_free_ok(const IrModel *m)
         if (!m->recs[r].spikes)
             nidx += m->recs[r].nidx;
     return nidx <= FREE_REC_MAX;
+}
+
+static int n_spike_recs(const IrModel *m)
+{
+    int n = 0;
+    for (int r = 0; r < m->nrecs; r++)
+        n += m->recs[r].spikes;
+    return n;
 }
 
 static long long words(const IrPop *p)
@@ -232,26 +241,16 @@ void simt_free_device(Out *o, const Simt *S)
     for (int i = 0; i < m->npops; i++)
         out_line(o, "for (int64_t w = NC_LID; w < %lld; w += NC_LSIZE) %s_fb[k * %lld + w] = 0u;", words(m->pops[i]),
                  m->pops[i]->cname, words(m->pops[i]));
+    out_line(o, "for (int q = NC_LID; q < %d; q += NC_LSIZE) nc_fcnt[q * NC_CH + k] = 0;", m->npops + n_spike_recs(m));
     out_line(o, "if (NC_GID == 0) nc_ctl[0] = nc_ctl[1] + nsteps;");
     out_close(o);
     out_blank(o);
 }
 
-/* Contract: device code of nc_k_chunk (every work-item): the chunk's counts zeroed. */
-void simt_free_reset(Out *o, const Simt *S)
-{
-    int nspk = 0;
-    for (int r = 0; r < S->m->nrecs; r++)
-        nspk += S->m->recs[r].spikes;
-    out_line(o, "for (int64_t q = NC_GID; q < (int64_t)NC_CH * %d; q += NC_GSIZE) nc_fcnt[q] = 0;", S->m->npops + nspk);
-}
-
 /* Contract: host code of main (fail, dalloc in scope): the free schedule's buffers. */
 void simt_free_host_alloc(Out *o, const Simt *S)
 {
-    int nspk = 0;
-    for (int r = 0; r < S->m->nrecs; r++)
-        nspk += S->m->recs[r].spikes;
+    const int nspk = n_spike_recs(S->m);
     for (int i = 0; i < S->m->npops; i++) {
         const IrPop *p = S->m->pops[i];
         out_line(o, "if (dalloc(&%s_fb, (size_t)NC_CH * %lld * sizeof(uint32_t), \"%s: spike bits of a chunk\")) return fail(argv[0]);",

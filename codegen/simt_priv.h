@@ -95,7 +95,6 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p);
 /* simt_free.c: the free schedule (models without projections; simt_free_ok in codegen.h). */
 void simt_free_args(Simt *S);
 void simt_free_device(Out *o, const Simt *S);
-void simt_free_reset(Out *o, const Simt *S);
 void simt_free_host_alloc(Out *o, const Simt *S);
 void simt_free_host_enqueue(Out *o, const Simt *S);
 

@@ -51,8 +51,8 @@ if [ "$BACKEND" != c ]; then
     fi
 fi
 SCHEDULES=default
-[ "$BACKEND" != c ] && SCHEDULES="block launch"
-[ "$BACKEND" = cuda ] && SCHEDULES="block launch graph persistent"
+[ "$BACKEND" != c ] && SCHEDULES="block launch free"
+[ "$BACKEND" = cuda ] && SCHEDULES="block launch graph persistent free"
 
 case $GROUP in
 finite)
@@ -210,7 +210,7 @@ EOF
         expect 1 device_none "$S" --out "$WORK/device_none" --device 99 # parsed; no such device
         grepe device_none "^$S: error: .*99"
         expect 2 mode_bad env NEUROC_GPU_MODE=fastest "$S" --out "$WORK/mode_bad" # read once the device is open
-        has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent)"
+        has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent, free)"
     fi
     [ ! -e "$O" ] && ok "no output folder after a bad command line" || bad "$O was created"
     expect 0 help "$S" --help
