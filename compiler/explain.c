@@ -50,6 +50,13 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
         return;
     }
     printf("kernel plan (%s, %s): ", backend, sched);
+    if (strcmp(sched, "free") == 0) {
+        printf("nc_k_free gives each work-item a neuron and runs it through a chunk of steps with no "
+               "barrier (no projections couple the neurons), setting a spike bit per step; then per chunk "
+               "nc_k_fcount, nc_k_fscan and nc_k_fwrite count the bits and write spike counts and "
+               "recordings in index order; the host copies one chunk while the device runs the next\n");
+        return;
+    }
     if (strcmp(sched, "block") == 0) {
         printf("nc_k_block runs the whole network in one work-group for a chunk of steps; each step, "
                "separated by barriers:");
@@ -137,7 +144,7 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
     if (gpu)
         printf("schedule: %s (%s)\n", sched,
                cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
-               : "auto: one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections, else per-step kernels");
+               : "auto: free without projections or top-k; one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections; else per-step kernels");
     kernel_plan(m, backend, sched);
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
 
