@@ -144,7 +144,7 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
     if (gpu)
         printf("schedule: %s (%s)\n", sched,
                cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
-               : "auto: free without projections or top-k; one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections; else per-step kernels");
+               : "auto: free for up to 30,000 neurons without projections or top-k; one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections; else per-step kernels");
     kernel_plan(m, backend, sched);
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
 
