@@ -29,6 +29,8 @@ typedef struct Simt {
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
     int free;                     /* the model can take the free schedule (simt_free_ok) */
+    int has_block;                /* nc_k_block is compiled (block_fits, or asked for) */
+    int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
 } Simt;
 
 /* simt.c */

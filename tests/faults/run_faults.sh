@@ -211,6 +211,14 @@ EOF
         grepe device_none "^$S: error: .*99"
         expect 2 mode_bad env NEUROC_GPU_MODE=fastest "$S" --out "$WORK/mode_bad" # read once the device is open
         has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent, free)"
+        if [ "$BACKEND" = cuda ]; then
+            # over 20,000 neurons: a CUDA program without nc_k_block (simt.c, block_fits)
+            build wide busy 's/RATE/200 Hz/; s/LENGTH/20 ms/; s/\[200\]/[30000]/'
+            expect 2 mode_noblock env NEUROC_GPU_MODE=block "$WORK/wide" --out "$WORK/mode_noblock"
+            has mode_noblock "$WORK/wide: error: this simulator has no block schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode block to have one)"
+        fi
+        expect 2 mode_nofree env NEUROC_GPU_MODE=free "$S" --out "$WORK/mode_nofree"
+        has mode_nofree "$S: error: the free schedule takes a model without projections or top-k, in one process"
     fi
     [ ! -e "$O" ] && ok "no output folder after a bad command line" || bad "$O was created"
     expect 0 help "$S" --help
