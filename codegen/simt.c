@@ -1538,8 +1538,8 @@ static double n_neurons(const IrModel *m)
 /* A network one work-group handles well: up to 20,000 neurons and 4e6 synapses, no
  * procedural projection, one process. Only then (or when asked for with --gpu-mode) does a
  * CUDA program have nc_k_block and nc_k_persistent: every phase of every population and
- * projection inlined into one kernel each, they were 10 of nvcc's 23 s for the microcircuit
- * (H200 host), whose auto schedule is graph. OpenCL programs keep nc_k_block (the driver
+ * projection inlined into one kernel each, they were half of nvcc's time for the
+ * microcircuit (17.5 s -> 8.9 s on the development machine), whose auto schedule is graph. OpenCL programs keep nc_k_block (the driver
  * compiles it at run time): without it PoCL 3.1 miscompiles nc_k_synapses of
  * tests/mpi/models/gpu_exact.neuro (a procedural delivery with work-group barriers in its
  * loops), which then crashes on every run with PoCL's kernel cache off. */
