@@ -22,6 +22,18 @@ static int n_checked(const IrModel *m)
     return nv;
 }
 
+/* Neuron n's variable x (checked variable v of nv): a non-finite value noted in nc_fin. */
+static void check_var(Out *o, const IrModel *m, const IrVar *x, int nv, int v)
+{
+    if (m->dbl)
+        out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
+    else
+        out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
+    out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
+    out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
+    out_close(o);
+}
+
 /* Contract: adds the kernel argument nc_fin (call once, in the layout). */
 void simt_finite_args(Simt *S)
 {
@@ -56,15 +68,8 @@ void simt_finite_tail(Out *o, const Simt *S)
             if (!cg_finite_var(x))
                 continue;
             out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
-            if (m->dbl)
-                out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
-            else
-                out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
-            out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
-            out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
+            check_var(o, m, x, nv, v++);
             out_close(o);
-            out_close(o);
-            v++;
         }
     }
     out_close(o);
@@ -149,14 +154,7 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p)
         const IrVar *x = p->vars[j];
         if (!cg_finite_var(x))
             continue;
-        if (m->dbl)
-            out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
-        else
-            out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
-        out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
-        out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
-        out_close(o);
-        v++;
+        check_var(o, m, x, nv, v++);
     }
     out_close(o);
 }
