@@ -1,0 +1,61 @@
+#!/bin/sh
+# plan.sh NEUROC EXAMPLES WORKDIR: what the GPU device programs hold, read from --emit-only
+# (no GPU or nvcc needed): the block schedule's shared-memory plan (simt.c, plan_resident)
+# within each target's budget, one-weight projections delivered with atomic adds, which
+# programs carry nc_k_block and nc_k_persistent (block_fits), and the schedule `auto` picks.
+set -u
+NEUROC=$1; EX=$2; WORK=$3
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+emit() {   # emit NAME MODEL FLAGS...: the device program in $WORK/NAME
+    n=$1; m=$2; shift 2
+    "$NEUROC" "$m" --emit-only "$WORK/$n" "$@" >/dev/null 2>"$WORK/$n.err" || { bad "$n: neuroc failed: $(cat "$WORK/$n.err")"; return 1; }
+}
+resident() {   # resident FILE: the bytes the block kernel keeps in shared memory (0: none)
+    sed -n 's|.*/\* \([0-9]*\) bytes of buffers resident in shared memory.*|\1|p' "$1" | head -n 1 | grep . || echo 0
+}
+
+# CUBA on sm_90: the network's state, rings and spike lists in shared memory, 211 KiB at most
+emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
+    f=$WORK/cuba90/cuba.cu; b=$(resident "$f")
+    [ "$b" -gt 100000 ] && [ "$b" -le $((211 * 1024)) ] && ok "cuba sm_90: $b bytes resident" || bad "cuba sm_90: $b bytes resident"
+    for buf in pop_P_V prj_Ce_ring prj_Ci_ring pop_P_spk pop_P_fm nc_cnt; do
+        grep -q "^ *real \*const $buf = \|^ *int32_t \*const $buf = \|^ *uint32_t \*const $buf = " "$f" && ok "cuba sm_90: $buf resident" || bad "cuba sm_90: $buf not resident"
+    done
+    grep -q "one weight (16.2f): 128 work-items per spike, atomic adds" "$f" && ok "cuba: Ce delivered order-free" || bad "cuba: Ce not order-free"
+    grep -q "nc_k_block(" "$f" && grep -q "nc_k_persistent(" "$f" && ok "cuba: block and persistent kernels" || bad "cuba: a schedule kernel is missing"
+}
+# sm_75 (64 KiB): less fits, and never more than the budget
+emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
+    b=$(resident "$WORK/cuba75/cuba.cu")
+    [ "$b" -gt 0 ] && [ "$b" -le $((48 * 1024)) ] && ok "cuba sm_75: $b bytes resident" || bad "cuba sm_75: $b bytes resident"
+}
+# OpenCL: no residency (its phases take __global pointers)
+emit cubacl "$EX/cuba.neuro" --backend opencl && {
+    [ "$(resident "$WORK/cubacl/cuba.cl")" = 0 ] && ok "cuba opencl: nothing resident" || bad "cuba opencl: resident buffers"
+}
+# the microcircuit: graph; no block or persistent kernel in its CUDA program unless asked for
+emit mc "$EX/microcircuit.neuro" --backend cuda --gpu-arch sm_90 && {
+    f=$WORK/mc/microcircuit.cu
+    ! grep -q "nc_k_block(\|nc_k_persistent(" "$f" && ok "microcircuit: no block or persistent kernel" || bad "microcircuit: carries block or persistent"
+    grep -q "this simulator has no %s schedule" "$WORK/mc/microcircuit.c" && ok "microcircuit: the host refuses them" || bad "microcircuit: no refusal"
+}
+emit mcb "$EX/microcircuit.neuro" --backend cuda --gpu-arch sm_90 --gpu-mode persistent && {
+    grep -q "nc_k_persistent(" "$WORK/mcb/microcircuit.cu" && ok "microcircuit --gpu-mode persistent: its kernel" || bad "microcircuit --gpu-mode persistent: no kernel"
+}
+emit mccl "$EX/microcircuit.neuro" --backend opencl && {
+    grep -q "nc_k_block(" "$WORK/mccl/microcircuit.cl" && ok "microcircuit opencl: keeps nc_k_block" || bad "microcircuit opencl: no nc_k_block"
+}
+# auto: free for a small batch without projections, graph for a large one, block for CUBA
+for c in "hh_batch.neuro|free|" "cuba.neuro|block|" "microcircuit.neuro|graph|"; do
+    m=${c%%|*}; want=$(echo "$c" | cut -d'|' -f2)
+    got=$("$NEUROC" "$EX/$m" --backend cuda --explain 2>/dev/null | sed -n 's/^schedule: \([a-z]*\) .*/\1/p')
+    [ "$got" = "$want" ] && ok "auto schedule of $m: $got" || bad "auto schedule of $m: $got, want $want"
+done
+sed 's/^const scale = 1$/const scale = 10/' "$EX/hh_batch.neuro" >"$WORK/hh_big.neuro"
+got=$("$NEUROC" "$WORK/hh_big.neuro" -I "$EX/.." --backend cuda --explain 2>/dev/null | sed -n 's/^schedule: \([a-z]*\) .*/\1/p')
+[ "$got" = graph ] && ok "auto schedule of 10^5 HH neurons: graph" || bad "auto schedule of 10^5 HH neurons: '$got', want graph"
+echo "plan: $fails failed"
+[ $fails = 0 ]
