@@ -78,7 +78,7 @@ static int n_scal_vars(const IrModel *m)
 }
 
 /* Slot of a scalar variable in nc_scal, or -1. */
-static int scal_var(const Simt *S, const IrVar *v)
+int simt_scal_var(const Simt *S, const IrVar *v)
 {
     int k = 0;
     for (int i = 0; i < n_prop_owners(S->m); i++) {
@@ -130,30 +130,18 @@ static int scal_prop(const Simt *S, const IrProp *p)
     return -1;
 }
 
-static int64_t spike_rec_cap(const Simt *S, const IrRecord *r)
+int64_t simt_spike_rec_cap(const Simt *S, const IrRecord *r)
 {
     return (int64_t)S->ch * r->view.size;
 }
 
-static int64_t state_rec_rows(const Simt *S, const IrRecord *r)
+int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r)
 {
     return S->ch / r->every + 2;
 }
 
-int simt_scal_var(const Simt *S, const IrVar *v)
-{
-    return scal_var(S, v);
-}
 
-int64_t simt_spike_rec_cap(const Simt *S, const IrRecord *r)
-{
-    return spike_rec_cap(S, r);
-}
 
-int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r)
-{
-    return state_rec_rows(S, r);
-}
 
 static int64_t max_pop(const IrModel *m)
 {
@@ -333,7 +321,7 @@ static void plan_resident(Simt *S)
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
     const int64_t budget = shmem_budget(S->arch), rs = m->dbl ? 8 : 4;
-    if (budget <= 0 || m->mpi)
+    if (budget <= 0 || !S->has_block)
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
     resident(S, budget, "nc_scal", rs * S->nscal, NULL);
@@ -366,6 +354,21 @@ static void plan_resident(Simt *S)
 /* ===== the block schedule's shared memory =====} */
 
 
+/* The layout of m's programs for target t: which schedule kernels the device program has
+ * (block_fits), the CUDA target, the buffers (layout). Both programs are written from it. */
+static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t)
+{
+    const char *sched = simt_schedule(m, t->graphs, bo->gpu_mode);
+    memset(S, 0, sizeof *S);
+    S->cc = cc;
+    S->m = m;
+    S->t = t;
+    S->has_block = !t->graphs || block_fits(m) || strcmp(sched, "block") == 0;
+    S->has_persistent = t->graphs && (block_fits(m) || strcmp(sched, "persistent") == 0);
+    S->arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
+    layout(S);
+}
+
 /* {===== device dialect ===== */
 
 static void d_var(const CgDialect *d, const IrVar *v, StrBuf *out)
@@ -374,7 +377,7 @@ static void d_var(const CgDialect *d, const IrVar *v, StrBuf *out)
     if (v->per_neuron)
         sb_printf(out, "%s[%s]", v->cname, d->index);
     else
-        sb_printf(out, "nc_scal[%d]", scal_var(S, v));
+        sb_printf(out, "nc_scal[%d]", simt_scal_var(S, v));
 }
 
 static void d_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
@@ -433,7 +436,7 @@ static void spike_recs(const Simt *S, const IrPop *pop, Out *o)
                  (long long)(rec->view.offset + rec->view.size));
         out_line(o, "const int q_ = nc_atomic_add_i32(&nc_cnt[%d + hf], 1);", S->cnt_rec + 2 * r);
         out_line(o, "rec%d_ids[(int64_t)hf * %lld + q_] = (int32_t)(n - %lld);", r,
-                 (long long)spike_rec_cap(S, rec), (long long)rec->view.offset);
+                 (long long)simt_spike_rec_cap(S, rec), (long long)rec->view.offset);
         out_close(o);
     }
 }
@@ -1090,7 +1093,7 @@ static void emit_tail(Out *o, const Simt *S)
                      (long long)rec->every);
             out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
             out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
-                     (long long)state_rec_rows(S, rec), rec->nvars);
+                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
             if (j->plast->event) {
                 /* event-driven synapse dynamics: each work-item brings its synapses up to date
                  * (step + 1 steps done) and copies them */
@@ -1117,7 +1120,7 @@ static void emit_tail(Out *o, const Simt *S)
         out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
                  (long long)rec->every);
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
-                 (long long)state_rec_rows(S, rec), w);
+                 (long long)simt_state_rec_rows(S, rec), w);
         out_open(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE)", w);
         out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
         out_line(o, "(void)n;");
@@ -1132,7 +1135,7 @@ static void emit_tail(Out *o, const Simt *S)
                 out_line(o, "case %d: dst[q] = %s(double)%s[n]%s; break;", v, own, var->cname, other);
             else
                 out_line(o, "case %d: dst[q] = %s(double)nc_scal[%d]%s; break;", v, m->mpi ? "nc_sl[2] == 0 ? " : "",
-                         scal_var(S, var), other);
+                         simt_scal_var(S, var), other);
         }
         out_line(o, "}");
         out_close(o);
@@ -1383,6 +1386,25 @@ static void emit_kernels(Out *o, const Simt *S)
         emit_persistent_kernel(o, S);
 }
 
+enum { RES_IN, RES_NAMES, RES_OUT };
+
+/* For each resident buffer (plan_resident): its copy into shared memory (RES_IN), its
+ * shared-memory pointer under the argument's name (RES_NAMES), its copy back (RES_OUT). */
+static void emit_resident(Out *o, const Simt *S, int what)
+{
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->res < 0)
+            continue;
+        if (what == RES_IN)
+            out_line(o, "nc_res_copy(nc_res + %lld, %s, %s);", (long long)a->res, a->name, a->len);
+        else if (what == RES_NAMES)
+            out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", a->type, a->name, a->type, (long long)a->res);
+        else
+            out_line(o, "nc_res_copy(%s, nc_res + %lld, %s);", a->name, (long long)a->res, a->len);
+    }
+}
+
 /* block schedule: the whole network in one work-group, nsteps steps per launch */
 static void emit_block_kernel(Out *o, const Simt *S)
 {
@@ -1396,20 +1418,14 @@ static void emit_block_kernel(Out *o, const Simt *S)
         out_line(o, "/* %lld bytes of buffers resident in shared memory for the launch (plan_resident) */",
                  (long long)S->res_bytes);
         out_line(o, "extern __shared__ __align__(16) unsigned char nc_res[];");
-        for (int i = 0; i < S->nargs; i++)
-            if (S->args[i].res >= 0)
-                out_line(o, "nc_res_copy(nc_res + %lld, %s, %s);", (long long)S->args[i].res, S->args[i].name,
-                         S->args[i].len);
+        emit_resident(o, S, RES_IN);
         out_line(o, "NC_BARRIER();");
         out_line(o, "#endif");
     }
     out_begin(o);
     if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
-        for (int i = 0; i < S->nargs; i++)
-            if (S->args[i].res >= 0)
-                out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", S->args[i].type, S->args[i].name,
-                         S->args[i].type, (long long)S->args[i].res);
+        emit_resident(o, S, RES_NAMES);
         out_line(o, "#endif");
     }
     /* A do-while (the host never launches nsteps < 1): a `for` would guard the whole loop,
@@ -1432,10 +1448,7 @@ static void emit_block_kernel(Out *o, const Simt *S)
     out_close(o);
     if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
-        for (int i = 0; i < S->nargs; i++)
-            if (S->args[i].res >= 0)
-                out_line(o, "nc_res_copy(%s, nc_res + %lld, %s);", S->args[i].name, (long long)S->args[i].res,
-                         S->args[i].len);
+        emit_resident(o, S, RES_OUT);
         out_line(o, "#endif");
     }
     out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
@@ -1488,14 +1501,8 @@ static void emit_persistent_kernel(Out *o, const Simt *S)
 
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o)
 {
-    Simt S = {0};
-    S.cc = cc;
-    S.m = m;
-    S.t = t;
-    S.has_block = !t->graphs || block_fits(m) || strcmp(simt_schedule(m, t->graphs, bo->gpu_mode), "block") == 0;
-    S.has_persistent = t->graphs && (block_fits(m) || strcmp(simt_schedule(m, t->graphs, bo->gpu_mode), "persistent") == 0);
-    S.arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
-    layout(&S);
+    Simt S;
+    setup(&S, cc, m, bo, t);
     out_line(o, "/* %s device program -- generated by neuroc %s from %s.neuro for the %s back end.", m->name,
              NEUROC_VERSION, m->name, t->name);
     out_line(o, " * One text for CUDA and OpenCL (nrt_simt.h). Do not edit: change the model. */");
@@ -1539,10 +1546,11 @@ static double n_neurons(const IrModel *m)
  * procedural projection, one process. Only then (or when asked for with --gpu-mode) does a
  * CUDA program have nc_k_block and nc_k_persistent: every phase of every population and
  * projection inlined into one kernel each, they were half of nvcc's time for the
- * microcircuit (17.5 s -> 8.9 s on the development machine), whose auto schedule is graph. OpenCL programs keep nc_k_block (the driver
- * compiles it at run time): without it PoCL 3.1 miscompiles nc_k_synapses of
- * tests/mpi/models/gpu_exact.neuro (a procedural delivery with work-group barriers in its
- * loops), which then crashes on every run with PoCL's kernel cache off. */
+ * microcircuit (17.5 s -> 8.9 s on the development machine), whose auto schedule is graph.
+ * OpenCL programs keep nc_k_block (the driver compiles it at run time): without it PoCL 3.1
+ * miscompiles nc_k_synapses of tests/mpi/models/gpu_exact.neuro (a procedural delivery
+ * with work-group barriers in its loops), which then crashes on every run with PoCL's
+ * kernel cache off. */
 static int block_fits(const IrModel *m)
 {
     double syn = 0;
@@ -1587,7 +1595,7 @@ static void h_var(const CgDialect *d, const IrVar *v, StrBuf *out)
     if (v->per_neuron)
         sb_printf(out, "h_%s[%s]", v->cname, d->index);
     else
-        sb_printf(out, "h_scal[%d]", scal_var(S, v));
+        sb_printf(out, "h_scal[%d]", simt_scal_var(S, v));
 }
 
 static int prop_uses(const IrProp *pr, const IrVar *v)
@@ -1938,7 +1946,7 @@ static void emit_host_records(Out *o, const Simt *S)
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
         if (rec->spikes) {
-            int64_t cap = spike_rec_cap(S, rec);
+            int64_t cap = simt_spike_rec_cap(S, rec);
             /* distributed: rank 0 writes every file; every rank records on the device */
             out_line(o, "rec%d = %s%s(&ctx, \"%s\", \"%s\", %lld);", r, m->mpi ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "",
                      cg_spikes_open(rec), f.s, rec->view.pop->name, (long long)rec->view.size);
@@ -1977,7 +1985,7 @@ static void emit_host_records(Out *o, const Simt *S)
             out_line(o, "nrt_free(local);");
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
-                     (long long)state_rec_rows(S, rec), rec->nvars);
+                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
             out_line(o, "if (dalloc(&rec%d_rows, 2 * bytes, \"recording %s\")) return -1;", r, f.s);
             out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, bytes ? bytes : 8, \"recording %s\");", r, f.s);
             out_line(o, "if (!h_rec%d_rows) return -1;", r);
@@ -1991,7 +1999,7 @@ static void emit_host_records(Out *o, const Simt *S)
                 sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
-            int64_t bytes = state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
+            int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);
@@ -2029,7 +2037,7 @@ static void emit_host_records(Out *o, const Simt *S)
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes) {
-            int64_t cap = spike_rec_cap(S, rec);
+            int64_t cap = simt_spike_rec_cap(S, rec);
             if (m->mpi)
                 out_open(o, "if (rec%d) /* rank 0 */", r);
             else
@@ -2055,7 +2063,7 @@ static void emit_host_records(Out *o, const Simt *S)
                                       : arena_printf(&S->cc->arena, "%d", rec->nvars * rec->nidx);
             out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
             out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
-                     r, (long long)state_rec_rows(S, rec), w, r, w);
+                     r, (long long)simt_state_rec_rows(S, rec), w, r, w);
             if (m->mpi)   /* every rank's neurons into rank 0's rows */
                 out_line(o, "if (rows > 0 && nrt_mpi_row(&ctx, mpi, h_rec%d_rows, (int)(rows * %s)) != NRT_OK) return -1;", r, w);
             out_line(o, "for (int64_t q = 0; q < rows%s; q++)", m->mpi ? arena_printf(&S->cc->arena, " && rec%d", r) : "");
@@ -2195,7 +2203,7 @@ static void emit_host_ckpt(Out *o, const Simt *S)
                       : c->var && c->var->type != IRT_REAL ? "int32_t" : "real";
         if (c->scalar) {
             out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", &h_scal[%d], sizeof(real), '%c'}; dm[n++] = NULL;", c->name,
-                     scal_var(S, c->var), m->dbl ? 'd' : 'f');
+                     simt_scal_var(S, c->var), m->dbl ? 'd' : 'f');
             continue;
         }
         /* the GPU history holds the spikes of the whole presynaptic population */
@@ -2451,13 +2459,13 @@ static void emit_host_main(Out *o, const Simt *S)
                 if (m->rtparams[k].var == v)
                     rt = k;
             if (rt >= 0) {
-                out_line(o, "h_scal[%d] = (real)nc_params[%d].value; /* runtime %s */", scal_var(S, v), rt,
+                out_line(o, "h_scal[%d] = (real)nc_params[%d].value; /* runtime %s */", simt_scal_var(S, v), rt,
                          m->rtparams[rt].name);
             } else if (!v->per_neuron) {
                 StrBuf val = {0};
                 CgDialect d = cg_dialect(m->dbl, p);
                 cg_real(&d, v->init, &val);
-                out_line(o, "h_scal[%d] = %s; /* %s.%s */", scal_var(S, v), val.s, p->name, v->label);
+                out_line(o, "h_scal[%d] = %s; /* %s.%s */", simt_scal_var(S, v), val.s, p->name, v->label);
                 sb_free(&val);
             }
         }
@@ -2561,7 +2569,7 @@ static void emit_host_main(Out *o, const Simt *S)
                 out_line(o, "memcpy(h_%s + %lld, tmp, (size_t)%lld * sizeof *tmp);", v->cname, lo, n);
             out_line(o, "nrt_free(tmp);");
         } else {
-            out_line(o, "h_scal[%d] = %s;", scal_var(S, v), val.s);
+            out_line(o, "h_scal[%d] = %s;", simt_scal_var(S, v), val.s);
         }
         out_line(o, "if (props_%s()) return fail(argv[0]);", owner->cname);
         out_close(o);
@@ -2583,14 +2591,8 @@ static void emit_host_main(Out *o, const Simt *S)
 int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
                    const char *program_header, Out *o)
 {
-    Simt S = {0};
-    S.cc = cc;
-    S.m = m;
-    S.t = t;
-    S.has_block = !t->graphs || block_fits(m) || strcmp(simt_schedule(m, t->graphs, bo->gpu_mode), "block") == 0;
-    S.has_persistent = t->graphs && (block_fits(m) || strcmp(simt_schedule(m, t->graphs, bo->gpu_mode), "persistent") == 0);
-    S.arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
-    layout(&S);
+    Simt S;
+    setup(&S, cc, m, bo, t);
     emit_host_prelude(o, &S, program_header);
     for (int i = 0; i < m->npops; i++)
         emit_host_props(o, &S, m->pops[i]);
