@@ -274,7 +274,11 @@ def main():
                   "peak_device_bytes"):
             vals = [x[k] for x in reps if x.get(k) is not None]
             r[k] = statistics.median(vals) if vals else None
-        r.update(row=name + " (%d at a time)" % jobs, instances=n, jobs=jobs, rtf_max=max(x["rtf"] for x in reps),
+        with open(os.path.join(inst, "manifest.json")) as f:
+            run_as = json.load(f).get("run_as", "processes")
+        how = "side by side in one process" if run_as == "one process" else "%d at a time" % jobs
+        r.update(row=name + " (%s)" % how, instances=n, jobs=jobs if run_as == "processes" else n,
+                 rtf_max=max(x["rtf"] for x in reps),
                  spikes=sum(x["spikes"] for x in reps), batch_wall_s=wall, run_cpu_s=cpu,
                  compile_s=info["codegen_s"] + info["compile_s"], runs=1)
         out.append(r)

@@ -471,7 +471,7 @@ int cg_needs_hdf5(const IrModel *m)
     return 0;
 }
 
-void cg_main_open(Out *o, const IrModel *m, const char *backend)
+void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *before_init)
 {
     StrBuf b = {0};
     cg_cstring(m->name, &b);
@@ -498,6 +498,8 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend)
         out_line(o, "ctx.nparams = %d;", m->nrtparams);
     }
     out_line(o, "ctx.model_hash = nc_model_hash;");
+    if (before_init)
+        out_line(o, "%s", before_init);
     out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
     out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
     out_open(o, "if (st != NRT_OK)");

@@ -104,8 +104,9 @@ int cg_uses_edge(const IrExpr *e, int col);
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
 void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context (and nc_model_hash, cg_ckpt_hash_decl) and the
- * populations registered (cg_build.c). */
-void cg_main_open(Out *o, const IrModel *m, const char *backend);
+ * populations registered (cg_build.c); `before_init`, unless NULL, is a statement run just
+ * before nrt_init. */
+void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *before_init);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
  * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
 void cg_mpi_start(Out *o);

@@ -162,6 +162,13 @@ static double est_synapses(const IrProj *j)
 
 static void plan_resident(Simt *S);
 static int block_fits(const IrModel *m);
+/* --instances runs side by side in one process (one work-group per instance and launch):
+ * a CUDA program with the block schedule (OpenCL 1.2 buffers have no device addresses to
+ * put in nc_tab; a distributed program runs one network over its ranks). */
+static int batched(const Simt *S)
+{
+    return S->has_block && !S->m->mpi && strcmp(S->t->name, "cuda") == 0;
+}
 static int spike_flags(const IrModel *m, const IrPop *p);
 
 static void layout(Simt *S)
@@ -556,6 +563,10 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     }
     cg_rand_helpers(o, "NC_DEV");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
+    out_line(o, "#if defined(__CUDACC__)");
+    out_line(o, "/* \"set but never used\": a batch row (emit_batch_row) sets arguments a kernel may not read */");
+    out_line(o, "#pragma nv_diag_suppress 550");
+    out_line(o, "#endif");
     out_blank(o);
 }
 
@@ -1190,6 +1201,28 @@ static void emit_step_end(Out *o, const Simt *S)
 static void emit_block_kernel(Out *o, const Simt *S);
 static void emit_persistent_kernel(Out *o, const Simt *S);
 
+/* --instances side by side (CUDA; nrt_gpu_launch_batch): group (0, b) runs instance b, so
+ * its arguments become row b of nc_tab (the host's nc_tab_row) before anything reads them. The
+ * group sees a grid of one group in x, so the phases are the one-group code unchanged. */
+static void emit_batch_row(Out *o, const Simt *S)
+{
+    out_line(o, "#if defined(__CUDACC__)");
+    out_open(o, "if (nc_batch)");
+    out_line(o, "const int64_t *nc_w = nc_tab + (int64_t)blockIdx.y * %d;", S->nargs);
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->kind == ARG_MEM)
+            out_line(o, "%s = (%s *)(uintptr_t)nc_w[%d];", a->name, a->type, i);
+        else
+            out_line(o, "%s = (%s)nc_w[%d];", a->name, a->type, i);
+    }
+    out_close(o);
+    out_line(o, "#else");
+    out_line(o, "(void)nc_tab;");
+    out_line(o, "(void)nc_batch;");
+    out_line(o, "#endif");
+}
+
 static void emit_kernels(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -1311,7 +1344,8 @@ static void emit_kernels(Out *o, const Simt *S)
         simt_mpi_device(o, S, spike_recs);
 
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
-    out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf)");
+    out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf, NC_G const int64_t *nc_tab, const int nc_batch)");
+    emit_batch_row(o, S);
     out_open(o, "if (NC_GID == 0)");
     out_line(o, "nc_ctl[1] = step0;");
     out_line(o, "nc_ctl[2] = hf;");
@@ -1409,8 +1443,9 @@ static void emit_resident(Out *o, const Simt *S, int what)
 static void emit_block_kernel(Out *o, const Simt *S)
 {
     out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
-    out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps)", S->block);
+    out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
+    emit_batch_row(o, S);
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     if (S->res_bytes) {
@@ -1668,10 +1703,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
              S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
     out_line(o, "#define NC_BLOCK_SHMEM ((size_t)%lld) /* the block schedule's resident buffers (bytes) */",
              (long long)S->res_bytes);
-    out_line(o, "static nrt_ctx ctx;");
     out_line(o, "static nrt_gpu *gpu;");
-    out_line(o, "static uint32_t seedkey;");
-    out_line(o, "static real h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
     out_open(o, "static inline real nc_exprel(real x)");
     out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
     out_close(o);
@@ -1683,27 +1715,77 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_close(o);
     cg_sf_helper(o, m, "static inline", "");
     out_blank(o);
-    out_line(o, "/* device buffers and scalar arguments, in the order of NC_ARGS */");
+    /* Every per-run name is a member of the run's nc_inst, reached through a macro: the
+     * code below reads as for one run, and a batch (--instances side by side) points nc_I
+     * at the instance it builds, drains or finishes. */
+    out_line(o, "/* The state of one run: its context, device buffers and scalar arguments (in the order of");
+    out_line(o, " * NC_ARGS), host mirrors and recordings. Each name is a member of the run nc_I points at:");
+    out_line(o, " * the one run, or (--instances side by side) the instance being built, drained or finished;");
+    out_line(o, " * member i_x is x. */");
+    out_open(o, "typedef struct nc_inst");
+    StrBuf names = {0};
+    out_line(o, "nrt_ctx i_ctx;");
+    out_line(o, "uint32_t i_seedkey;");
+    out_line(o, "real i_h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
+    sb_printf(&names, "ctx seedkey h_scal");
     for (int i = 0; i < S->nargs; i++) {
         const Arg *a = &S->args[i];
         if (a->kind == ARG_MEM)
-            out_line(o, "static nrt_dmem %s; /* %s */", a->name, a->type);
+            out_line(o, "nrt_dmem i_%s; /* %s */", a->name, a->type);
         else if (a->kind == ARG_I64)
-            out_line(o, "static int64_t %s;", a->name);
+            out_line(o, "int64_t i_%s;", a->name);
+        else
+            continue;
+        sb_printf(&names, " %s", a->name);
     }
-    out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "static nrt_dcsr %s_csr;", m->projs[k]->cname);
+    for (int k = 0; k < m->nprojs; k++) {
+        out_line(o, "nrt_dcsr i_%s_csr;", m->projs[k]->cname);
+        sb_printf(&names, " %s_csr", m->projs[k]->cname);
+    }
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++)
-            if (mirrored(p->vars[j]))
-                out_line(o, "static %s *h_%s; /* host mirror for the propagators */", vtype(p->vars[j]),
-                         p->vars[j]->cname);
+            if (mirrored(p->vars[j])) {
+                out_line(o, "%s *i_h_%s; /* host mirror for the propagators */", vtype(p->vars[j]), p->vars[j]->cname);
+                sb_printf(&names, " h_%s", p->vars[j]->cname);
+            }
         for (int j = 0; j < p->nprops; j++)
-            if (p->props[j]->per_neuron)
-                out_line(o, "static real *h_%s;", p->props[j]->cname);
+            if (p->props[j]->per_neuron) {
+                out_line(o, "real *i_h_%s;", p->props[j]->cname);
+                sb_printf(&names, " h_%s", p->props[j]->cname);
+            }
     }
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        StrBuf name = {0};
+        cg_cstring(rec->file, &name);
+        out_line(o, "nrt_rec *i_rec%d; /* \"%s\" */", r, name.s);
+        sb_free(&name);
+        if (rec->spikes) {
+            out_line(o, "int32_t *i_h_rec%d_ends, *i_h_rec%d_ids;", r, r);
+            sb_printf(&names, " rec%d h_rec%d_ends h_rec%d_ids", r, r, r);
+        } else {
+            out_line(o, "double *i_h_rec%d_rows;", r);
+            sb_printf(&names, " rec%d h_rec%d_rows", r, r);
+        }
+    }
+    out_line(o, "int32_t *i_h_pcnt;");
+    sb_printf(&names, " h_pcnt");
+    out_close_with(o, " nc_inst;");
+    out_line(o, "static nc_inst nc_one; /* the one run, or a batch's parent */");
+    out_line(o, "static _Thread_local nc_inst *nc_I = &nc_one; /* the current run (of this thread: drain_all) */");
+    out_line(o, "static nc_inst *nc_insts = &nc_one; /* the runs side by side: nc_nb of them */");
+    out_line(o, "static nrt_ctx **nc_kids; /* their contexts, in a batch */");
+    out_line(o, "static int64_t nc_nb = 1;");
+    for (const char *q = names.s; *q;) {
+        const char *e = strchr(q, ' ');
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        out_line(o, "#define %.*s (nc_I->i_%.*s)", len, q, len, q);
+        q += len + (e ? 1 : 0);
+    }
+    sb_free(&names);
+    out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
+    out_line(o, "static nrt_dmem nc_tab; /* a batch's arguments: row b is instance b's (nc_tab_row) */");
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
     if (S->free)
         out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule (simt_free.c) */");
@@ -1738,6 +1820,27 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_blank(o);
     out_open(o, "static int dalloc(nrt_dmem *m, size_t bytes, const char *what)");
     out_line(o, "return nrt_gpu_alloc(gpu, m, bytes ? bytes : 4, what) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+    if (batched(S)) {
+        out_line(o, "/* the current instance's arguments as bind sets them, for row b of nc_tab (CUDA: a");
+        out_line(o, " * buffer's handle is its device address) */");
+        out_open(o, "static void nc_tab_row(int64_t *w)");
+        for (int i = 0; i < S->nargs; i++) {
+            const Arg *a = &S->args[i];
+            if (a->kind == ARG_MEM)
+                out_line(o, "w[%d] = (int64_t)(%s.h ? %s : nc_dummy).h;", i, a->name, a->name);
+            else
+                out_line(o, "w[%d] = (int64_t)%s;", i, a->name);
+        }
+        out_close(o);
+        out_blank(o);
+    }
+    out_line(o, "/* the batch arguments of nc_k_chunk and nc_k_block: with --instances side by side, the");
+    out_line(o, " * table of every instance's arguments (nc_tab_row), else none */");
+    out_open(o, "static int bind_batch(nrt_kernel *k, int first)");
+    out_line(o, "if (!k) return 0;");
+    out_line(o, "return nrt_gpu_arg_mem(k, first, nc_nb > 1 ? nc_tab : nc_dummy) != NRT_OK || nrt_gpu_arg_i32(k, first + 1, nc_nb > 1) != NRT_OK ? -1 : 0;");
     out_close(o);
     out_blank(o);
     if (m->mpi)
@@ -1916,18 +2019,9 @@ static void emit_host_save(Out *o, const IrProj *j)
 static void emit_host_records(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    for (int r = 0; r < m->nrecs; r++) {
+    for (int r = 0; r < m->nrecs; r++) {   /* the handles and buffers: members of nc_inst */
         const IrRecord *rec = &m->recs[r];
-        StrBuf name = {0};
-        cg_cstring(rec->file, &name);
-        out_line(o, "static nrt_rec *rec%d; /* \"%s\" */", r, name.s);
-        sb_free(&name);
-        if (rec->spikes) {
-            out_line(o, "static int32_t *h_rec%d_ends, *h_rec%d_ids;", r, r);
-        } else if (rec->proj) {
-            out_line(o, "static double *h_rec%d_rows;", r);
-        } else {
-            out_line(o, "static double *h_rec%d_rows;", r);
+        if (!rec->spikes && !rec->proj) {
             StrBuf b = {0};
             for (int k = 0; k < rec->nidx; k++)
                 sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));
@@ -1935,7 +2029,6 @@ static void emit_host_records(Out *o, const Simt *S)
             sb_free(&b);
         }
     }
-    out_line(o, "static int32_t *h_pcnt;");
     out_blank(o);
     out_open(o, "static int open_records(void)");
     out_line(o, "if (dalloc(&nc_pcnt, (size_t)2 * NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\")) return -1;");
@@ -2128,7 +2221,7 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_open(o, "switch (mode)");
     out_line(o, "case M_BLOCK:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
-    out_line(o, "    return nrt_gpu_launch(k_block, 1, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
+    out_line(o, "    return nrt_gpu_launch_batch(k_block, (size_t)nc_nb, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
     if (S->free) {
         out_open(o, "case M_FREE:");
         simt_free_host_enqueue(o, S);
@@ -2154,10 +2247,28 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_close(o);
     out_close(o);
     out_blank(o);
+    out_open(o, "static int drain_one(int64_t b, void *arg)");
+    out_line(o, "const int64_t *a = arg; /* hf, step0, len */");
+    out_line(o, "nc_I = &nc_insts[b];");
+    out_line(o, "return drain((int)a[0], a[1], a[2]);");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* Drain a finished chunk half of every run side by side, on the CPU's threads (each its");
+    out_line(o, " * own files; each even after one fails: nothing recorded is lost); the first failing run");
+    out_line(o, " * is left in nc_I for fail(). */");
+    out_open(o, "static int drain_all(int hf, int64_t step0, int64_t len)");
+    out_line(o, "int64_t a[3] = {hf, step0, len};");
+    out_line(o, "const int64_t bad = nc_nb > 1 ? nrt_parallel(nc_nb, 0, drain_one, a) : drain_one(0, a) ? 0 : -1;");
+    out_line(o, "nc_I = bad >= 0 ? &nc_insts[bad] : nc_insts;");
+    out_line(o, "if (nc_nb > 1) nc_one.i_ctx.step = step0 + len; /* the batch's progress */");
+    out_line(o, "return bad >= 0 ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
     out_line(o, "/* Run nsteps steps in chunks of at most NC_CH: the device runs chunk c while the host");
-    out_line(o, " * writes chunk c - 1 (double-buffered); no host synchronisation per step. */");
+    out_line(o, " * writes chunk c - 1 (double-buffered); no host synchronisation per step. A stop (the");
+    out_line(o, " * signal handlers flag nc_one, the one run or the batch's parent) reaches every run. */");
     out_open(o, "static int run(int64_t nsteps)");
-    out_open(o, "while (nsteps > 0 && !ctx.stop_requested)");
+    out_open(o, "while (nsteps > 0 && !nc_one.i_ctx.stop_requested)");
     if (m->mpi) {   /* a stop on any rank stops every rank at the same chunk */
         out_line(o, "if (nrt_mpi_min(mpi, ctx.stop_requested ? -1 : 0) < 0 && !ctx.stop_requested) ctx.stop_requested = SIGTERM;");
         out_line(o, "if (ctx.stop_requested) break;");
@@ -2165,19 +2276,20 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
     out_line(o, "const int hf = half_next;");
     out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step_now) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
-    out_line(o, "if (nrt_gpu_launch(k_chunk, 1, 32, 0) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_launch_batch(k_chunk, (size_t)nc_nb, 32, 0) != NRT_OK) return -1;");
     out_line(o, "if (enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK) return -1;");
-    out_line(o, "if (pending >= 0 && drain(pending, pending_step0, pending_len)) return -1;");
+    out_line(o, "if (pending >= 0 && drain_all(pending, pending_step0, pending_len)) return -1;");
     out_line(o, "pending = hf;");
     out_line(o, "pending_step0 = step_now;");
     out_line(o, "pending_len = len;");
     out_line(o, "step_now += len;");
     out_line(o, "half_next ^= 1;");
     out_line(o, "nsteps -= len;");
-    out_line(o, "nrt_progress(&ctx);");
+    out_line(o, "nrt_progress(&nc_one.i_ctx);");
     out_close(o);
-    out_line(o, "if (pending >= 0 && drain(pending, pending_step0, pending_len)) return -1;");
+    out_line(o, "if (pending >= 0 && drain_all(pending, pending_step0, pending_len)) return -1;");
     out_line(o, "pending = -1;");
+    out_line(o, "for (int64_t b = 0; b < nc_nb; b++) nc_insts[b].i_ctx.stop_requested = nc_one.i_ctx.stop_requested;");
     out_line(o, "return nrt_gpu_sync(gpu) == NRT_OK ? 0 : -1;");
     out_close(o);
     out_blank(o);
@@ -2278,118 +2390,67 @@ static void emit_host_ckpt(Out *o, const Simt *S)
 
 /* ===== checkpoints =====} */
 
-static void emit_host_main(Out *o, const Simt *S)
+/* A batch side by side (batched): whether --instances runs so (the block schedule runs),
+ * the instances' contexts, and the table of their arguments that nc_k_chunk and nc_k_block
+ * read (emit_batch_row). */
+static void emit_host_batch(Out *o, const Simt *S)
 {
-    const IrModel *m = S->m;
-    out_open(o, "static int fail(const char *prog)");
-    out_line(o, "nrt_fail(&ctx, prog);");
-    if (m->mpi)     /* the other ranks would wait for this one */
-        out_line(o, "nrt_mpi_abort(mpi, 1);");
-    out_line(o, "nrt_gpu_close(gpu);");
-    out_line(o, "return 1;");
+    (void)S;
+    out_line(o, "/* --instances side by side: where the block schedule runs (one work-group per instance) */");
+    out_open(o, "static int batch_ok(void)");
+    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
+    out_line(o, "return e && *e && strcmp(e, \"auto\") != 0 ? strcmp(e, \"block\") == 0 : mode == M_BLOCK;");
     out_close(o);
     out_blank(o);
-    out_open(o, "static int pick_mode(const char *prog)");
-    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
-    out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
-    out_line(o, "int k = 0;");
-    out_line(o, "while (k < 5 && strcmp(e, mode_names[k]) != 0) k++;");
-    out_open(o, "if (k == 5)");
-    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free)\\n\", prog, e);");
+    out_line(o, "/* the contexts of the instances: instance b is the run with seed + b (nrt_instance_open) */");
+    out_open(o, "static int open_batch(void)");
+    out_line(o, "const int64_t n = nc_one.i_ctx.instances;");
+    out_line(o, "nc_insts = calloc((size_t)n, sizeof *nc_insts);");
+    out_line(o, "nc_kids = calloc((size_t)n, sizeof *nc_kids);");
+    out_open(o, "if (!nc_insts || !nc_kids)");
+    out_line(o, "snprintf(nc_one.i_ctx.errmsg, sizeof nc_one.i_ctx.errmsg, \"out of host memory for the state of %%lld instances\", (long long)n);");
+    out_line(o, "free(nc_insts);");
+    out_line(o, "nc_insts = &nc_one;");
     out_line(o, "return -1;");
     out_close(o);
-    out_line(o, "mode = k;");
-    out_close(o);
-    if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
-        const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
-        out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
-        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    if (!S->free) {
-        out_open(o, "if (mode == M_FREE)");
-        out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    if (m->mpi) {
-        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT)");
-        out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
-    out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
+    out_open(o, "for (int64_t b = 0; b < n; b++)");
+    out_line(o, "nc_I = &nc_insts[b];");
+    out_line(o, "nc_kids[b] = &ctx;");
+    out_open(o, "if (nrt_instance_open(&nc_one.i_ctx, b, &ctx) != NRT_OK)");
+    out_line(o, "memcpy(nc_one.i_ctx.errmsg, ctx.errmsg, sizeof ctx.errmsg); /* nothing runs yet: the batch fails */");
+    out_line(o, "nc_I = nc_insts = &nc_one;");
+    out_line(o, "nc_nb = 1;");
     out_line(o, "return -1;");
     out_close(o);
-    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
-    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
-    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)max_pop(m));
-    out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
+    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    out_line(o, "nc_nb = b + 1;");
+    out_close(o);
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
-    cg_ckpt_hash_decl(S->cc, o, m);
-    cg_main_open(o, m, S->t->name);
-    if (m->mpi)
-        simt_mpi_host_start(o, S);
-    out_line(o, "double t0 = nrt_now();");
-    out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
-    out_line(o, "mem_plan();");
-    out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
-    out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
-    out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
-    out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
-    out_line(o, "ctx.schedule = mode_names[mode];");
-    out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
-             S->t->name);
-    out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
-             S->t->load_options);
-    out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
-    out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 2))) return fail(argv[0]);");
-    out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
-    out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
-    if (S->has_block)
-        out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 1))) return fail(argv[0]);");
-    out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
-    if (S->free) {
-        out_line(o, "if (!(k_free = nrt_gpu_kernel(gpu, \"nc_k_free\", NC_NARGS + 1)) || !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) ||");
-        out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
-    }
-    for (int k = 0; k < m->nprojs; k++) {
-        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
-                 m->projs[k]->cname, m->projs[k]->cname);
-        if (m->projs[k]->procedural && m->projs[k]->delay)
-            out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
-        if (m->projs[k]->plast)
-            out_line(o, "if (!(k_scope_%s = nrt_gpu_kernel(gpu, \"nc_k_scope_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
-        if (m->projs[k]->plast && m->projs[k]->plast->event)
-            out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
-    }
-    for (int ph = 0; ph < PL__COUNT; ph++)
-        if (simt_plast_has_phase(m, ph))
-            out_line(o, "if (!(k_plast[%d] = nrt_gpu_kernel(gpu, \"nc_k_plast%d\", NC_NARGS))) return fail(argv[0]);",
-                     ph, ph);
-    if (simt_topk_any(m)) {
-        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
-        out_line(o, "char name[32];");
-        out_line(o, "snprintf(name, sizeof name, \"nc_k_tk%%d\", p);");
-        out_line(o, "if (!(k_tk[p] = nrt_gpu_kernel(gpu, name, NC_NARGS))) return fail(argv[0]);");
-        out_close(o);
-        out_line(o, "if (!(k_after = nrt_gpu_kernel(gpu, \"nc_k_after\", NC_NARGS))) return fail(argv[0]);");
-    }
-    out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
-    if (S->has_block)
-        out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, NC_BLOCK_SHMEM) == 0) block_size /= 2;");
-    out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
-    out_line(o, "return fail(argv[0]);");
+    out_line(o, "/* nc_tab: row b holds instance b's arguments */");
+    out_open(o, "static int write_tab(void)");
+    out_line(o, "const size_t bytes = (size_t)nc_nb * NC_NARGS * sizeof(int64_t);");
+    out_line(o, "int64_t *t = nrt_alloc(&nc_one.i_ctx, bytes, \"the instances' arguments\");");
+    out_line(o, "if (!t) return -1;");
+    out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
+    out_line(o, "nc_I = &nc_insts[b];");
+    out_line(o, "nc_tab_row(t + b * NC_NARGS);");
     out_close(o);
-    out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
+    out_line(o, "nc_I = nc_insts;");
+    out_line(o, "int rc = dalloc(&nc_tab, bytes, \"the instances' arguments\") || nrt_gpu_write(gpu, nc_tab, 0, t, bytes) != NRT_OK;");
+    out_line(o, "nrt_free(t);");
+    out_line(o, "return rc ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* `static int build_instance(char **argv, double t0)`: the current run's buffers, initial
+ * values, synapses and recordings (t0: when its build began); 0, or fail()'s status. */
+static void emit_host_build_instance(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    out_open(o, "static int build_instance(char **argv, double t0)");
     if (m->mpi)
         simt_mpi_host_slices(o, S);
     for (int i = 0; i < m->npops; i++) {
@@ -2459,7 +2520,7 @@ static void emit_host_main(Out *o, const Simt *S)
                 if (m->rtparams[k].var == v)
                     rt = k;
             if (rt >= 0) {
-                out_line(o, "h_scal[%d] = (real)nc_params[%d].value; /* runtime %s */", simt_scal_var(S, v), rt,
+                out_line(o, "h_scal[%d] = (real)ctx.params[%d].value; /* runtime %s */", simt_scal_var(S, v), rt,
                          m->rtparams[rt].name);
             } else if (!v->per_neuron) {
                 StrBuf val = {0};
@@ -2504,7 +2565,163 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+static void emit_host_main(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    if (batched(S)) {
+        out_line(o, "/* A batch stops as a whole: each instance finishes with what it recorded, the failing");
+        out_line(o, " * one with the error (its own, else the device layer's, which reports in nc_one). */");
+        out_open(o, "static int fail_batch(const char *prog)");
+        out_line(o, "const int own = ctx.errmsg[0] != '\\0';");
+        out_line(o, "const int64_t bad = ctx.instance;");
+        out_line(o, "char msg[sizeof ctx.errmsg];");
+        out_line(o, "memcpy(msg, own ? ctx.errmsg : nc_one.i_ctx.errmsg, sizeof msg);");
+        out_line(o, "if (own) fprintf(stderr, \"%%s: error: instance %%lld: %%s\\n\", prog, (long long)bad, msg);");
+        out_line(o, "else fprintf(stderr, \"%%s: error: %%s\\n\", prog, msg);");
+        out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
+        out_line(o, "nrt_ctx *c = nc_kids[b];");
+        out_line(o, "if (b == bad || !own) memcpy(c->errmsg, msg, sizeof msg);");
+        out_line(o, "else snprintf(c->errmsg, sizeof c->errmsg, \"stopped with the batch: instance %%lld failed\", (long long)bad);");
+        out_line(o, "c->interrupted = 1;");
+        out_line(o, "c->failed = 1;");
+        out_line(o, "nrt_finish(c);");
+        out_close(o);
+        out_line(o, "nrt_instances_close(&nc_one.i_ctx, nc_kids, nc_nb);");
+        out_line(o, "nrt_gpu_close(gpu);");
+        out_line(o, "return 1;");
+        out_close(o);
+        out_blank(o);
+    }
+    out_open(o, "static int fail(const char *prog)");
+    if (batched(S))
+        out_line(o, "if (nc_nb > 1) return fail_batch(prog);");
+    out_line(o, "nrt_fail(&ctx, prog);");
+    if (m->mpi)     /* the other ranks would wait for this one */
+        out_line(o, "nrt_mpi_abort(mpi, 1);");
+    out_line(o, "nrt_gpu_close(gpu);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int pick_mode(const char *prog)");
+    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
+    out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
+    out_line(o, "int k = 0;");
+    out_line(o, "while (k < 5 && strcmp(e, mode_names[k]) != 0) k++;");
+    out_open(o, "if (k == 5)");
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free)\\n\", prog, e);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "mode = k;");
+    out_close(o);
+    if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
+        const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
+        out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
+        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (!S->free) {
+        out_open(o, "if (mode == M_FREE)");
+        out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (m->mpi) {
+        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT)");
+        out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
+    out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
+    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
+    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)max_pop(m));
+    out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    emit_host_build_instance(o, S);
+    if (batched(S))
+        emit_host_batch(o, S);
+    cg_ckpt_hash_decl(S->cc, o, m);
+    cg_main_open(o, m, S->t->name, batched(S) ? "ctx.batch = batch_ok();" : NULL);
+    if (m->mpi)
+        simt_mpi_host_start(o, S);
+    out_line(o, "double t0 = nrt_now();");
+    out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
+    out_line(o, "mem_plan();");
+    out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
+    out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
+    out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
+    out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    out_line(o, "ctx.schedule = mode_names[mode];");
+    out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
+             S->t->name);
+    out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
+             S->t->load_options);
+    out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 4))) return fail(argv[0]);");
+    out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
+    if (S->has_block)
+        out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 3))) return fail(argv[0]);");
+    out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
+    if (S->free) {
+        out_line(o, "if (!(k_free = nrt_gpu_kernel(gpu, \"nc_k_free\", NC_NARGS + 1)) || !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) ||");
+        out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
+                 m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->procedural && m->projs[k]->delay)
+            out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->plast)
+            out_line(o, "if (!(k_scope_%s = nrt_gpu_kernel(gpu, \"nc_k_scope_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
+        if (m->projs[k]->plast && m->projs[k]->plast->event)
+            out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
+                     m->projs[k]->cname, m->projs[k]->cname);
+    }
+    for (int ph = 0; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (!(k_plast[%d] = nrt_gpu_kernel(gpu, \"nc_k_plast%d\", NC_NARGS))) return fail(argv[0]);",
+                     ph, ph);
+    if (simt_topk_any(m)) {
+        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
+        out_line(o, "char name[32];");
+        out_line(o, "snprintf(name, sizeof name, \"nc_k_tk%%d\", p);");
+        out_line(o, "if (!(k_tk[p] = nrt_gpu_kernel(gpu, name, NC_NARGS))) return fail(argv[0]);");
+        out_close(o);
+        out_line(o, "if (!(k_after = nrt_gpu_kernel(gpu, \"nc_k_after\", NC_NARGS))) return fail(argv[0]);");
+    }
+    out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
+    if (S->has_block)
+        out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, NC_BLOCK_SHMEM) == 0) block_size /= 2;");
+    out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
+    out_line(o, "return fail(argv[0]);");
+    out_close(o);
+    out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
+    if (batched(S))
+        out_line(o, "if (ctx.batch && ctx.instances > 1 && open_batch()) return fail(argv[0]);");
+    out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
+    out_line(o, "nc_I = &nc_insts[b];");
+    out_line(o, "if (build_instance(argv, b ? nrt_now() : t0)) return 1;");
+    out_close(o);
+    out_line(o, "nc_I = nc_insts;");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    if (batched(S))
+        out_line(o, "if (nc_nb > 1 && write_tab()) return fail(argv[0]);");
+    out_line(o, "if (bind_batch(k_chunk, NC_NARGS + 2) || bind_batch(k_block, NC_NARGS + 1)) return fail(argv[0]);");
     if (S->free)
         out_line(o, "if (bind(k_free) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
@@ -2520,7 +2737,7 @@ static void emit_host_main(Out *o, const Simt *S)
              (long long)((max_pop(m) + 255) / 256));
     out_line(o, "if (g_persistent < 1) g_persistent = 1;");
     out_close(o);
-    out_line(o, "t0 = nrt_sim_begin(&ctx);");
+    out_line(o, "for (int64_t b = 0; b < nc_nb; b++) t0 = nrt_sim_begin(&nc_insts[b].i_ctx);");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
     for (int p = 0; p < m->nphases; p++) {
@@ -2551,7 +2768,9 @@ static void emit_host_main(Out *o, const Simt *S)
         CgDialect d = cg_dialect(m->dbl, owner);
         StrBuf val = {0};
         cg_real(&d, ph->value, &val);
-        out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
+        out_line(o, "/* set %s.%s, in every run side by side */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
+        out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
+        out_line(o, "nc_I = &nc_insts[b];");
         if (ph->proj && ph->proj->plast->event) {
             /* event-driven synapse dynamics: advance every synapse with the old parameters first */
             double syn = est_synapses(ph->proj);
@@ -2573,7 +2792,25 @@ static void emit_host_main(Out *o, const Simt *S)
         }
         out_line(o, "if (props_%s()) return fail(argv[0]);", owner->cname);
         out_close(o);
+        out_line(o, "nc_I = nc_insts;");
+        out_close(o);
         sb_free(&val);
+    }
+    if (batched(S)) {
+        out_open(o, "if (nc_nb > 1)");
+        out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
+        out_line(o, "nc_I = &nc_insts[b];");
+        out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
+        out_line(o, "ctx.dev_peak = nc_one.i_ctx.dev_peak; /* the device memory of the whole batch */");
+        out_line(o, "if (nc_one.i_ctx.stop_requested) ctx.interrupted = 1;");
+        out_line(o, "if (nrt_finish(&ctx) != NRT_OK) fprintf(stderr, \"%%s: error: instance %%lld: %%s\\n\", argv[0], (long long)b, ctx.errmsg);");
+        out_line(o, "nrt_report(&ctx);");
+        out_close(o);
+        out_line(o, "st = nrt_instances_close(&nc_one.i_ctx, nc_kids, nc_nb);");
+        out_line(o, "if (st != NRT_OK) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], nc_one.i_ctx.errmsg);");
+        out_line(o, "nrt_gpu_close(gpu);");
+        out_line(o, "return st != NRT_OK ? 1 : nc_one.i_ctx.exit_status;");
+        out_close(o);
     }
     out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");
@@ -2638,7 +2875,7 @@ int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const c
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     /* distributed (--mpi): the MPI layer first; bo->cc is then the MPI compiler */
     const char *mlib = m->mpi ? arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir) : "-lm";
-    const char *args[] = {inc, inc2, src, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-o", bo->output, NULL};
+    const char *args[] = {inc, inc2, src, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-pthread", "-o", bo->output, NULL};
     int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

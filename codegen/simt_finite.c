@@ -84,7 +84,7 @@ void simt_finite_host(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     int nv = n_checked(m);
-    out_line(o, "static int finite_failed; /* finite_scan found a non-finite value */");
+    out_line(o, "static _Thread_local int finite_failed; /* finite_scan found a non-finite value (drain_all's threads) */");
     out_open(o, "static int64_t finite_scan(int hf, int64_t step0, int64_t len)");
     if (nv == 0) { /* nothing to check */
         out_line(o, "(void)hf;");

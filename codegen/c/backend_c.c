@@ -1390,7 +1390,7 @@ static void emit_main(Out *o, const IrModel *m)
     out_line(o, "return rc;");
     out_close(o);
     out_blank(o);
-    cg_main_open(o, m, "c");
+    cg_main_open(o, m, "c", NULL);
     if (m->mpi)
         emit_mpi_start(o, m);
     for (int i = 0; i < m->nrtparams; i++)

@@ -65,7 +65,10 @@ typedef struct nrt_ctx {
     int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
-     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time */
+     * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time; or,
+     * where the program set `batch` before nrt_init, all B side by side in this process
+     * (nrt_instance_open, nrt_instances_close: the CUDA block schedule, one work-group each) */
+    int batch;                    /* set by the generated code: it runs a batch itself */
     int64_t instances;            /* B (1: a plain run) */
     int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
     int64_t instance;             /* this run's instance index (0 in a plain run) */
@@ -129,11 +132,29 @@ typedef struct nrt_ctx {
     int nprojs;
 } nrt_ctx;
 
+/* A batch in one process (ctx->batch; parent is the context nrt_init filled): make `child`
+ * the context of instance b, the run with seed parent->seed + b into <out>/instance_<b>/
+ * (created), quiet; the first call prints the batch's header unless parent->quiet. The
+ * parent keeps the signal handlers: the program passes its stop_requested on. NRT_EIO
+ * (errmsg in child) when the folder cannot be made. */
+nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child);
+/* After nrt_finish of each of the n instances (kids[b], opened by nrt_instance_open):
+ * print a line per instance, write <out>/manifest.json listing them (as a batch of
+ * processes does) and set parent->exit_status (0; 1 if one failed; 130 if stopped). */
+nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n);
+
+/* Run fn(i, arg) once for each i in 0 .. n-1, on up to `threads` threads at a time (0: the
+ * CPUs online; the caller's thread is one of them; rt_par.c), in no fixed order: fn must not
+ * share mutable state across indices. Returns the smallest i for which fn returned nonzero,
+ * or -1 when none did. Programs calling it link with -pthread. */
+int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), void *arg);
+
 /* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
  * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
  * device list) to stdout, and after running a batch of --instances (main then returns
- * ctx->exit_status; in each instance's process nrt_init returns NRT_OK as for a single run);
+ * ctx->exit_status; in each instance's process nrt_init returns NRT_OK as for a single run;
+ * with ctx->batch set it returns NRT_OK and the program runs the batch itself);
  * NRT_EINVAL with errmsg on a bad option; NRT_EIO if the folder cannot be made;
  * NRT_EDEVICE if --list-devices finds no driver or device. */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv);
@@ -226,8 +247,9 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
  * `bytes`; count is its synapse count (< 0: not synapses). */
 void nrt_mem_add(nrt_ctx *ctx, const char *what, double count, double bytes);
 /* With --dry-run, print the plan to stdout (an item per line and the total) and return
- * NRT_EHELP (exit 0). Else, when device_bytes > 0 and the total exceeds 90% of it, NRT_EDEVICE
- * with errmsg naming the need, the device's memory and the largest item. Else NRT_OK. */
+ * NRT_EHELP (exit 0). Else, when device_bytes > 0 and the total (times the instances of a
+ * batch side by side, ctx->batch) exceeds 90% of it, NRT_EDEVICE with errmsg naming the
+ * need, the device's memory and the largest item. Else NRT_OK. */
 nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes);
 
 /* Bytes a projection's synapses will take (row pointers, columns, and per synapse

@@ -91,6 +91,11 @@ nrt_status nrt_gpu_launch(nrt_kernel *k, size_t groups, size_t group_size, size_
 /* A cooperative launch (every group resident at once: grid barriers are legal). CUDA only;
  * NRT_EINVAL elsewhere or when `groups` exceeds what can be co-resident. */
 nrt_status nrt_gpu_launch_coop(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes);
+/* `batch` work-groups side by side, group b at (0, b) in the grid's second dimension (CUDA
+ * blockIdx.y, OpenCL get_group_id(1)): each sees a grid of one group in the first (global
+ * index = local index), so a kernel written for one group runs `batch` independent copies
+ * (--instances: the block schedule). NRT_EINVAL above 65535 (CUDA's limit). */
+nrt_status nrt_gpu_launch_batch(nrt_kernel *k, size_t batch, size_t group_size, size_t local_bytes);
 /* How many groups of `group_size` can be resident at once on the whole device (CUDA:
  * occupancy x SMs; OpenCL: compute units). 0 on failure. */
 size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes);

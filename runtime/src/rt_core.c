@@ -282,7 +282,8 @@ static int is_opt(const char *a, const char *name)
  * ctx->stop_requested. Returns NRT_EHELP after printing usage to stdout, or after
  * --list-devices printed the devices (nrt_gpu_list; its NRT_EDEVICE when it cannot),
  * NRT_EINVAL on a bad option, NRT_EIO when the folder cannot be created; errmsg says why.
- * With --instances B > 1 (not --dry-run) it ends in nrt_instances_run (rt_instances.c). */
+ * With --instances B > 1 (not --dry-run, and ctx->batch not set) it ends in
+ * nrt_instances_run (rt_instances.c). */
 nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
 {
     const char *model = ctx->model ? ctx->model : "model";
@@ -521,7 +522,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     ctx->progress_line_open = 0;
     ctx->t0 = nrt_now();
     ctx->t_last_progress = ctx->t0;
-    if (ctx->instances > 1 && !ctx->dry_run)
+    if (ctx->instances > 1 && !ctx->dry_run && !ctx->batch)
         return nrt_instances_run(ctx);
     return NRT_OK;
 }

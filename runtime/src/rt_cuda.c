@@ -460,7 +460,7 @@ static size_t cu_max_resident(nrt_kernel *k, size_t group_size, size_t local_byt
     return (size_t)n * (size_t)k->g->info.compute_units;
 }
 
-static nrt_status cu_launch(nrt_kernel *k, size_t groups, size_t group_size,
+static nrt_status cu_launch(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
                             size_t local_bytes, int coop)
 {
     nrt_gpu *g = k->g;
@@ -482,13 +482,13 @@ static nrt_status cu_launch(nrt_kernel *k, size_t groups, size_t group_size,
                                          (unsigned)group_size, 1, 1, (unsigned)local_bytes,
                                          CUG(g)->s, k->nargs ? k->params : NULL);
     } else {
-        r = cu.cuLaunchKernel((CUfunction)k->h, (unsigned)groups, 1, 1, (unsigned)group_size,
-                              1, 1, (unsigned)local_bytes, CUG(g)->s,
+        r = cu.cuLaunchKernel((CUfunction)k->h, (unsigned)groups, (unsigned)batch, 1,
+                              (unsigned)group_size, 1, 1, (unsigned)local_bytes, CUG(g)->s,
                               k->nargs ? k->params : NULL, NULL);
     }
     if (r != CUDA_SUCCESS)
-        return cu_fail(g->ctx, r, "launching kernel '%s'%s (%zu groups of %zu threads)",
-                       k->name, coop ? " cooperatively" : "", groups, group_size);
+        return cu_fail(g->ctx, r, "launching kernel '%s'%s (%zu x %zu groups of %zu threads)",
+                       k->name, coop ? " cooperatively" : "", groups, batch, group_size);
     return NRT_OK;
 }
 

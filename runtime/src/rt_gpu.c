@@ -375,8 +375,8 @@ nrt_status nrt_gpu_arg_f64(nrt_kernel *k, int i, double v)
     return set_arg(k, i, &v, sizeof v, 0, "double");
 }
 
-static nrt_status launch(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes,
-                         int coop)
+static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
+                         size_t local_bytes, int coop)
 {
     nrt_gpu *g;
     int i;
@@ -403,20 +403,31 @@ static nrt_status launch(nrt_kernel *k, size_t groups, size_t group_size, size_t
                    (int)INT32_MAX);
         return NRT_EINVAL;
     }
-    if (groups == 0)
+    if (batch > 65535) {
+        nrt_seterr(g->ctx, "launching kernel '%s': a batch of %zu groups (at most 65535)",
+                   k->name, batch);
+        return NRT_EINVAL;
+    }
+    if (groups == 0 || batch == 0)
         return NRT_OK;
-    return g->ops->launch(k, groups, group_size, local_bytes, coop);
+    return g->ops->launch(k, groups, batch, group_size, local_bytes, coop);
 }
 
 nrt_status nrt_gpu_launch(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes)
 {
-    return launch(k, groups, group_size, local_bytes, 0);
+    return launch(k, groups, 1, group_size, local_bytes, 0);
 }
 
 nrt_status nrt_gpu_launch_coop(nrt_kernel *k, size_t groups, size_t group_size,
                                size_t local_bytes)
 {
-    return launch(k, groups, group_size, local_bytes, 1);
+    return launch(k, groups, 1, group_size, local_bytes, 1);
+}
+
+nrt_status nrt_gpu_launch_batch(nrt_kernel *k, size_t batch, size_t group_size,
+                                size_t local_bytes)
+{
+    return launch(k, 1, batch, group_size, local_bytes, 0);
 }
 
 size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes)

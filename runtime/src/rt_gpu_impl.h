@@ -79,8 +79,9 @@ struct nrt_gpu_ops {
     /* Set argument i: `size` bytes at v, or the buffer handle *(const uintptr_t *)v when
      * is_mem. */
     nrt_status (*arg)(nrt_kernel *k, int i, const void *v, size_t size, int is_mem);
-    nrt_status (*launch)(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes,
-                         int coop);
+    /* groups x batch groups: `batch` in the grid's second dimension (nrt_gpu_launch_batch) */
+    nrt_status (*launch)(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
+                         size_t local_bytes, int coop);
     size_t (*max_resident)(nrt_kernel *k, size_t group_size, size_t local_bytes);
     /* NULL where the API has no graphs. */
     nrt_status (*capture_begin)(nrt_gpu *g);

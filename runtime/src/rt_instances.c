@@ -11,8 +11,13 @@
  *
  * Why processes: the generated programs keep the model in static storage, so a process is
  * the one copy of the model that starts clean, and instances are independent, so running
- * whole runs side by side (or one after another) is what "independent" means. Nothing is
- * shared, not even device launches: a GPU simulator runs each instance as a single run does.
+ * whole runs side by side (or one after another) is what "independent" means.
+ *
+ * In one process: a program that sets ctx->batch before nrt_init (a CUDA program whose
+ * block schedule runs; codegen/simt.c) keeps every instance's state in a struct of its own
+ * and runs the batch itself: nrt_instance_open makes each instance's context, the device
+ * runs one work-group per instance in each launch (nrt_gpu_launch_batch), and
+ * nrt_instances_close prints the lines and writes the same manifest.json.
  *
  * Signals: each child runs in its own process group, so a terminal's Ctrl-C reaches only
  * the parent, which forwards one SIGTERM to each running child (it stops after its step,
@@ -110,17 +115,14 @@ static int exit_status_of(int ws)
     return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
 }
 
-/* The child's side: become the single run of instance b. */
-static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uint64_t seed,
-                                  int fd)
+/* Make ctx the run of instance b: its seed, quiet, its folder <base>/instance_<b> (made). */
+static nrt_status instance_of(nrt_ctx *ctx, const char *base, int64_t b, uint64_t seed)
 {
     struct stat st;
     int n;
-    report_fd = fd;
-    setpgid(0, 0);
     ctx->instance = b;
     ctx->seed = seed;
-    ctx->quiet = 1; /* the parent prints a line per instance */
+    ctx->quiet = 1; /* the batch prints a line per instance */
     ctx->t0 = nrt_now();
     ctx->t_last_progress = ctx->t0;
     n = snprintf(ctx->out_dir_buf, sizeof ctx->out_dir_buf, "%s/instance_%lld", base,
@@ -138,6 +140,25 @@ static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uin
         return NRT_EIO;
     }
     return NRT_OK;
+}
+
+/* The child's side: become the single run of instance b. */
+static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uint64_t seed,
+                                  int fd)
+{
+    report_fd = fd;
+    setpgid(0, 0);
+    return instance_of(ctx, base, b, seed);
+}
+
+static void print_header(const nrt_ctx *ctx, const char *how)
+{
+    fprintf(stderr, "%s (%s): %lld instances, %s, seeds %llu + index, %lld steps of %g ms "
+            "each\n", ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c",
+            (long long)ctx->instances, how, (unsigned long long)ctx->seed,
+            (long long)ctx->total_steps, ctx->dt);
+    fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
+            "spikes", "simulate (s)", "RTF");
 }
 
 static void print_line(const nrt_ctx *ctx, int64_t b, const inst_run *ir)
@@ -161,7 +182,7 @@ static void print_line(const nrt_ctx *ctx, int64_t b, const inst_run *ir)
 }
 
 static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_run *runs,
-                                     int64_t nrun, int interrupted)
+                                     int64_t nrun, int interrupted, const char *run_as)
 {
     char path[4200], tmp[4208];
     FILE *f;
@@ -181,6 +202,8 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
     nrt_json_str(f, ctx->backend ? ctx->backend : "c");
     fputs(",\n  \"dt_ms\": ", f);
     nrt_json_num(f, ctx->dt);
+    fputs(",\n  \"run_as\": ", f);
+    nrt_json_str(f, run_as);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"seed_rule\": \"seed + index\",\n"
             "  \"total_steps\": %lld,\n  \"instances_requested\": %lld,\n"
             "  \"interrupted\": %s,\n  \"instances\": [",
@@ -232,12 +255,9 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
     if (!runs)
         return NRT_ENOMEM;
     if (!quiet) {
-        fprintf(stderr, "%s (%s): %lld instances, %lld at a time, seeds %llu + index, %lld steps "
-                "of %g ms each\n", ctx->model ? ctx->model : "model",
-                ctx->backend ? ctx->backend : "c", (long long)B, (long long)jobs,
-                (unsigned long long)seed0, (long long)ctx->total_steps, ctx->dt);
-        fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
-                "spikes", "simulate (s)", "RTF");
+        char how[64];
+        snprintf(how, sizeof how, "%lld at a time", (long long)jobs);
+        print_header(ctx, how);
     }
     for (;;) {
         int ws;
@@ -315,7 +335,7 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
     nrun = next;
     if (ctx->stop_requested || nrun < B)
         interrupted = 1;
-    st = write_top_manifest(ctx, base, runs, nrun, interrupted);
+    st = write_top_manifest(ctx, base, runs, nrun, interrupted, "processes");
     nrt_free(runs);
     nrt_signals_restore(ctx);
     if (sys_err)
@@ -326,4 +346,63 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
         fprintf(stderr, "  output: %s/instance_0 .. instance_%lld\n", base, (long long)(B - 1));
     ctx->exit_status = failed ? 1 : interrupted ? 130 : 0;
     return NRT_EHELP;
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child)
+{
+    if (b == 0 && !parent->quiet)
+        print_header(parent, "side by side in one process");
+    memcpy(child, parent, sizeof *child);
+    child->recs = NULL;
+    child->errmsg[0] = '\0';
+    return instance_of(child, parent->out_dir, b, parent->seed + (uint64_t)b);
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
+{
+    inst_run *runs;
+    int64_t b;
+    int failed = 0, interrupted = parent->stop_requested != 0;
+    nrt_status st;
+    int i;
+    runs = (inst_run *)nrt_alloc(parent, (size_t)(n > 0 ? n : 1) * sizeof *runs,
+                                 "the table of instances");
+    if (!runs)
+        return NRT_ENOMEM;
+    for (b = 0; b < n; b++) {
+        const nrt_ctx *k = kids[b];
+        inst_run *ir = &runs[b];
+        memset(ir, 0, sizeof *ir);
+        ir->seed = k->seed;
+        ir->reported = 1;
+        ir->r.completed_steps = k->step;
+        for (i = 0; i < k->npops; i++)
+            ir->r.spikes += k->pops[i].spikes;
+        ir->r.interrupted = k->interrupted;
+        ir->r.finish_ok = k->finished && k->finish_status == NRT_OK;
+        ir->r.t_build = k->t_build;
+        ir->r.t_construct = k->t_construct;
+        ir->r.t_simulate = k->t_simulate;
+        ir->status = k->failed || !ir->r.finish_ok ? 1 : k->interrupted ? 130 : 0;
+        if (ir->status == 130)
+            interrupted = 1;
+        else if (ir->status != 0)
+            failed = 1;
+        if (!parent->quiet)
+            print_line(parent, b, ir);
+    }
+    if (n < parent->instances)
+        interrupted = 1;
+    st = write_top_manifest(parent, parent->out_dir, runs, n, interrupted, "one process");
+    nrt_free(runs);
+    nrt_signals_restore(parent);
+    if (st != NRT_OK)
+        return st;
+    if (!parent->quiet && n > 0)
+        fprintf(stderr, "  output: %s/instance_0 .. instance_%lld\n", parent->out_dir,
+                (long long)(n - 1));
+    parent->exit_status = failed ? 1 : interrupted ? 130 : 0;
+    return NRT_OK;
 }

@@ -449,22 +449,22 @@ static nrt_status cl_arg(nrt_kernel *k, int i, const void *v, size_t size, int i
 }
 
 /* `local_bytes` is not used: OpenCL kernels declare their local memory statically. */
-static nrt_status cl_launch(nrt_kernel *k, size_t groups, size_t group_size,
+static nrt_status cl_launch(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
                             size_t local_bytes, int coop)
 {
     cl_gpu *c = CLG(k->g);
-    size_t global = groups * group_size, local = group_size;
+    size_t global[2] = {groups * group_size, batch}, local[2] = {group_size, 1};
     cl_int e;
-    if (global / group_size != groups) {
+    if (global[0] / group_size != groups) {
         nrt_seterr(k->g->ctx, "launching kernel '%s': %zu groups of %zu work-items overflow",
                    k->name, groups, group_size);
         return NRT_EINVAL;
     }
-    e = cl.clEnqueueNDRangeKernel(c->q, (cl_kernel)k->h, 1, NULL, &global, &local, 0, NULL,
-                                  NULL);
+    e = cl.clEnqueueNDRangeKernel(c->q, (cl_kernel)k->h, batch > 1 ? 2 : 1, NULL, global,
+                                  local, 0, NULL, NULL);
     if (e != CL_SUCCESS)
-        return cl_fail(k->g->ctx, e, "launching kernel '%s' (%zu groups of %zu work-items)",
-                       k->name, groups, group_size);
+        return cl_fail(k->g->ctx, e, "launching kernel '%s' (%zu x %zu groups of %zu "
+                       "work-items)", k->name, groups, batch, group_size);
     return NRT_OK;
 }
 

@@ -167,6 +167,8 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
 {
     char b[32], d[32];
     int k, shown = ctx->nmem < NRT_MAX_POPS ? ctx->nmem : NRT_MAX_POPS, big = 0;
+    /* a batch side by side holds every instance at once */
+    const double copies = ctx->batch && ctx->instances > 1 ? (double)ctx->instances : 1;
     if (ctx->dry_run) {
         printf("memory plan of '%s' (%s back end), before construction:\n",
                ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c");
@@ -183,7 +185,11 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
             printf("  ... and %d more\n", ctx->nmem - shown);
         fmt_bytes(b, sizeof b, ctx->mem_total);
         printf("  %-32s %14s           %12.0f bytes  (%s)\n", "total", "", ctx->mem_total, b);
-        if (ctx->instances > 1) {
+        if (ctx->instances > 1 && ctx->batch) {
+            fmt_bytes(b, sizeof b, ctx->mem_total * (double)ctx->instances);
+            printf("  instances: %lld side by side in one process: %.0f bytes (%s)\n",
+                   (long long)ctx->instances, ctx->mem_total * (double)ctx->instances, b);
+        } else if (ctx->instances > 1) {
             int64_t j = ctx->jobs < ctx->instances ? ctx->jobs : ctx->instances;
             fmt_bytes(b, sizeof b, ctx->mem_total * (double)j);
             printf("  instances: %lld, a process each, %lld at a time: at most %.0f bytes (%s)"
@@ -197,14 +203,15 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
         fflush(stdout);
         return NRT_EHELP;
     }
-    if (device_bytes > 0 && ctx->mem_total > 0.9 * device_bytes) {
+    if (device_bytes > 0 && ctx->mem_total * copies > 0.9 * device_bytes) {
         for (k = 1; k < shown; k++)
             if (ctx->mem[k].bytes > ctx->mem[big].bytes)
                 big = k;
-        fmt_bytes(b, sizeof b, ctx->mem_total);
+        fmt_bytes(b, sizeof b, ctx->mem_total * copies);
         fmt_bytes(d, sizeof d, device_bytes);
-        nrt_seterr(ctx, "the model needs about %s of device memory, more than 90%% of the "
-                   "device's %s (largest: %s; see --dry-run)%s", b, d,
+        nrt_seterr(ctx, "the model needs about %s of device memory%s, more than 90%% of the "
+                   "device's %s (largest: %s; see --dry-run)%s", b,
+                   copies > 1 ? " for its instances side by side" : "", d,
                    shown ? ctx->mem[big].what : "?",
                    shown && ctx->mem[big].count > 0 && ctx->mem[big].bytes > ctx->mem_total / 4
                        ? "; a static projection with 'storage = procedural' keeps no synapses"

@@ -3,8 +3,9 @@
 WORKDIR/batch/instance_<b>/) holds exactly what the single run `--seed SEED+b` wrote (in
 WORKDIR/single_<b>/): every recording byte-identical in its data (.npy: the part after the
 header, and the same header; .csv: the whole file), the same manifest apart from timings;
-the top-level manifest lists the B instances with their seeds and folders; and the
-instances differ from one another (so the seed rule is really applied)."""
+the top-level manifest lists the B instances with their seeds and folders (and, where
+$EXPECT_RUN_AS is set, says the batch ran so: "processes", or "one process" side by side);
+and the instances differ from one another (so the seed rule is really applied)."""
 import json
 import os
 import sys
@@ -42,6 +43,9 @@ def main():
         errors.append(f"top-level manifest: {B} instances expected, got {top.get('instances')}")
     if top.get("seed") != seed or top.get("interrupted") is not False:
         errors.append(f"top-level manifest: seed {top.get('seed')}, interrupted {top.get('interrupted')}")
+    run_as = os.environ.get("EXPECT_RUN_AS")
+    if run_as and top.get("run_as") != run_as:
+        errors.append(f"top-level manifest: the batch ran as {top.get('run_as')!r}, expected {run_as!r}")
     datas = []
     for b in range(B):
         inst = top["instances"][b] if b < len(top.get("instances", [])) else {}
