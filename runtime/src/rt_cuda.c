@@ -7,10 +7,12 @@
  * cuMemAlloc_v2), and the stringifying S() expands that macro first, so each pointer is
  * resolved under the name the header means. Drivers older than CUDA 12.0 are refused.
  *
- * A device is used through its primary context, made current on every call. Two
- * non-blocking streams: `s` (the compute queue: launches, copies, fills, in call order)
- * and `cs` (the copy queue of nrt_gpu_read_after, which waits on the events that
- * nrt_gpu_mark records on `s`). Kernel arguments live in the nrt_kernel's 8-byte slots.
+ * A device is used through its primary context, made current on every call. One
+ * non-blocking stream `s`, the compute queue (launches, copies, fills, in call order);
+ * nrt_gpu_read_after copies on the calling thread's own stream (CU_STREAM_PER_THREAD),
+ * after the event that nrt_gpu_mark recorded on `s`, so that the threads draining a batch
+ * side by side (nrt_parallel) copy at once rather than in one queue. Kernel arguments live
+ * in the nrt_kernel's 8-byte slots.
  *
  * Built without cuda.h (NRT_HAVE_CUDA undefined), every call says the runtime has no
  * CUDA support.
@@ -254,7 +256,7 @@ typedef struct cu_gpu {
     nrt_gpu base;
     CUdevice dev;
     CUcontext cx;               /* the device's primary context (retained) */
-    CUstream s, cs;             /* compute stream, copy stream */
+    CUstream s;                 /* the compute stream */
     CUmodule mod;
     CUevent ev[NRT_GPU_SLOTS];
 } cu_gpu;
@@ -275,8 +277,6 @@ static void cu_close(nrt_gpu *g)
         cu_cur(g);
         if (c->s)
             cu.cuStreamSynchronize(c->s);
-        if (c->cs)
-            cu.cuStreamSynchronize(c->cs);
         for (i = 0; i < NRT_GPU_SLOTS; i++)
             if (c->ev[i])
                 cu.cuEventDestroy(c->ev[i]);
@@ -284,8 +284,6 @@ static void cu_close(nrt_gpu *g)
             cu.cuModuleUnload(c->mod);
         if (c->s)
             cu.cuStreamDestroy(c->s);
-        if (c->cs)
-            cu.cuStreamDestroy(c->cs);
         cu.cuCtxSetCurrent(NULL);
         cu.cuDevicePrimaryCtxRelease(c->dev);
     }
@@ -318,8 +316,7 @@ static nrt_status cu_open(nrt_ctx *ctx, int index, nrt_gpu **out)
         return st;
     }
     if ((r = cu_cur(&c->base)) != CUDA_SUCCESS ||
-        (r = cu.cuStreamCreate(&c->s, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS ||
-        (r = cu.cuStreamCreate(&c->cs, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) {
+        (r = cu.cuStreamCreate(&c->s, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) {
         st = cu_fail(ctx, r, "creating the streams of CUDA device %d (%s)", index,
                      c->base.info.name);
         cu_close(&c->base);
@@ -648,11 +645,11 @@ static nrt_status cu_read_after(nrt_gpu *g, int slot, const nrt_gpu_buf *b, size
     cu_gpu *c = CUG(g);
     CUresult r = cu_cur(g);
     if (r == CUDA_SUCCESS)
-        r = cu.cuStreamWaitEvent(c->cs, c->ev[slot], 0);
+        r = cu.cuStreamWaitEvent(CU_STREAM_PER_THREAD, c->ev[slot], 0);
     if (r == CUDA_SUCCESS)
-        r = cu.cuMemcpyDtoHAsync(dst, (CUdeviceptr)b->h + off, bytes, c->cs);
+        r = cu.cuMemcpyDtoHAsync(dst, (CUdeviceptr)b->h + off, bytes, CU_STREAM_PER_THREAD);
     if (r == CUDA_SUCCESS)
-        r = cu.cuStreamSynchronize(c->cs);
+        r = cu.cuStreamSynchronize(CU_STREAM_PER_THREAD);
     if (r != CUDA_SUCCESS)
         return cu_fail(g->ctx, r, "reading bytes %zu to %zu of '%s' after event slot %d", off,
                        off + bytes, b->what, slot);

@@ -249,7 +249,7 @@ static int fmt_time(const nrt_rec *r, char *out, size_t n, int64_t step)
 {
     double t = (double)(step + 1) * r->ctx->dt;
     if (r->tdec >= 0)
-        return snprintf(out, n, "%.*f", r->tdec, t);
+        return nrt_fmt_fixed(out, n, t, r->tdec);
     return snprintf(out, n, "%.17g", t);
 }
 
@@ -590,9 +590,12 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
         char *p = (char *)r->buf + r->buf_len;
         size_t room = r->buf_cap - r->buf_len;
         int m = fmt_time(r, p, room, step);
-        for (k = 0; k < nv; k++)
-            m += snprintf(p + m, room - (size_t)m, ",%.9g", vals[k]);
-        m += snprintf(p + m, room - (size_t)m, "\n");
+        for (k = 0; k < nv; k++) {
+            p[m++] = ',';
+            m += nrt_fmt_g9(p + m, room - (size_t)m, vals[k]);
+        }
+        p[m++] = '\n';
+        p[m] = '\0';
         r->buf_len += (size_t)m;
     }
     r->rows_buf++;
