@@ -2574,8 +2574,9 @@ static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     if (batched(S)) {
-        out_line(o, "/* A batch stops as a whole: each instance finishes with what it recorded, the failing");
-        out_line(o, " * one with the error (its own, else the device layer's, which reports in nc_one). */");
+        out_line(o, "/* A batch stops as a whole: each instance finishes with what it recorded and its own");
+        out_line(o, " * error if it failed (else the device layer's, which reports in nc_one, for all; else");
+        out_line(o, " * that it stopped with the batch). */");
         out_open(o, "static int fail_batch(const char *prog)");
         out_line(o, "const int own = ctx.errmsg[0] != '\\0';");
         out_line(o, "const int64_t bad = ctx.instance;");
@@ -2585,8 +2586,8 @@ static void emit_host_main(Out *o, const Simt *S)
         out_line(o, "else fprintf(stderr, \"%%s: error: %%s\\n\", prog, msg);");
         out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
         out_line(o, "nrt_ctx *c = nc_kids[b];");
-        out_line(o, "if (b == bad || !own) memcpy(c->errmsg, msg, sizeof msg);");
-        out_line(o, "else snprintf(c->errmsg, sizeof c->errmsg, \"stopped with the batch: instance %%lld failed\", (long long)bad);");
+        out_line(o, "if (!own) memcpy(c->errmsg, msg, sizeof msg);");
+        out_line(o, "else if (!c->errmsg[0]) snprintf(c->errmsg, sizeof c->errmsg, \"stopped with the batch: instance %%lld failed\", (long long)bad);");
         out_line(o, "c->interrupted = 1;");
         out_line(o, "c->failed = 1;");
         out_line(o, "nrt_finish(c);");

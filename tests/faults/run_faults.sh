@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # tests/faults/run_faults.sh NEUROC WORK BACKEND GROUP -- faults of a generated simulator,
 # end to end on one back end (docs/robustness.md lists what each group shows):
-#   finite   --check-finite stops where the closed form of models/blowup.neuro says
+#   finite   --check-finite stops where the closed form of models/blowup.neuro says (also
+#            in each instance of a batch)
 #   write    an injected full disk ($NEUROC_FAULT_WRITE_AFTER), a real full tmpfs, output
 #            folders that cannot be made or written
-#   signal   SIGINT and SIGTERM during the run (one, then two), SIGTERM during construction
+#   signal   SIGINT and SIGTERM during the run (one, then two; a batch side by side on CUDA),
+#            SIGTERM during construction
 #   args     invalid command lines: exit 2 with a message, nothing written
 #   memory   host memory (C, ulimit -v) or device memory ($NEUROC_FAULT_DEVICE_MEM) exhausted
 #   buffers  every neuron firing in every step: no recorded spike lost
@@ -80,6 +82,25 @@ finite)
     expect 0 finite_off "$WORK/blow" --out "$WORK/finite_off" --quiet
     [ "$(manifest "$WORK/finite_off" completed_steps)" = 200 ] && ok "without --check-finite all 200 steps run" || bad "finite_off steps"
     py outputs "$WORK/finite_off" --full
+    # a batch whose every instance fails (side by side in one process on CUDA's block
+    # schedule, processes elsewhere): each instance stops at the same step with its own
+    # error and its recordings up to it; the batch exits 1 and its manifest says so
+    # (the model has no projections: CUDA's auto would take the free schedule, which forks)
+    BLOCK=; [ "$BACKEND" != c ] && BLOCK=NEUROC_GPU_MODE=block
+    expect 1 finite_batch env $BLOCK "$WORK/blow" --out "$WORK/finite_batch" --quiet --check-finite --instances 3
+    grepe finite_batch "error: (instance 0: )?non-finite value: population P, variable x, neuron 7, step 125"
+    for b in 0 1 2; do
+        d=$WORK/finite_batch/instance_$b
+        # (the checker holds the manifest's error to the closed form's step and neuron)
+        if msg=$("$PY" "$CHECK" finite "$d" float 1); then ok "finite_batch/$b: $(echo "$msg" | head -1)"; else bad "finite_batch/$b: $msg"; fi
+    done
+    "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); s = [i["exit_status"] for i in m["instances"]]; assert s == [1, 1, 1], s; print(m["run_as"])' \
+        "$WORK/finite_batch/manifest.json" >"$WORK/finite_batch.runas" && ok "finite_batch: every instance exit 1, run as $(cat "$WORK/finite_batch.runas")" || bad "finite_batch: top manifest"
+    if [ "$BACKEND" = cuda ]; then
+        [ "$(cat "$WORK/finite_batch.runas")" = "one process" ] && ok "finite_batch: side by side" || bad "finite_batch: ran as $(cat "$WORK/finite_batch.runas")"
+        expect 0 batch_dry env $BLOCK "$WORK/blow" --dry-run --instances 4
+        grep -q "instances: 4 side by side in one process" "$WORK/batch_dry.out" && ok "batch_dry: the plan counts 4 instances side by side" || bad "batch_dry: $(cat "$WORK/batch_dry.out")"
+    fi
     ;;
 write)
     build busy busy 's/RATE/200 Hz/; s/LENGTH/1000 ms/'
@@ -151,6 +172,22 @@ signal)
         [ "$n" -gt 0 ] && [ "$n" -lt 10000000 ] && ok "SIG$sig: stopped after step $n" || bad "SIG$sig: completed $n"
         py outputs "$WORK/sig$sig" --full
     done
+    # a batch side by side (CUDA block): one SIGINT stops every instance after the same step
+    if [ "$BACKEND" = cuda ]; then
+        "$WORK/long" --out "$WORK/sigbatch" --quiet --instances 3 2>"$WORK/sigbatch.err" & pid=$!
+        for _ in $(seq 600); do [ -e "$WORK/sigbatch/instance_2/src.npy" ] && break; sleep 0.1; done
+        sleep 1; kill -INT $pid; wait $pid; rc=$?
+        [ $rc = 130 ] && ok "batch SIGINT: exit 130" || bad "batch SIGINT: exit $rc"
+        [ "$(manifest "$WORK/sigbatch" interrupted)" = true ] && [ "$(manifest "$WORK/sigbatch" run_as)" = '"one process"' ] &&
+            ok "batch SIGINT: the batch's manifest says interrupted, side by side" || bad "batch SIGINT: top manifest"
+        n0=$(manifest "$WORK/sigbatch/instance_0" completed_steps)
+        for b in 0 1 2; do
+            d=$WORK/sigbatch/instance_$b
+            [ "$(manifest "$d" signal)" = '"SIGINT"' ] && [ "$(manifest "$d" completed_steps)" = "$n0" ] &&
+                ok "batch SIGINT: instance $b stopped after step $n0" || bad "batch SIGINT: instance $b"
+            py outputs "$d" --full
+        done
+    fi
     # a second signal terminates at once: the files hold what their last flush wrote
     "$WORK/long" --out "$WORK/sig2" --quiet 2>/dev/null & pid=$!
     for _ in $(seq 600); do [ -e "$WORK/sig2/src.npy" ] && break; sleep 0.1; done
