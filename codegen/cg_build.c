@@ -38,13 +38,19 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
 /* Contract: codegen.h. */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args)
 {
-    const char *const head[] = {bo->cc, "-std=c11", "-O2", "-w"};
+    /* -O3 and no FP traps: gcc vectorises the C back end's neuron loops in select form
+     * (backend_c.c; both sides of a select are computed); neither changes a value (no
+     * reassociation, no contraction under -std=c11). The alias checks of a loop over a
+     * dozen arrays exceed gcc's default limit of 10. */
+    const char *const head[] = {bo->cc, "-std=c11", "-O3", "-fno-trapping-math", "--param",
+                                "vect-max-version-for-alias-checks=200", "-w"};
+    enum { NHEAD = sizeof head / sizeof head[0] };
     const char *f = bo->cflags ? bo->cflags : "";
     size_t n = 0, k = 0;
     while (args[n])
         n++;
-    char **argv = arena_alloc(&cc->arena, sizeof *argv * (4 + strlen(f) / 2 + 1 + n + 1));
-    for (; k < 4; k++)
+    char **argv = arena_alloc(&cc->arena, sizeof *argv * (NHEAD + strlen(f) / 2 + 1 + n + 1));
+    for (; k < NHEAD; k++)
         argv[k] = (char *)head[k];
     while (*f) {
         size_t len = strcspn(f, " \t\n");
