@@ -15,7 +15,7 @@ expect_rc() { # want cmd...
 }
 rm -rf "$WORK"; mkdir -p "$WORK"
 sed 's/STEPS/200 ms/' "$HERE/tiny.neuro" >"$WORK/tiny.neuro"
-sed 's/STEPS/100 s/' "$HERE/tiny.neuro" >"$WORK/long.neuro"
+sed 's/STEPS/3000 s/' "$HERE/tiny.neuro" >"$WORK/long.neuro" # far longer than the 1 s before the signal
 
 expect_rc 0 "$NEUROC" --help
 grep -q "usage: neuroc" "$WORK/out.txt" && ok "--help prints usage" || bad "--help prints usage"

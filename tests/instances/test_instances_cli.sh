@@ -19,7 +19,7 @@ json() { # file python-expression-over-m
 }
 rm -rf "$WORK"; mkdir -p "$WORK"
 sed 's/STEPS/200 ms/' "$HERE/../cli/tiny.neuro" >"$WORK/tiny.neuro"
-sed 's/STEPS/100 s/' "$HERE/../cli/tiny.neuro" >"$WORK/long.neuro"
+sed 's/STEPS/3000 s/' "$HERE/../cli/tiny.neuro" >"$WORK/long.neuro" # far longer than the 1 s before the signal
 "$NEUROC" "$WORK/tiny.neuro" -o "$WORK/sim" --backend c 2>/dev/null || { echo "FAIL neuroc"; exit 1; }
 "$NEUROC" "$WORK/long.neuro" -o "$WORK/long" --backend c 2>/dev/null || { echo "FAIL neuroc"; exit 1; }
 
