@@ -72,6 +72,8 @@ typedef struct nrt_ctx {
     int64_t instances;            /* B (1: a plain run) */
     int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
     int64_t instance;             /* this run's instance index (0 in a plain run) */
+    const char *sweep;            /* --sweep NAME=V0,V1,...: instance b is the run with the
+                                   * seed N and --set NAME=Vb (rt_set.c); NULL: none */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
     /* checkpoints (rt_ckpt.c; docs/cli.md §2.5) */
@@ -132,9 +134,16 @@ typedef struct nrt_ctx {
     int nprojs;
 } nrt_ctx;
 
+/* --sweep (rt_set.c): how many values ctx->sweep lists, each checked as --set checks it
+ * (0 with errmsg when one is not a value of the parameter); and, for instance b, set the
+ * parameter to its value (NRT_OK; nothing without --sweep). */
+int64_t nrt_sweep_count(nrt_ctx *ctx);
+nrt_status nrt_sweep_apply(nrt_ctx *ctx, int64_t b);
 /* A batch in one process (ctx->batch; parent is the context nrt_init filled): make `child`
- * the context of instance b, the run with seed parent->seed + b into <out>/instance_<b>/
- * (created), quiet; the first call prints the batch's header unless parent->quiet. The
+ * the context of instance b, the run with seed parent->seed + b (with --sweep: the seed and
+ * its value of the parameter, in a table of run-time parameters of its own) into
+ * <out>/instance_<b>/ (created), quiet; the first call prints the batch's header unless
+ * parent->quiet. The
  * parent keeps the signal handlers: the program passes its stop_requested on. NRT_EIO
  * (errmsg in child) when the folder cannot be made. */
 nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child);

@@ -146,16 +146,21 @@ static nrt_status instance_of(nrt_ctx *ctx, const char *base, int64_t b, uint64_
 static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uint64_t seed,
                                   int fd)
 {
+    nrt_status st;
     report_fd = fd;
     setpgid(0, 0);
-    return instance_of(ctx, base, b, seed);
+    if ((st = instance_of(ctx, base, b, seed)) != NRT_OK)
+        return st;
+    return nrt_sweep_apply(ctx, b);   /* this process's own table of parameters */
 }
 
 static void print_header(const nrt_ctx *ctx, const char *how)
 {
-    fprintf(stderr, "%s (%s): %lld instances, %s, seeds %llu + index, %lld steps of %g ms "
-            "each\n", ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c",
-            (long long)ctx->instances, how, (unsigned long long)ctx->seed,
+    fprintf(stderr, "%s (%s): %lld instances, %s, %s %llu%s%s%s, %lld steps of %g ms each\n",
+            ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c",
+            (long long)ctx->instances, how, ctx->sweep ? "seed" : "seeds",
+            (unsigned long long)ctx->seed, ctx->sweep ? "" : " + index",
+            ctx->sweep ? ", --sweep " : "", ctx->sweep ? ctx->sweep : "",
             (long long)ctx->total_steps, ctx->dt);
     fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
             "spikes", "simulate (s)", "RTF");
@@ -204,10 +209,14 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
     nrt_json_num(f, ctx->dt);
     fputs(",\n  \"run_as\": ", f);
     nrt_json_str(f, run_as);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"seed_rule\": \"seed + index\",\n"
+    if (ctx->sweep) {
+        fputs(",\n  \"sweep\": ", f);
+        nrt_json_str(f, ctx->sweep);
+    }
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"seed_rule\": \"%s\",\n"
             "  \"total_steps\": %lld,\n  \"instances_requested\": %lld,\n"
             "  \"interrupted\": %s,\n  \"instances\": [",
-            (unsigned long long)ctx->seed, (long long)ctx->total_steps,
+            (unsigned long long)ctx->seed, ctx->sweep ? "seed" : "seed + index", (long long)ctx->total_steps,
             (long long)ctx->instances, interrupted ? "true" : "false");
     for (b = 0; b < nrun; b++) {
         const inst_run *ir = &runs[b];
@@ -265,7 +274,7 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
         while (running < jobs && next < B && !ctx->stop_requested && !sys_err) {
             int fds[2];
             inst_run *ir = &runs[next];
-            ir->seed = seed0 + (uint64_t)next;
+            ir->seed = ctx->sweep ? seed0 : seed0 + (uint64_t)next;
             if (pipe(fds) != 0) {
                 nrt_seterr(ctx, "cannot start instance %lld: pipe: %s", (long long)next,
                            strerror(errno));
@@ -353,10 +362,19 @@ nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child)
 {
     if (b == 0 && !parent->quiet)
         print_header(parent, "side by side in one process");
+    nrt_status st;
     memcpy(child, parent, sizeof *child);
     child->recs = NULL;
     child->errmsg[0] = '\0';
-    return instance_of(child, parent->out_dir, b, parent->seed + (uint64_t)b);
+    if (parent->sweep && parent->nparams) {   /* a table of run-time parameters of its own */
+        child->params = (nrt_param *)nrt_alloc(child, (size_t)parent->nparams * sizeof *child->params,
+                                               "run-time parameters");
+        if (!child->params)
+            return NRT_ENOMEM;
+        memcpy(child->params, parent->params, (size_t)parent->nparams * sizeof *child->params);
+    }
+    st = instance_of(child, parent->out_dir, b, parent->sweep ? parent->seed : parent->seed + (uint64_t)b);
+    return st == NRT_OK ? nrt_sweep_apply(child, b) : st;
 }
 
 /* Contract: see neurort.h. */
@@ -393,6 +411,9 @@ nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
         if (!parent->quiet)
             print_line(parent, b, ir);
     }
+    for (b = 0; b < n; b++)
+        if (kids[b]->params != parent->params)
+            nrt_free(kids[b]->params);
     if (n < parent->instances)
         interrupted = 1;
     st = write_top_manifest(parent, parent->out_dir, runs, n, interrupted, "one process");

@@ -140,3 +140,74 @@ void nrt_param_usage(const nrt_ctx *ctx)
         printf("  %-24s %.15g%s%s\n", p->name, p->value, unit ? " " : "", unit ? p->unit : "");
     }
 }
+
+/* The text of value b of ctx->sweep ("NAME=V0,V1,..."): NAME=Vb into buf; 0 when there is
+ * no value b. */
+static int sweep_arg(const nrt_ctx *ctx, int64_t b, char *buf, size_t n)
+{
+    const char *eq = strchr(ctx->sweep, '='), *v;
+    int64_t k = 0;
+    if (!eq)
+        return 0;
+    for (v = eq + 1; k < b; k++) {
+        v = strchr(v, ',');
+        if (!v)
+            return 0;
+        v++;
+    }
+    size_t len = strcspn(v, ",");
+    if ((size_t)(eq - ctx->sweep) + 1 + len + 1 > n)
+        return 0;
+    snprintf(buf, n, "%.*s=%.*s", (int)(eq - ctx->sweep), ctx->sweep, (int)len, v);
+    return 1;
+}
+
+/* Contract: see neurort.h. */
+int64_t nrt_sweep_count(nrt_ctx *ctx)
+{
+    char arg[512];
+    int64_t n = 0;
+    const char *eq = strchr(ctx->sweep, '=');
+    if (!eq || eq == ctx->sweep || !eq[1]) {
+        nrt_seterr(ctx, "invalid '--sweep %s' (expected NAME=V0,V1,..., e.g. --sweep P.tau_m=10ms,20ms)",
+                   ctx->sweep);
+        return 0;
+    }
+    while (sweep_arg(ctx, n, arg, sizeof arg)) {
+        double saved = 0;
+        nrt_status st;
+        int i;
+        if (arg[strlen(arg) - 1] == '=') {
+            nrt_seterr(ctx, "invalid '--sweep %s': value %lld is empty", ctx->sweep, (long long)n);
+            return 0;
+        }
+        for (i = 0; i < ctx->nparams; i++)   /* checked as --set checks it, then undone */
+            if (strncmp(ctx->params[i].name, arg, (size_t)(eq - ctx->sweep)) == 0 &&
+                !ctx->params[i].name[eq - ctx->sweep])
+                saved = ctx->params[i].value;
+        st = nrt_param_set(ctx, arg);
+        if (st != NRT_OK)
+            return 0;
+        for (i = 0; i < ctx->nparams; i++)
+            if (strncmp(ctx->params[i].name, arg, (size_t)(eq - ctx->sweep)) == 0 &&
+                !ctx->params[i].name[eq - ctx->sweep])
+                ctx->params[i].value = saved;
+        n++;
+    }
+    if (n == 0)
+        nrt_seterr(ctx, "invalid '--sweep %s' (expected NAME=V0,V1,...)", ctx->sweep);
+    return n;
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_sweep_apply(nrt_ctx *ctx, int64_t b)
+{
+    char arg[512];
+    if (!ctx->sweep)
+        return NRT_OK;
+    if (!sweep_arg(ctx, b, arg, sizeof arg)) {
+        nrt_seterr(ctx, "--sweep has no value for instance %lld", (long long)b);
+        return NRT_EINVAL;
+    }
+    return nrt_param_set(ctx, arg);
+}

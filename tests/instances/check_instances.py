@@ -4,7 +4,8 @@ WORKDIR/batch/instance_<b>/) holds exactly what the single run `--seed SEED+b` w
 WORKDIR/single_<b>/): every recording byte-identical in its data (.npy: the part after the
 header, and the same header; .csv: the whole file), the same manifest apart from timings;
 the top-level manifest lists the B instances with their seeds and folders (and, where
-$EXPECT_RUN_AS is set, says the batch ran so: "processes", or "one process" side by side);
+$EXPECT_RUN_AS is set, says the batch ran so: "processes", or "one process" side by side;
+with $SWEEP, a --sweep batch: every instance with the seed, instance b with value b);
 and the instances differ from one another (so the seed rule is really applied)."""
 import json
 import os
@@ -43,13 +44,18 @@ def main():
         errors.append(f"top-level manifest: {B} instances expected, got {top.get('instances')}")
     if top.get("seed") != seed or top.get("interrupted") is not False:
         errors.append(f"top-level manifest: seed {top.get('seed')}, interrupted {top.get('interrupted')}")
+    sweep = os.environ.get("SWEEP")   # every instance has the seed, instance b value b
+    if sweep and (top.get("sweep") != sweep or top.get("seed_rule") != "seed"):
+        errors.append(f"top-level manifest: sweep {top.get('sweep')!r}, seed rule {top.get('seed_rule')!r}")
+    if not sweep and top.get("seed_rule") != "seed + index":
+        errors.append(f"top-level manifest: seed rule {top.get('seed_rule')!r}")
     run_as = os.environ.get("EXPECT_RUN_AS")
     if run_as and top.get("run_as") != run_as:
         errors.append(f"top-level manifest: the batch ran as {top.get('run_as')!r}, expected {run_as!r}")
     datas = []
     for b in range(B):
         inst = top["instances"][b] if b < len(top.get("instances", [])) else {}
-        want = {"index": b, "folder": f"instance_{b}", "seed": seed + b, "exit_status": 0}
+        want = {"index": b, "folder": f"instance_{b}", "seed": seed if sweep else seed + b, "exit_status": 0}
         for k, v in want.items():
             if inst.get(k) != v:
                 errors.append(f"instance {b}: manifest '{k}' is {inst.get(k)!r}, expected {v!r}")
@@ -61,7 +67,7 @@ def main():
             ms = json.load(f)
         if strip_timing(mi) != strip_timing(ms):
             errors.append(f"instance {b}: manifest differs from the single run's")
-        if mi.get("seed") != seed + b:
+        if mi.get("seed") != (seed if sweep else seed + b):
             errors.append(f"instance {b}: its manifest has seed {mi.get('seed')}")
         spikes = sum(p["spikes"] for p in mi.get("populations", []))
         if inst.get("spikes") != spikes or inst.get("completed_steps") != mi.get("completed_steps"):
@@ -75,11 +81,11 @@ def main():
             hi, di = data_of(os.path.join(idir, name))
             hs, ds = data_of(os.path.join(sdir, name))
             if hi != hs or di != ds:
-                errors.append(f"instance {b}: {name} differs from the single run with seed {seed + b}"
+                errors.append(f"instance {b}: {name} differs from its single run"
                               f" ({len(di)} vs {len(ds)} data bytes)")
             blob += di
         datas.append(blob)
-        print(f"instance {b} (seed {seed + b}): {len(files)} recordings, {len(blob)} data bytes, "
+        print(f"instance {b} (seed {seed if sweep else seed + b}): {len(files)} recordings, {len(blob)} data bytes, "
               f"{spikes} spikes: identical to the single run")
     for a in range(B):
         for b in range(a + 1, B):

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_instances.sh NEUROC MODEL WORKDIR B SEED [neuroc args...]
 # Compile MODEL, run it once as `--instances B --seed SEED` and B times as single runs
-# `--seed SEED+b`, then check with check_instances.py that instance b's folder holds exactly
-# what the single run b wrote. Exit status: 0 pass; 2 usage; 3 compile failed; 4 a simulator
+# `--seed SEED+b` (with $SWEEP: `--sweep $SWEEP`, and `--seed SEED --set NAME=Vb`), then
+# check with check_instances.py that instance b's folder holds exactly what the single run
+# b wrote. Exit status: 0 pass; 2 usage; 3 compile failed; 4 a simulator
 # failed; 77 skipped (a GPU back end without a device); else the checker's status.
 set -u
 if [ $# -lt 5 ]; then
@@ -32,16 +33,28 @@ case " $* " in
     fi ;;
 esac
 
-echo "instances[$name]: $WORKDIR/sim --instances $B --seed $SEED"
-"$WORKDIR/sim" --instances "$B" --seed "$SEED" --out "$WORKDIR/batch" 2>"$WORKDIR/batch.err"
+# $SWEEP=NAME=V0,V1,...: the batch is `--sweep $SWEEP` (B values), instance b the run
+# --seed SEED --set NAME=Vb
+if [ -n "${SWEEP:-}" ]; then
+    echo "instances[$name]: $WORKDIR/sim --sweep $SWEEP --seed $SEED"
+    "$WORKDIR/sim" --sweep "$SWEEP" --seed "$SEED" --out "$WORKDIR/batch" 2>"$WORKDIR/batch.err"
+else
+    echo "instances[$name]: $WORKDIR/sim --instances $B --seed $SEED"
+    "$WORKDIR/sim" --instances "$B" --seed "$SEED" --out "$WORKDIR/batch" 2>"$WORKDIR/batch.err"
+fi
 rc=$?
 cat "$WORKDIR/batch.err"
 [ $rc -eq 0 ] || { echo "instances[$name]: FAILED: the batch exited with $rc" >&2; exit 4; }
 b=0
 while [ $b -lt "$B" ]; do
-    s=$((SEED + b))
-    "$WORKDIR/sim" --seed "$s" --out "$WORKDIR/single_$b" --quiet ||
-        { echo "instances[$name]: FAILED: the single run --seed $s" >&2; exit 4; }
+    if [ -n "${SWEEP:-}" ]; then
+        v=$(echo "${SWEEP#*=}" | cut -d, -f$((b + 1)))
+        set -- --seed "$SEED" --set "${SWEEP%%=*}=$v"
+    else
+        set -- --seed $((SEED + b))
+    fi
+    "$WORKDIR/sim" "$@" --out "$WORKDIR/single_$b" --quiet ||
+        { echo "instances[$name]: FAILED: the single run $*" >&2; exit 4; }
     b=$((b + 1))
 done
 "$PYTHON" "$HERE/check_instances.py" "$WORKDIR" "$B" "$SEED"

@@ -42,6 +42,29 @@ expect_rc 0 "$WORK/sim" --help
 grep -q -- "--instances B" "$WORK/out.txt" && grep -q -- "--jobs J" "$WORK/out.txt" &&
     ok "--help lists --instances and --jobs" || bad "--help lacks --instances or --jobs"
 
+# --sweep: refused where it cannot be (the rest: the sweep tests of run_instances.sh)
+expect_rc 2 "$WORK/sim" --sweep P.tau_m=10ms,20ms --out "$WORK/bad"
+grep -q "unknown run-time parameter 'P.tau_m': this model has none" "$WORK/err.txt" &&
+    ok "--sweep on a model without run-time parameters refused" || bad "--sweep without parameters: $(cat "$WORK/err.txt")"
+"$NEUROC" "$HERE/../set/lif_tau.neuro" -o "$WORK/tau" --backend c 2>/dev/null || { echo "FAIL neuroc lif_tau"; exit 1; }
+expect_rc 0 "$WORK/tau" --help
+grep -q -- "--sweep NAME=V0,V1,..." "$WORK/out.txt" && ok "--help lists --sweep" || bad "--help lacks --sweep"
+expect_rc 2 "$WORK/tau" --sweep P.tau_m=10ms,20ms --instances 3 --out "$WORK/bad"
+grep -q "'--sweep' gives 2 values but '--instances' asks for 3 instances" "$WORK/err.txt" &&
+    ok "--sweep against --instances counted" || bad "--sweep count: $(cat "$WORK/err.txt")"
+expect_rc 2 "$WORK/tau" --sweep P.tau_m=10ms,20mV --out "$WORK/bad"
+grep -q "'--set P.tau_m=20mV': 'P.tau_m' is a time (ms), but 'mV' is a voltage" "$WORK/err.txt" &&
+    ok "--sweep checks each value's unit" || bad "--sweep unit: $(cat "$WORK/err.txt")"
+for v in "P.tau_m=10ms," "P.tau_m=" "=1ms" "P.tau_m"; do
+    expect_rc 2 "$WORK/tau" --sweep "$v" --out "$WORK/bad"
+    grep -qE "invalid '--sweep|invalid value" "$WORK/err.txt" && ok "--sweep '$v' refused" || bad "--sweep '$v': $(cat "$WORK/err.txt")"
+done
+[ ! -e "$WORK/bad" ] && ok "a refused --sweep writes nothing" || bad "$WORK/bad was created"
+expect_rc 0 "$WORK/tau" --sweep P.tau_m=20ms --out "$WORK/sw1" --quiet
+expect_rc 0 "$WORK/tau" --set P.tau_m=20ms --out "$WORK/set1" --quiet
+[ ! -e "$WORK/sw1/instance_0" ] && cmp -s "$WORK/sw1/spikes.csv" "$WORK/set1/spikes.csv" &&
+    ok "--sweep with one value = the plain run with --set" || bad "--sweep of one value"
+
 # B = 1: the layout of a plain run, the same files
 expect_rc 0 "$WORK/sim" --instances 1 --seed 11 --out "$WORK/one" --quiet
 expect_rc 0 "$WORK/sim" --seed 11 --out "$WORK/plain" --quiet
