@@ -56,6 +56,15 @@ static void param_names(const nrt_ctx *ctx, char *buf, size_t n)
         len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", ctx->params[i].name);
 }
 
+/* The run-time parameter whose name is the first len characters of name, or NULL. */
+static nrt_param *param_named(const nrt_ctx *ctx, const char *name, size_t len)
+{
+    for (int i = 0; i < ctx->nparams; i++)
+        if (strlen(ctx->params[i].name) == len && memcmp(ctx->params[i].name, name, len) == 0)
+            return &ctx->params[i];
+    return NULL;
+}
+
 /* Contract: see neurort.h. */
 nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
 {
@@ -65,11 +74,7 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
         nrt_seterr(ctx, "invalid '--set %s' (expected NAME=VALUE, e.g. --set P.tau_m=15ms)", arg);
         return NRT_EINVAL;
     }
-    nrt_param *p = NULL;
-    for (int i = 0; i < ctx->nparams; i++)
-        if (strlen(ctx->params[i].name) == (size_t)(eq - arg) &&
-            memcmp(ctx->params[i].name, arg, (size_t)(eq - arg)) == 0)
-            p = &ctx->params[i];
+    nrt_param *p = param_named(ctx, arg, (size_t)(eq - arg));
     if (!p) {
         if (ctx->nparams == 0) {
             nrt_seterr(ctx, "unknown run-time parameter '%.*s': this model has none (a model "
@@ -174,24 +179,15 @@ int64_t nrt_sweep_count(nrt_ctx *ctx)
         return 0;
     }
     while (sweep_arg(ctx, n, arg, sizeof arg)) {
-        double saved = 0;
-        nrt_status st;
-        int i;
+        nrt_param *p = param_named(ctx, arg, (size_t)(eq - ctx->sweep));
+        const double saved = p ? p->value : 0;
         if (arg[strlen(arg) - 1] == '=') {
             nrt_seterr(ctx, "invalid '--sweep %s': value %lld is empty", ctx->sweep, (long long)n);
             return 0;
         }
-        for (i = 0; i < ctx->nparams; i++)   /* checked as --set checks it, then undone */
-            if (strncmp(ctx->params[i].name, arg, (size_t)(eq - ctx->sweep)) == 0 &&
-                !ctx->params[i].name[eq - ctx->sweep])
-                saved = ctx->params[i].value;
-        st = nrt_param_set(ctx, arg);
-        if (st != NRT_OK)
+        if (nrt_param_set(ctx, arg) != NRT_OK)   /* checked as --set checks it, then undone */
             return 0;
-        for (i = 0; i < ctx->nparams; i++)
-            if (strncmp(ctx->params[i].name, arg, (size_t)(eq - ctx->sweep)) == 0 &&
-                !ctx->params[i].name[eq - ctx->sweep])
-                ctx->params[i].value = saved;
+        p->value = saved;
         n++;
     }
     if (n == 0)
