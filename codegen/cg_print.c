@@ -267,7 +267,8 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
     NC_UNREACHABLE();
 }
 
-static const char *type_name(const CgDialect *d, IrType t)
+/* Contract: see codegen.h. */
+const char *cg_type_name(const CgDialect *d, IrType t)
 {
     return t == IRT_REAL ? d->real : (t == IRT_INT ? "int64_t" : "int");
 }
@@ -288,13 +289,13 @@ void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
             if (s->var->type == IRT_REAL || s->e->type == s->var->type)
                 out_line(o, "%s = %s;", lhs.s, e.s);
             else
-                out_line(o, "%s = (%s)(%s);", lhs.s, type_name(d, s->var->type), e.s);
+                out_line(o, "%s = (%s)(%s);", lhs.s, cg_type_name(d, s->var->type), e.s);
             sb_free(&lhs);
             break;
         }
         case IS_LOCAL:
             cg_expr(d, s->e, &e);
-            out_line(o, "%s %s = %s;", type_name(d, s->type), local_name(d, s->local), e.s);
+            out_line(o, "%s %s = %s;", cg_type_name(d, s->type), local_name(d, s->local), e.s);
             break;
         case IS_SETLOCAL:
             cg_expr(d, s->e, &e);

@@ -62,6 +62,8 @@ typedef struct CgDialect {
 CgDialect cg_dialect(int dbl, const IrPop *pop);
 void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out);
 void cg_block(const CgDialect *d, const IrBlock *b, Out *o);
+/* The C type of an IR value in dialect d: real, int64_t (int) or int (bool). */
+const char *cg_type_name(const CgDialect *d, IrType t);
 /* The storage spelling of v as read by an IE_VAR with `at` (IR_AT_*): d->var with the
  * index each kind of variable uses (neuron, synapse, pre or post scope). */
 void cg_var_ref(const CgDialect *d, const IrVar *v, int at, StrBuf *out);

@@ -500,7 +500,6 @@ static void emit_sel(const CgDialect *d, const IrBlock *b, const char *cond, int
     for (int i = 0; i < b->n; i++) {
         const IrStmt *s = b->v[i];
         StrBuf e = {0}, lhs = {0};
-        const char *tn = s->kind == IS_LOCAL ? (s->type == IRT_REAL ? d->real : s->type == IRT_INT ? "int64_t" : "int") : "";
         switch (s->kind) {
         case IS_ASSIGN:
         case IS_SETLOCAL:
@@ -509,7 +508,7 @@ static void emit_sel(const CgDialect *d, const IrBlock *b, const char *cond, int
             else
                 sb_puts(&lhs, d->pop->locals[s->local].name);
             if (s->kind == IS_ASSIGN && s->var->type != IRT_REAL && s->e->type != s->var->type) {
-                sb_printf(&e, "(%s)(", s->var->type == IRT_INT ? "int64_t" : "int");
+                sb_printf(&e, "(%s)(", cg_type_name(d, s->var->type));
                 cg_expr(d, s->e, &e);
                 sb_putc(&e, ')');
             } else {
@@ -522,7 +521,7 @@ static void emit_sel(const CgDialect *d, const IrBlock *b, const char *cond, int
             break;
         case IS_LOCAL:
             cg_expr(d, s->e, &e);
-            out_line(o, "%s %s = %s;", tn, d->pop->locals[s->local].name, e.s);
+            out_line(o, "%s %s = %s;", cg_type_name(d, s->type), d->pop->locals[s->local].name, e.s);
             break;
         case IS_IF: {
             const int id = (*k)++;
