@@ -353,12 +353,13 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         if (j->delay)
             cg_expr(&d, j->delay, &dl);
         out_line(&o, "projection %s: %s[%lld:%lld] -> %s[%lld:%lld] rule %d p %g k %lld autapses %d "
-                     "multapses %d w = %s delay = %s%s",
+                     "multapses %d w = %s delay = %s%s%s%s",
                  j->name, j->pre.pop->name, (long long)j->pre.offset,
                  (long long)(j->pre.offset + j->pre.size), j->post.pop->name,
                  (long long)j->post.offset, (long long)(j->post.offset + j->post.size), j->rule, j->p,
                  (long long)j->k, j->autapses, j->multapses, w.s, j->delay ? dl.s : "1 step",
-                 j->procedural ? " storage procedural" : "");
+                 j->procedural ? " storage procedural" : "", j->ring != j ? " ring " : "",
+                 j->ring != j ? j->ring->name : "");
         sb_free(&w);
         sb_free(&dl);
         if (j->plast)

@@ -217,12 +217,14 @@ static void layout(Simt *S)
             simt_add_arg(S, arena_printf(a, "%s_w", j->cname), "real", ARG_MEM);
         if (j->delay)
             simt_add_arg(S, arena_printf(a, "%s_d", j->cname), "int32_t", ARG_MEM);
-        simt_add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
+        if (j->ring == j)         /* merged receptors: the owner's ring (IrProj.ring) */
+            simt_add_arg(S, arena_printf(a, "%s_ring", j->cname), "real", ARG_MEM);
         if (j->rule == IR_FROM_FILE) {
             simt_add_arg(S, arena_printf(a, "%s_fw", j->cname), "double", ARG_MEM);
             simt_add_arg(S, arena_printf(a, "%s_fd", j->cname), "double", ARG_MEM);
         }
-        simt_add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
+        if (j->ring == j)
+            simt_add_arg(S, arena_printf(a, "%s_D", j->cname), "int64_t", ARG_I64);
         if (simt_gathers(j)) {
             simt_add_arg(S, arena_printf(a, "%s_cptr", j->cname), "int64_t", ARG_MEM);
             simt_add_arg(S, arena_printf(a, "%s_csyn", j->cname), "int64_t", ARG_MEM);
@@ -286,8 +288,9 @@ static int64_t shmem_budget(const char *arch)
 
 /* Slots of j's delay ring when known at compile time: 2 without a delay (arrivals one step
  * later), the constant delay's steps + 1; else 0. The host's D (the longest delay over the
- * synapses, + 1) is never more: with no synapse it is 2. */
-static int64_t ring_slots(const Simt *S, const IrProj *j)
+ * synapses, + 1) is never more: with no synapse it is 2. A ring that merged receptors share
+ * (IrProj.ring) has the most of its projections'. */
+static int64_t proj_slots(const Simt *S, const IrProj *j)
 {
     double v;
     if (!j->delay)
@@ -298,6 +301,21 @@ static int64_t ring_slots(const Simt *S, const IrProj *j)
     if (!(steps < 1e9))
         return 0;
     return (steps < 1 ? 1 : (int64_t)steps) + 1;
+}
+
+static int64_t ring_slots(const Simt *S, const IrProj *owner)
+{
+    int64_t D = 0;
+    for (int k = 0; k < S->m->nprojs; k++) {
+        const IrProj *j = S->m->projs[k];
+        if (j->ring != owner)
+            continue;
+        const int64_t d = proj_slots(S, j);
+        if (d == 0)
+            return 0;
+        D = d > D ? d : D;
+    }
+    return D;
 }
 
 static Arg *find_arg(Simt *S, const char *name)
@@ -336,7 +354,7 @@ static void plan_resident(Simt *S)
         resident(S, budget, arena_printf(a, "%s_fm", m->pops[i]->cname), 4 * ((m->pops[i]->size + 31) / 32), NULL);
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        const int64_t D = ring_slots(S, j);
+        const int64_t D = j->ring == j ? ring_slots(S, j) : 0;
         if (D > 0)
             resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->post.size * rs,
                      arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs)));
@@ -398,11 +416,12 @@ static void d_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
         sb_printf(out, "nc_scal[%d]", scal_prop(S, p) + e->sub * nn + k);
 }
 
-/* The ring slot of j for step expression `x` (+ `add`): without a delay the ring has 2 slots
- * (simt_host_maxd: D = 1 + 1), so the slot is a bit; else x mod D. */
+/* The ring slot of j's ring for step expression `x` (+ `add`): without a delay the ring has 2
+ * slots (simt_host_maxd: D = 1 + 1), so the slot is a bit; else x mod D. */
 static const char *ring_slot(const Simt *S, const IrProj *j, const char *x, int add)
 {
-    if (!j->delay)
+    j = j->ring;
+    if (!j->ring_delay)
         return add ? arena_printf(&S->cc->arena, "(int64_t)((%s + %d) & 1)", x, add)
                    : arena_printf(&S->cc->arena, "(int64_t)(%s & 1)", x);
     return add ? arena_printf(&S->cc->arena, "nc_mod(%s + %d, %s_D)", x, add, j->cname)
@@ -587,7 +606,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     out_line(o, "(void)t;");
     for (int k = 0; k < m->nprojs && block; k++) {
         const IrProj *j = m->projs[k];
-        if (j->post.pop == p)
+        if (j->post.pop == p && j->ring == j)
             out_line(o, "const int64_t %s_slot = %s * %lld;", j->cname, ring_slot(S, j, "step", 0),
                      (long long)j->post.size);
     }
@@ -678,16 +697,19 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
         snprintf(w, sizeof w, "%s", w_const);
     else
         snprintf(w, sizeof w, "%s_w[%s]", j->cname, s);
-    char slot[160];
+    char slot[200];
+    const char *r = j->ring->cname;
     if (j->delay)   /* (step + d) % D with 1 <= d < D: step % D is the same for every synapse */
-        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", j->cname, j->cname, s, j->cname);
+        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", r, j->cname, s, r);
+    else if (j->ring->ring_delay)   /* a shared ring with delays (IrProj.ring) */
+        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", r, r);
     else
         snprintf(slot, sizeof slot, "(int64_t)((step + 1) & 1)"); /* D = 2 (ring_slot) */
     if (atomic)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
-                 j->cname, slot, (long long)j->post.size, j->cname, s, w);
+                 r, slot, (long long)j->post.size, j->cname, s, w);
     else
-        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", j->cname, slot,
+        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", r, slot,
                  (long long)j->post.size, j->cname, s, w);
 }
 
@@ -749,9 +771,9 @@ static void dev_row_body(Out *o, const void *arg)
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", r->S->cnt_maxd + j->id);
     else if (r->what == DR_GRID)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
-                 j->cname, j->cname, (long long)j->post.size);
+                 j->ring->cname, j->ring->cname, (long long)j->post.size);
     else
-        out_line(o, "%s_ring[nc_mod(step + dd, %s_D) * %lld + j] += w;", j->cname, j->cname,
+        out_line(o, "%s_ring[nc_mod(step + dd, %s_D) * %lld + j] += w;", j->ring->cname, j->ring->cname,
                  (long long)j->post.size);
     out_close(o);
     sb_free(&b);
@@ -1976,13 +1998,20 @@ static void emit_host_build(Out *o, const Simt *S, const IrProj *j)
     if (j->procedural)
         out_close(o);
     simt_host_maxd(o, S, j);
-    out_line(o, "%s_D = (int64_t)maxd + 1;", j->cname);
+    const char *r = j->ring->cname;
+    if (j->ring->ring_n == 1)
+        out_line(o, "%s_D = (int64_t)maxd + 1;", r);
+    else   /* a ring merged receptors share (IrProj.ring): the most its projections need */
+        out_line(o, "if ((int64_t)maxd + 1 > %s_D) %s_D = (int64_t)maxd + 1;", r, r);
     if (S->m->mpi && !j->procedural)
         simt_mpi_host_restrict(o, j);
     if (simt_gathers(j))
         simt_gather_host(o, j);
-    out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
-             j->cname, (long long)j->post.size, j->name);
+    if (j->ring_last)
+        out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
+                 (long long)j->post.size, j->ring->name);
+    else
+        out_line(o, "return 0; /* the last projection into the ring of %s allocates it */", j->ring->name);
     out_close(o);
     out_blank(o);
 }

@@ -89,7 +89,8 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
 }
 
 /* Contract: prints the --explain report of m for `backend` ("c", "cuda", "opencl") to
- * stdout: settings, populations, projections, integrators, run-time parameters, kernel
+ * stdout: settings, populations, projections, integrators, merged receptors, run-time
+ * parameters, kernel
  * plan, estimated memory and warnings. */
 void explain_model(Compiler *cc, IrModel *m, const char *backend)
 {
@@ -136,6 +137,8 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
         const char *n = m->notes[i];
         nslow += strstr(n, "rk4") != NULL || (strstr(n, "euler") != NULL && strstr(n, "exp_euler") == NULL);
     }
+    for (int i = 0; i < m->nmerges; i++)
+        printf("merged: %s\n", m->merges[i]);
     for (int i = 0; i < m->nrtparams; i++) {
         const IrVar *v = m->rtparams[i].var;
         printf("run-time parameter: %s = %.15g %s (./sim --set %s=VALUE)\n", m->rtparams[i].name, v->init,

@@ -226,6 +226,14 @@ struct IrProj {
     IrPlast *plast;               /* plastic synapse model, or NULL (static: `w` is delivered) */
     int procedural;               /* rows regenerated at each spike, not stored (static only;
                                    * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, PAIRS) */
+    /* Merged receptors (sema.c): projections onto one post view whose receptor instances
+     * merged into one add into the delay ring of the first of them, `ring` (the projection
+     * itself when it has its own); only a ring's owner is read (IS_RECV) and allocated.
+     * The ring's slots D are the most any of its projections needs. */
+    IrProj *ring;
+    int ring_n;                   /* on an owner: the projections adding into its ring (>= 1) */
+    int ring_last;                /* the last projection (in projs order) adding into `ring` */
+    int ring_delay;               /* on an owner: one of its projections has a delay */
 };
 
 /* A projection whose synapse model has more than `on pre { deliver(w) }`. Its variables
@@ -302,6 +310,8 @@ typedef struct IrModel {
     int64_t total_steps;
     const char **notes;           /* --explain lines: integrators chosen and why, plans */
     int nnotes;
+    const char **merges;          /* --explain lines: receptor instances merged (sema.c) */
+    int nmerges;
     IrRtParam *rtparams;          /* `runtime P.x`: scalars the simulator's --set may change */
     int nrtparams;
     int mpi;                      /* set by the driver for --mpi: emit the per-rank program */

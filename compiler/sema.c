@@ -89,6 +89,13 @@ typedef struct RInst {
     uint32_t site;
     struct Stim *stim;            /* fed by a `stimulus ... via` instead of a projection */
     Dim input_dim;                /* of its input, with `weight` bound (stimulus receptors) */
+    /* Merged receptors (merge_lead): an instance equal to an earlier linear one on the same
+     * post view adds its input into that one's (`lead`) and has no state of its own. */
+    int merge;                    /* may merge: not a plastic projection's, not onto top-k */
+    int lin;                      /* the model is linear (-1: not checked yet) */
+    struct RInst *lead;           /* the instance whose state this one's input joins, or NULL */
+    IrProj *ring;                 /* on a lead: the projection whose delay ring the group's
+                                     projections add into (the first of them), or NULL */
 } RInst;
 
 typedef struct Stim {
@@ -751,6 +758,23 @@ static AstNode *topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
         *dup = 1;
     }
     return found ? found : e;
+}
+
+/* The neuron model's spike condition has a `topk` term (its inputs are gathered, not merged). */
+static int model_has_topk(Compiler *cc, AstNode *model)
+{
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        int dup = 0;
+        if (mem->kind == AST_SPIKE_WHEN) {
+            Mute mu = mute(cc, 1);
+            AstNode *t = topk_term(cc, mem->a, NULL, &dup);
+            unmute(cc, mu);
+            if (t)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 static const char *data_file_path(Sema *S, AstNode *n, const char *what);
@@ -2075,11 +2099,11 @@ static void wrap_active(Compiler *cc, Inst *in)
     s->body = pop->body;
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
-        if (r->stim)
-            continue;             /* nothing arrives to be dropped */
+        if (r->lead || !r->ring)
+            continue;             /* nothing arrives to be dropped, or r's lead drops it */
         IrBlock tmp = {0};
         IrStmt *rv = ir_stmt(cc, IS_RECV);
-        rv->proj = r->proj;
+        rv->proj = r->ring;
         rv->local = r->input_local;
         rv->type = IRT_REAL;
         ir_block_add(cc, &tmp, rv);
@@ -2136,23 +2160,46 @@ static void build_body(Sema *S, Inst *in)
     /* phase 2: receptors (input -> update -> emit), then stimuli */
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
+        if (r->lead)
+            continue;
+        /* the input: the ring's arrivals (of every projection merged into r), then each
+         * stimulus merged into r, in the order they were declared */
         IrBlock tmp = {0};
-        IrStmt *rv;
-        if (r->stim) {            /* the stimulus is the receptor's input */
-            IrExpr *e = stim_value(S, in, r->stim, r->input_dim, &tmp,
-                                   arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'",
-                                                r->stim->node->name, r->model->name));
-            if (!e)
-                continue;
-            rv = ir_stmt(cc, IS_LOCAL);
-            rv->e = e;
-        } else {
-            rv = ir_stmt(cc, IS_RECV);
-            rv->proj = r->proj;
+        IrExpr *x = NULL;
+        if (r->ring) {
+            IrStmt *rv = ir_stmt(cc, IS_RECV);
+            rv->proj = r->ring;
+            rv->local = r->input_local;
+            rv->type = IRT_REAL;
+            ir_block_add(cc, &tmp, rv);
+            x = ir_local(cc, r->input_local, IRT_REAL);
         }
-        rv->local = r->input_local;
-        rv->type = IRT_REAL;
-        ir_block_add(cc, &tmp, rv);
+        int bad = 0;
+        for (int q = k; q < in->nrecs; q++) {
+            RInst *u = in->recs[q];
+            if ((u != r && u->lead != r) || !u->stim)
+                continue;
+            IrExpr *e = stim_value(S, in, u->stim, u->input_dim, &tmp,
+                                   arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'",
+                                                u->stim->node->name, u->model->name));
+            bad |= !e;
+            x = !e ? x : x ? ir_bin(cc, IB_ADD, x, e) : e;
+        }
+        if (bad)
+            continue;
+        if (!r->ring) {
+            IrStmt *rv = ir_stmt(cc, IS_LOCAL);
+            rv->e = x;
+            rv->local = r->input_local;
+            rv->type = IRT_REAL;
+            ir_block_add(cc, &tmp, rv);
+        } else if (x->op != IE_LOCAL) {
+            IrStmt *rv = ir_stmt(cc, IS_SETLOCAL);
+            rv->e = x;
+            rv->local = r->input_local;
+            rv->type = IRT_REAL;
+            ir_block_add(cc, &tmp, rv);
+        }
         receptor_part(S, in, r, 2, &tmp);
         guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
     }
@@ -2296,6 +2343,8 @@ static void build_body(Sema *S, Inst *in)
     /* phase 4: receptor dynamics */
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
+        if (r->lead)
+            continue;
         IrBlock tmp = {0};
         receptor_part(S, in, r, 4, &tmp);
         guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
@@ -2317,13 +2366,250 @@ static void build_body(Sema *S, Inst *in)
         wrap_active(cc, in);
 }
 
+/* {===== merged receptors =====
+ *
+ * Receptor instances of one model on the same post view, with equal parameters, whose model
+ * is linear (below), add up to one instance fed with the sum of their inputs: s1 + s2 obeys
+ * the same dynamics, update and emit as s1 and s2 do, for any integrator (each is a linear
+ * map of the state). So they share one state, and their projections one delay ring: a neuron
+ * of the microcircuit reads one ring slot and one state where it read eight (GeNN's merged
+ * postsynaptic models, NEST's one buffer per port). Only rounding differs from separate
+ * instances. */
+
+/* How an expression depends on the variables and the local of a set: LZ the constant 0, LC
+ * not at all, LL linearly and homogeneously (f(a s) = a f(s)), LN otherwise. */
+enum { LZ, LC, LL, LN };
+
+typedef struct LinSet {
+    IrVar **v;
+    int n;
+    int local;                    /* the input's local, or -1 */
+} LinSet;
+
+static int lin_class(const IrExpr *e, const LinSet *set)
+{
+    switch (e->op) {
+    case IE_CONST:
+        return e->val == 0 ? LZ : LC;
+    case IE_VAR:
+        for (int i = 0; i < set->n; i++)
+            if (set->v[i] == e->var)
+                return LL;
+        return LC;
+    case IE_LOCAL:
+        return e->local == set->local ? LL : LN;   /* other locals: lets, not followed */
+    case IE_T: case IE_DT: case IE_INDEX:
+        return LC;
+    case IE_NEG:
+        return lin_class(e->a, set);
+    case IE_BIN: {
+        int a = lin_class(e->a, set), b = lin_class(e->b, set);
+        if (a == LN || b == LN)
+            return LN;
+        switch (e->sub) {
+        case IB_ADD: case IB_SUB:
+            if (a == LZ || b == LZ)
+                return a == LZ ? b : a;
+            return a == b ? a : LN;
+        case IB_MUL:
+            if (a == LZ || b == LZ)
+                return LZ;
+            return a == LL && b == LL ? LN : a == LL || b == LL ? LL : LC;
+        case IB_DIV:
+            return b != LC ? LN : a;
+        default:
+            return a <= LC && b <= LC ? LC : LN;
+        }
+    }
+    case IE_CALL:
+        for (int i = 0; i < e->nargs; i++)
+            if (lin_class(e->args[i], set) > LC)
+                return LN;
+        return LC;
+    case IE_COND: {
+        int c = lin_class(e->a, set), a = lin_class(e->b, set), b = lin_class(e->c, set);
+        if (c > LC || a == LN || b == LN)
+            return LN;
+        if (a <= LC && b <= LC)
+            return LC;
+        return (a == LL || a == LZ) && (b == LL || b == LZ) ? LL : LN;
+    }
+    default:                      /* random draws (one instance would draw for all), ... */
+        return LN;
+    }
+}
+
+/* The receptor model of r is linear in its states and input: dynamics s' = A s, updates
+ * s = B s + c x, emit linear in (s, x), states starting at 0, no clamps, nothing else. */
+static int receptor_linear(Sema *S, RInst *r)
+{
+    if (r->lin >= 0)
+        return r->lin;
+    Compiler *cc = S->cc;
+    LinSet set = {0};
+    set.local = r->input_local;
+    int ok = 1;
+    for (int m = 0; m < r->model->list.n && ok; m++) {
+        AstNode *mem = r->model->list.v[m];
+        switch (mem->kind) {
+        case AST_BLOCK_DECL:
+            if (mem->op != TK_STATE)
+                break;
+            for (int d = 0; d < mem->list.n; d++) {
+                AstNode *decl = mem->list.v[d];
+                Bind *b = env_find_here(&r->env, decl->name);
+                if (!b || !b->var || decl->c || decl->d)
+                    ok = 0;                              /* clamped */
+                else {
+                    set.v = grow(cc, set.v, set.n, sizeof(IrVar *));
+                    set.v[set.n++] = b->var;
+                }
+                if (decl->b) {
+                    Ctx y = {S, cc, &r->env, NULL, NULL, 0, NULL, "an initial value", 0, NULL, 0, 0};
+                    double v;
+                    Dim vd;
+                    Mute mu = mute(cc, 1);
+                    if (!const_eval(&y, decl->b, &v, &vd) || v != 0)
+                        ok = 0;
+                    unmute(cc, mu);
+                }
+            }
+            break;
+        case AST_DYNAMICS: case AST_UPDATE: case AST_EMIT: case AST_FUNC:
+            break;
+        default:
+            ok = 0;
+        }
+    }
+    Mute mu = mute(cc, 1);
+    const int nerr = cc->diag.nerrors;
+    IrBlock tmp = {0};
+    Ctx x = {S, cc, &r->env, NULL, &tmp, 0, NULL, "a receptor", A_T, r->post, 0, 0};
+    AstNode *dyn = member(r->model, AST_DYNAMICS, 0);
+    OdeEq *eqs;
+    int n;
+    if (ok && dyn && collect_eqs(&x, dyn, &eqs, &n))
+        for (int i = 0; i < n; i++)
+            ok &= lin_class(eqs[i].rhs, &set) <= LL && lin_class(eqs[i].rhs, &set) != LC;
+    AstNode *upd = member(r->model, AST_UPDATE, 0);
+    if (ok && upd) {
+        conv_block(&x, upd->a, &tmp);
+        for (int i = 0; i < tmp.n && ok; i++) {
+            const IrStmt *st = tmp.v[i];
+            int mine = 0;
+            for (int k = 0; k < set.n; k++)
+                mine |= st->kind == IS_ASSIGN && st->var == set.v[k];
+            ok = mine && (lin_class(st->e, &set) == LL || lin_class(st->e, &set) == LZ);
+        }
+    }
+    AstNode *em = member(r->model, AST_EMIT, 0);
+    if (ok && em) {
+        Val v = conv(&x, em->a);
+        ok = v.ok && lin_class(v.e, &set) == LL;
+    }
+    ok &= cc->diag.nerrors == nerr;
+    unmute(cc, mu);
+    return r->lin = ok;
+}
+
+/* A receptor clause's own initial values of states (`ExpCurr(..) { I = 1 pA }`). */
+static int has_inits(const AstNode *clause)
+{
+    for (int k = 0; clause && k < clause->list.n; k++)
+        if (clause->list.v[k]->kind == AST_INIT)
+            return 1;
+    return 0;
+}
+
+/* Two instances of one model bind every parameter to the same value. */
+static int same_params(const RInst *a, const RInst *b)
+{
+    for (int m = 0; m < a->model->list.n; m++) {
+        AstNode *mem = a->model->list.v[m];
+        if (mem->kind != AST_BLOCK_DECL || mem->op != TK_PARAM)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            Bind *x = env_find_here((Env *)&a->env, mem->list.v[d]->name);
+            Bind *y = env_find_here((Env *)&b->env, mem->list.v[d]->name);
+            if (!x || !y || x->kind != y->kind)
+                return 0;
+            if (x->kind == B_STR) {
+                if (!x->path || !y->path || strcmp(x->path, y->path) != 0)
+                    return 0;
+            } else if (!x->e || !y->e || x->e->op != IE_CONST || y->e->op != IE_CONST ||
+                       x->e->val != y->e->val) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* The earlier instance on `post` that r (parameters bound, no states yet) merges into. */
+static RInst *merge_lead(Sema *S, Inst *post, RInst *r)
+{
+    if (!r->merge || !r->port || has_inits(r->inits))
+        return NULL;
+    for (int k = 0; k < post->nrecs; k++) {
+        RInst *l = post->recs[k];
+        if (!l->lead && l->merge && l->model == r->model && l->port == r->port && l->off == r->off &&
+            l->size == r->size && !has_inits(l->inits) && same_params(l, r) && receptor_linear(S, l))
+            return l;
+    }
+    return NULL;
+}
+
+/* The rings' owners, sizes and last members (IrProj.ring), and one --explain note per group. */
+static void finish_rings(Sema *S)
+{
+    Compiler *cc = S->cc;
+    IrModel *m = S->m;
+    for (int k = 0; k < m->nprojs; k++) {
+        IrProj *j = m->projs[k];
+        j->ring->ring_n++;
+        j->ring->ring_delay |= j->delay != NULL;
+        j->ring_last = 1;
+        for (int q = k + 1; q < m->nprojs; q++)
+            if (m->projs[q]->ring == j->ring)
+                j->ring_last = 0;
+    }
+    for (int i = 0; i < S->ninsts; i++) {
+        Inst *in = S->insts[i];
+        for (int k = 0; k < in->nrecs; k++) {
+            RInst *l = in->recs[k];
+            if (l->lead)
+                continue;
+            StrBuf b = {0};
+            int n = 0;
+            for (int q = k; q < in->nrecs; q++) {
+                RInst *r = in->recs[q];
+                if (r != l && r->lead != l)
+                    continue;
+                sb_printf(&b, "%s%s %s", n ? ", " : "", r->proj ? "projection" : "stimulus",
+                          r->proj ? r->proj->name : r->stim->node->name);
+                n++;
+            }
+            if (n > 1) {
+                m->merges = grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
+                m->merges[m->nmerges++] =
+                    arena_printf(&cc->arena, "population %s: receptor %s of %s: one state%s (linear, "
+                                 "equal parameters, same neurons)", in->pop->name, l->model->name, b.s,
+                                 l->ring && l->ring->ring_n > 1 ? " and one delay ring" : "");
+            }
+            sb_free(&b);
+        }
+    }
+}
+
+/* ===== merged receptors =====} */
+
 /* Create a receptor instance for projection `pj` onto the post population's instance. */
 static int emit_dim(Sema *S, RInst *r, Dim *d);
 static int bind_weight(Dim have, Dim want, Dim *w, int *has_w);
 
 static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
                                    Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
-                                   int dummy)
+                                   int dummy, int merge)
 {
     Compiler *cc = S->cc;
     RInst *r = arena_alloc(&cc->arena, sizeof *r);
@@ -2337,6 +2623,9 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     r->port = port;
     r->inits = clause;
     r->env.parent = &S->global;
+    r->merge = merge && !dummy;
+    r->lin = -1;
+    r->ring = pj;
     int quiet = !dummy;
     AstList *args = clause && clause->a ? &clause->a->list : NULL;
     if (args && !check_args(cc, args, model, "receptor"))
@@ -2345,6 +2634,13 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     bind_funcs_derived(S, &r->env, model, quiet, 0);
     bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
     bind_funcs_derived(S, &r->env, model, quiet, 1);
+    RInst *lead = r->lead = merge_lead(S, post, r);
+    if (lead && pj) {             /* the group's projections share the first one's ring */
+        r->ring = NULL;
+        if (!lead->ring)
+            lead->ring = pj;
+        pj->ring = lead->ring;
+    }
     Mute mu = mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -2363,7 +2659,12 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             b.kind = B_VAL;
             b.loc = decl->loc;
             b.dim = dim;
-            if (mem->op == TK_STATE) {
+            if (mem->op == TK_STATE && lead) {
+                Bind *lb = env_find_here(&lead->env, decl->name);
+                b.var = lb->var;
+                b.e = lb->e;
+                declare(cc, &r->env, b);
+            } else if (mem->op == TK_STATE) {
                 IrVar *v = ir_new_var(cc, pop, IV_RSTATE, arena_printf(&cc->arena, "%s_%s", prefix, decl->name),
                                       ty, dim, 1);
                 v->unit = unit_text(cc, dim);
@@ -2371,7 +2672,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
                 b.e = ir_var(cc, v);
                 declare(cc, &r->env, b);
             } else if (mem->op == TK_INPUT) {
-                r->input_local = ir_new_local(cc, pop, decl->name, IRT_REAL);
+                r->input_local = lead ? lead->input_local : ir_new_local(cc, pop, decl->name, IRT_REAL);
                 b.e = ir_local(cc, r->input_local, IRT_REAL);
                 declare(cc, &r->env, b);
             } else if (mem->op == TK_REQUIRE) {
@@ -2404,6 +2705,8 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     if (r->input_local == 0 && !member(model, AST_BLOCK_DECL, TK_INPUT))
         error_at(cc, model->loc2, "receptor '%s' needs an 'input' declaration", model->name);
     unmute(cc, mu);
+    if (lead)                     /* the lead's states, and their initial values (0) */
+        return r;
     /* `weight` in the states' units is the unit the emit binds against the target port */
     Dim wsub = DIM_NONE;
     if (port) {
@@ -3735,6 +4038,7 @@ static void do_projection(Sema *S, AstNode *it)
     IrProj *pj = arena_alloc(&cc->arena, sizeof *pj);
     pj->name = it->name;
     pj->cname = ir_cname(cc, "prj_", it->name);
+    pj->ring = pj;
     PopRef pre, post;
     if (!resolve_target(S, it->a, it->a->name, it->a->a, &pre, NULL, NULL) ||
         !resolve_target(S, it->b, it->b->name, it->b->a, &post, NULL, NULL))
@@ -3786,8 +4090,11 @@ static void do_projection(Sema *S, AstNode *it)
         error_at(cc, rec->loc, "neuron '%s' has no input port '%s'", pin->model->name, rec->name2);
         return;
     }
+    Bind *sb = syn ? global_find(S, syn->a->name, B_MODEL) : NULL;
+    int plastic = sb && sb->ast->op == TK_SYNAPSE && syn_is_plastic(sb->ast);
     int nv0 = pin->pop->nvars;
-    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0);
+    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0,
+                                    !plastic && !model_has_topk(cc, pin->model));
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
     if (emit_dim(S, r, &ed)) {
@@ -3812,15 +4119,12 @@ static void do_projection(Sema *S, AstNode *it)
         type_of(cc, indecl->a, &rin, &ty);
         rin = dim_subst_weight(rin, wr);
     }
-    Inst **rv = NULL;
-    (void)rv;
     pin->recs = grow(cc, pin->recs, pin->nrecs, sizeof(RInst *));
     pin->recs[pin->nrecs++] = r;
 
     /* synapse: static models only (`on pre { deliver(expr) }`) */
     AstNode *smodel = NULL;
     if (syn) {
-        Bind *sb = global_find(S, syn->a->name, B_MODEL);
         if (!sb || sb->ast->op != TK_SYNAPSE) {
             error_at(cc, syn->a->loc, "unknown synapse model '%s'", syn->a->name);
             return;
@@ -3957,7 +4261,8 @@ static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
     int nv0 = in->pop->nvars;
     Stim *own = arena_alloc(&cc->arena, sizeof *own); /* in->stims may move as it grows */
     *own = *st;
-    RInst *r = instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0);
+    RInst *r = instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0,
+                                    !model_has_topk(cc, in->model));
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
     if (!emit_dim(S, r, &ed))
@@ -4430,7 +4735,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             host->pop->size = 1;
             host->model = it;
             host->dummy = 1;
-            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1);
+            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1, 0);
             receptor_part(S, host, r, 2, &host->pop->body);
             receptor_part(S, host, r, 4, &host->pop->body);
         }
@@ -4485,6 +4790,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     }
 
     /* 4. bodies */
+    finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
         build_body(S, S->insts[i]);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)

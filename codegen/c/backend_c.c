@@ -384,9 +384,40 @@ static void emit_pop_init(Out *o, const IrPop *p, const IrModel *m)
     out_blank(o);
 }
 
+/* j's arrivals are read by p's step: j owns a ring (IrProj.ring) into p. */
 static int proj_targets(const IrProj *j, const IrPop *p)
 {
-    return j->post.pop == p;
+    return j->post.pop == p && j->ring == j;
+}
+
+/* The end of build_<j>, its longest delay in `maxd`: j's ring has maxd + 1 slots; a ring
+ * shared by merged receptors (IrProj.ring) has the most any of its projections needs and is
+ * allocated by the last of them. */
+static void ring_alloc(Out *o, const IrProj *j)
+{
+    const char *r = j->ring->cname;
+    if (j->ring->ring_n == 1) {
+        out_line(o, "%s_D = maxd + 1;", r);
+    } else {
+        out_line(o, "if (maxd + 1 > %s_D) %s_D = maxd + 1;", r, r);
+        if (!j->ring_last) {
+            out_line(o, "return 0; /* the last projection into the ring of %s allocates it */", j->ring->name);
+            return;
+        }
+    }
+    out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
+             (long long)j->post.size, j->ring->name);
+    out_line(o, "return %s_ring ? 0 : -1;", r);
+    own("%s_ring", r);
+}
+
+/* The declarations of j's ring, if j owns one. */
+static void ring_decl(Out *o, const IrProj *j)
+{
+    if (j->ring != j)
+        return;
+    out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", j->cname);
+    out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
 }
 
 /* The k-winners-take-all selection of a top-k population (IrTopk), then its `after` block. */
@@ -648,7 +679,8 @@ static void proc_body(Out *o, const void *arg)
     } else if (pb->what == PB_DELIVER) {
         if (pb->mpi)   /* only this rank's targets */
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
-        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", c, c, (long long)pb->j->post.size);
+        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
+                 (long long)pb->j->post.size);
     } else {
         out_line(o, "const int64_t s = c.row_ptr[i] + rank;");
         out_line(o, "c.col[s] = (int32_t)j;");
@@ -690,8 +722,7 @@ static void emit_proc(Out *o, const IrProj *j, const IrModel *m)
              j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
     if (j->rule == IR_PAIRS)
         cg_conn_row(o, &d, j, "static", "");   /* for the memory plan's estimate */
-    out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", c);
-    out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", c);
+    ring_decl(o, j);
     if (m->mpi)
         out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
                  c, c, c);
@@ -705,11 +736,7 @@ static void emit_proc(Out *o, const IrProj *j, const IrModel *m)
         proc_row(o, &pb);
         out_close(o);
     }
-    out_line(o, "%s_D = maxd + 1;", c);
-    out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", c, c,
-             (long long)j->post.size, j->name);
-    out_line(o, "return %s_ring ? 0 : -1;", c);
-    own("%s_ring", c);
+    ring_alloc(o, j);
     out_close(o);
     out_blank(o);
 
@@ -791,8 +818,7 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         cg_conn_row(o, &d, j, "static", "");
     out_line(o, "static real *%s_w;", j->cname);
     out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
-    out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", j->cname);
-    out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
+    ring_decl(o, j);
     out_blank(o);
     CgDialect dd = d;
     dd.dbl = 1;
@@ -843,13 +869,9 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     }
     out_close(o);
     out_close(o);
-    out_line(o, "%s_D = maxd + 1;", j->cname);
     if (m->mpi)
         out_line(o, "nrt_free(rk);");
-    out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", j->cname,
-             j->cname, (long long)j->post.size, j->name);
-    out_line(o, "return %s_ring ? 0 : -1;", j->cname);
-    own("%s_ring", j->cname);
+    ring_alloc(o, j);
     out_close(o);
     out_blank(o);
 
@@ -860,10 +882,10 @@ static void emit_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
     out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
     if (j->delay)
-        out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->cname);
+        out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->ring->cname);
     else
-        out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->cname);
-    out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->cname, (long long)j->post.size,
+        out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->ring->cname);
+    out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->post.size,
              j->cname, j->cname);
     out_close(o);
     out_close(o);
