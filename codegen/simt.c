@@ -2200,6 +2200,27 @@ static void emit_host_records(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* Work-items per work-group of nc_k_synapses. A group walks one (spike, projection) row of
+ * the fused deliveries (emit_prop_fused) at a time, so the group is about a row: the largest
+ * power of two at most their mean row length (synapses over presynaptic neurons), from 128
+ * to 512 (256 where cooperative procedural rows share nc_t64). The microcircuit's rows (545
+ * synapses on average) took 29.3 us per step with groups of 128 and 20.4 with 512 (H200,
+ * graph); CUBA's (80) keep 128. */
+static int synapse_group(const IrModel *m)
+{
+    double syn = 0, pre = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        if (fused(m->projs[k])) {
+            syn += est_synapses(m->projs[k]);
+            pre += (double)m->projs[k]->pre.size;
+        }
+    const int most = any_coop(m) ? 256 : 512;
+    int g = 128;
+    while (pre > 0 && 2 * g <= most && 2 * g <= syn / pre)
+        g *= 2;
+    return g;
+}
+
 static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
 {
     const IrModel *m = S->m;
@@ -2207,7 +2228,10 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->pre.size > maxpre)
             maxpre = m->projs[k]->pre.size;
-    int64_t gn = (max_pop(m) + 255) / 256, gs = maxpre < 1024 ? maxpre : 1024;
+    /* the same work-items in all as 1,024 groups of 128 */
+    const int sg = synapse_group(m);
+    const int64_t sgroups = 1024 * 128 / sg;
+    int64_t gn = (max_pop(m) + 255) / 256, gs = maxpre < sgroups ? maxpre : sgroups;
     out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE };");
     out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\"};");
     out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
@@ -2241,7 +2265,7 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
-    out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, 128, 0) != NRT_OK) return -1;", (long long)gs);
+    out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, %d, 0) != NRT_OK) return -1;", (long long)gs, sg);
     out_close(o);
     out_line(o, "return 0;");
     out_close(o);
