@@ -2,6 +2,7 @@
  * --dump=ir form of the lowered model (printed through the same cg_print layer).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "codegen.h"
+#include "nrt_math.h"
 
 int cg_run(Compiler *cc, char *const argv[], int verbose)
 {
@@ -398,15 +400,7 @@ void cg_rand_helpers(Out *o, const char *qual)
      * inversion of a 53-bit uniform (two per Philox block; block j of a draw moves the site
      * by j << 20), in double with + - * / and nrt_exp only, so every back end gets the
      * same count; above 2^22 the rounded normal approximation */
-    out_open(o, "%s real nc_poisson_k(%s, double lam)", qual, args);
-    out_line(o, "if (!(lam > 0.0)) return (real)0;");
-    out_open(o, "if (lam > 4194304.0)");
-    out_line(o, "double n = floor(lam + sqrt(lam) * nc_gauss(nrt_rng(key, stream, elem, sub, step, site)) + 0.5);");
-    out_line(o, "return (real)(n > 0.0 ? n : 0.0);");
-    out_close(o);
-    out_line(o, "const int m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;");
-    out_line(o, "const double l = lam / (double)m, e0 = nrt_exp(-l);");
-    out_line(o, "const int kmax = (int)(l + 12.0 * sqrt(l)) + 30;");
+    out_open(o, "%s real nc_poisson_m(%s, int m, double l, double e0, int kmax)", qual, args);
     out_line(o, "double n = 0.0;");
     out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
     out_open(o, "for (int c = 0; c < m; c++)");
@@ -423,10 +417,34 @@ void cg_rand_helpers(Out *o, const char *qual)
     out_close(o);
     out_line(o, "return (real)n;");
     out_close(o);
+    /* the split, its mean and e^-mean: cg_poisson_split's, for a mean known when compiling */
+    out_open(o, "%s real nc_poisson_k(%s, double lam)", qual, args);
+    out_line(o, "if (!(lam > 0.0)) return (real)0;");
+    out_open(o, "if (lam > 4194304.0)");
+    out_line(o, "double n = floor(lam + sqrt(lam) * nc_gauss(nrt_rng(key, stream, elem, sub, step, site)) + 0.5);");
+    out_line(o, "return (real)(n > 0.0 ? n : 0.0);");
+    out_close(o);
+    out_line(o, "const int m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;");
+    out_line(o, "const double l = lam / (double)m;");
+    out_line(o, "return nc_poisson_m(key, stream, elem, sub, step, site, m, l, nrt_exp(-l), (int)(l + 12.0 * sqrt(l)) + 30);");
+    out_close(o);
     /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
     out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
+    out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, e0, kmax) nc_poisson_m(seedkey, a, b, c, d, e, m, l, e0, kmax)");
+}
+
+/* Contract: codegen.h. */
+int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax)
+{
+    if (!(lam > 0.0) || lam > 4194304.0)
+        return 0;
+    *m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;
+    *l = lam / (double)*m;
+    *e0 = nrt_exp(-*l);
+    *kmax = (int)(*l + 12.0 * sqrt(*l)) + 30;
+    return 1;
 }
 
 /* Contract: codegen.h. */

@@ -239,16 +239,27 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         sb_puts(out, " : ");
         paren(d, e->c, out);
         return;
-    case IE_RAND:
+    case IE_RAND: {
+        /* a Poisson mean known now: its split and e^-mean computed here, as nc_poisson_k would */
+        int pm = 0, kmax = 0;
+        double lam = e->sub == IR_POISSON && e->a->op == IE_CONST ? e->a->val : 0, pl = 0, e0 = 0;
+        if (!d->dbl)
+            lam = (double)(float)lam;
+        const int split = lam > 0 && cg_poisson_split(lam, &pm, &pl, &e0, &kmax);
         sb_printf(out, "%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu",
-                  e->sub == IR_NORMAL ? "nc_normal" : e->sub == IR_POISSON ? "nc_poisson" : "nc_uniform",
-                  e->stream, d->rng_elem, d->rng_sub, d->rng_step, e->site);
+                  e->sub == IR_NORMAL ? "nc_normal" : split ? "nc_poisson_c" : e->sub == IR_POISSON ? "nc_poisson"
+                  : "nc_uniform", e->stream, d->rng_elem, d->rng_sub, d->rng_step, e->site);
+        if (split) {
+            sb_printf(out, ", %d, %a, %a, %d)", pm, pl, e0, kmax);
+            return;
+        }
         if (e->sub == IR_POISSON) {
             sb_puts(out, ", (double)");
             paren(d, e->a, out);
         }
         sb_putc(out, ')');
         return;
+    }
     case IE_PROP:
         d->prop(d, e, out);
         return;

@@ -76,6 +76,11 @@ void cg_real(const CgDialect *d, double v, StrBuf *out);
  * The one way model text other than checked identifiers reaches generated code. */
 void cg_cstring(const char *s, StrBuf *out);
 
+/* A Poisson draw's split for mean lam (docs/language.md §11): m counts of mean l, e0 =
+ * nrt_exp(-l), at most kmax steps of inversion each; 0 when lam is not in (0, 2^22], where
+ * nc_poisson_k decides at run time. The generated nc_poisson_k computes the same values. */
+int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax);
+
 /* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
 void cg_conn_spec(Out *o, const IrProj *j);
 
