@@ -12,7 +12,7 @@
 #include "codegen.h"
 #include "nrt_math.h"
 
-int cg_run(Compiler *cc, char *const argv[], int verbose)
+int cg_spawn(Compiler *cc, char *const argv[], int verbose)
 {
     (void)cc;
     if (verbose) {
@@ -29,12 +29,24 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
         fprintf(stderr, "neuroc: error: cannot run '%s'\n", argv[0]);
         _exit(127);
     }
+    return (int)pid;
+}
+
+/* Contract: codegen.h. */
+int cg_wait(int pid)
+{
     int st;
-    if (waitpid(pid, &st, 0) < 0)
+    if (pid < 0 || waitpid((pid_t)pid, &st, 0) < 0)
         return -1;
     if (WIFEXITED(st))
         return WEXITSTATUS(st) == 127 ? -1 : WEXITSTATUS(st);
     return -1;
+}
+
+/* Contract: codegen.h. */
+int cg_run(Compiler *cc, char *const argv[], int verbose)
+{
+    return cg_wait(cg_spawn(cc, argv, verbose));
 }
 
 /* Contract: codegen.h. */
@@ -383,7 +395,7 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
 }
 
 /* Contract: codegen.h. */
-void cg_rand_helpers(Out *o, const char *qual)
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
 {
     const char *args = "uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site";
     out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
@@ -433,6 +445,17 @@ void cg_rand_helpers(Out *o, const char *qual)
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
     out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, e0, kmax) nc_poisson_m(seedkey, a, b, c, d, e, m, l, e0, kmax)");
+    /* construction code (CgDialect.cold): the same draws through one out-of-line copy */
+    if (!cold_qual)
+        return;
+    out_open(o, "%s real nc_uniform_ck(%s)", cold_qual, args);
+    out_line(o, "return nc_uniform_k(key, stream, elem, sub, step, site);");
+    out_close(o);
+    out_open(o, "%s real nc_normal_ck(%s)", cold_qual, args);
+    out_line(o, "return nc_normal_k(key, stream, elem, sub, step, site);");
+    out_close(o);
+    out_line(o, "#define nc_uniform_cold(a, b, c, d, e) nc_uniform_ck(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_normal_cold(a, b, c, d, e) nc_normal_ck(seedkey, a, b, c, d, e)");
 }
 
 /* Contract: codegen.h. */

@@ -246,9 +246,10 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         if (!d->dbl)
             lam = (double)(float)lam;
         const int split = lam > 0 && cg_poisson_split(lam, &pm, &pl, &e0, &kmax);
-        sb_printf(out, "%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu",
+        sb_printf(out, "%s%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu",
                   e->sub == IR_NORMAL ? "nc_normal" : split ? "nc_poisson_c" : e->sub == IR_POISSON ? "nc_poisson"
-                  : "nc_uniform", e->stream, d->rng_elem, d->rng_sub, d->rng_step, e->site);
+                  : "nc_uniform", d->cold && e->sub != IR_POISSON ? "_cold" : "", e->stream, d->rng_elem,
+                  d->rng_sub, d->rng_step, e->site);
         if (split) {
             sb_printf(out, ", %d, %a, %a, %d)", pm, pl, e0, kmax);
             return;

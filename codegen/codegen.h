@@ -55,6 +55,9 @@ typedef struct CgDialect {
     const char *syn, *pre_n, *post_n, *pre_hist;
     const IrPop *pop;             /* for local names */
     const void *user;
+    int cold;                     /* construction code: uniform and normal draws call the
+                                     nc_*_cold helpers (cg_rand_helpers), which a GPU
+                                     program keeps out of line */
 } CgDialect;
 
 /* The common defaults: real type "real", neuron index "n", draws keyed (n, 0, step),
@@ -96,8 +99,9 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
 
 /* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
  * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
- * a C ("static inline") or SIMT ("NC_DEV") program (cg_build.c). */
-void cg_rand_helpers(Out *o, const char *qual);
+ * a C ("static inline") or SIMT ("NC_DEV") program, and nc_uniform_cold and nc_normal_cold
+ * (CgDialect.cold) as functions `cold_qual` unless it is NULL (cg_build.c). */
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual);
 
 /* nc_sf_has(ptr, idx, nsteps, step, n): the spike file (CSR by step, nrt_spike_file) lists
  * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
@@ -223,12 +227,19 @@ int simt_free_ok(const IrModel *m);
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode);
 /* The device program (one text for CUDA and OpenCL) and the host program of m. */
 int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o);
+/* program_header: the header that defines nc_program[] and nc_program_len, or NULL: they
+ * are defined by another object (the CUDA build's <model>_program.c) */
 int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
                    const char *program_header, Out *o);
 /* A C header holding `data` as nc_program[] / nc_program_len. */
 int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
 /* Compile the host program `src` and link libneurort. */
 int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *src);
+/* The same in two steps, so that the host compiles while nvcc runs: start compiling `src`
+ * into the object `obj` (cg_spawn's process id); then link it with `more` (a source that
+ * defines nc_program[], compiled with it) and libneurort into bo->output. */
+int simt_spawn_host(Compiler *cc, const BuildOpts *bo, const char *src, const char *obj);
+int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *obj, const char *more);
 
 /* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
 
@@ -245,6 +256,10 @@ void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the c
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);
+/* cg_run in two halves, so that commands run side by side: cg_spawn starts it (its process
+ * id, or -1), cg_wait waits for it (its exit status, or -1; -1 for pid -1). */
+int cg_spawn(Compiler *cc, char *const argv[], int verbose);
+int cg_wait(int pid);
 /* The C compiler's command line: bo->cc -std=c11 -O2 -w, bo->cflags split at blanks, then
  * args (NULL-terminated); arena-allocated, for cg_run (no shell: nothing is interpreted). */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args);

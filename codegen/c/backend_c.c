@@ -233,7 +233,7 @@ static void emit_prelude(Out *o, const IrModel *m)
     if (m->mpi)
         mpi_prelude(o);
     cg_sf_helper(o, m, "static inline", "");
-    cg_rand_helpers(o, "static inline");
+    cg_rand_helpers(o, "static inline", NULL);
     out_blank(o);
 }
 

@@ -25,6 +25,7 @@ typedef ulong uint64_t;
 #define NC_KERNEL __kernel void
 #define NC_KERNEL_BOUNDED(n) __kernel void
 #define NC_DEV static inline
+#define NC_DEV_COLD static /* construction code (nc_uniform_cold, ...) */
 #define NC_G __global
 #define NC_L __local
 #define NC_LP __local
@@ -130,6 +131,9 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 /* a kernel launched with up to n threads per block: registers are capped so that n fit */
 #define NC_KERNEL_BOUNDED(n) extern "C" __global__ void __launch_bounds__(n)
 #define NC_DEV static __device__ __forceinline__
+/* construction code's draws (nc_uniform_cold, ...): one copy, called, not inlined into each of
+ * the many nc_k_syn_* kernels (two thirds of nvcc's time for the microcircuit's 55) */
+#define NC_DEV_COLD static __device__ __noinline__
 #define NC_G
 #define NC_L __shared__
 #define NC_LP
