@@ -772,8 +772,9 @@ static void dev_row_body(Out *o, const void *arg)
     else if (r->what == DR_GRID)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
                  j->ring->cname, j->ring->cname, (long long)j->post.size);
-    else
-        out_line(o, "%s_ring[nc_mod(step + dd, %s_D) * %lld + j] += w;", j->ring->cname, j->ring->cname,
+    else   /* `%`, not nc_mod: PoCL 3.1's vectoriser turned nc_mod here into stores out of
+            * bounds (tests/e2e/models/merge.neuro's procedural `c`, block schedule) */
+        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", j->ring->cname, j->ring->cname,
                  (long long)j->post.size);
     out_close(o);
     sb_free(&b);
