@@ -233,13 +233,12 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
                    const char *program_header, Out *o);
 /* A C header holding `data` as nc_program[] / nc_program_len. */
 int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
-/* Compile the host program `src` and link libneurort. */
-int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *src);
-/* The same in two steps, so that the host compiles while nvcc runs: start compiling `src`
- * into the object `obj` (cg_spawn's process id); then link it with `more` (a source that
- * defines nc_program[], compiled with it) and libneurort into bo->output. */
+/* Compile and link the host program: sources or objects a and b (b may be NULL), with
+ * libneurort, into bo->output. */
+int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *a, const char *b);
+/* Start compiling the host program `src` into the object `obj` (cg_spawn's process id), so
+ * that it compiles while nvcc runs; simt_link_host then links it. */
 int simt_spawn_host(Compiler *cc, const BuildOpts *bo, const char *src, const char *obj);
-int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *obj, const char *more);
 
 /* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
 

@@ -2939,29 +2939,19 @@ int simt_spawn_host(Compiler *cc, const BuildOpts *bo, const char *src, const ch
 }
 
 /* Contract: codegen.h. */
-int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *obj, const char *more)
-{
-    const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
-    const char *mlib = m->mpi ? arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir) : "-lm";
-    const char *args[] = {obj, more, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-pthread", "-o", bo->output, NULL};
-    int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
-    if (rc != 0) {
-        error_at(cc, NOLOC, "the C compiler '%s' failed linking the host program (%s)", bo->cc,
-                 rc < 0 ? "could not run it" : "see its messages above");
-        return -1;
-    }
-    return 0;
-}
-
-/* Compile the host program and link the runtime. */
-int simt_build_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *src)
+int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *a, const char *b)
 {
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     /* distributed (--mpi): the MPI layer first; bo->cc is then the MPI compiler */
     const char *mlib = m->mpi ? arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir) : "-lm";
-    const char *args[] = {inc, inc2, src, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-pthread", "-o", bo->output, NULL};
+    const char *args[] = {inc, inc2, a, mlib, lib, bo->hdf5_lib, "-lm", "-ldl", "-pthread", "-o", bo->output,
+                          NULL, NULL};
+    if (b) {                      /* after a: the program's sources first, then the libraries */
+        memmove(&args[4], &args[3], 9 * sizeof args[0]);
+        args[3] = b;
+    }
     int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,

@@ -45,7 +45,7 @@ static int emit_opencl(Compiler *cc, IrModel *m, const BuildOpts *bo)
 
 static int build_opencl(Compiler *cc, IrModel *m, const BuildOpts *bo)
 {
-    return simt_build_host(cc, m, bo, arena_printf(&cc->arena, "%s/%s.c", bo->emit_dir, m->name));
+    return simt_link_host(cc, m, bo, arena_printf(&cc->arena, "%s/%s.c", bo->emit_dir, m->name), NULL);
 }
 
 const Backend backend_opencl = {"opencl", emit_opencl, build_opencl};
