@@ -22,4 +22,14 @@ if [ "$MODE" = gpu ]; then
         export OCL_ICD_VENDORS=/tmp/neuroc-icd OCL_ICD_FILENAMES=libnvidia-opencl.so.1
     fi
 fi
+# the GPU peer (Brian2CUDA): its wheels beside neuroc's build, <build>/wheels-brian2cuda
+# (tests/gpu/run.sh says how to download them), unpacked for bench/brian2/peer.py
+if [ "$MODE" = gpu ] && [ -z "${BRIAN2CUDA_PYTHONPATH:-}" ] &&
+   ls "$(dirname "$NEUROC")"/../wheels-brian2cuda/*.whl >/dev/null 2>&1; then
+    BRIAN2CUDA_PYTHONPATH=$(mktemp -d)
+    export BRIAN2CUDA_PYTHONPATH
+    for whl in "$(dirname "$NEUROC")"/../wheels-brian2cuda/*.whl; do
+        python3 -m zipfile -e "$whl" "$BRIAN2CUDA_PYTHONPATH" >/dev/null 2>&1
+    done
+fi
 python3 "$ROOT/bench/suite.py" "$MODE" "$NEUROC" "$OUT"

@@ -7,8 +7,8 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
 Environment: RUNS (runs per small model, default 3), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
 name matches), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
-(gpu: the folder holding brian2cuda, brian2 2.10 and their dependencies; tests/gpu/run.sh
-unpacks it from build-dev/wheels-brian2cuda).
+(gpu: the folder holding brian2cuda, brian2 2.10 and their dependencies; bench/run.sh
+unpacks it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/).
 
 Every model is built first (in parallel, with a fresh compile cache, so compile times are
 cold), the microcircuit a second time from the cache (the cached build time), then every
@@ -180,7 +180,7 @@ def brian2_peer(m, dev, work):
              if dev == "cuda_standalone" else "") + "import " + mod
     if subprocess.run([py, "-c", probe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
         return None, "not run: %s cannot be imported by %s (%s)" % (
-            mod, py, "tests/gpu/run.sh: wheels in build-dev/wheels-brian2cuda" if dev == "cuda_standalone" else "apt-get install python3-brian")
+            mod, py, "its wheels in <build>/wheels-brian2cuda: docs/performance.md, GPU peer" if dev == "cuda_standalone" else "apt-get install python3-brian")
     r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS), dev],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0:

@@ -19,6 +19,9 @@
 # Brian2 2.10 wanting NumPy 2 (about 30 MB; the suite says "not run" without them):
 #   pip download brian2cuda==1.0b1 --only-binary=:all: --python-version 3.12 \
 #       --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 -d build-dev/wheels-brian2cuda
+# With the whole build folder they exceed what the device tool carries (64 MiB): run the
+# benchmarks with the peer in a call of their own that carries bin/neuroc, lib, include, share
+# and wheels-brian2cuda of the build (docs/performance.md, "GPU peer").
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
