@@ -70,8 +70,10 @@ def main():
     bars = BAR.findall(text)
     check(len(bars) >= 1, "terminal: %d progress bar(s) drawn in place" % len(bars))
     for fill, pct, _ in bars:
-        check(fill.count("#") == int(float(pct) / 100 * 24 + 0.5),
-              "terminal: bar %s matches %s%%" % (fill, pct))
+        # the bar is drawn from the exact fraction, printed to 0.1 %: either rounding of a
+        # fraction within 0.05 % of the printed one is right
+        ok = {int((float(pct) + d) / 100 * 24 + 0.5) for d in (-0.05, 0.05)}
+        check(fill.count("#") in ok, "terminal: bar %s matches %s%%" % (fill, pct))
     summary = text[text.rfind("\x1b[K") + 3:] if bars else text
     check(summary.lstrip("\r").startswith("\n") or summary.startswith("\r\n"),
           "terminal: the summary starts on a fresh line")
