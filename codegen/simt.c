@@ -1052,25 +1052,79 @@ static int n_fused(const IrModel *m, const IrPop *pre)
  * projection: the microcircuit's 55 projections from one population read the spike count
  * and list 55 times one after the other in every work-group, and a group that took a spike
  * walked up to 8 rows of about 1,000 synapses in turn (62 us of its 105 us step on an H200,
- * ncu); now the longest path is one row. */
+ * ncu); now the longest path is one row. Only the pairs whose view holds the spike are
+ * enumerated: the pre views cut pre into segments (at most 64 here), each with the list of
+ * the projections covering it, and a spike's pairs are its segment's list (the microcircuit:
+ * 8 slices of 6 to 8 projections, where all 55 were tried for every spike). */
 static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
 {
     const IrModel *m = S->m;
+    Arena *a = &S->cc->arena;
     const int nf = n_fused(m, pre);
-    out_line(o, "/* the stored projections from %s: a work-group per (spike, projection) */", pre->name);
+    /* segment bounds: 0, every view's ends, pre->size (sorted, unique) */
+    int64_t *cut = arena_alloc(a, sizeof *cut * (size_t)(2 * nf + 2));
+    int nc = 0;
+    cut[nc++] = 0;
+    cut[nc++] = pre->size;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (!fused(j) || j->pre.pop != pre)
+            continue;
+        cut[nc++] = j->pre.offset;
+        cut[nc++] = j->pre.offset + j->pre.size;
+    }
+    for (int i = 1; i < nc; i++)   /* insertion sort: a few dozen values */
+        for (int q = i; q > 0 && cut[q - 1] > cut[q]; q--) {
+            int64_t t = cut[q];
+            cut[q] = cut[q - 1];
+            cut[q - 1] = t;
+        }
+    int ns = 0;
+    for (int i = 1; i < nc; i++)
+        if (cut[i] != cut[ns])
+            cut[++ns] = cut[i];
+    /* ns segments [cut[s], cut[s + 1]); the width: the longest list */
+    int width = 0;
+    for (int sg = 0; sg < ns; sg++) {
+        int len = 0;
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            len += fused(j) && j->pre.pop == pre && j->pre.offset <= cut[sg] &&
+                   cut[sg + 1] <= j->pre.offset + j->pre.size;
+        }
+        width = len > width ? len : width;
+    }
+    if (ns > 64 || width == 0) {   /* many segments: every pair, as before */
+        ns = 1;
+        cut[1] = pre->size;
+        width = nf;
+    }
+    out_line(o, "/* the stored projections from %s: a work-group per (spike, projection) of the spike's segment */", pre->name);
     out_open(o, "NC_DEV void nc_deliver_from_%s_grid(NC_ARGS, const int64_t step)", pre->cname);
-    out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, nf);
+    out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, width);
     out_open(o, "for (int64_t q = NC_GROUP; q < npair; q += NC_NGROUPS)");
-    out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, nf);
-    out_line(o, "switch ((int)(q %% %d)) {", nf);
-    int c = 0;
+    out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, width);
+    out_line(o, "int sg = 0;");
+    for (int sg = 1; sg < ns; sg++)
+        out_line(o, "sg += n >= %lld;", (long long)cut[sg]);
+    out_line(o, "switch (sg * %d + (int)(q %% %d)) {", width, width);
+    int *slot = arena_alloc(a, sizeof *slot * (size_t)(ns > 0 ? ns : 1));
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         if (!fused(j) || j->pre.pop != pre)
             continue;
         long long off = (long long)j->pre.offset, size = (long long)j->pre.size;
-        out_open(o, "case %d: /* %s */", c++, j->name);
-        if (off == 0 && size == pre->size)
+        int any = 0;
+        for (int sg = 0; sg < ns; sg++) {
+            if (ns > 1 && !(j->pre.offset <= cut[sg] && cut[sg + 1] <= j->pre.offset + j->pre.size))
+                continue;
+            out_line(o, "case %d:", sg * width + slot[sg]++);
+            any = 1;
+        }
+        if (!any)
+            continue;
+        out_open(o, "/* %s */", j->name);
+        if (ns > 1 || (off == 0 && size == pre->size))
             out_begin(o);
         else
             out_open(o, "if (n >= %lld && n < %lld)", off, off + size);
