@@ -2439,6 +2439,12 @@ static int lin_class(const IrExpr *e, const LinSet *set)
     }
 }
 
+/* Linear and homogeneous in the set (0 included). */
+static int homogeneous(int c)
+{
+    return c == LL || c == LZ;
+}
+
 /* The receptor model of r is linear in its states and input: dynamics s' = A s, updates
  * s = B s + c x, emit linear in (s, x), states starting at 0, no clamps, nothing else. */
 static int receptor_linear(Sema *S, RInst *r)
@@ -2490,7 +2496,7 @@ static int receptor_linear(Sema *S, RInst *r)
     int n;
     if (ok && dyn && collect_eqs(&x, dyn, &eqs, &n))
         for (int i = 0; i < n; i++)
-            ok &= lin_class(eqs[i].rhs, &set) <= LL && lin_class(eqs[i].rhs, &set) != LC;
+            ok &= homogeneous(lin_class(eqs[i].rhs, &set));
     AstNode *upd = member(r->model, AST_UPDATE, 0);
     if (ok && upd) {
         conv_block(&x, upd->a, &tmp);
@@ -2499,7 +2505,7 @@ static int receptor_linear(Sema *S, RInst *r)
             int mine = 0;
             for (int k = 0; k < set.n; k++)
                 mine |= st->kind == IS_ASSIGN && st->var == set.v[k];
-            ok = mine && (lin_class(st->e, &set) == LL || lin_class(st->e, &set) == LZ);
+            ok = mine && homogeneous(lin_class(st->e, &set));
         }
     }
     AstNode *em = member(r->model, AST_EMIT, 0);
@@ -2522,15 +2528,15 @@ static int has_inits(const AstNode *clause)
 }
 
 /* Two instances of one model bind every parameter to the same value. */
-static int same_params(const RInst *a, const RInst *b)
+static int same_params(RInst *a, RInst *b)
 {
     for (int m = 0; m < a->model->list.n; m++) {
         AstNode *mem = a->model->list.v[m];
         if (mem->kind != AST_BLOCK_DECL || mem->op != TK_PARAM)
             continue;
         for (int d = 0; d < mem->list.n; d++) {
-            Bind *x = env_find_here((Env *)&a->env, mem->list.v[d]->name);
-            Bind *y = env_find_here((Env *)&b->env, mem->list.v[d]->name);
+            Bind *x = env_find_here(&a->env, mem->list.v[d]->name);
+            Bind *y = env_find_here(&b->env, mem->list.v[d]->name);
             if (!x || !y || x->kind != y->kind)
                 return 0;
             if (x->kind == B_STR) {
