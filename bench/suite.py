@@ -74,7 +74,7 @@ if MODE == "cpu":
     PEERS = [("cuba", "cpp_standalone"), ("coba", "cpp_standalone")]
 else:
     ROWS = [(m, b, s) for m in ("cuba", "coba") for b, s in
-            (("cuda", "block"), ("cuda", "graph"), ("cuda", "persistent"), ("cuda", "launch"),
+            (("cuda", "cluster"), ("cuda", "block"), ("cuda", "graph"), ("cuda", "persistent"), ("cuda", "launch"),
              ("opencl", "block"), ("opencl", "launch"))]
     ROWS += [(m, "cuda", None) for m in ("microcircuit_0.1", "microcircuit_0.5", "microcircuit_1", "hh_1e4",
                                          "hh_1e5", "hh_1e6", "stdp_song", "assembly_1e4", "assembly_1e5",

@@ -220,9 +220,11 @@ typedef struct SimtTarget {
 } SimtTarget;
 
 /* The schedule a model gets: `requested` unless "auto"/NULL (see simt.c); graphs: CUDA. */
-const char *simt_schedule(const IrModel *m, int graphs, const char *requested);
+const char *simt_schedule(const IrModel *m, const char *arch, const char *requested);
 /* 1 when m can take the free schedule: no projections, no top-k (simt_free.c). */
 int simt_free_ok(const IrModel *m);
+/* Why the cluster schedule cannot run m on CUDA target arch (sm_XY), or NULL (simt.c). */
+const char *simt_cluster_why(const IrModel *m, const char *arch);
 /* --mpi with the cuda back end: refuse what distributed GPU runs do not take (simt_mpi.c). */
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode);
 /* The device program (one text for CUDA and OpenCL) and the host program of m. */

@@ -18,6 +18,9 @@
  *               projection's spikes (presynaptic-parallel, atomic adds) plus recording.
  *   graph       `launch`, captured once per chunk length into a CUDA graph and replayed.
  *   persistent  one cooperative kernel per chunk, grid barriers between the phases (CUDA).
+ *   cluster     block, split over one thread-block cluster (CUDA, sm_90): each work-group
+ *               steps its own neurons and sums its own targets; the step's spike words go
+ *               to every group through distributed shared memory (emit_neurons_cluster).
  * The step counter lives on the device (nc_ctl), so no launch needs per-step arguments.
  * Plastic projections (simt_plast.c) add phases before the neurons (arrivals, `on step`)
  * and after them (learning), separated like the others by barriers, grid barriers or
@@ -53,6 +56,9 @@ void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
     S->args[S->nargs].res = -1;
     S->args[S->nargs].bytes = 0;
     S->args[S->nargs].len = NULL;
+    S->args[S->nargs].pop = NULL;
+    S->args[S->nargs].ring = NULL;
+    S->args[S->nargs].ro = 0;
     S->nargs++;
 }
 
@@ -327,25 +333,27 @@ static Arg *find_arg(Simt *S, const char *name)
 }
 
 /* Make `name` resident if its `bytes` still fit the budget (offsets 16-byte aligned). */
-static void resident(Simt *S, int64_t budget, const char *name, int64_t bytes, const char *len)
+static Arg *resident(Simt *S, int64_t budget, const char *name, int64_t bytes, const char *len)
 {
     Arg *a = find_arg(S, name);
     const int64_t at = (S->res_bytes + 15) / 16 * 16;
     if (!a || a->res >= 0 || bytes <= 0 || at + bytes > budget)
-        return;
+        return NULL;
     a->res = at;
     a->bytes = bytes;
     a->len = len ? len : arena_printf(&S->cc->arena, "%lld", (long long)bytes);
     S->res_bytes = at + bytes;
+    return a;
 }
 
 /* Choose the resident buffers, most used first: counters and scalars, spike bits, delay rings,
- * per-neuron variables, spike lists (and flags where read), per-neuron propagators. */
+ * per-neuron variables, spike lists (and flags where read), per-neuron propagators, the
+ * row pointers of static projections (read-only: not copied back). */
 static void plan_resident(Simt *S)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int64_t budget = shmem_budget(S->arch), rs = m->dbl ? 8 : 4;
+    const int64_t budget = shmem_budget(S->arch) - 8 * (int64_t)S->nxm, rs = m->dbl ? 8 : 4;
     if (budget <= 0 || !S->has_block)
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
@@ -355,15 +363,21 @@ static void plan_resident(Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         const int64_t D = j->ring == j ? ring_slots(S, j) : 0;
-        if (D > 0)
-            resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->post.size * rs,
-                     arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs)));
+        Arg *r = D > 0 ? resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->post.size * rs,
+                                  arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs)))
+                       : NULL;
+        if (r)
+            r->ring = j;
     }
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
-        for (int j = 0; j < p->nvars; j++)
-            if (p->vars[j]->per_neuron)
-                resident(S, budget, p->vars[j]->cname, p->size * (p->vars[j]->type == IRT_REAL ? rs : 4), NULL);
+        for (int j = 0; j < p->nvars; j++) {
+            Arg *r = p->vars[j]->per_neuron
+                         ? resident(S, budget, p->vars[j]->cname, p->size * (p->vars[j]->type == IRT_REAL ? rs : 4), NULL)
+                         : NULL;
+            if (r)
+                r->pop = p;
+        }
         resident(S, budget, arena_printf(a, "%s_spk", p->cname), 4 * p->size, NULL);
         if (spike_flags(m, p))
             resident(S, budget, arena_printf(a, "%s_fl", p->cname), 4 * p->size, NULL);
@@ -374,6 +388,15 @@ static void plan_resident(Simt *S)
             if (p->props[j]->per_neuron)
                 resident(S, budget, p->props[j]->cname, p->size * 4 * p->props[j]->n * p->props[j]->n * rs, NULL);
     }
+    /* the row pointers of static stored projections: each delivered spike reads two */
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        Arg *r = !j->plast && !j->procedural
+                     ? resident(S, budget, arena_printf(a, "%s_rp", j->cname), 8 * (j->pre.size + 1), NULL)
+                     : NULL;
+        if (r)
+            r->ro = 1;
+    }
 }
 
 /* ===== the block schedule's shared memory =====} */
@@ -383,15 +406,62 @@ static void plan_resident(Simt *S)
  * (block_fits), the CUDA target, the buffers (layout). Both programs are written from it. */
 static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t)
 {
-    const char *sched = simt_schedule(m, t->graphs, bo->gpu_mode);
+    const char *arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
+    const char *sched = simt_schedule(m, arch, bo->gpu_mode);
     memset(S, 0, sizeof *S);
     S->cc = cc;
     S->m = m;
     S->t = t;
-    S->has_block = !t->graphs || block_fits(m) || strcmp(sched, "block") == 0;
+    S->arch = arch;
+    S->mode_asked = bo->gpu_mode && strcmp(bo->gpu_mode, "auto") != 0;
+    S->has_cluster = t->graphs && !simt_cluster_why(m, S->arch);
+    S->has_block = !t->graphs || block_fits(m) || strcmp(sched, "block") == 0 || S->has_cluster;
     S->has_persistent = t->graphs && (block_fits(m) || strcmp(sched, "persistent") == 0);
-    S->arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
+    for (int i = 0; i < m->npops && S->has_cluster; i++)
+        S->nxm += 2 * (int)((m->pops[i]->size + 31) / 32);
     layout(S);
+}
+
+/* Entry of population p's spike words in nc_xm (two steps' worth, by step parity). */
+static int xm_off(const Simt *S, const IrPop *p)
+{
+    int off = 0;
+    for (int i = 0; i < S->m->npops && S->m->pops[i] != p; i++)
+        off += 2 * (int)((S->m->pops[i]->size + 31) / 32);
+    return off;
+}
+
+/* The cluster schedule splits the block schedule's network over one thread-block cluster
+ * (CUDA, sm_90 and later): each work-group steps its own neurons (nc_part) and sums its own
+ * targets, and the only exchange is the spike words. So the step must touch nothing shared
+ * but spikes: no plastic projection, no top-k, no scalar variable, no spike flags, one
+ * process; and a network the block schedule takes. NULL, or why not. */
+const char *simt_cluster_why(const IrModel *m, const char *arch)
+{
+    int v = 0;
+    if (m->mpi)
+        return "a distributed simulator runs launch or graph";
+    if (!arch || sscanf(arch, "sm_%d", &v) != 1 || v < 90)
+        return "thread-block clusters need --gpu-arch sm_90 or later";
+    if (n_scal_vars(m) > 0)
+        return "a population has a scalar (shared) variable";
+    for (int i = 0; i < m->npops; i++) {
+        if (m->pops[i]->topk)
+            return "a population selects its top k";
+        if (spike_flags(m, m->pops[i]))
+            return "a projection reads spike flags";
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        if (m->projs[k]->plast)
+            return "a projection is plastic";
+        if (m->projs[k]->procedural)
+            return "a projection is procedural";
+        if (simt_gathers(m->projs[k]))
+            return "a projection is gathered by its targets";
+    }
+    if (!block_fits(m))
+        return "the network is larger than the block schedule takes (20,000 neurons, 4e6 synapses)";
+    return NULL;
 }
 
 /* {===== device dialect ===== */
@@ -467,6 +537,14 @@ static void spike_recs(const Simt *S, const IrPop *pop, Out *o)
     }
 }
 
+static int has_spike_recs(const Simt *S, const IrPop *pop)
+{
+    for (int r = 0; r < S->m->nrecs; r++)
+        if (S->m->recs[r].spikes && S->m->recs[r].view.pop == pop)
+            return 1;
+    return 0;
+}
+
 /* The grid schedules keep a spike flag per neuron of the step when a gathered delivery
  * (top-k targets) or an `on pre & post` handler reads it. */
 static int spike_flags(const IrModel *m, const IrPop *p)
@@ -490,11 +568,12 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
     out_close(o);
 }
 
+/* the block and cluster variants record a spike in the ordered compaction (emit_neurons) */
 static void d_spike_block(const CgDialect *d, const IrPop *pop, Out *o)
 {
-    const Simt *S = d->user;
+    (void)d;
+    (void)pop;
     out_line(o, "nc_fired = 1;");
-    spike_recs(S, pop, o);
 }
 
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop)
@@ -580,6 +659,14 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_close(o);
         out_line(o, "#endif");
     }
+    if (S->has_cluster) {
+        out_line(o, "#if defined(__CUDACC__)");
+        out_line(o, "/* the cluster schedule's spike words of every population, two steps' worth (emit_neurons) */");
+        out_line(o, "static __shared__ uint64_t nc_xm[%d];", S->nxm);
+        out_line(o, "/* the cluster schedule: each population's neurons of this work-group, nc_part (per launch) */");
+        out_line(o, "static __shared__ int32_t nc_own[%d];", 2 * m->npops);
+        out_line(o, "#endif");
+    }
     cg_rand_helpers(o, "NC_DEV", "NC_DEV_COLD");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     out_line(o, "#if defined(__CUDACC__)");
@@ -589,7 +676,112 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     out_blank(o);
 }
 
-/* The neuron phase of one population; block = ordered compaction within one work-group. */
+/* The variants of the phases: grid (0: every work-group of the grid, atomic compaction),
+ * block (1: one work-group, ordered compaction) and cluster (2: the block code for this
+ * group's neurons and targets, nc_part of the cluster's groups). A phase function is named
+ * by its variant; the block variant has the group rank 0 of 1 as constants. */
+enum { V_GRID, V_BLOCK, V_CLUSTER };
+static const char *vname(int v)
+{
+    return v == V_CLUSTER ? "cluster" : v == V_BLOCK ? "block" : "grid";
+}
+/* The first and one past the last neuron of population p that variant v's work-group
+ * steps: all of them, or its part, nc_part (computed once per launch into nc_own). */
+static const char *own_lo(const Simt *S, int v, const IrPop *p)
+{
+    return v == V_CLUSTER ? arena_printf(&S->cc->arena, "(int64_t)nc_own[%d]", 2 * p->id) : "0";
+}
+static const char *own_hi(const Simt *S, int v, const IrPop *p)
+{
+    return v == V_CLUSTER ? arena_printf(&S->cc->arena, "(int64_t)nc_own[%d]", 2 * p->id + 1)
+                          : arena_printf(&S->cc->arena, "%lld", (long long)p->size);
+}
+
+/* The cluster variant of a population's neuron phase (CUDA): the work-group steps its own
+ * neurons [nc_lo, nc_hi), whole 32-neuron words, so each warp's ballot is one spike word;
+ * lane r stores it, tagged with the step, into group r's nc_xm. The first warp of every
+ * group then waits for the step's words of all groups (nc_pull32) and compacts them in
+ * index order: the same spike list, count and recording in every group, no barrier before
+ * the one that hands the list to the delivery. */
+/* The cluster variant keeps a neuron's variables in locals for its update (d_var_held): its
+ * step is one chain of dependent operations, and a store to a shared-memory array makes the
+ * compiler load every later read again. */
+static void d_var_held(const CgDialect *d, const IrVar *v, StrBuf *out)
+{
+    const Simt *S = d->user;
+    if (v->per_neuron)
+        sb_printf(out, "nc_h_%s", v->cname);
+    else
+        sb_printf(out, "nc_scal[%d]", simt_scal_var(S, v));
+}
+
+static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const CgDialect *d0)
+{
+    CgDialect dh = *d0, *d = &dh;
+    dh.var = d_var_held;
+    const long long nw = (long long)((p->size + 31) / 32), per = (nw + 31) / 32;
+    const char *xm = arena_printf(&S->cc->arena, "&nc_xm[%d + (int)(step & 1) * %lld + ", xm_off(S, p), nw);
+    out_line(o, "const int64_t nc_lo = %s, nc_hi = %s;", own_lo(S, V_CLUSTER, p), own_hi(S, V_CLUSTER, p));
+    out_open(o, "for (int64_t base = nc_lo; base < nc_hi; base += NC_LSIZE)");
+    out_line(o, "const int64_t n = base + NC_LID;");
+    out_line(o, "int nc_fired = 0;");
+    out_open(o, "if (n < nc_hi)");
+    for (int j = 0; j < p->nvars; j++)
+        if (p->vars[j]->per_neuron)
+            out_line(o, "%s nc_h_%s = %s[n];", vtype(p->vars[j]), p->vars[j]->cname, p->vars[j]->cname);
+    cg_block(d, &p->body, o);
+    for (int j = 0; j < p->nvars; j++)
+        if (p->vars[j]->per_neuron)
+            out_line(o, "%s[n] = nc_h_%s;", p->vars[j]->cname, p->vars[j]->cname);
+    out_close(o);
+    if (p->has_spikes) {
+        out_line(o, "const uint32_t b = __ballot_sync(0xffffffffu, nc_fired);");
+        out_line(o, "if ((n & ~(int64_t)31) < nc_hi && (NC_LID & 31) < NC_NGROUPS)");
+        out_line(o, "    nc_push64(%s(n >> 5)], NC_LID & 31, (uint64_t)(uint32_t)step << 32 | b);", xm);
+    } else {
+        out_line(o, "(void)nc_fired;");
+    }
+    out_close(o);
+    if (p->has_spikes) {
+        out_open(o, "if (NC_LID < 32) /* ordered compaction: lane l takes words %lld l .. %lld l + %lld */", per, per,
+                 per - 1);
+        out_line(o, "const int w0 = NC_LID * %lld;", per);
+        out_line(o, "uint32_t x[%lld];", per);
+        out_line(o, "int c = 0, total, ready;");
+        out_open(o, "do /* the words' loads issued together, again until every word carries the step */");
+        out_line(o, "ready = 1;");
+        out_open(o, "for (int q = 0; q < %lld; q++)", per);
+        out_line(o, "const uint64_t v = w0 + q < %lld ? nc_ld64(%sw0 + q]) : (uint64_t)(uint32_t)step << 32;", nw, xm);
+        out_line(o, "x[q] = (uint32_t)v;");
+        out_line(o, "ready &= (uint32_t)(v >> 32) == (uint32_t)step;");
+        out_close(o);
+        out_close_with(o, " while (!ready);");
+        out_line(o, "for (int q = 0; q < %lld; q++) c += nc_popc(x[q]);", per);
+        out_line(o, "int at = nc_warp_scan(c, &total);");
+        out_open(o, "for (int q = 0; q < %lld; q++)", per);
+        out_line(o, "const int w = w0 + q;");
+        out_line(o, "uint32_t b = x[q];");
+        out_open(o, "while (b)");
+        out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
+        out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+        if (has_spike_recs(S, p)) {
+            out_open(o, "if (NC_GROUP == 0)");
+            spike_recs(S, p, o);
+            out_close(o);
+        }
+        out_line(o, "b &= b - 1u;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
+        out_close(o);
+    } else {
+        out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
+    }
+    out_line(o, "NC_BARRIER();");
+}
+
+/* The neuron phase of one population; block (V_BLOCK, V_CLUSTER) = ordered compaction
+ * within one work-group. */
 static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
 {
     const IrModel *m = S->m;
@@ -601,7 +793,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     out_line(o, "/* population %s (%s, %lld neurons): one step%s */", p->name, p->model,
              (long long)p->size, block ? ", spikes compacted in index order" : "");
     out_open(o, "NC_DEV void nc_neurons_%s_%s(NC_ARGS, const int64_t step, const int hf%s)", p->cname,
-             block ? "block" : "grid", block ? ", NC_LP int *nc_tmp" : "");
+             vname(block), block ? ", NC_LP int *nc_tmp" : "");
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
     for (int k = 0; k < m->nprojs && block; k++) {
@@ -622,7 +814,9 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         out_line(o, "NC_BARRIER();");
         out_close(o);
     }
-    if (block) {
+    if (block == V_CLUSTER) {
+        emit_neurons_cluster(o, S, p, &d);
+    } else if (block) {
         const long long nw = (long long)((p->size + 31) / 32);
         out_open(o, "for (int64_t base = 0; base < %lld; base += NC_LSIZE)", (long long)p->size);
         out_line(o, "const int64_t n = base + NC_LID;");
@@ -640,7 +834,8 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         out_line(o, "NC_BARRIER();");
         if (p->has_spikes) {
             out_line(o, "/* ordered compaction: work-item w takes the spike bits of neurons 32 w .. 32 w + 31,");
-            out_line(o, " * a prefix sum of their counts places them (and clears the bits for the next step) */");
+            out_line(o, " * a prefix sum of their counts places them (and clears the bits for the next step);");
+            out_line(o, " * the spikes are recorded here */");
             out_line(o, "int nc_total = 0;");
             out_open(o, "for (int w0 = 0; w0 < %lld; w0 += NC_LSIZE)", nw);
             out_line(o, "const int w = w0 + NC_LID;");
@@ -649,7 +844,9 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, "int at = nc_total + nc_block_scan(nc_popc(b), nc_tmp, &total);");
             out_line(o, "if (b) %s_fm[w] = 0u;", p->cname);
             out_open(o, "while (b)");
-            out_line(o, "%s_spk[at++] = w * 32 + nc_ctz(b);", p->cname);
+            out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
+            out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+            spike_recs(S, p, o);
             out_line(o, "b &= b - 1u;");
             out_close(o);
             out_line(o, "nc_total += total;");
@@ -891,24 +1088,26 @@ static void emit_prop_coop(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
+static void own_targets(Out *o, const IrProj *j, const char *lo, const char *hi);
+
 /* The head of a delivery function nc_deliver_<proj>_<block|grid>: a loop over the step's
  * spikes of the pre population that are in the projection's pre view, `i` the row. block:
  * every work-item visits every spike, owning targets [a, b); grid: spikes strided by
  * `first`/`stride` (a work-group or a work-item per spike). Leaves the loop open. */
-static void open_spikes_loop(Out *o, const IrProj *j, int block, const char *what, const char *first,
+static void open_spikes_loop(Out *o, const Simt *S, const IrProj *j, int block, const char *what, const char *first,
                              const char *stride)
 {
     const IrPop *pre = j->pre.pop;
-    long long np = (long long)j->post.size;
     if (what)
         out_line(o, "/* projection %s: %s -> %s, %s */", j->name, pre->name, j->post.pop->name, what);
     else
         out_line(o, "/* projection %s: %s -> %s */", j->name, pre->name, j->post.pop->name);
-    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, block ? "block" : "grid");
+    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, vname(block));
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
     if (block) {
-        out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
-        out_line(o, "if (a >= %lld) return;", np);
+        own_targets(o, j, own_lo(S, block, j->post.pop), own_hi(S, block, j->post.pop));
+        out_line(o, "const int64_t per = (nc_thi - nc_tlo + NC_LSIZE - 1) / NC_LSIZE, a = nc_tlo + NC_LID * per, b = a + per < nc_thi ? a + per : nc_thi;");
+        out_line(o, "if (a >= nc_thi) return;");
         out_open(o, "for (int k = 0; k < nspk; k++)");
     } else {
         out_open(o, "for (int64_t k = %s; k < nspk; k += %s)", first, stride);
@@ -923,7 +1122,7 @@ static void open_spikes_loop(Out *o, const IrProj *j, int block, const char *wha
  * back end's summation order, as the stored block delivery). */
 static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
 {
-    open_spikes_loop(o, j, block, "procedural (rows regenerated, cg_proc.c)", "NC_GID", "NC_GSIZE");
+    open_spikes_loop(o, S, j, block, "procedural (rows regenerated, cg_proc.c)", "NC_GID", "NC_GSIZE");
     dev_row(o, S, j, block ? DR_BLOCK : DR_GRID);
     out_close(o);
     out_close(o);
@@ -953,11 +1152,22 @@ static int order_free(const IrProj *j)
     return !j->plast && !j->procedural && j->rule != IR_FROM_FILE && ir_is_const(j->w, &v);
 }
 
+/* The targets [nc_tlo, nc_thi) in j's post view whose neurons are this work-group's
+ * (nc_part: the cluster schedule; one group owns all). */
+static void own_targets(Out *o, const IrProj *j, const char *lo, const char *hi)
+{
+    const long long off = (long long)j->post.offset, np = (long long)j->post.size;
+    out_line(o, "int64_t nc_tlo = %s - %lld, nc_thi = %s - %lld;", lo, off, hi, off);
+    out_line(o, "nc_tlo = nc_tlo < 0 ? 0 : nc_tlo;");
+    out_line(o, "nc_thi = nc_thi > %lld ? %lld : nc_thi;", np, np);
+    out_line(o, "nc_thi = nc_thi < nc_tlo ? nc_tlo : nc_thi;");
+}
+
 /* The block delivery of an order_free projection: the step's spikes spread over the
  * work-group, G work-items (a power of two about a row's mean length) per spike, atomic adds.
  * The ordered delivery (emit_prop) makes each work-item binary-search every spike's row for
  * its targets: a chain of dependent loads per spike, 9 us per step of CUBA on an H100. */
-static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j)
+static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j, int v)
 {
     const IrPop *pre = j->pre.pop;
     const double mean = est_synapses(j) / (double)(j->pre.size > 0 ? j->pre.size : 1);
@@ -969,14 +1179,16 @@ static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j)
     cg_expr(&d, j->w, &w);
     out_line(o, "/* projection %s: %s -> %s, one weight (%s): %d work-items per spike, atomic adds */", j->name,
              pre->name, j->post.pop->name, w.s, G);
-    out_open(o, "NC_DEV void nc_deliver_%s_block(NC_ARGS, const int64_t step)", j->cname);
+    out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, vname(v));
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
-    out_line(o, "const int g = NC_LSIZE < %d ? NC_LSIZE : %d;", G, G);
-    out_open(o, "for (int k = NC_LID / g; k < nspk; k += NC_LSIZE / g)");
+    own_targets(o, j, own_lo(S, v, j->post.pop), own_hi(S, v, j->post.pop));
+    out_line(o, "const int g = NC_LSIZE < %d ? NC_LSIZE : %d, gl = nc_ctz(g); /* powers of two */", G, G);
+    out_open(o, "for (int k = NC_LID >> gl; k < nspk; k += NC_LSIZE >> gl)");
     out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
     out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-    out_open(o, "for (int64_t s = rs + NC_LID %% g; s < re; s += g)");
+    out_open(o, "for (int64_t s = rs + (NC_LID & (g - 1)); s < re; s += g)");
+    out_line(o, "if (%s_col[s] < nc_tlo || %s_col[s] >= nc_thi) continue;", j->cname, j->cname);
     emit_ring_add(o, j, "s", 1, S->m->dbl, w.s);
     out_close(o);
     out_close(o);
@@ -1005,10 +1217,10 @@ static void emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         return;
     }
     if (block && order_free(j)) {
-        emit_prop_block_free(o, S, j);
+        emit_prop_block_free(o, S, j, block);
         return;
     }
-    open_spikes_loop(o, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
+    open_spikes_loop(o, S, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
     if (block) {
         out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
         out_line(o, "const int64_t re = hi;");
@@ -1037,12 +1249,32 @@ static int fused(const IrProj *j)
     return !j->plast && !j->procedural && !simt_gathers(j);
 }
 
-/* How many fused projections leave population pre. */
-static int n_fused(const IrModel *m, const IrPop *pre)
+static int order_free(const IrProj *j);
+
+/* j's ring is its own (no merged receptor shares it: IrProj.ring). */
+static int ring_alone(const IrModel *m, const IrProj *j)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k] != j && m->projs[k]->ring == j->ring)
+            return 0;
+    return 1;
+}
+
+/* Fused in variant v: in the grid every fused projection (atomic adds); in one work-group
+ * (block, cluster) those whose adds may come in any order and still give C's bits: one
+ * weight (order_free) into a ring of their own (a shared ring with other weights would mix
+ * them out of C's order). */
+static int fused_in(const IrModel *m, const IrProj *j, int v)
+{
+    return fused(j) && (v == V_GRID || (order_free(j) && ring_alone(m, j)));
+}
+
+/* How many projections fused in variant v leave population pre. */
+static int n_fused(const IrModel *m, const IrPop *pre, int v)
 {
     int n = 0;
     for (int k = 0; k < m->nprojs; k++)
-        n += fused(m->projs[k]) && m->projs[k]->pre.pop == pre;
+        n += fused_in(m, m->projs[k], v) && m->projs[k]->pre.pop == pre;
     return n;
 }
 
@@ -1056,11 +1288,11 @@ static int n_fused(const IrModel *m, const IrPop *pre)
  * enumerated: the pre views cut pre into segments (at most 64 here), each with the list of
  * the projections covering it, and a spike's pairs are its segment's list (the microcircuit:
  * 8 slices of 6 to 8 projections, where all 55 were tried for every spike). */
-static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
+static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int nf = n_fused(m, pre);
+    const int nf = n_fused(m, pre, v);
     /* segment bounds: 0, every view's ends, pre->size (sorted, unique) */
     int64_t *cut = arena_alloc(a, sizeof *cut * (size_t)(2 * nf + 2));
     int nc = 0;
@@ -1068,7 +1300,7 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
     cut[nc++] = pre->size;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (!fused(j) || j->pre.pop != pre)
+        if (!fused_in(m, j, v) || j->pre.pop != pre)
             continue;
         cut[nc++] = j->pre.offset;
         cut[nc++] = j->pre.offset + j->pre.size;
@@ -1089,7 +1321,7 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
         int len = 0;
         for (int k = 0; k < m->nprojs; k++) {
             const IrProj *j = m->projs[k];
-            len += fused(j) && j->pre.pop == pre && j->pre.offset <= cut[sg] &&
+            len += fused_in(m, j, v) && j->pre.pop == pre && j->pre.offset <= cut[sg] &&
                    cut[sg + 1] <= j->pre.offset + j->pre.size;
         }
         width = len > width ? len : width;
@@ -1099,10 +1331,29 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
         cut[1] = pre->size;
         width = nf;
     }
-    out_line(o, "/* the stored projections from %s: a work-group per (spike, projection) of the spike's segment */", pre->name);
-    out_open(o, "NC_DEV void nc_deliver_from_%s_grid(NC_ARGS, const int64_t step)", pre->cname);
+    /* block, cluster: g work-items per pair (a power of two about the longest mean row) */
+    int G = 32;
+    for (int k = 0; k < m->nprojs && v != V_GRID; k++) {
+        const IrProj *j = m->projs[k];
+        if (!fused_in(m, j, v) || j->pre.pop != pre)
+            continue;
+        const double mean = est_synapses(j) / (double)(j->pre.size > 0 ? j->pre.size : 1);
+        while (G < mean && G < S->block)
+            G *= 2;
+    }
+    if (v == V_GRID)
+        out_line(o, "/* the stored projections from %s: a work-group per (spike, projection) of the spike's segment */", pre->name);
+    else
+        out_line(o, "/* the one-weight projections from %s: %d work-items per (spike, projection) of the spike's segment, atomic adds */",
+                 pre->name, G);
+    out_open(o, "NC_DEV void nc_deliver_from_%s_%s(NC_ARGS, const int64_t step)", pre->cname, vname(v));
     out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, width);
-    out_open(o, "for (int64_t q = NC_GROUP; q < npair; q += NC_NGROUPS)");
+    if (v == V_GRID) {
+        out_open(o, "for (int64_t q = NC_GROUP; q < npair; q += NC_NGROUPS)");
+    } else {
+        out_line(o, "const int g = NC_LSIZE < %d ? NC_LSIZE : %d, gl = nc_ctz(g); /* powers of two */", G, G);
+        out_open(o, "for (int64_t q = NC_LID >> gl; q < npair; q += NC_LSIZE >> gl)");
+    }
     out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, width);
     out_line(o, "int sg = 0;");
     for (int sg = 1; sg < ns; sg++)
@@ -1111,7 +1362,7 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
     int *slot = arena_alloc(a, sizeof *slot * (size_t)(ns > 0 ? ns : 1));
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (!fused(j) || j->pre.pop != pre)
+        if (!fused_in(m, j, v) || j->pre.pop != pre)
             continue;
         long long off = (long long)j->pre.offset, size = (long long)j->pre.size;
         int any = 0;
@@ -1130,8 +1381,19 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre)
             out_open(o, "if (n >= %lld && n < %lld)", off, off + size);
         out_line(o, "const int64_t i = n - %lld;", off);
         out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-        out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
-        emit_ring_add(o, j, "s", 1, m->dbl, NULL);
+        if (v == V_GRID) {
+            out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
+            emit_ring_add(o, j, "s", 1, m->dbl, NULL);
+        } else {
+            CgDialect d = simt_dev_dialect(S, pre);
+            StrBuf w = {0};
+            cg_expr(&d, j->w, &w);
+            own_targets(o, j, own_lo(S, v, j->post.pop), own_hi(S, v, j->post.pop));
+            out_open(o, "for (int64_t s = rs + (NC_LID & (g - 1)); s < re; s += g)");
+            out_line(o, "if (%s_col[s] < nc_tlo || %s_col[s] >= nc_thi) continue;", j->cname, j->cname);
+            emit_ring_add(o, j, "s", 1, m->dbl, w.s);
+            sb_free(&w);
+        }
         out_close(o);
         out_close(o);
         out_line(o, "break;");
@@ -1159,8 +1421,13 @@ static void emit_tail(Out *o, const Simt *S)
         out_line(o, "NC_CONST_TABLE int64_t rec%d_idx[%d] = {%s};", r, rec->nidx, b.s);
         sb_free(&b);
     }
-    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf)");
-    out_line(o, "const int64_t k = step - nc_ctl[1]; /* step within the chunk */");
+    /* nc_local: each work-group records and checks its own neurons, nc_part(.., nc_r, nc_nr)
+     * (the block and cluster schedules), else the grid's work-items share all of them */
+    /* nc_c0, nc_every: the chunk's first step (nc_ctl[1]) and the --check-finite interval
+     * (nc_fin[0]), which the block and cluster kernels read once per launch */
+    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf, const int nc_local, const int64_t nc_r, const int64_t nc_nr, const int64_t nc_c0, const int32_t nc_every)");
+    out_line(o, "const int64_t k = step - nc_c0; /* step within the chunk */");
+    out_line(o, "(void)nc_every;");
     out_open(o, "if (NC_GID == 0)");
     for (int i = 0; i < m->npops; i++)
         out_line(o, "nc_pcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + (int)(step & 1)];", m->npops,
@@ -1177,7 +1444,7 @@ static void emit_tail(Out *o, const Simt *S)
             /* synapse states of a plastic projection: a row of nvars x nnz, in CSR order */
             const IrProj *j = rec->proj;
             out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
-            out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
+            out_line(o, "const int64_t row = step / %lld - nc_c0 / %lld;", (long long)rec->every,
                      (long long)rec->every);
             out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
             out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
@@ -1205,13 +1472,14 @@ static void emit_tail(Out *o, const Simt *S)
         }
         int w = rec->nvars * rec->nidx;
         out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
-        out_line(o, "const int64_t row = step / %lld - nc_ctl[1] / %lld;", (long long)rec->every,
+        out_line(o, "const int64_t row = step / %lld - nc_c0 / %lld;", (long long)rec->every,
                  (long long)rec->every);
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
                  (long long)simt_state_rec_rows(S, rec), w);
-        out_open(o, "for (int64_t q = NC_GID; q < %d; q += NC_GSIZE)", w);
+        out_open(o, "for (int64_t q = nc_local ? NC_LID : NC_GID; q < %d; q += nc_local ? NC_LSIZE : NC_GSIZE)", w);
         out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
-        out_line(o, "(void)n;");
+        out_line(o, "if (nc_local && nc_nr > 1 && (n < nc_part(%lld, nc_r, nc_nr) || n >= nc_part(%lld, nc_r + 1, nc_nr))) continue;",
+                 (long long)rec->view.pop->size, (long long)rec->view.pop->size);
         /* distributed: the owner of n writes it, the others +0.0 (merged by a bitwise OR) */
         const char *own = m->mpi ? "nc_own ? " : "", *other = m->mpi ? " : 0.0" : "";
         if (m->mpi)
@@ -1240,19 +1508,16 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
     if (neurons) {
         for (int i = 0; i < m->npops; i++)
             out_line(o, "nc_neurons_%s_%s(NC_PASS, step, hf%s);", m->pops[i]->cname, variant,
-                     strcmp(variant, "block") == 0 ? ", nc_tmp" : "");
-    } else if (strcmp(variant, "grid") == 0) {
-        for (int i = 0; i < m->npops; i++)
-            if (n_fused(m, m->pops[i]))
-                out_line(o, "nc_deliver_from_%s_grid(NC_PASS, step);", m->pops[i]->cname);
-        for (int k = 0; k < m->nprojs; k++)
-            if (!m->projs[k]->plast && !fused(m->projs[k]))
-                out_line(o, "nc_deliver_%s_grid(NC_PASS, step%s);", m->projs[k]->cname,
-                         coop_row(m->projs[k]) ? ", nc_t64" : "");
+                     strcmp(variant, "grid") != 0 ? ", nc_tmp" : "");
     } else {
+        const int v = strcmp(variant, "grid") == 0 ? V_GRID : strcmp(variant, "block") == 0 ? V_BLOCK : V_CLUSTER;
+        for (int i = 0; i < m->npops; i++)
+            if (n_fused(m, m->pops[i], v))
+                out_line(o, "nc_deliver_from_%s_%s(NC_PASS, step);", m->pops[i]->cname, variant);
         for (int k = 0; k < m->nprojs; k++)
-            if (!m->projs[k]->plast)
-                out_line(o, "nc_deliver_%s_%s(NC_PASS, step);", m->projs[k]->cname, variant);
+            if (!m->projs[k]->plast && !fused_in(m, m->projs[k], v))
+                out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
+                         v == V_GRID && coop_row(m->projs[k]) ? ", nc_t64" : "");
     }
 }
 
@@ -1275,7 +1540,7 @@ static void emit_step_end(Out *o, const Simt *S)
         out_line(o, "nc_cnt[%d + (int)((step + 1) & 1)] = 0;", 2 * i);
 }
 
-static void emit_block_kernel(Out *o, const Simt *S);
+static void emit_block_kernel(Out *o, const Simt *S, int cluster);
 static void emit_persistent_kernel(Out *o, const Simt *S);
 
 /* --instances side by side (CUDA; nrt_gpu_launch_batch): group (0, b) runs instance b, so
@@ -1405,19 +1670,30 @@ static void emit_kernels(Out *o, const Simt *S)
             simt_topk_pop(o, &d, m, m->pops[i]);
         }
     for (int i = 0; i < m->npops; i++) {
-        emit_neurons(o, S, m->pops[i], 0);
-        emit_neurons(o, S, m->pops[i], 1);
+        emit_neurons(o, S, m->pops[i], V_GRID);
+        emit_neurons(o, S, m->pops[i], V_BLOCK);
+        if (S->has_cluster)
+            emit_neurons(o, S, m->pops[i], V_CLUSTER);
     }
     for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->plast)
+        const IrProj *j = m->projs[k];
+        if (j->plast)
             continue;
-        if (!fused(m->projs[k]))
-            emit_prop(o, S, m->projs[k], 0);
-        emit_prop(o, S, m->projs[k], 1);
+        if (!fused_in(m, j, V_GRID))
+            emit_prop(o, S, j, V_GRID);
+        if (S->has_block && !fused_in(m, j, V_BLOCK))
+            emit_prop(o, S, j, V_BLOCK);
+        if (S->has_cluster && !fused_in(m, j, V_CLUSTER))
+            emit_prop(o, S, j, V_CLUSTER);
     }
-    for (int i = 0; i < m->npops; i++)
-        if (n_fused(m, m->pops[i]))
-            emit_prop_fused(o, S, m->pops[i]);
+    for (int i = 0; i < m->npops; i++) {
+        if (n_fused(m, m->pops[i], V_GRID))
+            emit_prop_fused(o, S, m->pops[i], V_GRID);
+        if (S->has_block && n_fused(m, m->pops[i], V_BLOCK))
+            emit_prop_fused(o, S, m->pops[i], V_BLOCK);
+        if (S->has_cluster && n_fused(m, m->pops[i], V_CLUSTER))
+            emit_prop_fused(o, S, m->pops[i], V_CLUSTER);
+    }
     simt_plast_device(o, S);
     emit_tail(o, S);
     if (m->mpi)
@@ -1474,7 +1750,7 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0]);");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_line(o, "nc_ctl[0] = step + 1;");
@@ -1495,12 +1771,15 @@ static void emit_kernels(Out *o, const Simt *S)
     }
 
     if (S->has_block)
-        emit_block_kernel(o, S);
+        emit_block_kernel(o, S, 0);
+    if (S->has_cluster)
+        emit_block_kernel(o, S, 1);
     if (S->has_persistent)
         emit_persistent_kernel(o, S);
 }
 
 enum { RES_IN, RES_NAMES, RES_OUT };
+static void res_out(Out *o, const Simt *S, const Arg *a);
 
 /* For each resident buffer (plan_resident): its copy into shared memory (RES_IN), its
  * shared-memory pointer under the argument's name (RES_NAMES), its copy back (RES_OUT). */
@@ -1514,20 +1793,60 @@ static void emit_resident(Out *o, const Simt *S, int what)
             out_line(o, "nc_res_copy(nc_res + %lld, %s, %s);", (long long)a->res, a->name, a->len);
         else if (what == RES_NAMES)
             out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", a->type, a->name, a->type, (long long)a->res);
-        else
-            out_line(o, "nc_res_copy(%s, nc_res + %lld, %s);", a->name, (long long)a->res, a->len);
+        else if (!a->ro)
+            res_out(o, S, a);
     }
 }
 
-/* block schedule: the whole network in one work-group, nsteps steps per launch */
-static void emit_block_kernel(Out *o, const Simt *S)
+/* The copy back of resident buffer a: a work-group's own neurons of a per-neuron variable
+ * and its own targets of a delay ring (the cluster schedule: every group holds all of them,
+ * up to date for its own part), the rest (the same in every group) by group 0. */
+static void res_out(Out *o, const Simt *S, const Arg *a)
 {
-    out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
-    out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
+    const long long rs = S->m->dbl ? 8 : 4;
+    if (a->pop) {
+        const long long size = (long long)a->pop->size, es = (long long)(a->bytes / a->pop->size);
+        out_begin(o);
+        out_line(o, "const int64_t lo = nc_part(%lld, NC_GROUP, NC_NGROUPS), hi = nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
+                 size, size);
+        out_line(o, "nc_res_copy((char *)%s + lo * %lld, nc_res + %lld + lo * %lld, (hi - lo) * %lld);", a->name, es,
+                 (long long)a->res, es, es);
+        out_close(o);
+    } else if (a->ring) {
+        const long long np = (long long)a->ring->post.size;
+        out_begin(o);
+        own_targets(o, a->ring, arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP, NC_NGROUPS)", (long long)a->ring->post.pop->size),
+                    arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP + 1, NC_NGROUPS)", (long long)a->ring->post.pop->size));
+        out_line(o, "for (int64_t sl = 0; sl < %s_D; sl++)", a->ring->cname);
+        out_line(o, "    nc_res_copy((char *)%s + (sl * %lld + nc_tlo) * %lld, nc_res + %lld + (sl * %lld + nc_tlo) * %lld, (nc_thi - nc_tlo) * %lld);",
+                 a->name, np, rs, (long long)a->res, np, rs, rs);
+        out_close(o);
+    } else {
+        out_line(o, "if (NC_GROUP == 0) nc_res_copy(%s, nc_res + %lld, %s);", a->name, (long long)a->res, a->len);
+    }
+}
+
+/* block schedule: the whole network in one work-group, nsteps steps per launch.
+ * cluster schedule (CUDA, sm_90): the same steps by every work-group of one thread-block
+ * cluster, each for its own neurons (nc_part) and targets, with the spike words exchanged
+ * through distributed shared memory (nc_xm, emit_neurons); launched as one cluster. */
+static void emit_block_kernel(Out *o, const Simt *S, int cluster)
+{
+    if (cluster) {
+        out_line(o, "#if defined(__CUDACC__)");
+        out_line(o, "/* cluster schedule: the network split over one thread-block cluster, nsteps steps per launch */");
+        out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_cluster(NC_ARGS, const int64_t nsteps)", S->block);
+        out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
+    } else {
+        out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
+        out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
+    }
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
-    emit_batch_row(o, S);
+    if (!cluster)
+        emit_batch_row(o, S);
     out_line(o, "const int hf = (int)nc_ctl[2];");
-    out_line(o, "const int64_t step0 = nc_ctl[0];");
+    out_line(o, "const int64_t step0 = nc_ctl[0], c0 = nc_ctl[1];");
+    out_line(o, "const int32_t every = nc_fin[0];");
     if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
         out_line(o, "/* %lld bytes of buffers resident in shared memory for the launch (plan_resident) */",
@@ -1536,6 +1855,16 @@ static void emit_block_kernel(Out *o, const Simt *S)
         emit_resident(o, S, RES_IN);
         out_line(o, "NC_BARRIER();");
         out_line(o, "#endif");
+    }
+    if (cluster) {
+        out_line(o, "/* no spike word is of this launch yet: tags of the step before it */");
+        out_line(o, "for (int q = NC_LID; q < %d; q += NC_LSIZE) nc_xm[q] = (uint64_t)(uint32_t)(step0 - 1) << 32;", S->nxm);
+        out_open(o, "if (NC_LID == 0)");
+        for (int i = 0; i < S->m->npops; i++)
+            out_line(o, "nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP, NC_NGROUPS), nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
+                     2 * i, (long long)S->m->pops[i]->size, 2 * i + 1, (long long)S->m->pops[i]->size);
+        out_close(o);
+        out_line(o, "cooperative_groups::this_cluster().sync();");
     }
     out_begin(o);
     if (S->res_bytes) {
@@ -1550,10 +1879,10 @@ static void emit_block_kernel(Out *o, const Simt *S)
     out_line(o, "int64_t step = step0;");
     out_open(o, "do");
     emit_plast_phases(o, S, 0, "block", "NC_BARRIER();");
-    emit_phase_calls(o, S, 1, "block");
+    emit_phase_calls(o, S, 1, cluster ? "cluster" : "block");
     emit_plast_phases(o, S, 1, "block", "NC_BARRIER();");
-    emit_phase_calls(o, S, 0, "block");
-    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    emit_phase_calls(o, S, 0, cluster ? "cluster" : "block");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 1, %s, %s, c0, every);", cluster ? "NC_GROUP" : "0", cluster ? "NC_NGROUPS" : "1");
     out_open(o, "if (NC_LID == 0)");
     emit_step_end(o, S);
     out_close(o);
@@ -1561,13 +1890,23 @@ static void emit_block_kernel(Out *o, const Simt *S)
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
     out_close(o);
+    if (cluster)   /* no group leaves while another may still write its shared memory */
+        out_line(o, "cooperative_groups::this_cluster().sync();");
     if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
         emit_resident(o, S, RES_OUT);
         out_line(o, "#endif");
     }
-    out_line(o, "if (NC_LID == 0) nc_ctl[0] = step0 + nsteps;");
+    out_line(o, "if (NC_GID == 0) nc_ctl[0] = step0 + nsteps;");
+    if (cluster) {
+        out_line(o, "#else");
+        out_line(o, "(void)nsteps;");
+        out_line(o, "__trap(); /* built for a GPU without thread-block clusters */");
+        out_line(o, "#endif");
+    }
     out_close(o);
+    if (cluster)
+        out_line(o, "#endif");
     out_blank(o);
 }
 
@@ -1603,7 +1942,7 @@ static void emit_persistent_kernel(Out *o, const Simt *S)
     }
     emit_plast_phases(o, S, 1, "grid", "grid.sync();");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf);");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0]);");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_close(o);
@@ -1687,8 +2026,9 @@ static int block_fits(const IrModel *m)
  * (CUDA) / launch. Not block with a procedural projection (there every work-item
  * regenerates every row), nor for neurons without projections: independent neurons fill
  * the whole GPU, where one work-group would step 10,000 of them ten at a time. */
-const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
+const char *simt_schedule(const IrModel *m, const char *arch, const char *requested)
 {
+    const int graphs = arch != NULL;
     if (requested && strcmp(requested, "auto") != 0)
         return requested;
     if (m->mpi)   /* distributed: the schedules that can exchange spikes between steps */
@@ -1696,7 +2036,7 @@ const char *simt_schedule(const IrModel *m, int graphs, const char *requested)
     if (simt_free_ok(m) && n_neurons(m) <= 30000)
         return "free";
     if (m->nprojs && block_fits(m))
-        return "block";
+        return graphs && !simt_cluster_why(m, arch) ? "cluster" : "block";
     return graphs ? "graph" : "launch";
 }
 
@@ -1870,7 +2210,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     sb_free(&names);
     out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
     out_line(o, "static nrt_dmem nc_tab; /* a batch's arguments: row b is instance b's (nc_tab_row) */");
-    out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent;");
+    out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent, *k_cluster;");
     if (S->free)
         out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule (simt_free.c) */");
     if (simt_topk_any(m))
@@ -2294,12 +2634,16 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     const int sg = synapse_group(m);
     const int64_t sgroups = 1024 * 128 / sg;
     int64_t gn = (max_pop(m) + 255) / 256, gs = maxpre < sgroups ? maxpre : sgroups;
-    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE };");
-    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\"};");
+    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE, M_CLUSTER };");
+    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\", \"cluster\"};");
     out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
                                           : strcmp(mode, "persistent") == 0 ? "PERSISTENT"
-                                          : strcmp(mode, "free") == 0 ? "FREE" : "LAUNCH");
+                                          : strcmp(mode, "free") == 0 ? "FREE"
+                                          : strcmp(mode, "cluster") == 0 ? "CLUSTER" : "LAUNCH");
+    out_line(o, "static int mode_asked = %d; /* the schedule was named (--gpu-mode, $NEUROC_GPU_MODE), not auto */",
+             S->mode_asked);
     out_line(o, "static size_t g_persistent, block_size = NC_BLOCK;");
+    out_line(o, "static size_t g_cluster, cluster_threads; /* the cluster schedule: groups, and work-items per group */");
     out_line(o, "static nrt_graph *graphs[2];");
     out_line(o, "static int64_t graph_len[2];");
     out_line(o, "static int64_t step_now, pending_step0, pending_len;");
@@ -2341,6 +2685,11 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         out_open(o, "case M_FREE:");
         simt_free_host_enqueue(o, S);
         out_close(o);
+    }
+    if (S->has_cluster) {
+        out_line(o, "case M_CLUSTER:");
+        out_line(o, "    if (nrt_gpu_arg_i64(k_cluster, NC_NARGS, len) != NRT_OK) return -1;");
+        out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
     }
     out_line(o, "case M_PERSISTENT:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
@@ -2505,16 +2854,54 @@ static void emit_host_ckpt(Out *o, const Simt *S)
 
 /* ===== checkpoints =====} */
 
+/* The cluster schedule's shape (host): the largest cluster this device runs with the
+ * kernel's shared memory, at most $NEUROC_CLUSTER groups (1 to 16), and work-items per
+ * group for its share of the largest population (at least 128: the spike-word scan and
+ * the delivery spread over them). No cluster on this device: the block schedule, unless
+ * the cluster schedule was asked for by name. */
+static void emit_pick_cluster(Out *o, const Simt *S)
+{
+    out_open(o, "static int pick_cluster(const char *prog)");
+    out_line(o, "const char *e = getenv(\"NEUROC_CLUSTER\");");
+    out_line(o, "long cap = 8;");
+    out_open(o, "if (e && *e)");
+    out_line(o, "char *end;");
+    out_line(o, "cap = strtol(e, &end, 10);");
+    out_open(o, "if (*end || cap < 1 || cap > 16)");
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_CLUSTER='%%s' is not a cluster size (1 to 16 work-groups)\\n\", prog, e);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_close(o);
+    out_line(o, "g_cluster = nrt_gpu_max_cluster(k_cluster, block_size, NC_BLOCK_SHMEM);");
+    out_open(o, "if (g_cluster == 0)");
+    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
+    out_open(o, "if (mode_asked)");
+    out_line(o, "fprintf(stderr, \"%%s: error: the cluster schedule needs thread-block clusters, which '%%s' (compute capability %%d.%%d) with this driver does not run (9.0 or later and a CUDA 12 driver do)\\n\", prog, info->name, info->cc_major, info->cc_minor);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "mode = M_BLOCK;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_line(o, "while (g_cluster > (size_t)cap) g_cluster /= 2;");
+    out_line(o, "const size_t share = ((size_t)%lld + g_cluster - 1) / g_cluster;", (long long)max_pop(S->m));
+    out_line(o, "cluster_threads = block_size;");
+    out_line(o, "while (cluster_threads > 128 && cluster_threads / 2 >= share) cluster_threads /= 2;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
 /* A batch side by side (batched): whether --instances runs so (the block schedule runs),
  * the instances' contexts, and the table of their arguments that nc_k_chunk and nc_k_block
  * read (emit_batch_row). */
 static void emit_host_batch(Out *o, const Simt *S)
 {
     (void)S;
-    out_line(o, "/* --instances side by side: where the block schedule runs (one work-group per instance) */");
+    out_line(o, "/* --instances side by side: where the block schedule runs (one work-group per instance),");
+    out_line(o, " * also in place of an automatic cluster schedule (pick_mode) */");
     out_open(o, "static int batch_ok(void)");
     out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
-    out_line(o, "return e && *e && strcmp(e, \"auto\") != 0 ? strcmp(e, \"block\") == 0 : mode == M_BLOCK;");
+    out_line(o, "return e && *e && strcmp(e, \"auto\") != 0 ? strcmp(e, \"block\") == 0 : mode == M_BLOCK || (mode == M_CLUSTER && !mode_asked);");
     out_close(o);
     out_blank(o);
     out_line(o, "/* the contexts of the instances: instance b is the run with seed + b (nrt_instance_open) */");
@@ -2727,17 +3114,24 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
     out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
     out_line(o, "int k = 0;");
-    out_line(o, "while (k < 5 && strcmp(e, mode_names[k]) != 0) k++;");
-    out_open(o, "if (k == 5)");
-    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free)\\n\", prog, e);");
+    out_line(o, "while (k < 6 && strcmp(e, mode_names[k]) != 0) k++;");
+    out_open(o, "if (k == 6)");
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free, cluster)\\n\", prog, e);");
     out_line(o, "return -1;");
     out_close(o);
     out_line(o, "mode = k;");
+    out_line(o, "mode_asked = 1;");
     out_close(o);
     if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
         const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
         out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
         out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (!S->has_cluster) {
+        out_open(o, "if (mode == M_CLUSTER)");
+        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no cluster schedule (it needs CUDA for sm_90 or later, and a network the block schedule takes with no plastic projection, top-k, scalar variable or spike flags; build it with --gpu-mode cluster to see why not)\\n\", prog);");
         out_line(o, "return -1;");
         out_close(o);
     }
@@ -2748,15 +3142,16 @@ static void emit_host_main(Out *o, const Simt *S)
         out_close(o);
     }
     if (m->mpi) {
-        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT)");
+        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT || mode == M_CLUSTER)");
         out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
         out_line(o, "return -1;");
         out_close(o);
     }
-    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
+    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT || mode == M_CLUSTER) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
     out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
     out_line(o, "return -1;");
     out_close(o);
+    out_line(o, "if (ctx.batch && ctx.instances > 1 && mode == M_CLUSTER && !mode_asked) mode = M_BLOCK; /* batch_ok */");
     out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
     out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
     out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)max_pop(m));
@@ -2764,6 +3159,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+    if (S->has_cluster)
+        emit_pick_cluster(o, S);
     emit_host_build_instance(o, S);
     if (batched(S))
         emit_host_batch(o, S);
@@ -2778,9 +3175,6 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
-    out_line(o, "ctx.schedule = mode_names[mode];");
-    out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
-             S->t->name);
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
              S->t->load_options);
     out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
@@ -2790,6 +3184,13 @@ static void emit_host_main(Out *o, const Simt *S)
     if (S->has_block)
         out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 3))) return fail(argv[0]);");
     out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
+    if (S->has_cluster) {
+        out_line(o, "if (mode == M_CLUSTER && !(k_cluster = nrt_gpu_kernel(gpu, \"nc_k_cluster\", NC_NARGS + 1))) return fail(argv[0]);");
+        out_line(o, "if (mode == M_CLUSTER && pick_cluster(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    }
+    out_line(o, "ctx.schedule = mode_names[mode];");
+    out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
+             S->t->name);
     if (S->free) {
         out_line(o, "if (!(k_free = nrt_gpu_kernel(gpu, \"nc_k_free\", NC_NARGS + 1)) || !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) ||");
         out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
@@ -2834,7 +3235,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (build_instance(argv, b ? nrt_now() : t0)) return 1;");
     out_close(o);
     out_line(o, "nc_I = nc_insts;");
-    out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent)) return fail(argv[0]);");
+    out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent) || bind(k_cluster)) return fail(argv[0]);");
     if (batched(S))
         out_line(o, "if (nc_nb > 1 && write_tab()) return fail(argv[0]);");
     out_line(o, "if (bind_batch(k_chunk, NC_NARGS + 2) || bind_batch(k_block, NC_NARGS + 1)) return fail(argv[0]);");
@@ -2958,7 +3359,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     }
     cg_mem_plan(o, m, 1);
     emit_host_records(o, &S);
-    emit_host_schedule(o, &S, simt_schedule(m, t->graphs, bo->gpu_mode));
+    emit_host_schedule(o, &S, simt_schedule(m, S.arch, bo->gpu_mode));
     emit_host_ckpt(o, &S);
     emit_host_main(o, &S);
     free(S.args);

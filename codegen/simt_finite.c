@@ -52,22 +52,24 @@ void simt_finite_reset(Out *o, const Simt *S)
     out_close(o);
 }
 
-/* Contract: device code of nc_tail (step, hf, k in scope; every work-item runs it): the
- * check of every checked variable after a K-th step. */
+/* Contract: device code of nc_tail (step, hf, k, nc_local, nc_r, nc_nr, nc_every in scope; every work-item runs
+ * it): the check of every checked variable after a K-th step. */
 void simt_finite_tail(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     int v = 0, nv = n_checked(m);
     if (nv == 0)
         return;
-    out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
+    out_open(o, "if (nc_every > 0 && nc_mod(step + 1, nc_every) == 0)");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++) {
             const IrVar *x = p->vars[j];
             if (!cg_finite_var(x))
                 continue;
-            out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+            out_open(o, "for (int64_t n = nc_local ? nc_part(%lld, nc_r, nc_nr) + NC_LID : NC_GID; "
+                        "n < (nc_local ? nc_part(%lld, nc_r + 1, nc_nr) : %lld); n += nc_local ? NC_LSIZE : NC_GSIZE)",
+                     (long long)p->size, (long long)p->size, (long long)p->size);
             check_var(o, m, x, nv, v++);
             out_close(o);
         }

@@ -43,7 +43,8 @@ int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
                  "stored projections and no top-k (build it with --backend c --mpi, or for one GPU)", what, why);
         return -1;
     }
-    if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0)) {
+    if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0 ||
+                     strcmp(gpu_mode, "cluster") == 0)) {
         error_at(cc, NOLOC, "--mpi: the %s schedule runs on one GPU; distributed runs use launch or graph",
                  gpu_mode);
         return -1;

@@ -14,6 +14,9 @@ typedef struct Arg {
     int64_t res;                  /* block schedule (CUDA): offset in shared memory, or -1 */
     int64_t bytes;                /* its size when resident (at most) */
     const char *len;              /* its size when resident: a C expression of the arguments */
+    const IrPop *pop;             /* resident per-neuron variable of pop (copied back by owner) */
+    const IrProj *ring;           /* resident delay ring of this owner projection (likewise) */
+    int ro;                       /* resident and read-only: not copied back */
 } Arg;
 
 typedef struct Simt {
@@ -31,6 +34,9 @@ typedef struct Simt {
     int free;                     /* the model can take the free schedule (simt_free_ok) */
     int has_block;                /* nc_k_block is compiled (block_fits, or asked for) */
     int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
+    int has_cluster;              /* nc_k_cluster is compiled (CUDA sm_90+, cluster_ok) */
+    int nxm;                      /* cluster schedule: entries of nc_xm (spike words, 2 steps) */
+    int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
 } Simt;
 
 /* simt.c */

@@ -326,7 +326,8 @@ int compile_file(Compiler *cc)
     if (!be)
         return 1;
     if (o->gpu_mode && be == &backend_opencl &&
-        (strcmp(o->gpu_mode, "graph") == 0 || strcmp(o->gpu_mode, "persistent") == 0)) {
+        (strcmp(o->gpu_mode, "graph") == 0 || strcmp(o->gpu_mode, "persistent") == 0 ||
+         strcmp(o->gpu_mode, "cluster") == 0)) {
         error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
         return 1;
     }
@@ -339,7 +340,7 @@ int compile_file(Compiler *cc)
         return 1;
     m->mpi = o->mpi;
     if (o->explain) {
-        explain_model(cc, m, be->name);
+        explain_model(cc, m, be->name, be == &backend_cuda ? (o->gpu_arch ? o->gpu_arch : cuda_default_arch(cc)) : NULL);
         return 0;
     }
     BuildOpts bo = {0};
@@ -357,6 +358,13 @@ int compile_file(Compiler *cc)
     bo.gpu_arch = o->gpu_arch;
     if (be == &backend_cuda && !bo.gpu_arch)   /* the device program is written for it */
         bo.gpu_arch = cuda_default_arch(cc);
+    if (be == &backend_cuda && o->gpu_mode && strcmp(o->gpu_mode, "cluster") == 0) {
+        const char *why = simt_cluster_why(m, bo.gpu_arch);
+        if (why) {
+            error_at(cc, NOLOC, "the cluster schedule cannot run this model: %s", why);
+            return 1;
+        }
+    }
     bo.nvcc = o->nvcc;
     bo.hdf5_lib = "-lm";
 #ifdef NEUROC_HDF5_LIB

@@ -60,6 +60,11 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
     if (strcmp(sched, "block") == 0) {
         printf("nc_k_block runs the whole network in one work-group for a chunk of steps; each step, "
                "separated by barriers:");
+    } else if (strcmp(sched, "cluster") == 0) {
+        printf("nc_k_cluster runs the network on one thread-block cluster (up to 8 work-groups on as "
+               "many SMs; $NEUROC_CLUSTER) for a chunk of steps, each group for its own slice of "
+               "every population and of the targets, the step's spike words exchanged through "
+               "distributed shared memory; each step:");
     } else if (strcmp(sched, "persistent") == 0) {
         printf("nc_k_persistent, one cooperative kernel for a chunk of steps; each step, separated by "
                "grid barriers:");
@@ -67,7 +72,7 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
         printf("each step%s:", strcmp(sched, "graph") == 0 ? " (a chunk of steps captured once as a CUDA "
                                                                "graph and replayed)" : ", launched");
     }
-    int grid = strcmp(sched, "block") != 0;
+    int grid = strcmp(sched, "block") != 0 && strcmp(sched, "cluster") != 0;
     if (nplast)
         printf(" plastic arrivals (%s),", grid ? "nc_k_plast0-1" : "phases 0-1");
     printf(" neurons of");
@@ -92,10 +97,10 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
  * stdout: settings, populations, projections, integrators, merged receptors, run-time
  * parameters, kernel
  * plan, estimated memory and warnings. */
-void explain_model(Compiler *cc, IrModel *m, const char *backend)
+void explain_model(Compiler *cc, IrModel *m, const char *backend, const char *arch)
 {
     int gpu = strcmp(backend, "c") != 0;
-    const char *sched = gpu ? simt_schedule(m, strcmp(backend, "cuda") == 0, cc->opt.gpu_mode) : NULL;
+    const char *sched = gpu ? simt_schedule(m, arch, cc->opt.gpu_mode) : NULL;
     printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
            m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
            (double)m->total_steps * m->dt, backend);
@@ -147,7 +152,7 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
     if (gpu)
         printf("schedule: %s (%s)\n", sched,
                cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
-               : "auto: free for up to 30,000 neurons without projections or top-k; one work-group for up to 20,000 neurons and 4e6 synapses without procedural projections; else per-step kernels");
+               : "auto: free for up to 30,000 neurons without projections or top-k; for up to 20,000 neurons and 4e6 synapses without procedural projections one thread-block cluster (CUDA, sm_90 and later, no plasticity, top-k or shared variables), else one work-group; else per-step kernels");
     kernel_plan(m, backend, sched);
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
 
@@ -170,7 +175,7 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend)
             printf("warning %d: projection %s stores ~%.3g synapses (%.1f GiB): 'storage = procedural' "
                    "keeps none\n", ++nw, m->projs[k]->name, syn, syn * (m->dbl ? 12 : 8) / 1073741824.0);
     }
-    if (gpu && strcmp(sched, "block") != 0 && m->nprojs)
+    if (gpu && strcmp(sched, "block") != 0 && strcmp(sched, "cluster") != 0 && m->nprojs)
         printf("warning %d: the %s schedule adds synaptic input with atomics, in no fixed order: results "
                "equal the C back end's up to rounding; --gpu-mode block is bit-identical\n", ++nw, sched);
     if (gpu && strcmp(sched, "block") == 0 && (neurons > 20000 || synapses > 4e6))

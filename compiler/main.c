@@ -162,9 +162,10 @@ int main(int argc, char **argv)
             if (!need(i, argc, argv)) goto done;
             o->gpu_mode = argv[++i];
             if (strcmp(o->gpu_mode, "auto") && strcmp(o->gpu_mode, "block") && strcmp(o->gpu_mode, "launch") &&
-                strcmp(o->gpu_mode, "graph") && strcmp(o->gpu_mode, "persistent") && strcmp(o->gpu_mode, "free")) {
+                strcmp(o->gpu_mode, "graph") && strcmp(o->gpu_mode, "persistent") && strcmp(o->gpu_mode, "free") &&
+                strcmp(o->gpu_mode, "cluster")) {
                 fprintf(stderr, "neuroc: error: unknown GPU schedule '%s' (expected auto, block, launch, graph, "
-                                "persistent or free)\n", o->gpu_mode);
+                                "persistent, free or cluster)\n", o->gpu_mode);
                 goto done;
             }
         } else if (strcmp(a, "--gpu-arch") == 0) {

@@ -264,6 +264,6 @@ struct IrModel *compile_front(Compiler *cc, uint32_t file);
 /* --- explain.c ---------------------------------------------------------- */
 
 /* --explain: print what would be built for back end "c", "cuda" or "opencl" to stdout. */
-void explain_model(Compiler *cc, struct IrModel *m, const char *backend);
+void explain_model(Compiler *cc, struct IrModel *m, const char *backend, const char *arch);
 
 #endif

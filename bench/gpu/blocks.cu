@@ -41,6 +41,20 @@
  *                             cluster barrier (10^4 + 1 of them: one more before exit). An untimed
  *                             run checks it via distributed shared memory (each block reads its
  *                             neighbour's iteration number).
+ *  6b. cluster_relaxed.size_C barrier.cluster.arrive.relaxed + barrier.cluster.wait (no memory
+ *                             ordering), one cluster of C = 2, 4, 8, 16 blocks of 256: µs per barrier.
+ *  6c. cluster_mbar.size_C    an all-to-all exchange per iteration: thread r of every block stores the
+ *                             iteration into block r's shared memory (distributed shared memory) and
+ *                             arrives there on a shared-memory mbarrier (release, cluster scope);
+ *                             every thread waits on its own (acquire): µs per exchange. Checked: each
+ *                             block sees every peer's value of the iteration.
+ *  6d. cluster.lif4000_step_C 5b's 4000 LIF neurons, coupled (each spike adds -0.004 to 80 hashed
+ *                             targets at the next step), split over one cluster of C blocks of 256:
+ *                             per step the update, an ordered compaction, the spike list pushed into
+ *                             every block's shared memory, the 6c exchange, each block's delivery to
+ *                             its own targets (shared atomics of one value) and the record: µs per
+ *                             step. Checked exactly against a host simulation (counts, last 64 steps'
+ *                             lists, final v).
  *  7. atomic.f32_16KiB/400KiB/20MiB  2^28 float atomicAdd(+1) (result unused, i.e. RED) to addresses
  *                             h(i) * n >> 32 with h a cheap integer hash, into a buffer of 4,096 /
  *                             102,400 / 5,242,880 floats (all inside the L2 cache of an H100/H200):
@@ -305,6 +319,213 @@ __host__ __device__ static inline uint32_t hash32(uint32_t x)
     return x;
 }
 
+/* 6b/6c/6d. The pieces of a cluster step (sm_90). Shared-memory mbarriers: a block's thread r
+ * arrives, with release semantics at cluster scope, on peer r's mbarrier of the step's parity
+ * (two mbarriers, so that a block one step ahead never counts into the phase its peer still
+ * waits for); every thread then waits with acquire semantics on its own mbarrier. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ static inline unsigned smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ static inline void mbar_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+}
+__device__ static inline void mbar_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ static inline void mbar_arrive_remote(uint64_t *bar, unsigned rank)
+{
+    asm volatile("{\n\t.reg .b32 ra;\n\t"
+                 "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}" ::"r"(smem_u32(bar)),
+                 "r"(rank)
+                 : "memory");
+}
+__device__ static inline void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n\t.reg .pred P1;\n"
+                 "WAIT_%=:\n\t"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [%0], %1;\n\t"
+                 "@!P1 bra WAIT_%=;\n\t}" ::"r"(smem_u32(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+#endif
+
+/* 6b. barrier.cluster.arrive.relaxed + barrier.cluster.wait: the cluster barrier without the
+ * release/acquire fences of cluster.sync(). */
+__global__ void k_cluster_relaxed(int iters)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    for (int i = 0; i < iters; i++) {
+        asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+        asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+    }
+    cg::this_cluster().sync();
+#else
+    (void)iters;
+#endif
+}
+
+/* 6c. An all-to-all exchange per iteration: thread r of each block writes the iteration number
+ * into peer r's shared slot (distributed shared memory) and arrives on peer r's mbarrier; all
+ * threads wait on their own. With check, every block verifies every peer's slot. */
+__global__ void k_cluster_mbar(int iters, int check, int *err)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ __align__(8) uint64_t bar[2];
+    __shared__ int slot[2][16];
+    cg::cluster_group cl = cg::this_cluster();
+    const unsigned rank = cl.block_rank(), nb = cl.num_blocks();
+    if (threadIdx.x == 0) {
+        mbar_init(&bar[0], nb);
+        mbar_init(&bar[1], nb);
+        mbar_init_fence();
+    }
+    cl.sync();
+    for (int i = 0; i < iters; i++) {
+        const int p = i & 1;
+        if (threadIdx.x < nb) {
+            if (check) *cl.map_shared_rank(&slot[p][rank], threadIdx.x) = i;
+            mbar_arrive_remote(&bar[p], threadIdx.x);
+        }
+        mbar_wait(&bar[p], (unsigned)(i >> 1) & 1u);
+        if (check && threadIdx.x < nb && slot[p][threadIdx.x] != i) atomicAdd(err, 1);
+    }
+    cl.sync();
+#else
+    (void)iters;
+    (void)check;
+    if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(err, 1);
+#endif
+}
+
+/* 6d. 4000 LIF neurons (5b's, the same a, v0 and b) split over one cluster of CL_N blocks of
+ * CL_T threads, contiguous ranges, coupled: each spike of step s adds CL_W to the input of its
+ * CL_K targets (hash of neuron and k, mod 4000) at step s + 1. Per step and block: the update
+ * of its neurons (input from a shared-memory ring of 2 slots), an ordered compaction of its
+ * spikes (ballots + one warp scan), the spike list and count pushed into every peer's shared
+ * memory (parity buffers), the mbarrier exchange of 6c, then the delivery of all the step's
+ * spikes to its own targets (shared atomics: every add is CL_W, so the order does not change
+ * the sums) and the spike record (rank order = neuron order). */
+#define CL_K 80
+#define CL_W (-0.004f)
+#define CL_T 256
+__host__ __device__ static inline int cl_target(int n, int k)
+{
+    return (int)(hash32(((uint32_t)n << 7) ^ (uint32_t)k) % LIF_N);
+}
+template <int NPT>
+__global__ void __launch_bounds__(CL_T) k_cluster_lif(int steps, float a, const float *v0, const float *bvec,
+                                                     float *vout, int *counts, int *ring, int *err)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ __align__(8) uint64_t bar[2];
+    __shared__ int cnt[2][16];
+    __shared__ int lst[2][LIF_N]; /* lst[p][lo_r + i]: spike i of block r (at most its own count) */
+    __shared__ float in[2][LIF_N / 2];
+    __shared__ int off[NPT * (CL_T / 32) + 1];
+    cg::cluster_group cl = cg::this_cluster();
+    const int rank = (int)cl.block_rank(), nb = (int)cl.num_blocks();
+    const int lo = rank * LIF_N / nb, hi = (rank + 1) * LIF_N / nb, own = hi - lo;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const unsigned lt = (1u << lane) - 1u;
+    float v[NPT], b[NPT];
+#pragma unroll
+    for (int t = 0; t < NPT; t++) {
+        const int i = t * CL_T + tid;
+        v[t] = i < own ? v0[lo + i] : 0.f;
+        b[t] = i < own ? bvec[lo + i] : 0.f;
+    }
+    for (int i = tid; i < own; i += CL_T) in[0][i] = in[1][i] = 0.f;
+    if (tid == 0) {
+        mbar_init(&bar[0], nb);
+        mbar_init(&bar[1], nb);
+        mbar_init_fence();
+    }
+    cl.sync();
+    for (int step = 0; step < steps; step++) {
+        const int p = step & 1;
+        unsigned mask[NPT];
+#pragma unroll
+        for (int t = 0; t < NPT; t++) {
+            const int i = t * CL_T + tid;
+            bool spk = false;
+            if (i < own) {
+                v[t] = fmaf(a, v[t], b[t]) + in[p][i];
+                in[p][i] = 0.f;
+                if (v[t] >= 1.0f) {
+                    v[t] = 0.0f;
+                    spk = true;
+                }
+            }
+            mask[t] = __ballot_sync(0xffffffffu, spk);
+            if (lane == 0) off[t * (CL_T / 32) + warp] = __popc(mask[t]);
+        }
+        __syncthreads();
+        if (warp == 0) { /* exclusive scan of NPT * 8 <= 64 warp counts, two per lane */
+            const int n = NPT * (CL_T / 32);
+            int c0 = 2 * lane < n ? off[2 * lane] : 0, c1 = 2 * lane + 1 < n ? off[2 * lane + 1] : 0;
+            int inc = c0 + c1;
+#pragma unroll
+            for (int d = 1; d < 32; d <<= 1) {
+                int y = __shfl_up_sync(0xffffffffu, inc, d);
+                if (lane >= d) inc += y;
+            }
+            if (2 * lane < n) off[2 * lane] = inc - c0 - c1;
+            if (2 * lane + 1 < n) off[2 * lane + 1] = inc - c1;
+            if (lane == 31) off[n] = inc;
+        }
+        __syncthreads();
+        const int total = off[NPT * (CL_T / 32)];
+        /* push: each spike to every peer (lanes spread over peers), then the count */
+#pragma unroll
+        for (int t = 0; t < NPT; t++)
+            if (mask[t] >> lane & 1u) {
+                const int at = off[t * (CL_T / 32) + warp] + __popc(mask[t] & lt), n = lo + t * CL_T + tid;
+                for (int r = 0; r < nb; r++) *cl.map_shared_rank(&lst[p][lo + at], r) = n;
+            }
+        if (tid < nb) *cl.map_shared_rank(&cnt[p][rank], tid) = total;
+        __syncthreads();
+        if (tid < nb) mbar_arrive_remote(&bar[p], tid);
+        mbar_wait(&bar[p], (unsigned)(step >> 1) & 1u);
+        /* deliver every spike of the step to this block's targets; record this block's spikes */
+        int base = 0, all = 0;
+        for (int r = 0; r < nb; r++) {
+            const int c = cnt[p][r];
+            base += r < rank ? c : 0;
+            all += c;
+        }
+        for (int q = tid; q < all * CL_K; q += CL_T) {
+            int s = q / CL_K, r = 0;
+            while (s >= cnt[p][r]) s -= cnt[p][r++];
+            const int tgt = cl_target(lst[p][r * LIF_N / nb + s], q % CL_K);
+            if (tgt >= lo && tgt < hi) atomicAdd(&in[p ^ 1][tgt - lo], CL_W);
+        }
+        int *out = ring + (step % LIF_RING) * LIF_N + base;
+        for (int s = tid; s < total; s += CL_T) out[s] = lst[p][lo + s];
+        if (rank == 0 && tid == 0) counts[step] = all;
+        __syncthreads();
+    }
+#pragma unroll
+    for (int t = 0; t < NPT; t++)
+        if (t * CL_T + tid < own) vout[lo + t * CL_T + tid] = v[t];
+    cl.sync();
+#else
+    (void)steps;
+    (void)a;
+    (void)v0;
+    (void)bvec;
+    (void)vout;
+    (void)counts;
+    (void)ring;
+    if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(err, 1);
+#endif
+}
+
 __global__ void k_atomic(float *buf, uint32_t n, uint32_t total)
 {
     uint32_t stride = gridDim.x * blockDim.x;
@@ -549,6 +770,129 @@ static void bench_cluster(int major)
     CK(cudaFree(err));
 }
 
+/* A cluster launch configuration: `blocks` blocks of `threads` in clusters of cs. */
+struct ClusterCfg {
+    cudaLaunchAttribute attr[1];
+    cudaLaunchConfig_t cfg;
+    ClusterCfg(int cs, int blocks, int threads)
+    {
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = cs;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg = {};
+        cfg.gridDim = dim3(blocks);
+        cfg.blockDim = dim3(threads);
+        cfg.stream = g_s;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+    }
+};
+
+template <int NPT>
+static void cluster_lif_run(int cs, int steps, float a, const std::vector<float> &v0, const std::vector<float> &bv)
+{
+    auto k = k_cluster_lif<NPT>;
+    if (cs > 8) CK(cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    float *d_v0, *d_b, *d_vout;
+    int *d_counts, *d_ring, *err;
+    CK(cudaMalloc(&d_v0, LIF_N * sizeof(float)));
+    CK(cudaMalloc(&d_b, LIF_N * sizeof(float)));
+    CK(cudaMalloc(&d_vout, LIF_N * sizeof(float)));
+    CK(cudaMalloc(&d_counts, steps * sizeof(int)));
+    CK(cudaMalloc(&d_ring, LIF_RING * LIF_N * sizeof(int)));
+    CK(cudaMalloc(&err, sizeof(int)));
+    CK(cudaMemset(err, 0, sizeof(int)));
+    CK(cudaMemcpy(d_v0, v0.data(), LIF_N * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_b, bv.data(), LIF_N * sizeof(float), cudaMemcpyHostToDevice));
+    ClusterCfg c(cs, cs, CL_T);
+    auto ms = time_ms([&] { CK(cudaLaunchKernelEx(&c.cfg, k, steps, a, d_v0, d_b, d_vout, d_counts, d_ring, err)); });
+    std::vector<int> hc(steps), hr(LIF_RING * LIF_N), counts(steps), ring(LIF_RING * LIF_N);
+    std::vector<float> vout(LIF_N), v = v0, in(LIF_N, 0.f), next(LIF_N, 0.f);
+    int herr = 0;
+    CK(cudaMemcpy(hc.data(), d_counts, steps * sizeof(int), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hr.data(), d_ring, hr.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(vout.data(), d_vout, LIF_N * sizeof(float), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&herr, err, sizeof herr, cudaMemcpyDeviceToHost));
+    long long total = 0;
+    for (int s = 0; s < steps; s++) {
+        int cnt = 0, *out = &ring[(s % LIF_RING) * LIF_N];
+        for (int n = 0; n < LIF_N; n++) {
+            v[n] = fmaf(a, v[n], bv[n]) + in[n];
+            if (v[n] >= 1.0f) {
+                v[n] = 0.0f;
+                out[cnt++] = n;
+            }
+        }
+        std::fill(next.begin(), next.end(), 0.f);
+        for (int i = 0; i < cnt; i++)
+            for (int q = 0; q < CL_K; q++) next[cl_target(out[i], q)] += CL_W;
+        std::swap(in, next);
+        counts[s] = cnt;
+        total += cnt;
+    }
+    bool ok = !herr && counts == hc && memcmp(v.data(), vout.data(), LIF_N * sizeof(float)) == 0;
+    for (int s = steps - LIF_RING; ok && s < steps; s++)
+        ok = memcmp(&ring[(s % LIF_RING) * LIF_N], &hr[(s % LIF_RING) * LIF_N], counts[s] * sizeof(int)) == 0;
+    char name[64], note[200];
+    snprintf(name, sizeof name, "cluster.lif4000_step_%d", cs);
+    if (!ok) fail(name);
+    snprintf(note, sizeof note, "one cluster of %d blocks x %d threads: 4000 coupled LIF (%d targets per spike), "
+             "compaction, DSMEM spike exchange, mbarrier, delivery, record; %.2f spikes/step; per step",
+             cs, CL_T, CL_K, (double)total / steps);
+    add_row(name, "us", us_per(ms, steps), note);
+    CK(cudaFree(d_v0));
+    CK(cudaFree(d_b));
+    CK(cudaFree(d_vout));
+    CK(cudaFree(d_counts));
+    CK(cudaFree(d_ring));
+    CK(cudaFree(err));
+}
+
+/* 6b-6d: the relaxed cluster barrier, the mbarrier exchange, the cluster LIF step. */
+static void bench_cluster_step(int major)
+{
+    if (major < 9) {
+        printf("  cluster exchange: skipped (needs compute capability 9.0)\n");
+        return;
+    }
+    CK(cudaFuncSetAttribute(k_cluster_relaxed, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CK(cudaFuncSetAttribute(k_cluster_mbar, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    int *err;
+    CK(cudaMalloc(&err, sizeof *err));
+    const int iters = ITERS;
+    for (int cs = 2; cs <= 16; cs *= 2) {
+        ClusterCfg c(cs, cs, 256);
+        char name[64], note[200];
+        auto ms = time_ms([&] { CK(cudaLaunchKernelEx(&c.cfg, k_cluster_relaxed, iters)); });
+        snprintf(name, sizeof name, "cluster_relaxed.size_%d", cs);
+        snprintf(note, sizeof note, "barrier.cluster.arrive.relaxed + wait, one cluster of %d x 256, per barrier", cs);
+        add_row(name, "us", us_per(ms, iters + 1), note);
+        int herr = 0;
+        CK(cudaMemset(err, 0, sizeof *err));
+        CK(cudaLaunchKernelEx(&c.cfg, k_cluster_mbar, iters, 1, err));
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(&herr, err, sizeof herr, cudaMemcpyDeviceToHost));
+        snprintf(name, sizeof name, "cluster_mbar.size_%d", cs);
+        if (herr) fail(name);
+        ms = time_ms([&] { CK(cudaLaunchKernelEx(&c.cfg, k_cluster_mbar, iters, 0, err)); });
+        snprintf(note, sizeof note, "all-to-all DSMEM push + remote mbarrier arrive + wait, one cluster of %d x 256, per exchange", cs);
+        add_row(name, "us", us_per(ms, iters + 1), note);
+    }
+    CK(cudaFree(err));
+    const float a = expf(-0.1f / 20.0f);
+    std::vector<float> v0(LIF_N), bv(LIF_N);
+    for (int n = 0; n < LIF_N; n++) {
+        v0[n] = (float)(hash32(2u * n + 1u) >> 8) * (1.0f / 16777216.0f);
+        float drive = 0.5f + 1.5f * (float)(hash32(2u * n + 2u) >> 8) / 16777216.0f;
+        bv[n] = (1.0f - a) * drive;
+    }
+    cluster_lif_run<8>(2, iters, a, v0, bv);
+    cluster_lif_run<4>(4, iters, a, v0, bv);
+    cluster_lif_run<2>(8, iters, a, v0, bv);
+    cluster_lif_run<1>(16, iters, a, v0, bv);
+}
+
 static void bench_atomic(int sms)
 {
     const uint32_t total = 1u << 28;
@@ -686,6 +1030,7 @@ int main(int argc, char **argv)
     bench_grid_sync(sms);
     bench_block();
     bench_cluster(major);
+    bench_cluster_step(major);
     bench_atomic(sms);
     bench_philox(sms);
     bench_memory(sms);

@@ -96,6 +96,13 @@ nrt_status nrt_gpu_launch_coop(nrt_kernel *k, size_t groups, size_t group_size, 
  * index = local index), so a kernel written for one group runs `batch` independent copies
  * (--instances: the block schedule). NRT_EINVAL above 65535 (CUDA's limit). */
 nrt_status nrt_gpu_launch_batch(nrt_kernel *k, size_t batch, size_t group_size, size_t local_bytes);
+/* One thread-block cluster of `cluster` groups (the grid is the cluster: group r is
+ * cluster rank r), whose groups may read and write each other's shared memory (CUDA,
+ * compute capability 9.0 and drivers from 12.0); NRT_EINVAL elsewhere. */
+nrt_status nrt_gpu_launch_cluster(nrt_kernel *k, size_t cluster, size_t group_size, size_t local_bytes);
+/* The largest cluster (16, 8, 4 or 2 groups) of which one can be resident; 0 where there
+ * are no clusters. */
+size_t nrt_gpu_max_cluster(nrt_kernel *k, size_t group_size, size_t local_bytes);
 /* How many groups of `group_size` can be resident at once on the whole device (CUDA:
  * occupancy x SMs; OpenCL: compute units). 0 on failure. */
 size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes);

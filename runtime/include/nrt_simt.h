@@ -159,6 +159,47 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 #define nc_atomic_add_f64(p, v) ((void)atomicAdd((double *)(p), (v)))
 /* Exclusive prefix sum of v over the block (every thread calls it; blockDim.x a multiple
  * of 32); *total gets the sum. tmp: 32 ints of shared memory. Warp shuffles, two barriers. */
+/* Exclusive prefix sum of v over the warp (all 32 lanes call it); *total gets the sum. */
+NC_DEV int nc_warp_scan(int v, int *total)
+{
+    const int lane = threadIdx.x & 31;
+    int x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += y;
+    }
+    *total = __shfl_sync(0xffffffffu, x, 31);
+    return x - v;
+}
+/* The cluster schedule (sm_90): the spike words of a step go from the group that owns them
+ * into every group's shared memory as 64-bit stores (the step's low 32 bits above the word,
+ * nc_push64), and a reader loads (nc_ld64) until the words it reads carry the step: no
+ * barrier, no fence. */
+NC_DEV void nc_push64(uint64_t *p, int rank, uint64_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("{\n\t.reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                 "st.relaxed.cluster.shared::cluster.u64 [ra], %2;\n\t}"
+                 ::"r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank), "l"(v) : "memory");
+#else
+    (void)p; (void)rank; (void)v;
+    __trap();
+#endif
+}
+NC_DEV uint64_t nc_ld64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint64_t v;
+    asm volatile("ld.relaxed.cluster.shared::cta.u64 %0, [%1];"
+                 : "=l"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
+    return v;
+#else
+    (void)p;
+    __trap();
+    return 0u;
+#endif
+}
 NC_DEV int nc_block_scan(int v, int *tmp, int *total)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
@@ -191,4 +232,13 @@ NC_DEV int nc_block_scan(int v, int *tmp, int *total)
 #error "nrt_simt.h is device code: compile it as CUDA or OpenCL C"
 #endif
 
+
+/* Neurons [nc_part(size, r, nr), nc_part(size, r + 1, nr)) of a population of `size` are
+ * work-group r's of nr (the cluster schedule; nr = 1: all): whole 32-neuron spike words. */
+NC_DEV int64_t nc_part(int64_t size, int64_t r, int64_t nr)
+{
+    const int64_t a = ((size + 31) >> 5) * r; /* a shift for the power-of-two nr of clusters */
+    const int64_t x = 32 * ((nr & (nr - 1)) == 0 && nr < 0x80000000 ? a >> nc_ctz((uint32_t)nr) : a / nr);
+    return x < size ? x : size;
+}
 #endif

@@ -55,6 +55,10 @@ static struct {
 #if CUDA_VERSION >= 12040
     __typeof__(&cuFuncGetParamInfo) cuFuncGetParamInfo; /* optional: drivers >= 12.4 */
 #endif
+#if CUDA_VERSION >= 12000   /* optional: thread-block clusters (drivers >= 12.0) */
+    __typeof__(&cuLaunchKernelEx) cuLaunchKernelEx;
+    __typeof__(&cuOccupancyMaxActiveClusters) cuOccupancyMaxActiveClusters;
+#endif
 } cu;
 #undef CU_DECL
 
@@ -181,6 +185,12 @@ static nrt_status cu_load(nrt_ctx *ctx)
 #if CUDA_VERSION >= 12040
     p = cu_sym(h, S(cuFuncGetParamInfo));
     memcpy(&cu.cuFuncGetParamInfo, &p, sizeof p);
+#endif
+#if CUDA_VERSION >= 12000
+    p = cu_sym(h, S(cuLaunchKernelEx));
+    memcpy(&cu.cuLaunchKernelEx, &p, sizeof p);
+    p = cu_sym(h, S(cuOccupancyMaxActiveClusters));
+    memcpy(&cu.cuOccupancyMaxActiveClusters, &p, sizeof p);
 #endif
     r = cu.cuInit(0);
     if (r == CUDA_ERROR_NO_DEVICE) {
@@ -457,6 +467,81 @@ static size_t cu_max_resident(nrt_kernel *k, size_t group_size, size_t local_byt
     return (size_t)n * (size_t)k->g->info.compute_units;
 }
 
+#if CUDA_VERSION >= 12000
+/* A launch configuration of one cluster of `cluster` groups (grid = cluster). */
+static void cu_cluster_cfg(nrt_kernel *k, size_t cluster, size_t group_size, size_t local_bytes,
+                           CUlaunchConfig *cfg, CUlaunchAttribute *attr)
+{
+    memset(cfg, 0, sizeof *cfg);
+    memset(attr, 0, sizeof *attr);
+    attr->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr->value.clusterDim.x = (unsigned)cluster;
+    attr->value.clusterDim.y = 1;
+    attr->value.clusterDim.z = 1;
+    cfg->gridDimX = (unsigned)cluster;
+    cfg->gridDimY = cfg->gridDimZ = 1;
+    cfg->blockDimX = (unsigned)group_size;
+    cfg->blockDimY = cfg->blockDimZ = 1;
+    cfg->sharedMemBytes = (unsigned)local_bytes;
+    cfg->hStream = CUG(k->g)->s;
+    cfg->attrs = attr;
+    cfg->numAttrs = 1;
+}
+#endif
+
+/* The largest cluster of 16, 8, 4 or 2 groups that can be resident (0: none, or no
+ * clusters on this device or driver). 16 is beyond CUDA's portable size: allowed first. */
+static size_t cu_max_cluster(nrt_kernel *k, size_t group_size, size_t local_bytes)
+{
+#if CUDA_VERSION >= 12000
+    CUlaunchConfig cfg;
+    CUlaunchAttribute attr;
+    if (!cu.cuLaunchKernelEx || !cu.cuOccupancyMaxActiveClusters || k->g->info.cc_major < 9 ||
+        cu_cur(k->g) != CUDA_SUCCESS || cu_shmem(k, local_bytes) != CUDA_SUCCESS)
+        return 0;
+    (void)cu.cuFuncSetAttribute((CUfunction)k->h, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    for (size_t c = 16; c >= 2; c /= 2) {
+        int n = 0;
+        cu_cluster_cfg(k, c, group_size, local_bytes, &cfg, &attr);
+        if (cu.cuOccupancyMaxActiveClusters(&n, (CUfunction)k->h, &cfg) == CUDA_SUCCESS && n >= 1)
+            return c;
+    }
+    return 0;
+#else
+    (void)k;
+    (void)group_size;
+    (void)local_bytes;
+    return 0;
+#endif
+}
+
+static nrt_status cu_launch_cluster(nrt_kernel *k, size_t cluster, size_t group_size,
+                                    size_t local_bytes)
+{
+    nrt_gpu *g = k->g;
+#if CUDA_VERSION >= 12000
+    CUlaunchConfig cfg;
+    CUlaunchAttribute attr;
+    CUresult r = cu_cur(g);
+    if (r == CUDA_SUCCESS)
+        r = cu_shmem(k, local_bytes);
+    if (r == CUDA_SUCCESS && cu.cuLaunchKernelEx) {
+        cu_cluster_cfg(k, cluster, group_size, local_bytes, &cfg, &attr);
+        r = cu.cuLaunchKernelEx(&cfg, (CUfunction)k->h, k->nargs ? k->params : NULL, NULL);
+        if (r != CUDA_SUCCESS)
+            return cu_fail(g->ctx, r, "launching kernel '%s' as one cluster of %zu groups of %zu threads "
+                           "with %zu bytes of shared memory each", k->name, cluster, group_size, local_bytes);
+        return NRT_OK;
+    }
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g->ctx, r, "launching kernel '%s' with %zu bytes of shared memory", k->name,
+                       local_bytes);
+#endif
+    nrt_seterr(g->ctx, "launching kernel '%s' as a cluster: the CUDA driver has no thread-block clusters",
+               k->name);
+    return NRT_EINVAL;
+}
+
 static nrt_status cu_launch(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
                             size_t local_bytes, int coop)
 {
@@ -683,6 +768,8 @@ const nrt_gpu_ops nrt_cuda_ops = {
     .arg = cu_arg,
     .launch = cu_launch,
     .max_resident = cu_max_resident,
+    .launch_cluster = cu_launch_cluster,
+    .max_cluster = cu_max_cluster,
     .capture_begin = cu_capture_begin,
     .capture_end = cu_capture_end,
     .graph_launch = cu_graph_launch,

@@ -430,6 +430,29 @@ nrt_status nrt_gpu_launch_batch(nrt_kernel *k, size_t batch, size_t group_size,
     return launch(k, 1, batch, group_size, local_bytes, 0);
 }
 
+nrt_status nrt_gpu_launch_cluster(nrt_kernel *k, size_t cluster, size_t group_size,
+                                  size_t local_bytes)
+{
+    nrt_status st = launch(k, 0, 1, group_size, local_bytes, 0);   /* the argument checks only */
+    if (st != NRT_OK)
+        return st;
+    if (!k->g->ops->launch_cluster || cluster < 1 || cluster > 16) {
+        nrt_seterr(k->g->ctx, "launching kernel '%s' as a cluster of %zu groups: %s", k->name, cluster,
+                   k->g->ops->launch_cluster ? "clusters have 1 to 16 groups"
+                                             : "the API has no thread-block clusters");
+        return NRT_EINVAL;
+    }
+    return k->g->ops->launch_cluster(k, cluster, group_size, local_bytes);
+}
+
+size_t nrt_gpu_max_cluster(nrt_kernel *k, size_t group_size, size_t local_bytes)
+{
+    if (!k || group_size == 0 || group_size > (size_t)k->g->info.max_group_size ||
+        !k->g->ops->max_cluster)
+        return 0;
+    return k->g->ops->max_cluster(k, group_size, local_bytes);
+}
+
 size_t nrt_gpu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes)
 {
     if (!k || group_size == 0 || group_size > (size_t)k->g->info.max_group_size)

@@ -83,6 +83,10 @@ struct nrt_gpu_ops {
     nrt_status (*launch)(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
                          size_t local_bytes, int coop);
     size_t (*max_resident)(nrt_kernel *k, size_t group_size, size_t local_bytes);
+    /* One thread-block cluster of `cluster` groups; the largest cluster that fits (0: none).
+     * NULL where the API has no clusters. */
+    nrt_status (*launch_cluster)(nrt_kernel *k, size_t cluster, size_t group_size, size_t local_bytes);
+    size_t (*max_cluster)(nrt_kernel *k, size_t group_size, size_t local_bytes);
     /* NULL where the API has no graphs. */
     nrt_status (*capture_begin)(nrt_gpu *g);
     nrt_status (*capture_end)(nrt_gpu *g, uintptr_t *graph);

@@ -80,7 +80,7 @@ def run_case(backend):
         # one thread: the loop's CPU time cannot exceed its wall time (clock resolutions aside)
         check(b["simulate_cpu_s"] <= b["simulate_s"] + 0.01, "c: simulation CPU time <= wall time")
     else:
-        check(b["schedule"] in ("block", "launch") and b["device"], "%s: %s on %s" % (backend, b["schedule"], b["device"]))
+        check(b["schedule"] in ("block", "cluster", "launch") and b["device"], "%s: %s on %s" % (backend, b["schedule"], b["device"]))
         # at least each synapse's column index (4 bytes) and float weight (4 bytes)
         check(8 * b["synapses"] <= b["peak_device_bytes"] < 1e9,
               "%s: peak device memory %s bytes" % (backend, b["peak_device_bytes"]))

@@ -31,6 +31,14 @@ grep -q "the graph schedule needs CUDA" "$WORK/err.txt" && ok "graph schedule re
 expect_rc 1 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend opencl --gpu-mode free --emit-only "$WORK/free_cuba"
 grep -q "the free schedule takes a model without projections or top-k, in one process (this one has projections)" "$WORK/err.txt" &&
     ok "free schedule refused with projections" || bad "free schedule refused with projections: $(cat "$WORK/err.txt")"
+expect_rc 1 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend opencl --gpu-mode cluster --emit-only "$WORK/cl_cuba"
+grep -q "the cluster schedule needs CUDA" "$WORK/err.txt" && ok "cluster schedule refused on OpenCL" || bad "cluster schedule refused on OpenCL"
+expect_rc 1 "$NEUROC" "$HERE/../../examples/stdp_song.neuro" --backend cuda --gpu-mode cluster --emit-only "$WORK/cl_song"
+grep -q "the cluster schedule cannot run this model: a projection is plastic" "$WORK/err.txt" &&
+    ok "cluster schedule refused with plasticity" || bad "cluster schedule refused with plasticity: $(cat "$WORK/err.txt")"
+expect_rc 1 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend cuda --gpu-arch sm_80 --gpu-mode cluster --emit-only "$WORK/cl_80"
+grep -q "thread-block clusters need --gpu-arch sm_90 or later" "$WORK/err.txt" &&
+    ok "cluster schedule refused before sm_90" || bad "cluster schedule refused before sm_90: $(cat "$WORK/err.txt")"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-mode fastest
 grep -q "unknown GPU schedule 'fastest'" "$WORK/err.txt" && ok "bad --gpu-mode named" || bad "bad --gpu-mode named"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-arch 90

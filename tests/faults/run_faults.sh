@@ -247,7 +247,7 @@ EOF
         expect 1 device_none "$S" --out "$WORK/device_none" --device 99 # parsed; no such device
         grepe device_none "^$S: error: .*99"
         expect 2 mode_bad env NEUROC_GPU_MODE=fastest "$S" --out "$WORK/mode_bad" # read once the device is open
-        has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent, free)"
+        has mode_bad "$S: error: NEUROC_GPU_MODE='fastest' is not a schedule (block, launch, graph, persistent, free, cluster)"
         if [ "$BACKEND" = cuda ]; then
             # over 20,000 neurons: a CUDA program without nc_k_block (simt.c, block_fits)
             build wide busy 's/RATE/200 Hz/; s/LENGTH/20 ms/; s/\[200\]/[30000]/'

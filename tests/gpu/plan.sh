@@ -24,13 +24,18 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
     for buf in pop_P_V prj_Ce_ring prj_Ci_ring pop_P_spk pop_P_fm nc_cnt; do
         grep -q "^ *real \*const $buf = \|^ *int32_t \*const $buf = \|^ *uint32_t \*const $buf = " "$f" && ok "cuba sm_90: $buf resident" || bad "cuba sm_90: $buf not resident"
     done
-    grep -q "one weight (16.2f): 128 work-items per spike, atomic adds" "$f" && ok "cuba: Ce delivered order-free" || bad "cuba: Ce not order-free"
-    grep -q "nc_k_block(" "$f" && grep -q "nc_k_persistent(" "$f" && ok "cuba: block and persistent kernels" || bad "cuba: a schedule kernel is missing"
+    grep -q "the one-weight projections from P: 128 work-items per (spike, projection) of the spike's segment, atomic adds" "$f" &&
+        ok "cuba: Ce and Ci delivered order-free, fused" || bad "cuba: Ce and Ci not order-free"
+    grep -q "nc_k_block(" "$f" && grep -q "nc_k_persistent(" "$f" && grep -q "nc_k_cluster(" "$f" &&
+        ok "cuba: block, persistent and cluster kernels" || bad "cuba: a schedule kernel is missing"
+    grep -q "nc_push64(&nc_xm" "$f" && grep -q "static __shared__ uint64_t nc_xm\[250\];" "$f" &&
+        ok "cuba: the cluster kernel exchanges 125 spike words, two steps' worth" || bad "cuba: no spike-word exchange"
 }
 # sm_75 (64 KiB): less fits, and never more than the budget
 emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
     b=$(resident "$WORK/cuba75/cuba.cu")
     [ "$b" -gt 0 ] && [ "$b" -le $((48 * 1024)) ] && ok "cuba sm_75: $b bytes resident" || bad "cuba sm_75: $b bytes resident"
+    ! grep -q "nc_k_cluster(" "$WORK/cuba75/cuba.cu" && ok "cuba sm_75: no cluster kernel" || bad "cuba sm_75: a cluster kernel"
 }
 # OpenCL: no residency (its phases take __global pointers)
 emit cubacl "$EX/cuba.neuro" --backend opencl && {
@@ -49,10 +54,10 @@ emit mccl "$EX/microcircuit.neuro" --backend opencl && {
     grep -q "nc_k_block(" "$WORK/mccl/microcircuit.cl" && ok "microcircuit opencl: keeps nc_k_block" || bad "microcircuit opencl: no nc_k_block"
 }
 # auto: free for a small batch without projections, graph for a large one, block for CUBA
-for c in "hh_batch.neuro|free|" "cuba.neuro|block|" "microcircuit.neuro|graph|"; do
-    m=${c%%|*}; want=$(echo "$c" | cut -d'|' -f2)
-    got=$("$NEUROC" "$EX/$m" --backend cuda --explain 2>/dev/null | sed -n 's/^schedule: \([a-z]*\) .*/\1/p')
-    [ "$got" = "$want" ] && ok "auto schedule of $m: $got" || bad "auto schedule of $m: $got, want $want"
+for c in "hh_batch.neuro|free|sm_90" "cuba.neuro|cluster|sm_90" "cuba.neuro|block|sm_80" "stdp_song.neuro|block|sm_90" "microcircuit.neuro|graph|sm_90"; do
+    m=${c%%|*}; want=$(echo "$c" | cut -d'|' -f2); arch=$(echo "$c" | cut -d'|' -f3)
+    got=$("$NEUROC" "$EX/$m" --backend cuda --gpu-arch "$arch" --explain 2>/dev/null | sed -n 's/^schedule: \([a-z]*\) .*/\1/p')
+    [ "$got" = "$want" ] && ok "auto schedule of $m ($arch): $got" || bad "auto schedule of $m ($arch): $got, want $want"
 done
 sed 's/^const scale = 1$/const scale = 10/' "$EX/hh_batch.neuro" >"$WORK/hh_big.neuro"
 got=$("$NEUROC" "$WORK/hh_big.neuro" -I "$EX/.." --backend cuda --explain 2>/dev/null | sed -n 's/^schedule: \([a-z]*\) .*/\1/p')
