@@ -703,6 +703,24 @@ static const char *own_hi(const Simt *S, int v, const IrPop *p)
  * group then waits for the step's words of all groups (nc_pull32) and compacts them in
  * index order: the same spike list, count and recording in every group, no barrier before
  * the one that hands the list to the delivery. */
+/* The spikes of word w (bits b) into p's list from position `at` on, each recorded (where
+ * `guard` holds, if given): the ordered compaction's last part. */
+static void emit_spike_walk(Out *o, const Simt *S, const IrPop *p, const char *guard)
+{
+    out_open(o, "while (b)");
+    out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
+    out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+    if (has_spike_recs(S, p)) {
+        if (guard)
+            out_open(o, "if (%s)", guard);
+        spike_recs(S, p, o);
+        if (guard)
+            out_close(o);
+    }
+    out_line(o, "b &= b - 1u;");
+    out_close(o);
+}
+
 /* The cluster variant keeps a neuron's variables in locals for its update (d_var_held): its
  * step is one chain of dependent operations, and a store to a shared-memory array makes the
  * compiler load every later read again. */
@@ -761,16 +779,7 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
         out_open(o, "for (int q = 0; q < %lld; q++)", per);
         out_line(o, "const int w = w0 + q;");
         out_line(o, "uint32_t b = x[q];");
-        out_open(o, "while (b)");
-        out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
-        out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
-        if (has_spike_recs(S, p)) {
-            out_open(o, "if (NC_GROUP == 0)");
-            spike_recs(S, p, o);
-            out_close(o);
-        }
-        out_line(o, "b &= b - 1u;");
-        out_close(o);
+        emit_spike_walk(o, S, p, "NC_GROUP == 0");
         out_close(o);
         out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
         out_close(o);
@@ -843,12 +852,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, "int total;");
             out_line(o, "int at = nc_total + nc_block_scan(nc_popc(b), nc_tmp, &total);");
             out_line(o, "if (b) %s_fm[w] = 0u;", p->cname);
-            out_open(o, "while (b)");
-            out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
-            out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
-            spike_recs(S, p, o);
-            out_line(o, "b &= b - 1u;");
-            out_close(o);
+            emit_spike_walk(o, S, p, NULL);
             out_line(o, "nc_total += total;");
             out_close(o);
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = nc_total;", 2 * p->id);
