@@ -79,14 +79,18 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
     for (int i = 0; i < m->npops; i++)
         printf(" %s", m->pops[i]->name);
     printf(" (%s)%s,", grid ? "nc_k_neurons: a work-item per neuron, atomic spike compaction"
-                            : "ordered spike compaction by a block scan",
+                            : strcmp(sched, "cluster") == 0 ? "each group its own; every group's spike words "
+                                                               "compacted in index order by one warp"
+                                                             : "ordered spike compaction by a block scan",
            ntopk ? (grid ? " top-k radix select (nc_k_tk*, nc_k_after)" : " top-k radix select") : "");
     if (m->nprojs) {
         printf(" delivery of");
         for (int k = 0; k < m->nprojs; k++)
             printf(" %s", m->projs[k]->name);
         printf(" (%s),", grid ? "nc_k_synapses: a work-group per spike, atomic adds"
-                              : "spike by spike, each target summed in the C back end's order");
+                              : "one-weight projections with a ring of their own: the (spike, projection) "
+                                "pairs at once, atomic adds of that one weight, the same sums in any order; "
+                                "the others spike by spike, each target summed in the C back end's order");
     }
     if (nplast)
         printf(" learning (%s),", grid ? "nc_k_plast2-6" : "phases 2-6");

@@ -39,6 +39,9 @@ grep -q "the cluster schedule cannot run this model: a projection is plastic" "$
 expect_rc 1 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend cuda --gpu-arch sm_80 --gpu-mode cluster --emit-only "$WORK/cl_80"
 grep -q "thread-block clusters need --gpu-arch sm_90 or later" "$WORK/err.txt" &&
     ok "cluster schedule refused before sm_90" || bad "cluster schedule refused before sm_90: $(cat "$WORK/err.txt")"
+expect_rc 0 "$NEUROC" "$HERE/../../examples/cuba.neuro" --backend cuda --gpu-arch sm_90 --explain
+grep -q "^kernel plan (cuda, cluster): nc_k_cluster runs the network on one thread-block cluster" "$WORK/out.txt" &&
+    ok "--explain: the cluster kernel plan" || bad "--explain cluster plan: $(grep plan "$WORK/out.txt")"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-mode fastest
 grep -q "unknown GPU schedule 'fastest'" "$WORK/err.txt" && ok "bad --gpu-mode named" || bad "bad --gpu-mode named"
 expect_rc 2 "$NEUROC" "$WORK/tiny.neuro" --gpu-arch 90
