@@ -353,7 +353,7 @@ static void plan_resident(Simt *S)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int64_t budget = shmem_budget(S->arch) - 8 * (int64_t)S->nxm, rs = m->dbl ? 8 : 4;
+    const int64_t budget = shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)m->npops, rs = m->dbl ? 8 : 4;
     if (budget <= 0 || !S->has_block)
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
@@ -402,6 +402,22 @@ static void plan_resident(Simt *S)
 /* ===== the block schedule's shared memory =====} */
 
 
+/* The cluster schedule's spike words of population p in nc_xw: its 32-neuron words rounded
+ * up to whole 16 bytes (R), four blocks of R (this group's staged words, then all groups'
+ * words, each for two steps by parity) from entry xw_off. */
+static int xw_words(const IrPop *p)
+{
+    return (int)(((p->size + 31) / 32 + 3) / 4 * 4);
+}
+
+static int xw_off(const Simt *S, const IrPop *p)
+{
+    int off = 0;
+    for (int i = 0; i < S->m->npops && S->m->pops[i] != p; i++)
+        off += 4 * xw_words(S->m->pops[i]);
+    return off;
+}
+
 /* The layout of m's programs for target t: which schedule kernels the device program has
  * (block_fits), the CUDA target, the buffers (layout). Both programs are written from it. */
 static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t)
@@ -418,18 +434,10 @@ static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, 
     S->has_block = !t->graphs || block_fits(m) || strcmp(sched, "block") == 0 || S->has_cluster;
     S->has_persistent = t->graphs && (block_fits(m) || strcmp(sched, "persistent") == 0);
     for (int i = 0; i < m->npops && S->has_cluster; i++)
-        S->nxm += 2 * (int)((m->pops[i]->size + 31) / 32);
+        S->nxm += 4 * xw_words(m->pops[i]);
     layout(S);
 }
 
-/* Entry of population p's spike words in nc_xm (two steps' worth, by step parity). */
-static int xm_off(const Simt *S, const IrPop *p)
-{
-    int off = 0;
-    for (int i = 0; i < S->m->npops && S->m->pops[i] != p; i++)
-        off += 2 * (int)((S->m->pops[i]->size + 31) / 32);
-    return off;
-}
 
 /* The cluster schedule splits the block schedule's network over one thread-block cluster
  * (CUDA, sm_90 and later): each work-group steps its own neurons (nc_part) and sums its own
@@ -662,7 +670,10 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     if (S->has_cluster) {
         out_line(o, "#if defined(__CUDACC__)");
         out_line(o, "/* the cluster schedule's spike words of every population, two steps' worth (emit_neurons) */");
-        out_line(o, "static __shared__ uint64_t nc_xm[%d];", S->nxm);
+        out_line(o, "static __shared__ __align__(16) uint32_t nc_xw[%d];", S->nxm);
+        out_line(o, "static __shared__ __align__(8) uint64_t nc_xb[%d]; /* mbarriers: two per population */", 2 * m->npops);
+        out_line(o, "static __shared__ uint32_t nc_txb[%d]; /* bytes of a step's words of all groups */", m->npops);
+        out_line(o, "static __shared__ int64_t nc_s0; /* the launch's first step: the mbarriers' phases count from it */");
         out_line(o, "/* the cluster schedule: each population's neurons of this work-group, nc_part (per launch) */");
         out_line(o, "static __shared__ int32_t nc_own[%d];", 2 * m->npops);
         out_line(o, "#endif");
@@ -697,12 +708,6 @@ static const char *own_hi(const Simt *S, int v, const IrPop *p)
                           : arena_printf(&S->cc->arena, "%lld", (long long)p->size);
 }
 
-/* The cluster variant of a population's neuron phase (CUDA): the work-group steps its own
- * neurons [nc_lo, nc_hi), whole 32-neuron words, so each warp's ballot is one spike word;
- * lane r stores it, tagged with the step, into group r's nc_xm. The first warp of every
- * group then waits for the step's words of all groups (nc_pull32) and compacts them in
- * index order: the same spike list, count and recording in every group, no barrier before
- * the one that hands the list to the delivery. */
 /* The spikes of word w (bits b) into p's list from position `at` on, each recorded (where
  * `guard` holds, if given): the ordered compaction's last part. */
 static void emit_spike_walk(Out *o, const Simt *S, const IrPop *p, const char *guard)
@@ -733,13 +738,28 @@ static void d_var_held(const CgDialect *d, const IrVar *v, StrBuf *out)
         sb_printf(out, "nc_scal[%d]", simt_scal_var(S, v));
 }
 
+/* The cluster variant of a population's neuron phase (CUDA): the work-group steps its own
+ * neurons [nc_lo, nc_hi) (whole 128-neuron pieces, nc_part), so each warp's ballot is one
+ * spike word, staged in nc_xw. After a barrier the staged words go, 16 bytes a store, into
+ * every group's nc_xw (nc_st_async4; group r by work-items r, r + groups, ...: the number
+ * of groups is a power of two, pick_cluster), and the first warp of every group waits for
+ * the step's words of all groups on its mbarrier (armed at the start with the bytes of all
+ * groups: nc_txb) and compacts them in index order: the same spike list, count and
+ * recording in every group. Two steps' worth of words and mbarriers, by step parity: a group copies
+ * words of step t + 2 into a peer only after the peer's words of step t + 1 came, which the
+ * peer sent after it had read the slot's words of step t. */
 static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const CgDialect *d0)
 {
     CgDialect dh = *d0, *d = &dh;
     dh.var = d_var_held;
-    const long long nw = (long long)((p->size + 31) / 32), per = (nw + 31) / 32;
-    const char *xm = arena_printf(&S->cc->arena, "&nc_xm[%d + (int)(step & 1) * %lld + ", xm_off(S, p), nw);
+    const long long nw = (long long)((p->size + 31) / 32), per = (nw + 31) / 32, R = xw_words(p);
+    const int xo = xw_off(S, p);
+    const char *stg = arena_printf(&S->cc->arena, "nc_xw[%d + (int)(step & 1) * %lld", xo, R);
+    const char *all = arena_printf(&S->cc->arena, "nc_xw[%lld + (int)(step & 1) * %lld", xo + 2 * R, R);
+    const char *bar = arena_printf(&S->cc->arena, "&nc_xb[%d + (int)(step & 1)]", 2 * p->id);
     out_line(o, "const int64_t nc_lo = %s, nc_hi = %s;", own_lo(S, V_CLUSTER, p), own_hi(S, V_CLUSTER, p));
+    if (p->has_spikes)
+        out_line(o, "if (NC_LID == 0) nc_mbar_expect(%s, nc_txb[%d]); /* this step's words of all groups */", bar, p->id);
     out_open(o, "for (int64_t base = nc_lo; base < nc_hi; base += NC_LSIZE)");
     out_line(o, "const int64_t n = base + NC_LID;");
     out_line(o, "int nc_fired = 0;");
@@ -754,38 +774,37 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
     out_close(o);
     if (p->has_spikes) {
         out_line(o, "const uint32_t b = __ballot_sync(0xffffffffu, nc_fired);");
-        out_line(o, "if ((n & ~(int64_t)31) < nc_hi && (NC_LID & 31) < NC_NGROUPS)");
-        out_line(o, "    nc_push64(%s(n >> 5)], NC_LID & 31, (uint64_t)(uint32_t)step << 32 | b);", xm);
+        out_line(o, "if ((NC_LID & 31) == 0 && (n & ~(int64_t)31) < nc_hi) %s + ((n - nc_lo) >> 5)] = b;", stg);
     } else {
         out_line(o, "(void)nc_fired;");
     }
     out_close(o);
-    if (p->has_spikes) {
-        out_open(o, "if (NC_LID < 32) /* ordered compaction: lane l takes words %lld l .. %lld l + %lld */", per, per,
-                 per - 1);
-        out_line(o, "const int w0 = NC_LID * %lld;", per);
-        out_line(o, "uint32_t x[%lld];", per);
-        out_line(o, "int c = 0, total, ready;");
-        out_open(o, "do /* the words' loads issued together, again until every word carries the step */");
-        out_line(o, "ready = 1;");
-        out_open(o, "for (int q = 0; q < %lld; q++)", per);
-        out_line(o, "const uint64_t v = w0 + q < %lld ? nc_ld64(%sw0 + q]) : (uint64_t)(uint32_t)step << 32;", nw, xm);
-        out_line(o, "x[q] = (uint32_t)v;");
-        out_line(o, "ready &= (uint32_t)(v >> 32) == (uint32_t)step;");
-        out_close(o);
-        out_close_with(o, " while (!ready);");
-        out_line(o, "for (int q = 0; q < %lld; q++) c += nc_popc(x[q]);", per);
-        out_line(o, "int at = nc_warp_scan(c, &total);");
-        out_open(o, "for (int q = 0; q < %lld; q++)", per);
-        out_line(o, "const int w = w0 + q;");
-        out_line(o, "uint32_t b = x[q];");
-        emit_spike_walk(o, S, p, "NC_GROUP == 0");
-        out_close(o);
-        out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
-        out_close(o);
-    } else {
+    if (!p->has_spikes) {
         out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
+        out_line(o, "NC_BARRIER();");
+        return;
     }
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "/* this group's words, 16 bytes a store, to every group: group r by work-items r, r + groups, ... */");
+    out_line(o, "const int nc_nch = (int)((nc_hi - nc_lo + 127) >> 7), nc_gl = nc_ctz((uint32_t)NC_NGROUPS);");
+    out_open(o, "for (int q = NC_LID; q < (nc_nch << nc_gl); q += NC_LSIZE)");
+    out_line(o, "const int r = q & ((int)NC_NGROUPS - 1), c = q >> nc_gl;");
+    out_line(o, "nc_st_async4(&%s + (nc_lo >> 5) + 4 * c], r, ((const uint4 *)&%s])[c], %s);", all, stg, bar);
+    out_close(o);
+    out_open(o, "if (NC_LID < 32) /* ordered compaction: lane l takes words %lld l .. %lld l + %lld */", per, per, per - 1);
+    out_line(o, "nc_mbar_wait(%s, (unsigned)((step - nc_s0) >> 1) & 1u);", bar);
+    out_line(o, "const int w0 = NC_LID * %lld;", per);
+    out_line(o, "uint32_t x[%lld];", per);
+    out_line(o, "int c = 0, total;");
+    out_line(o, "for (int q = 0; q < %lld; q++) c += nc_popc(x[q] = w0 + q < %lld ? %s + w0 + q] : 0u);", per, nw, all);
+    out_line(o, "int at = nc_warp_scan(c, &total);");
+    out_open(o, "for (int q = 0; q < %lld; q++)", per);
+    out_line(o, "const int w = w0 + q;");
+    out_line(o, "uint32_t b = x[q];");
+    emit_spike_walk(o, S, p, "NC_GROUP == 0");
+    out_close(o);
+    out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
+    out_close(o);
     out_line(o, "NC_BARRIER();");
 }
 
@@ -1833,7 +1852,7 @@ static void res_out(Out *o, const Simt *S, const Arg *a)
 /* block schedule: the whole network in one work-group, nsteps steps per launch.
  * cluster schedule (CUDA, sm_90): the same steps by every work-group of one thread-block
  * cluster, each for its own neurons (nc_part) and targets, with the spike words exchanged
- * through distributed shared memory (nc_xm, emit_neurons); launched as one cluster. */
+ * through distributed shared memory (nc_xw, emit_neurons_cluster); launched as one cluster. */
 static void emit_block_kernel(Out *o, const Simt *S, int cluster)
 {
     if (cluster) {
@@ -1861,12 +1880,19 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
         out_line(o, "#endif");
     }
     if (cluster) {
-        out_line(o, "/* no spike word is of this launch yet: tags of the step before it */");
-        out_line(o, "for (int q = NC_LID; q < %d; q += NC_LSIZE) nc_xm[q] = (uint64_t)(uint32_t)(step0 - 1) << 32;", S->nxm);
         out_open(o, "if (NC_LID == 0)");
-        for (int i = 0; i < S->m->npops; i++)
+        out_line(o, "nc_s0 = step0;");
+        for (int i = 0; i < S->m->npops; i++) {
+            const long long size = (long long)S->m->pops[i]->size;
             out_line(o, "nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP, NC_NGROUPS), nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
-                     2 * i, (long long)S->m->pops[i]->size, 2 * i + 1, (long long)S->m->pops[i]->size);
+                     2 * i, size, 2 * i + 1, size);
+            out_line(o, "nc_txb[%d] = 0;", i);
+            out_line(o, "for (int64_t g = 0; g < NC_NGROUPS; g++)");
+            out_line(o, "    nc_txb[%d] += (uint32_t)((((nc_part(%lld, g + 1, NC_NGROUPS) - nc_part(%lld, g, NC_NGROUPS) + 31) >> 5) * 4 + 15) & ~(int64_t)15);",
+                     i, size, size);
+            out_line(o, "nc_mbar_init(&nc_xb[%d], 1);", 2 * i);
+            out_line(o, "nc_mbar_init(&nc_xb[%d], 1);", 2 * i + 1);
+        }
         out_close(o);
         out_line(o, "cooperative_groups::this_cluster().sync();");
     }

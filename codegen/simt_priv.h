@@ -35,7 +35,7 @@ typedef struct Simt {
     int has_block;                /* nc_k_block is compiled (block_fits, or asked for) */
     int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
     int has_cluster;              /* nc_k_cluster is compiled (CUDA sm_90+, cluster_ok) */
-    int nxm;                      /* cluster schedule: entries of nc_xm (spike words, 2 steps) */
+    int nxm;                      /* cluster schedule: entries of nc_xw (spike words, xw_off) */
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
 } Simt;
 

@@ -172,34 +172,49 @@ NC_DEV int nc_warp_scan(int v, int *total)
     *total = __shfl_sync(0xffffffffu, x, 31);
     return x - v;
 }
-/* The cluster schedule (sm_90): the spike words of a step go from the group that owns them
- * into every group's shared memory as 64-bit stores (the step's low 32 bits above the word,
- * nc_push64), and a reader loads (nc_ld64) until the words it reads carry the step: no
- * barrier, no fence. */
-NC_DEV void nc_push64(uint64_t *p, int rank, uint64_t v)
-{
+/* The cluster schedule (sm_90): each group's spike words of a step go to every group by
+ * asynchronous 16-byte stores into the peer's shared memory (nc_st_async4), each completing
+ * on the peer's mbarrier by the bytes it carries; a group arms its mbarrier with the bytes of
+ * the whole step (nc_mbar_expect) and waits for it (nc_mbar_wait). Measured against single
+ * tagged 8-byte stores and against one bulk copy per peer (docs/performance.md). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("{\n\t.reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, %0, %1;\n\t"
-                 "st.relaxed.cluster.shared::cluster.u64 [ra], %2;\n\t}"
-                 ::"r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank), "l"(v) : "memory");
-#else
-    (void)p; (void)rank; (void)v;
-    __trap();
-#endif
-}
-NC_DEV uint64_t nc_ld64(const uint64_t *p)
+#define NC_SMEM(p) ((unsigned)__cvta_generic_to_shared(p))
+NC_DEV void nc_mbar_init(uint64_t *bar, unsigned count)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    uint64_t v;
-    asm volatile("ld.relaxed.cluster.shared::cta.u64 %0, [%1];"
-                 : "=l"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
-    return v;
-#else
-    (void)p;
-    __trap();
-    return 0u;
-#endif
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(NC_SMEM(bar)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
+NC_DEV void nc_mbar_expect(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(NC_SMEM(bar)), "r"(bytes) : "memory");
+}
+NC_DEV void nc_mbar_wait(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n\t.reg .pred P1;\n"
+                 "NC_WAIT_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+                 "@!P1 bra NC_WAIT_%=;\n\t}" ::"r"(NC_SMEM(bar)), "r"(parity) : "memory");
+}
+/* 16 bytes to dst in group `rank`, completing on `bar` there (st.async: no fence needed,
+ * the data comes from registers). */
+NC_DEV void nc_st_async4(void *dst, int rank, uint4 v, uint64_t *bar)
+{
+    asm volatile("{\n\t.reg .b32 d, m;\n\t"
+                 "mapa.shared::cluster.u32 d, %0, %1;\n\t"
+                 "mapa.shared::cluster.u32 m, %2, %1;\n\t"
+                 "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [d], {%3, %4, %5, %6}, [m];\n\t}"
+                 ::"r"(NC_SMEM(dst)), "r"(rank), "r"(NC_SMEM(bar)), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+#else   /* never called where the device has no clusters (nc_k_cluster traps) */
+NC_DEV void nc_mbar_init(uint64_t *bar, unsigned count) { (void)bar; (void)count; __trap(); }
+NC_DEV void nc_mbar_expect(uint64_t *bar, unsigned bytes) { (void)bar; (void)bytes; __trap(); }
+NC_DEV void nc_mbar_wait(uint64_t *bar, unsigned parity) { (void)bar; (void)parity; __trap(); }
+NC_DEV void nc_st_async4(void *dst, int rank, uint4 v, uint64_t *bar)
+{
+    (void)dst; (void)rank; (void)v; (void)bar;
+    __trap();
+}
+#endif
 NC_DEV int nc_block_scan(int v, int *tmp, int *total)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
@@ -234,11 +249,12 @@ NC_DEV int nc_block_scan(int v, int *tmp, int *total)
 
 
 /* Neurons [nc_part(size, r, nr), nc_part(size, r + 1, nr)) of a population of `size` are
- * work-group r's of nr (the cluster schedule; nr = 1: all): whole 32-neuron spike words. */
+ * work-group r's of nr (the cluster schedule; nr = 1: all): whole pieces of 128 neurons,
+ * four 32-neuron spike words, so that each group's words start 16-byte aligned. */
 NC_DEV int64_t nc_part(int64_t size, int64_t r, int64_t nr)
 {
-    const int64_t a = ((size + 31) >> 5) * r; /* a shift for the power-of-two nr of clusters */
-    const int64_t x = 32 * ((nr & (nr - 1)) == 0 && nr < 0x80000000 ? a >> nc_ctz((uint32_t)nr) : a / nr);
+    const int64_t a = ((size + 127) >> 7) * r; /* a shift for the power-of-two nr of clusters */
+    const int64_t x = 128 * ((nr & (nr - 1)) == 0 && nr < 0x80000000 ? a >> nc_ctz((uint32_t)nr) : a / nr);
     return x < size ? x : size;
 }
 #endif

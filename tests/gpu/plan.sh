@@ -28,8 +28,8 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
         ok "cuba: Ce and Ci delivered order-free, fused" || bad "cuba: Ce and Ci not order-free"
     grep -q "nc_k_block(" "$f" && grep -q "nc_k_persistent(" "$f" && grep -q "nc_k_cluster(" "$f" &&
         ok "cuba: block, persistent and cluster kernels" || bad "cuba: a schedule kernel is missing"
-    grep -q "nc_push64(&nc_xm" "$f" && grep -q "static __shared__ uint64_t nc_xm\[250\];" "$f" &&
-        ok "cuba: the cluster kernel exchanges 125 spike words, two steps' worth" || bad "cuba: no spike-word exchange"
+    grep -q "nc_st_async4(&nc_xw" "$f" && grep -q "static __shared__ __align__(16) uint32_t nc_xw\[512\];" "$f" &&
+        ok "cuba: the cluster kernel exchanges 125 spike words by asynchronous stores, two steps' worth" || bad "cuba: no spike-word exchange"
 }
 # sm_75 (64 KiB): less fits, and never more than the budget
 emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
