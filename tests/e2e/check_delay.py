@@ -32,13 +32,10 @@ def check_trace(chk, label, x, d, w):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_delay.py OUTDIR")
+    run = nrtio.open_run("delay", STEPS, DT)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("delay")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     sp = nrtio.load_recording(out, "delay_src.csv", man)
     chk.check(sp.steps(DT) == [S_SPIKE] and sp.i == [0], "source spikes (step, index)",
               [(S_SPIKE, 0)], list(zip(sp.steps(DT), sp.i)))

@@ -45,13 +45,10 @@ def analytic(i, t):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_exact_linear.py OUTDIR")
+    run = nrtio.open_run("exact_linear", STEPS, DT)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("exact_linear")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     st = nrtio.load_recording(out, "exact.npy", man)
     chk.check(len(st) == STEPS, "rows (every step)", STEPS, len(st))
     chk.check(sorted(st.variables) == ["g", "h", "x", "y"], "variables", "x, y, h, g", st.variables)

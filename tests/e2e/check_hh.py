@@ -98,13 +98,10 @@ def main():
         print("reference spikes (ms):", ", ".join("%.4f" % t for t in ref))
         print("count %d, steady rate %.2f Hz" % (len(ref), steady_rate(ref)))
         return 0
-    if len(sys.argv) != 2:
-        print("usage: check_hh.py OUTDIR | --reference")
+    run = nrtio.open_run("hh", int(round(T_END / DT_MODEL)), DT_MODEL, usage="OUTDIR | --reference")
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("hh")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=int(round(T_END / DT_MODEL)), dt=DT_MODEL)
+    out, chk, man = run
     sp = nrtio.load_recording(out, "hh_spikes.csv", man)
     got = sorted(t for t, i in zip(sp.t, sp.i) if i == 0)
     chk.check(len(got) == len(sp.t), "all spikes from neuron 0", len(sp.t), len(got))

@@ -82,13 +82,10 @@ def main():
         print("replica: %d spikes, steps %s..., mean ISI %.4f ms" % (len(rep), rep[:5], mean(isis([(s + 1) * DT for s in rep]))))
         print("rk4:     %d spikes, mean ISI %.4f ms, CV(late) %.4f" % (len(ref), mean(isis(ref)), cv(isis(ref)[3:])))
         return 0
-    if len(sys.argv) != 2:
-        print("usage: check_izhikevich.py OUTDIR | --reference")
+    run = nrtio.open_run("izhikevich", STEPS, DT, usage="OUTDIR | --reference")
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("izhikevich")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     sp = nrtio.load_recording(out, "izh_spikes.csv", man)
     got = sorted(sp.steps(DT))
     rep = scheme_replica()

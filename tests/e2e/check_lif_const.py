@@ -64,13 +64,10 @@ def reference(i_e, n_ref):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_lif_const.py OUTDIR")
+    run = nrtio.open_run("lif_const", STEPS, DT)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("lif_const")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     n_ref = int(round(T_REF / DT))
     sp = nrtio.load_recording(out, "lif_spikes.csv", man)
     got_steps = {}

@@ -63,13 +63,10 @@ def reference():
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_merge.py OUTDIR")
+    run = nrtio.open_run("merge", STEPS, DT)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("merge")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     fires, ref = reference()
     sp = nrtio.load_recording(out, "merge_src.csv", man)
     want = [(s, i) for s in range(STEPS) for i in fires[s]]

@@ -33,13 +33,10 @@ def fano(counts):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_poisson.py OUTDIR")
+    run = nrtio.open_run("poisson", STEPS, DT)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("poisson")
-    man = nrtio.load_manifest(out)
-    nrtio.check_manifest(chk, man, model_steps=STEPS, dt=DT)
+    out, chk, man = run
     sp = nrtio.load_recording(out, "poisson_spikes.npy", man)
     steps = sp.steps(DT)
     on_grid = all(abs(t / DT - (s + 1)) < 1e-6 for t, s in zip(sp.t, steps))

@@ -108,12 +108,10 @@ def corr(a, b):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_poisson_drive.py OUTDIR")
+    run = nrtio.open_run("poisson_drive")
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("poisson_drive")
-    man = nrtio.load_manifest(out)
+    out, chk, man = run
     rec = nrtio.find_recording(man, "probe.npy")
     st = nrtio.load_state(os.path.join(out, "probe.npy"), rec.get("neurons"))
     chk.check(len(st) == STEPS, "rows", STEPS, len(st))

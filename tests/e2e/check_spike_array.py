@@ -64,11 +64,10 @@ def replay(exp):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_spike_array.py OUTDIR")
+    run = nrtio.open_run("spike_array", manifest=False)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("spike_array")
+    out, chk, _ = run
     exp = expected()
     chk.check(exp["b.npy"] == [(0, 5), (5, 4), (10, 3), (33, 0), (44, 2), (70, 1), (99, 5)],
               "this checker's reading of spike_array_b.csv", "7 spikes, 4.4 and 4.45 ms once",

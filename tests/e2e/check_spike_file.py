@@ -44,11 +44,10 @@ def expected_spikes():
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: check_spike_file.py OUTDIR")
+    run = nrtio.open_run("spike_file", manifest=False)
+    if run is None:
         return 2
-    out = sys.argv[1]
-    chk = nrtio.Checker("spike_file")
+    out, chk, _ = run
     exp = expected_spikes()
     chk.check(exp[:3] == [(0, 1), (3, 0), (12, 2)], "the rounding rule of this checker", "(0,1) (3,0) (12,2) first",
               exp[:3])

@@ -24,6 +24,7 @@ import csv
 import json
 import os
 import struct
+import sys
 
 MAGIC = b"\x93NUMPY"
 
@@ -432,6 +433,21 @@ class Checker(object):
             return 1
         print("[%s] PASSED: %d checks" % (self.name, self.checks))
         return 0
+
+
+def open_run(name, steps=None, dt=None, manifest=True, usage="OUTDIR"):
+    """The checkers' common start, check_<name>.py OUTDIR: (OUTDIR, a Checker, the manifest
+    (None without `manifest`), its common checks made where steps or dt are given); None,
+    after the usage line, for other arguments (exit status 2)."""
+    if len(sys.argv) != 2:
+        print("usage: check_%s.py %s" % (name, usage))
+        return None
+    out = sys.argv[1]
+    chk = Checker(name)
+    man = load_manifest(out) if manifest else None
+    if man is not None and (steps is not None or dt is not None):
+        check_manifest(chk, man, model_steps=steps, dt=dt)
+    return out, chk, man
 
 
 def check_manifest(chk, manifest, model_steps=None, dt=None):
