@@ -50,15 +50,7 @@ void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
         S->capargs = S->capargs ? 2 * S->capargs : 32;
         S->args = xrealloc(S->args, (size_t)S->capargs * sizeof *S->args);
     }
-    S->args[S->nargs].name = name;
-    S->args[S->nargs].type = type;
-    S->args[S->nargs].kind = kind;
-    S->args[S->nargs].res = -1;
-    S->args[S->nargs].bytes = 0;
-    S->args[S->nargs].len = NULL;
-    S->args[S->nargs].pop = NULL;
-    S->args[S->nargs].ring = NULL;
-    S->args[S->nargs].ro = 0;
+    S->args[S->nargs] = (Arg){.name = name, .type = type, .kind = kind, .res = -1, .cres = -1};
     S->nargs++;
 }
 
@@ -167,6 +159,7 @@ static double est_synapses(const IrProj *j)
 }
 
 static void plan_resident(Simt *S);
+static void plan_resident_cluster(Simt *S);
 static int block_fits(const IrModel *m);
 /* --instances runs side by side in one process (one work-group per instance and launch):
  * a CUDA program with the block schedule (OpenCL 1.2 buffers have no device addresses to
@@ -267,6 +260,7 @@ static void layout(Simt *S)
     }
     S->nscal = k ? k : 1;
     plan_resident(S);
+    plan_resident_cluster(S);
 }
 
 /* ===== layout =====} */
@@ -397,6 +391,74 @@ static void plan_resident(Simt *S)
         if (r)
             r->ro = 1;
     }
+}
+
+/* The cluster kernel's shared memory (nc_k_cluster): counters, scalars, spike bits and delay
+ * rings whole, as plan_resident; each per-neuron variable as its group's slice, at an offset
+ * computed when the kernel starts (cslice: only where the whole population would fit, so that
+ * any number of groups does); then, in what is left, each group's own synapses of the fused
+ * projections (emit_own_tables). The row pointers stay in global memory. */
+static void plan_resident_cluster(Simt *S)
+{
+    const IrModel *m = S->m;
+    Arena *a = &S->cc->arena;
+    const int64_t budget = shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)m->npops, rs = m->dbl ? 8 : 4;
+    if (budget <= 0 || !S->has_cluster)
+        return;
+    const char *whole[3] = {"nc_cnt", "nc_scal", NULL};
+    int64_t wbytes[3] = {4 * (int64_t)S->ncnt, rs * S->nscal, 0};
+    int64_t at = 0, slices = 0;
+    for (int q = 0; q < 2 + 2 * m->npops + m->nprojs; q++) {
+        Arg *r = NULL;
+        int64_t bytes = 0;
+        if (q < 2) {
+            r = find_arg(S, whole[q]);
+            bytes = wbytes[q];
+        } else if (q < 2 + m->npops) {
+            r = find_arg(S, arena_printf(a, "%s_fm", m->pops[q - 2]->cname));
+            bytes = 4 * ((m->pops[q - 2]->size + 31) / 32);
+        } else if (q >= 2 + m->npops + m->nprojs) {   /* spike lists: every group compacts its own */
+            const IrPop *p = m->pops[q - 2 - m->npops - m->nprojs];
+            r = find_arg(S, arena_printf(a, "%s_spk", p->cname));
+            bytes = 4 * p->size;
+        } else {
+            const IrProj *j = m->projs[q - 2 - m->npops];
+            const int64_t D = j->ring == j ? ring_slots(S, j) : 0;
+            r = D > 0 ? find_arg(S, arena_printf(a, "%s_ring", j->cname)) : NULL;
+            bytes = D * j->post.size * rs;
+            if (r) {
+                r->ring = j;
+                if (!r->len || r->res < 0)
+                    r->len = arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs));
+            }
+        }
+        if (!r || bytes <= 0 || (at + 15) / 16 * 16 + bytes > budget)
+            continue;
+        r->cres = (at + 15) / 16 * 16;
+        if (r->res < 0 && !r->ring)
+            r->len = arena_printf(a, "%lld", (long long)bytes);
+        at = r->cres + bytes;
+    }
+    S->cres_bytes = (at + 15) / 16 * 16;
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const int64_t bytes = (p->size * (p->vars[j]->type == IRT_REAL ? rs : 4) + 15) / 16 * 16;
+            Arg *r = p->vars[j]->per_neuron ? find_arg(S, p->vars[j]->cname) : NULL;
+            if (!r || S->cres_bytes + slices + bytes > budget)
+                continue;
+            r->pop = p;
+            r->cslice = 1;
+            slices += bytes;
+        }
+    }
+}
+
+/* The cluster kernel's dynamic shared memory: all of the budget (slices and tables take it
+ * at run time). */
+static int64_t cluster_shmem(const Simt *S)
+{
+    return shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)S->m->npops;
 }
 
 /* ===== the block schedule's shared memory =====} */
@@ -676,6 +738,10 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_line(o, "static __shared__ int64_t nc_s0; /* the launch's first step: the mbarriers' phases count from it */");
         out_line(o, "/* the cluster schedule: each population's neurons of this work-group, nc_part (per launch) */");
         out_line(o, "static __shared__ int32_t nc_own[%d];", 2 * m->npops);
+        out_line(o, "/* each fused projection's own synapses in shared memory (emit_own_tables): the offsets of");
+        out_line(o, " * its row offsets and targets in the kernel's dynamic shared memory, or ~0u (global rows) */");
+        out_line(o, "static __shared__ uint32_t nc_otab[%d];", 2 * (m->nprojs > 0 ? m->nprojs : 1));
+        out_line(o, "extern __shared__ __align__(16) unsigned char nc_dyn[];");
         out_line(o, "#endif");
     }
     cg_rand_helpers(o, "NC_DEV", "NC_DEV_COLD");
@@ -906,6 +972,17 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     out_close(o);
     out_close(o);
     out_blank(o);
+}
+
+/* The ring slot of an arrival one step on, for a projection without per-synapse delays. */
+static const char *ring_next_slot(const IrProj *j)
+{
+    static char b[200];
+    if (j->ring->ring_delay)
+        snprintf(b, sizeof b, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", j->ring->cname, j->ring->cname);
+    else
+        snprintf(b, sizeof b, "(int64_t)((step + 1) & 1)");
+    return b;
 }
 
 /* Add synapse s of j into its ring slot: w_const is the weight's C text for a projection of
@@ -1292,6 +1369,13 @@ static int fused_in(const IrModel *m, const IrProj *j, int v)
     return fused(j) && (v == V_GRID || (order_free(j) && ring_alone(m, j)));
 }
 
+/* Whether the cluster kernel may hold j's own synapses in shared memory (emit_own_tables):
+ * fused, and no per-synapse delay (the table keeps targets, not synapse indices). */
+static int own_table(const IrModel *m, const IrProj *j)
+{
+    return fused_in(m, j, V_CLUSTER) && !j->delay;
+}
+
 /* How many projections fused in variant v leave population pre. */
 static int n_fused(const IrModel *m, const IrPop *pre, int v)
 {
@@ -1355,8 +1439,8 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
         width = nf;
     }
     /* block, cluster: g work-items per pair (a power of two about the longest mean row) */
-    int G = 32;
-    for (int k = 0; k < m->nprojs && v != V_GRID; k++) {
+    int G = 32;   /* cluster: 32, for the own rows of the tables (a few synapses each) */
+    for (int k = 0; k < m->nprojs && v == V_BLOCK; k++) {
         const IrProj *j = m->projs[k];
         if (!fused_in(m, j, v) || j->pre.pop != pre)
             continue;
@@ -1403,8 +1487,8 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
         else
             out_open(o, "if (n >= %lld && n < %lld)", off, off + size);
         out_line(o, "const int64_t i = n - %lld;", off);
-        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
         if (v == V_GRID) {
+            out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
             out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
             emit_ring_add(o, j, "s", 1, m->dbl, NULL);
         } else {
@@ -1412,9 +1496,24 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
             StrBuf w = {0};
             cg_expr(&d, j->w, &w);
             own_targets(o, j, own_lo(S, v, j->post.pop), own_hi(S, v, j->post.pop));
+            if (v == V_CLUSTER && own_table(m, j)) {
+                out_line(o, "const uint32_t nc_or = nc_otab[%d];", 2 * k);
+                out_open(o, "if (nc_or != 0xffffffffu) /* the group's own row, from shared memory */");
+                out_line(o, "const uint32_t *const orp = (const uint32_t *)(nc_dyn + nc_or);");
+                out_line(o, "const uint16_t *const ocol = (const uint16_t *)(nc_dyn + nc_otab[%d]);", 2 * k + 1);
+                out_open(o, "for (uint32_t s = orp[i] + (NC_LID & (g - 1)); s < orp[i + 1]; s += g)");
+                out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + nc_tlo + ocol[s]], %s);", m->dbl ? 64 : 32,
+                         j->ring->cname, ring_next_slot(j), (long long)j->post.size, w.s);
+                out_close(o);
+                out_close(o);
+                out_open(o, "else");
+            }
+            out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
             out_open(o, "for (int64_t s = rs + (NC_LID & (g - 1)); s < re; s += g)");
             out_line(o, "if (%s_col[s] < nc_tlo || %s_col[s] >= nc_thi) continue;", j->cname, j->cname);
             emit_ring_add(o, j, "s", 1, m->dbl, w.s);
+            if (v == V_CLUSTER && own_table(m, j))
+                out_close(o);
             sb_free(&w);
         }
         out_close(o);
@@ -1802,7 +1901,7 @@ static void emit_kernels(Out *o, const Simt *S)
 }
 
 enum { RES_IN, RES_NAMES, RES_OUT };
-static void res_out(Out *o, const Simt *S, const Arg *a);
+static void res_out(Out *o, const Simt *S, const Arg *a, int64_t at);
 
 /* For each resident buffer (plan_resident): its copy into shared memory (RES_IN), its
  * shared-memory pointer under the argument's name (RES_NAMES), its copy back (RES_OUT). */
@@ -1817,14 +1916,14 @@ static void emit_resident(Out *o, const Simt *S, int what)
         else if (what == RES_NAMES)
             out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", a->type, a->name, a->type, (long long)a->res);
         else if (!a->ro)
-            res_out(o, S, a);
+            res_out(o, S, a, a->res);
     }
 }
 
 /* The copy back of resident buffer a: a work-group's own neurons of a per-neuron variable
  * and its own targets of a delay ring (the cluster schedule: every group holds all of them,
  * up to date for its own part), the rest (the same in every group) by group 0. */
-static void res_out(Out *o, const Simt *S, const Arg *a)
+static void res_out(Out *o, const Simt *S, const Arg *a, int64_t at)
 {
     const long long rs = S->m->dbl ? 8 : 4;
     if (a->pop) {
@@ -1833,7 +1932,7 @@ static void res_out(Out *o, const Simt *S, const Arg *a)
         out_line(o, "const int64_t lo = nc_part(%lld, NC_GROUP, NC_NGROUPS), hi = nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
                  size, size);
         out_line(o, "nc_res_copy((char *)%s + lo * %lld, nc_res + %lld + lo * %lld, (hi - lo) * %lld);", a->name, es,
-                 (long long)a->res, es, es);
+                 (long long)at, es, es);
         out_close(o);
     } else if (a->ring) {
         const long long np = (long long)a->ring->post.size;
@@ -1842,11 +1941,118 @@ static void res_out(Out *o, const Simt *S, const Arg *a)
                     arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP + 1, NC_NGROUPS)", (long long)a->ring->post.pop->size));
         out_line(o, "for (int64_t sl = 0; sl < %s_D; sl++)", a->ring->cname);
         out_line(o, "    nc_res_copy((char *)%s + (sl * %lld + nc_tlo) * %lld, nc_res + %lld + (sl * %lld + nc_tlo) * %lld, (nc_thi - nc_tlo) * %lld);",
-                 a->name, np, rs, (long long)a->res, np, rs, rs);
+                 a->name, np, rs, (long long)at, np, rs, rs);
         out_close(o);
     } else {
-        out_line(o, "if (NC_GROUP == 0) nc_res_copy(%s, nc_res + %lld, %s);", a->name, (long long)a->res, a->len);
+        out_line(o, "if (NC_GROUP == 0) nc_res_copy(%s, nc_res + %lld, %s);", a->name, (long long)at, a->len);
     }
+}
+
+/* The cluster kernel's resident buffers (plan_resident_cluster): RES_IN, the copies in (whole
+ * buffers, then each slice at nc_at, advancing), RES_NAMES, the pointers under the arguments'
+ * names (a slice's shifted by its group's first neuron, so the phases index it as the whole),
+ * RES_OUT, the copies back of this group's part. */
+static void emit_resident_cluster(Out *o, const Simt *S, int what)
+{
+    const IrModel *m = S->m;
+    const long long rs = m->dbl ? 8 : 4;
+    if (what == RES_IN) {
+        for (int i = 0; i < m->npops; i++)
+            out_line(o, "const int64_t nc_slo%d = nc_part(%lld, NC_GROUP, NC_NGROUPS), nc_shi%d = nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
+                     i, (long long)m->pops[i]->size, i, (long long)m->pops[i]->size);
+        out_line(o, "uint32_t nc_at = %lld; /* the next free byte */", (long long)S->cres_bytes);
+    }
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->cslice) {
+            const int p = a->pop->id;
+            const char *var = a->name;
+            const long long es = strcmp(a->type, "double") == 0 || strcmp(a->type, "int64_t") == 0 ||
+                                         (strcmp(a->type, "real") == 0 && rs == 8) ? 8 : 4;
+            if (what == RES_IN) {
+                out_line(o, "const uint32_t nc_o_%s = nc_at;", var);
+                out_line(o, "nc_at += (uint32_t)(((nc_shi%d - nc_slo%d) * %lld + 15) & ~(int64_t)15);", p, p, es);
+                out_line(o, "nc_res_copy(nc_res + nc_o_%s, (const char *)%s + nc_slo%d * %lld, (nc_shi%d - nc_slo%d) * %lld);",
+                         var, var, p, es, p, p, es);
+            } else if (what == RES_NAMES) {
+                out_line(o, "%s *const %s = (%s *)(nc_res + nc_o_%s) - nc_slo%d;", a->type, var, a->type, var, p);
+            } else {
+                out_line(o, "nc_res_copy((char *)%s + nc_slo%d * %lld, nc_res + nc_o_%s, (nc_shi%d - nc_slo%d) * %lld);", var,
+                         p, es, var, p, p, es);
+            }
+        } else if (a->cres >= 0) {
+            if (what == RES_IN)
+                out_line(o, "nc_res_copy(nc_res + %lld, %s, %s);", (long long)a->cres, a->name, a->len);
+            else if (what == RES_NAMES)
+                out_line(o, "%s *const %s = (%s *)(nc_res + %lld);", a->type, a->name, a->type, (long long)a->cres);
+            else
+                res_out(o, S, a, a->cres);
+        }
+    }
+}
+
+/* Each group's own synapses of the fused projections without per-synapse delays, built in the
+ * cluster kernel's shared memory when it starts, while they fit (own_table): the row offsets
+ * (pre size + 1, 32 bits) and the targets in the group's own part, 16 bits from its first. A
+ * spike's delivery then reads a row of a few entries from shared memory, where the rows in
+ * global memory take a trip to L2 and a filter over every target (emit_prop_fused). Rows are
+ * counted, summed (nc_block_scan) and filled by the group's work-items; a projection that
+ * does not fit keeps its global rows (nc_otab ~0u). */
+static void emit_own_tables(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (!own_table(m, j))
+            continue;
+        const long long npre = (long long)j->pre.size, psz = (long long)j->post.pop->size;
+        out_open(o, "/* %s */", j->name);
+        own_targets(o, j, arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP, NC_NGROUPS)", psz),
+                    arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP + 1, NC_NGROUPS)", psz));
+        out_line(o, "const uint32_t at = (nc_at + 15u) & ~15u;");
+        out_line(o, "if (NC_LID == 0) nc_otab[%d] = 0xffffffffu;", 2 * k);
+        out_open(o, "if (nc_thi - nc_tlo <= 65536 && (int64_t)at + %lld <= %lld)", 4 * (npre + 1), (long long)cluster_shmem(S));
+        out_line(o, "uint32_t *const orp = (uint32_t *)(nc_res + at);");
+        out_open(o, "for (int64_t i = NC_LID; i < %lld; i += NC_LSIZE)", npre);
+        out_line(o, "uint32_t c = 0;");
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s0 = rs; s0 < re; s0 += 16) /* 16 loads in flight: the rows are in L2 */");
+        out_line(o, "int32_t v[16];");
+        out_line(o, "for (int u = 0; u < 16; u++) v[u] = s0 + u < re ? %s_col[s0 + u] : -1;", j->cname);
+        out_line(o, "for (int u = 0; u < 16; u++) c += v[u] >= nc_tlo && v[u] < nc_thi;");
+        out_close(o);
+        out_line(o, "orp[i + 1] = c;");
+        out_close(o);
+        out_line(o, "if (NC_LID == 0) orp[0] = 0;");
+        out_line(o, "NC_BARRIER();");
+        out_line(o, "uint32_t run = 0;");
+        out_open(o, "for (int64_t b = 0; b < %lld; b += NC_LSIZE)", npre);
+        out_line(o, "const int64_t i = b + NC_LID;");
+        out_line(o, "const int c = i < %lld ? (int)orp[i + 1] : 0;", npre);
+        out_line(o, "int total;");
+        out_line(o, "const int x = nc_block_scan(c, nc_tmp, &total);");
+        out_line(o, "if (i < %lld) orp[i + 1] = run + (uint32_t)(x + c);", npre);
+        out_line(o, "run += (uint32_t)total;");
+        out_close(o);
+        out_line(o, "const uint32_t cat = at + %lld;", 4 * (npre + 1));
+        out_open(o, "if ((int64_t)cat + 2 * (int64_t)run <= %lld) /* the launch's dynamic shared memory */", (long long)cluster_shmem(S));
+        out_line(o, "uint16_t *const ocol = (uint16_t *)(nc_res + cat);");
+        out_open(o, "for (int64_t i = NC_LID; i < %lld; i += NC_LSIZE)", npre);
+        out_line(o, "uint32_t q = orp[i];");
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s0 = rs; s0 < re; s0 += 16)");
+        out_line(o, "int32_t v[16];");
+        out_line(o, "for (int u = 0; u < 16; u++) v[u] = s0 + u < re ? %s_col[s0 + u] : -1;", j->cname);
+        out_line(o, "for (int u = 0; u < 16; u++) if (v[u] >= nc_tlo && v[u] < nc_thi) ocol[q++] = (uint16_t)(v[u] - nc_tlo);");
+        out_close(o);
+        out_close(o);
+        out_line(o, "if (NC_LID == 0) nc_otab[%d] = at, nc_otab[%d] = cat;", 2 * k, 2 * k + 1);
+        out_line(o, "nc_at = cat + 2 * run;");
+        out_close(o);
+        out_close(o);
+        out_close(o);
+    }
+    out_line(o, "NC_BARRIER();");
 }
 
 /* block schedule: the whole network in one work-group, nsteps steps per launch.
@@ -1870,7 +2076,13 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[0], c0 = nc_ctl[1];");
     out_line(o, "const int32_t every = nc_fin[0];");
-    if (S->res_bytes) {
+    if (cluster) {
+        out_line(o, "/* buffers resident in shared memory for the launch (plan_resident_cluster), then the own synapses */");
+        out_line(o, "extern __shared__ __align__(16) unsigned char nc_res[];");
+        emit_resident_cluster(o, S, RES_IN);
+        out_line(o, "NC_BARRIER();");
+        emit_own_tables(o, S);
+    } else if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
         out_line(o, "/* %lld bytes of buffers resident in shared memory for the launch (plan_resident) */",
                  (long long)S->res_bytes);
@@ -1897,7 +2109,9 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
         out_line(o, "cooperative_groups::this_cluster().sync();");
     }
     out_begin(o);
-    if (S->res_bytes) {
+    if (cluster) {
+        emit_resident_cluster(o, S, RES_NAMES);
+    } else if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
         emit_resident(o, S, RES_NAMES);
         out_line(o, "#endif");
@@ -1922,7 +2136,9 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     out_close(o);
     if (cluster)   /* no group leaves while another may still write its shared memory */
         out_line(o, "cooperative_groups::this_cluster().sync();");
-    if (S->res_bytes) {
+    if (cluster) {
+        emit_resident_cluster(o, S, RES_OUT);
+    } else if (S->res_bytes) {
         out_line(o, "#if defined(__CUDACC__)");
         emit_resident(o, S, RES_OUT);
         out_line(o, "#endif");
@@ -2157,6 +2373,9 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
              S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
     out_line(o, "#define NC_BLOCK_SHMEM ((size_t)%lld) /* the block schedule's resident buffers (bytes) */",
              (long long)S->res_bytes);
+    if (S->has_cluster)
+        out_line(o, "#define NC_CLUSTER_SHMEM ((size_t)%lld) /* the cluster schedule's: all a group may opt in to */",
+                 (long long)cluster_shmem(S));
     out_line(o, "static nrt_gpu *gpu;");
     out_open(o, "static inline real nc_exprel(real x)");
     out_line(o, "return fabs%s(x) < (real)1e-6 ? (real)1 + x / 2 + x * x / 6 : nrt_expm1%s(x) / x;", f, f);
@@ -2719,7 +2938,7 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     if (S->has_cluster) {
         out_line(o, "case M_CLUSTER:");
         out_line(o, "    if (nrt_gpu_arg_i64(k_cluster, NC_NARGS, len) != NRT_OK) return -1;");
-        out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
+        out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_CLUSTER_SHMEM) == NRT_OK ? 0 : -1;");
     }
     out_line(o, "case M_PERSISTENT:");
     out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
@@ -2893,7 +3112,7 @@ static void emit_pick_cluster(Out *o, const Simt *S)
 {
     out_open(o, "static int pick_cluster(const char *prog)");
     out_line(o, "const char *e = getenv(\"NEUROC_CLUSTER\");");
-    out_line(o, "long cap = 8;");
+    out_line(o, "long cap = 16;");
     out_open(o, "if (e && *e)");
     out_line(o, "char *end;");
     out_line(o, "cap = strtol(e, &end, 10);");
@@ -2902,7 +3121,7 @@ static void emit_pick_cluster(Out *o, const Simt *S)
     out_line(o, "return -1;");
     out_close(o);
     out_close(o);
-    out_line(o, "g_cluster = nrt_gpu_max_cluster(k_cluster, block_size, NC_BLOCK_SHMEM);");
+    out_line(o, "g_cluster = nrt_gpu_max_cluster(k_cluster, block_size, NC_CLUSTER_SHMEM);");
     out_open(o, "if (g_cluster == 0)");
     out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
     out_open(o, "if (mode_asked)");

@@ -17,6 +17,8 @@ typedef struct Arg {
     const IrPop *pop;             /* resident per-neuron variable of pop (copied back by owner) */
     const IrProj *ring;           /* resident delay ring of this owner projection (likewise) */
     int ro;                       /* resident and read-only: not copied back */
+    int64_t cres;                 /* cluster schedule: offset in shared memory, or -1 */
+    int cslice;                   /* cluster schedule: its group's slice at a run-time offset */
 } Arg;
 
 typedef struct Simt {
@@ -31,6 +33,7 @@ typedef struct Simt {
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
+    int64_t cres_bytes;           /* cluster schedule: its whole buffers (slices and tables follow) */
     int free;                     /* the model can take the free schedule (simt_free_ok) */
     int has_block;                /* nc_k_block is compiled (block_fits, or asked for) */
     int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
