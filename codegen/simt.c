@@ -1991,6 +1991,18 @@ static void emit_resident_cluster(Out *o, const Simt *S, int what)
     }
 }
 
+/* Row i of j's global targets, 16 at a time in v[u] (the rows are in L2: 16 loads in flight),
+ * `body` run for each u; past the row's end v[u] is -1, outside every group's targets. */
+static void own_row_scan(Out *o, const IrProj *j, const char *body)
+{
+    out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+    out_open(o, "for (int64_t s0 = rs; s0 < re; s0 += 16)");
+    out_line(o, "int32_t v[16];");
+    out_line(o, "for (int u = 0; u < 16; u++) v[u] = s0 + u < re ? %s_col[s0 + u] : -1;", j->cname);
+    out_line(o, "for (int u = 0; u < 16; u++) %s", body);
+    out_close(o);
+}
+
 /* Each group's own synapses of the fused projections without per-synapse delays, built in the
  * cluster kernel's shared memory when it starts, while they fit (own_table): the row offsets
  * (pre size + 1, 32 bits) and the targets in the group's own part, 16 bits from its first. A
@@ -2015,12 +2027,7 @@ static void emit_own_tables(Out *o, const Simt *S)
         out_line(o, "uint32_t *const orp = (uint32_t *)(nc_res + at);");
         out_open(o, "for (int64_t i = NC_LID; i < %lld; i += NC_LSIZE)", npre);
         out_line(o, "uint32_t c = 0;");
-        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-        out_open(o, "for (int64_t s0 = rs; s0 < re; s0 += 16) /* 16 loads in flight: the rows are in L2 */");
-        out_line(o, "int32_t v[16];");
-        out_line(o, "for (int u = 0; u < 16; u++) v[u] = s0 + u < re ? %s_col[s0 + u] : -1;", j->cname);
-        out_line(o, "for (int u = 0; u < 16; u++) c += v[u] >= nc_tlo && v[u] < nc_thi;");
-        out_close(o);
+        own_row_scan(o, j, "c += v[u] >= nc_tlo && v[u] < nc_thi;");
         out_line(o, "orp[i + 1] = c;");
         out_close(o);
         out_line(o, "if (NC_LID == 0) orp[0] = 0;");
@@ -2039,12 +2046,7 @@ static void emit_own_tables(Out *o, const Simt *S)
         out_line(o, "uint16_t *const ocol = (uint16_t *)(nc_res + cat);");
         out_open(o, "for (int64_t i = NC_LID; i < %lld; i += NC_LSIZE)", npre);
         out_line(o, "uint32_t q = orp[i];");
-        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
-        out_open(o, "for (int64_t s0 = rs; s0 < re; s0 += 16)");
-        out_line(o, "int32_t v[16];");
-        out_line(o, "for (int u = 0; u < 16; u++) v[u] = s0 + u < re ? %s_col[s0 + u] : -1;", j->cname);
-        out_line(o, "for (int u = 0; u < 16; u++) if (v[u] >= nc_tlo && v[u] < nc_thi) ocol[q++] = (uint16_t)(v[u] - nc_tlo);");
-        out_close(o);
+        own_row_scan(o, j, "if (v[u] >= nc_tlo && v[u] < nc_thi) ocol[q++] = (uint16_t)(v[u] - nc_tlo);");
         out_close(o);
         out_line(o, "if (NC_LID == 0) nc_otab[%d] = at, nc_otab[%d] = cat;", 2 * k, 2 * k + 1);
         out_line(o, "nc_at = cat + 2 * run;");
