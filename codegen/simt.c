@@ -160,6 +160,7 @@ static double est_synapses(const IrProj *j)
 
 static void plan_resident(Simt *S);
 static void plan_resident_cluster(Simt *S);
+static int n_own_tables(const IrModel *m);
 static int block_fits(const IrModel *m);
 /* --instances runs side by side in one process (one work-group per instance and launch):
  * a CUDA program with the block schedule (OpenCL 1.2 buffers have no device addresses to
@@ -247,6 +248,8 @@ static void layout(Simt *S)
     if (m->mpi)
         simt_mpi_args(S);
     simt_finite_args(S);
+    if (S->has_cluster && n_own_tables(m))   /* the cluster kernel's own synapses, kept between launches */
+        simt_add_arg(S, "nc_otc", "uint32_t", ARG_MEM);
     S->free = simt_free_ok(m);
     if (S->free)
         simt_free_args(S);
@@ -1376,6 +1379,14 @@ static int own_table(const IrModel *m, const IrProj *j)
     return fused_in(m, j, V_CLUSTER) && !j->delay;
 }
 
+static int n_own_tables(const IrModel *m)
+{
+    int n = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        n += own_table(m, m->projs[k]);
+    return n;
+}
+
 /* How many projections fused in variant v leave population pre. */
 static int n_fused(const IrModel *m, const IrPop *pre, int v)
 {
@@ -2003,14 +2014,48 @@ static void own_row_scan(Out *o, const IrProj *j, const char *body)
     out_close(o);
 }
 
-/* Each group's own synapses of the fused projections without per-synapse delays, built in the
- * cluster kernel's shared memory when it starts, while they fit (own_table): the row offsets
- * (pre size + 1, 32 bits) and the targets in the group's own part, 16 bits from its first. A
- * spike's delivery then reads a row of a few entries from shared memory, where the rows in
- * global memory take a trip to L2 and a filter over every target (emit_prop_fused). Rows are
- * counted, summed (nc_block_scan) and filled by the group's work-items; a projection that
- * does not fit keeps its global rows (nc_otab ~0u). */
+static void emit_own_builds(Out *o, const Simt *S);
+
+/* Each group's own synapses of the fused projections without per-synapse delays, in the
+ * cluster kernel's shared memory while they fit (own_table): the row offsets (pre size + 1,
+ * 32 bits) and the targets in the group's own part, 16 bits from its first. A spike's
+ * delivery then reads a row of a few entries from shared memory, where the rows in global
+ * memory take a trip to L2 and a filter over every target (emit_prop_fused). The run's first
+ * launch builds them (emit_own_builds: rows counted, summed by nc_block_scan, filled) and
+ * keeps a copy in the group's region of nc_otc; later launches copy that in (building them
+ * every launch cost CUBA more than they saved: docs/performance.md). A projection that does
+ * not fit keeps its global rows (nc_otab ~0u). */
 static void emit_own_tables(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    if (!n_own_tables(m)) {
+        out_line(o, "NC_BARRIER();");
+        return;
+    }
+    /* group r's region of nc_otc (NC_CLUSTER_SHMEM bytes): a header (built, first and end
+     * byte of the tables in shared memory, nc_otab), then the tables as in shared memory */
+    const long long hdr = (16 + 8 * (long long)m->nprojs + 15) / 16 * 16;
+    out_line(o, "/* the own synapses: built by the run's first launch, kept in nc_otc (emit_own_tables) */");
+    out_line(o, "NC_G uint32_t *const nc_oc = nc_otc + (int64_t)NC_GROUP * %lld;", (long long)cluster_shmem(S) / 4);
+    out_line(o, "const uint32_t nc_t0 = (nc_at + 15u) & ~15u;");
+    out_open(o, "if (nc_oc[0] == 1u && nc_oc[1] == nc_t0) /* an earlier launch of this run built them */");
+    out_line(o, "nc_res_copy(nc_res + nc_t0, (const char *)nc_oc + %lld, (nc_oc[2] - nc_t0 + 15u) & ~15u);", hdr);
+    out_line(o, "if (NC_LID < %d) nc_otab[NC_LID] = nc_oc[4 + NC_LID];", 2 * m->nprojs);
+    out_line(o, "nc_at = nc_oc[2];");
+    out_line(o, "NC_BARRIER();");
+    out_close(o);
+    out_open(o, "else");
+    out_line(o, "if (NC_LID < %d) nc_otab[NC_LID] = 0xffffffffu;", 2 * m->nprojs);
+    emit_own_builds(o, S);
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "nc_res_copy((char *)nc_oc + %lld, nc_res + nc_t0, (nc_at - nc_t0 + 15u) & ~15u);", hdr);
+    out_line(o, "if (NC_LID < %d) nc_oc[4 + NC_LID] = nc_otab[NC_LID];", 2 * m->nprojs);
+    out_line(o, "if (NC_LID == 0) nc_oc[0] = 1u, nc_oc[1] = nc_t0, nc_oc[2] = nc_at; /* read by the next launch */");
+    out_close(o);
+}
+
+/* The builds of emit_own_tables, one projection after the other from nc_at. */
+static void emit_own_builds(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     for (int k = 0; k < m->nprojs; k++) {
@@ -2022,7 +2067,6 @@ static void emit_own_tables(Out *o, const Simt *S)
         own_targets(o, j, arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP, NC_NGROUPS)", psz),
                     arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP + 1, NC_NGROUPS)", psz));
         out_line(o, "const uint32_t at = (nc_at + 15u) & ~15u;");
-        out_line(o, "if (NC_LID == 0) nc_otab[%d] = 0xffffffffu;", 2 * k);
         out_open(o, "if (nc_thi - nc_tlo <= 65536 && (int64_t)at + %lld <= %lld)", 4 * (npre + 1), (long long)cluster_shmem(S));
         out_line(o, "uint32_t *const orp = (uint32_t *)(nc_res + at);");
         out_open(o, "for (int64_t i = NC_LID; i < %lld; i += NC_LSIZE)", npre);
@@ -2054,7 +2098,6 @@ static void emit_own_tables(Out *o, const Simt *S)
         out_close(o);
         out_close(o);
     }
-    out_line(o, "NC_BARRIER();");
 }
 
 /* block schedule: the whole network in one work-group, nsteps steps per launch.
@@ -3264,6 +3307,13 @@ static void emit_host_build_instance(Out *o, const Simt *S)
         out_close(o);
     }
     simt_finite_init(o, S);
+    if (S->has_cluster && n_own_tables(m)) {   /* emit_own_tables: a region per group, its header cleared */
+        out_line(o, "if (dalloc(&nc_otc, mode == M_CLUSTER ? g_cluster * NC_CLUSTER_SHMEM : 16, \"cluster schedule: own synapses\")) return fail(argv[0]);");
+        out_open(o, "for (size_t r = 0; mode == M_CLUSTER && r < g_cluster; r++)");
+        out_line(o, "static const uint32_t z[4];");
+        out_line(o, "if (nrt_gpu_write(gpu, nc_otc, r * NC_CLUSTER_SHMEM, z, sizeof z) != NRT_OK) return fail(argv[0]);");
+        out_close(o);
+    }
     for (int i = 0; i < n_prop_owners(m); i++) {
         const IrPop *p = prop_owner(m, i);
         for (int j = 0; j < p->nvars; j++) {
