@@ -860,6 +860,10 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
     out_line(o, "const int r = q & ((int)NC_NGROUPS - 1), c = q >> nc_gl;");
     out_line(o, "nc_st_async4(&%s + (nc_lo >> 5) + 4 * c], r, ((const uint4 *)&%s])[c], %s);", all, stg, bar);
     out_close(o);
+    out_close(o);   /* the compaction follows: emit_exchange_cluster */
+    out_blank(o);
+    out_line(o, "/* population %s: the first warp waits for all groups' words of the step and compacts them */", p->name);
+    out_open(o, "NC_DEV void nc_exchange_%s_cluster(NC_ARGS, const int64_t step, const int hf)", p->cname);
     out_open(o, "if (NC_LID < 32) /* ordered compaction: lane l takes words %lld l .. %lld l + %lld */", per, per, per - 1);
     out_line(o, "nc_mbar_wait(%s, (unsigned)((step - nc_s0) >> 1) & 1u);", bar);
     out_line(o, "const int w0 = NC_LID * %lld;", per);
@@ -874,7 +878,6 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
     out_close(o);
     out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
     out_close(o);
-    out_line(o, "NC_BARRIER();");
 }
 
 /* The neuron phase of one population; block (V_BLOCK, V_CLUSTER) = ordered compaction
@@ -1558,10 +1561,16 @@ static void emit_tail(Out *o, const Simt *S)
      * (the block and cluster schedules), else the grid's work-items share all of them */
     /* nc_c0, nc_every: the chunk's first step (nc_ctl[1]) and the --check-finite interval
      * (nc_fin[0]), which the block and cluster kernels read once per launch */
-    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf, const int nc_local, const int64_t nc_r, const int64_t nc_nr, const int64_t nc_c0, const int32_t nc_every)");
+    /* nc_sel: 1, the counts (after the spike lists), 2, the states and checks (after the
+     * update), 3 both; nc_skip: work-items that take no part in the states (the cluster
+     * kernel records them while its first warp waits for the spike words) */
+    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf, const int nc_local, const int64_t nc_r, const int64_t nc_nr, const int64_t nc_c0, const int32_t nc_every, const int nc_sel, const int nc_skip)");
     out_line(o, "const int64_t k = step - nc_c0; /* step within the chunk */");
+    out_line(o, "const int64_t nc_i0 = (nc_local ? NC_LID : NC_GID) - nc_skip, nc_is = (nc_local ? NC_LSIZE : NC_GSIZE) - nc_skip;");
     out_line(o, "(void)nc_every;");
-    out_open(o, "if (NC_GID == 0)");
+    out_line(o, "(void)nc_i0;");
+    out_line(o, "(void)nc_is;");
+    out_open(o, "if ((nc_sel & 1) && NC_GID == 0)");
     for (int i = 0; i < m->npops; i++)
         out_line(o, "nc_pcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + (int)(step & 1)];", m->npops,
                  i, 2 * i);
@@ -1569,6 +1578,7 @@ static void emit_tail(Out *o, const Simt *S)
         if (m->recs[r].spikes)
             out_line(o, "rec%d_ends[(int64_t)hf * NC_CH + k] = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
     out_close(o);
+    out_open(o, "if ((nc_sel & 2) && nc_i0 >= 0)");
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes)
@@ -1609,7 +1619,7 @@ static void emit_tail(Out *o, const Simt *S)
                  (long long)rec->every);
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
                  (long long)simt_state_rec_rows(S, rec), w);
-        out_open(o, "for (int64_t q = nc_local ? NC_LID : NC_GID; q < %d; q += nc_local ? NC_LSIZE : NC_GSIZE)", w);
+        out_open(o, "for (int64_t q = nc_i0; q < %d; q += nc_is)", w);
         out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
         out_line(o, "if (nc_local && nc_nr > 1 && (n < nc_part(%lld, nc_r, nc_nr) || n >= nc_part(%lld, nc_r + 1, nc_nr))) continue;",
                  (long long)rec->view.pop->size, (long long)rec->view.pop->size);
@@ -1631,6 +1641,7 @@ static void emit_tail(Out *o, const Simt *S)
         out_close(o);
     }
     simt_finite_tail(o, S);
+    out_close(o);
     out_close(o);
     out_blank(o);
 }
@@ -1883,7 +1894,7 @@ static void emit_kernels(Out *o, const Simt *S)
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0]);");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 3, 0);");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_line(o, "nc_ctl[0] = step + 1;");
@@ -2169,9 +2180,17 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     out_open(o, "do");
     emit_plast_phases(o, S, 0, "block", "NC_BARRIER();");
     emit_phase_calls(o, S, 1, cluster ? "cluster" : "block");
+    if (cluster) {   /* the states recorded by the other warps (if any) while the first waits for the words */
+        out_line(o, "nc_tail(NC_PASS, step, hf, 1, NC_GROUP, NC_NGROUPS, c0, every, 2, NC_LSIZE > 32 ? 32 : 0);");
+        for (int i = 0; i < S->m->npops; i++)
+            if (S->m->pops[i]->has_spikes)
+                out_line(o, "nc_exchange_%s_cluster(NC_PASS, step, hf);", S->m->pops[i]->cname);
+        out_line(o, "NC_BARRIER();");
+    }
     emit_plast_phases(o, S, 1, "block", "NC_BARRIER();");
     emit_phase_calls(o, S, 0, cluster ? "cluster" : "block");
-    out_line(o, "nc_tail(NC_PASS, step, hf, 1, %s, %s, c0, every);", cluster ? "NC_GROUP" : "0", cluster ? "NC_NGROUPS" : "1");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 1, %s, %s, c0, every, %d, 0);", cluster ? "NC_GROUP" : "0", cluster ? "NC_NGROUPS" : "1",
+             cluster ? 1 : 3);
     out_open(o, "if (NC_LID == 0)");
     emit_step_end(o, S);
     out_close(o);
@@ -2233,7 +2252,7 @@ static void emit_persistent_kernel(Out *o, const Simt *S)
     }
     emit_plast_phases(o, S, 1, "grid", "grid.sync();");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0]);");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 3, 0);");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_close(o);

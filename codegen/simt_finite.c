@@ -52,7 +52,7 @@ void simt_finite_reset(Out *o, const Simt *S)
     out_close(o);
 }
 
-/* Contract: device code of nc_tail (step, hf, k, nc_local, nc_r, nc_nr, nc_every in scope; every work-item runs
+/* Contract: device code of nc_tail (step, hf, k, nc_local, nc_r, nc_nr, nc_every, nc_i0, nc_is in scope; every work-item runs
  * it): the check of every checked variable after a K-th step. */
 void simt_finite_tail(Out *o, const Simt *S)
 {
@@ -67,8 +67,8 @@ void simt_finite_tail(Out *o, const Simt *S)
             const IrVar *x = p->vars[j];
             if (!cg_finite_var(x))
                 continue;
-            out_open(o, "for (int64_t n = nc_local ? nc_part(%lld, nc_r, nc_nr) + NC_LID : NC_GID; "
-                        "n < (nc_local ? nc_part(%lld, nc_r + 1, nc_nr) : %lld); n += nc_local ? NC_LSIZE : NC_GSIZE)",
+            out_open(o, "for (int64_t n = (nc_local ? nc_part(%lld, nc_r, nc_nr) : 0) + nc_i0; "
+                        "n < (nc_local ? nc_part(%lld, nc_r + 1, nc_nr) : %lld); n += nc_is)",
                      (long long)p->size, (long long)p->size, (long long)p->size);
             check_var(o, m, x, nv, v++);
             out_close(o);
