@@ -594,19 +594,55 @@ static void d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, 
     out_line(o, "%s_ring[%s_at] = 0;", p->cname, local);
 }
 
-/* Spike recordings of a population: their positions in m->recs. */
-static void spike_recs(const Simt *S, const IrPop *pop, Out *o)
+/* A spike recording of a whole population (not of a part of it). */
+static int rec_whole(const IrRecord *rec)
+{
+    return rec->view.offset == 0 && rec->view.size == rec->view.pop->size;
+}
+
+/* Spike recordings of a population (their positions in m->recs). The ordered compactions
+ * (block, cluster) know each spike's rank in the step (`rank`): a
+ * record of the whole population puts it at the step's first free place plus its rank
+ * (nc_rb<r>, rec_bases), with no atomic; rank NULL, or a record of a part: an atomic. */
+static void spike_recs(const Simt *S, const IrPop *pop, Out *o, const char *rank)
 {
     for (int r = 0; r < S->m->nrecs; r++) {
         const IrRecord *rec = &S->m->recs[r];
         if (!rec->spikes || rec->view.pop != pop)
             continue;
+        if (rank && rec_whole(rec)) {
+            out_line(o, "rec%d_ids[(int64_t)hf * %lld + nc_rb%d + %s] = (int32_t)n;", r,
+                     (long long)simt_spike_rec_cap(S, rec), r, rank);
+            continue;
+        }
         out_open(o, "if (n >= %lld && n < %lld)", (long long)rec->view.offset,
                  (long long)(rec->view.offset + rec->view.size));
         out_line(o, "const int q_ = nc_atomic_add_i32(&nc_cnt[%d + hf], 1);", S->cnt_rec + 2 * r);
         out_line(o, "rec%d_ids[(int64_t)hf * %lld + q_] = (int32_t)(n - %lld);", r,
                  (long long)simt_spike_rec_cap(S, rec), (long long)rec->view.offset);
         out_close(o);
+    }
+}
+
+/* spike_recs with atomics (the distributed merge, simt_mpi.c) */
+static void spike_recs_atomic(const Simt *S, const IrPop *pop, Out *o)
+{
+    spike_recs(S, pop, o, NULL);
+}
+
+/* Before an ordered compaction of pop (every work-item that walks spikes): the first free
+ * place of each whole-population spike record (spike_recs); after it (one work-item, once
+ * every work-item has read them): the places taken, `total` spikes. */
+static void rec_bases(const Simt *S, const IrPop *pop, Out *o, const char *total)
+{
+    for (int r = 0; r < S->m->nrecs; r++) {
+        const IrRecord *rec = &S->m->recs[r];
+        if (!rec->spikes || rec->view.pop != pop || !rec_whole(rec))
+            continue;
+        if (total)
+            out_line(o, "if (NC_LID == 0) nc_cnt[%d + hf] = nc_rb%d + %s;", S->cnt_rec + 2 * r, r, total);
+        else
+            out_line(o, "const int nc_rb%d = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
     }
 }
 
@@ -637,7 +673,7 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
     out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);
     if (spike_flags(S->m, pop))
         out_line(o, "%s_fl[n] = 1;", pop->cname);
-    spike_recs(S, pop, o);
+    spike_recs(S, pop, o, NULL);
     out_close(o);
 }
 
@@ -783,11 +819,12 @@ static void emit_spike_walk(Out *o, const Simt *S, const IrPop *p, const char *g
 {
     out_open(o, "while (b)");
     out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
-    out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+    out_line(o, "const int nc_k = at++;");
+    out_line(o, "%s_spk[nc_k] = (int32_t)n;", p->cname);
     if (has_spike_recs(S, p)) {
         if (guard)
             out_open(o, "if (%s)", guard);
-        spike_recs(S, p, o);
+        spike_recs(S, p, o, "nc_k");
         if (guard)
             out_close(o);
     }
@@ -807,6 +844,8 @@ static void d_var_held(const CgDialect *d, const IrVar *v, StrBuf *out)
         sb_printf(out, "nc_scal[%d]", simt_scal_var(S, v));
 }
 
+static void emit_compaction_cluster(Out *o, const Simt *S, const IrPop *p);
+
 /* The cluster variant of a population's neuron phase (CUDA): the work-group steps its own
  * neurons [nc_lo, nc_hi) (whole 128-neuron pieces, nc_part), so each warp's ballot is one
  * spike word, staged in nc_xw. After a barrier the staged words go, 16 bytes a store, into
@@ -821,7 +860,7 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
 {
     CgDialect dh = *d0, *d = &dh;
     dh.var = d_var_held;
-    const long long nw = (long long)((p->size + 31) / 32), per = (nw + 31) / 32, R = xw_words(p);
+    const long long R = xw_words(p);
     const int xo = xw_off(S, p);
     const char *stg = arena_printf(&S->cc->arena, "nc_xw[%d + (int)(step & 1) * %lld", xo, R);
     const char *all = arena_printf(&S->cc->arena, "nc_xw[%lld + (int)(step & 1) * %lld", xo + 2 * R, R);
@@ -860,24 +899,36 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
     out_line(o, "const int r = q & ((int)NC_NGROUPS - 1), c = q >> nc_gl;");
     out_line(o, "nc_st_async4(&%s + (nc_lo >> 5) + 4 * c], r, ((const uint4 *)&%s])[c], %s);", all, stg, bar);
     out_close(o);
-    out_close(o);   /* the compaction follows: emit_exchange_cluster */
+    out_close(o);   /* the wait (and compaction) follows: nc_exchange_<pop>_cluster */
     out_blank(o);
     out_line(o, "/* population %s: the first warp waits for all groups' words of the step and compacts them */", p->name);
     out_open(o, "NC_DEV void nc_exchange_%s_cluster(NC_ARGS, const int64_t step, const int hf)", p->cname);
-    out_open(o, "if (NC_LID < 32) /* ordered compaction: lane l takes words %lld l .. %lld l + %lld */", per, per, per - 1);
+    out_open(o, "if (NC_LID < 32)");
     out_line(o, "nc_mbar_wait(%s, (unsigned)((step - nc_s0) >> 1) & 1u);", bar);
+    emit_compaction_cluster(o, S, p);
+    out_close(o);
+}
+
+/* The cluster step's ordered compaction of population p's words of the step by the first
+ * warp (lane l takes words per l .. per l + per - 1): the spike list, its count and (group 0)
+ * the spike recordings. */
+static void emit_compaction_cluster(Out *o, const Simt *S, const IrPop *p)
+{
+    const long long nw = (long long)((p->size + 31) / 32), per = (nw + 31) / 32, R = xw_words(p);
+    const char *all = arena_printf(&S->cc->arena, "nc_xw[%lld + (int)(step & 1) * %lld", xw_off(S, p) + 2 * R, R);
     out_line(o, "const int w0 = NC_LID * %lld;", per);
     out_line(o, "uint32_t x[%lld];", per);
     out_line(o, "int c = 0, total;");
     out_line(o, "for (int q = 0; q < %lld; q++) c += nc_popc(x[q] = w0 + q < %lld ? %s + w0 + q] : 0u);", per, nw, all);
-    out_line(o, "int at = nc_warp_scan(c, &total);");
+    rec_bases(S, p, o, NULL);
+    out_line(o, "int at = nc_warp_scan(c, &total); /* its shuffles: every lane has read the bases */");
     out_open(o, "for (int q = 0; q < %lld; q++)", per);
     out_line(o, "const int w = w0 + q;");
     out_line(o, "uint32_t b = x[q];");
     emit_spike_walk(o, S, p, "NC_GROUP == 0");
     out_close(o);
     out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * p->id);
-    out_close(o);
+    rec_bases(S, p, o, "total");
 }
 
 /* The neuron phase of one population; block (V_BLOCK, V_CLUSTER) = ordered compaction
@@ -937,6 +988,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, " * a prefix sum of their counts places them (and clears the bits for the next step);");
             out_line(o, " * the spikes are recorded here */");
             out_line(o, "int nc_total = 0;");
+            rec_bases(S, p, o, NULL);
             out_open(o, "for (int w0 = 0; w0 < %lld; w0 += NC_LSIZE)", nw);
             out_line(o, "const int w = w0 + NC_LID;");
             out_line(o, "uint32_t b = w < %lld ? %s_fm[w] : 0u;", nw, p->cname);
@@ -947,6 +999,7 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
             out_line(o, "nc_total += total;");
             out_close(o);
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = nc_total;", 2 * p->id);
+            rec_bases(S, p, o, "nc_total");
         } else {
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * p->id);
         }
@@ -1841,7 +1894,7 @@ static void emit_kernels(Out *o, const Simt *S)
     simt_plast_device(o, S);
     emit_tail(o, S);
     if (m->mpi)
-        simt_mpi_device(o, S, spike_recs);
+        simt_mpi_device(o, S, spike_recs_atomic);
 
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
     out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf, NC_G const int64_t *nc_tab, const int nc_batch)");
