@@ -61,9 +61,10 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
         printf("nc_k_block runs the whole network in one work-group for a chunk of steps; each step, "
                "separated by barriers:");
     } else if (strcmp(sched, "cluster") == 0) {
-        printf("nc_k_cluster runs the network on one thread-block cluster (up to 8 work-groups on as "
+        printf("nc_k_cluster runs the network on one thread-block cluster (up to 16 work-groups on as "
                "many SMs; $NEUROC_CLUSTER) for a chunk of steps, each group for its own slice of "
-               "every population and of the targets, the step's spike words exchanged through "
+               "every population and of the targets (its own synapses of one-weight projections in "
+               "its shared memory where they fit), the step's spike words exchanged through "
                "distributed shared memory; each step:");
     } else if (strcmp(sched, "persistent") == 0) {
         printf("nc_k_persistent, one cooperative kernel for a chunk of steps; each step, separated by "
@@ -80,7 +81,8 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
         printf(" %s", m->pops[i]->name);
     printf(" (%s)%s,", grid ? "nc_k_neurons: a work-item per neuron, atomic spike compaction"
                             : strcmp(sched, "cluster") == 0 ? "each group its own; every group's spike words "
-                                                               "compacted in index order by one warp"
+                                                               "compacted in index order by one warp while "
+                                                               "the others record the states"
                                                              : "ordered spike compaction by a block scan",
            ntopk ? (grid ? " top-k radix select (nc_k_tk*, nc_k_after)" : " top-k radix select") : "");
     if (m->nprojs) {
