@@ -1,6 +1,6 @@
 #!/bin/sh
 # plan.sh NEUROC EXAMPLES WORKDIR: what the GPU device programs hold, read from --emit-only
-# (no GPU or nvcc needed): the block schedule's shared-memory plan (simt.c, plan_resident)
+# (no GPU or nvcc needed): the block and cluster schedules' shared-memory plans (simt.c)
 # within each target's budget, one-weight projections delivered with atomic adds, which
 # programs carry nc_k_block and nc_k_persistent (block_fits), and the schedule `auto` picks.
 set -u
@@ -30,6 +30,21 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
         ok "cuba: block, persistent and cluster kernels" || bad "cuba: a schedule kernel is missing"
     grep -q "nc_st_async4(&nc_xw" "$f" && grep -q "static __shared__ __align__(16) uint32_t nc_xw\[512\];" "$f" &&
         ok "cuba: the cluster kernel exchanges 125 spike words by asynchronous stores, two steps' worth" || bad "cuba: no spike-word exchange"
+    # the cluster kernel's own plan (plan_resident_cluster, emit_own_tables)
+    grep -q "real \*const pop_P_V = (real \*)(nc_res + nc_o_pop_P_V) - nc_slo0;" "$f" &&
+        ok "cuba cluster: P.V resident as the group's slice" || bad "cuba cluster: P.V not a slice"
+    grep -q "nc_otab\[0\] = at, nc_otab\[1\] = cat;" "$f" && grep -q "nc_otab\[2\] = at, nc_otab\[3\] = cat;" "$f" &&
+        grep -q "const uint16_t \*const ocol = (const uint16_t \*)(nc_dyn + nc_otab\[1\]);" "$f" &&
+        ok "cuba cluster: Ce and Ci own synapses in shared memory, read by the delivery" || bad "cuba cluster: no own synapse tables"
+    grep -q "if (nc_oc\[0\] == 1u && nc_oc\[1\] == nc_t0)" "$f" && grep -q "nc_oc\[0\] = 1u, nc_oc\[1\] = nc_t0, nc_oc\[2\] = nc_at;" "$f" &&
+        ok "cuba cluster: the tables kept between launches (nc_otc)" || bad "cuba cluster: tables rebuilt every launch"
+    # the states recorded by the other warps before the first warp's wait and compaction
+    sed -n '/nc_k_cluster(NC_ARGS/,/while (step < step0 + nsteps)/p' "$f" | grep -A1 "nc_tail(NC_PASS, step, hf, 1, NC_GROUP, NC_NGROUPS, c0, every, 2, NC_LSIZE > 32 ? 32 : 0);" |
+        grep -q "nc_exchange_pop_P_cluster(NC_PASS, step, hf);" &&
+        ok "cuba cluster: states recorded while the words come" || bad "cuba cluster: the tail is not split"
+    # whole-population spike records placed by rank, in the block and the cluster compactions
+    [ "$(grep -c "rec0_ids\[(int64_t)hf \* 4000000 + nc_rb0 + nc_k\] = (int32_t)n;" "$f")" = 2 ] &&
+        ok "cuba: spikes recorded by rank in both compactions" || bad "cuba: spike records by atomics in a compaction"
 }
 # sm_75 (64 KiB): less fits, and never more than the budget
 emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
