@@ -343,6 +343,15 @@ static Arg *resident(Simt *S, int64_t budget, const char *name, int64_t bytes, c
     return a;
 }
 
+/* The dynamic shared memory a work-group may take for resident buffers: the target's budget
+ * less the cluster schedule's static arrays (nc_xw, mbarriers, nc_own). plan_resident fills
+ * it at compile time; the cluster kernel opts in to all of it (its slices and tables take
+ * their part at run time). */
+static int64_t cluster_shmem(const Simt *S)
+{
+    return shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)S->m->npops;
+}
+
 /* Choose the resident buffers, most used first: counters and scalars, spike bits, delay rings,
  * per-neuron variables, spike lists (and flags where read), per-neuron propagators, the
  * row pointers of static projections (read-only: not copied back). */
@@ -350,7 +359,7 @@ static void plan_resident(Simt *S)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int64_t budget = shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)m->npops, rs = m->dbl ? 8 : 4;
+    const int64_t budget = cluster_shmem(S), rs = m->dbl ? 8 : 4;
     if (budget <= 0 || !S->has_block)
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
@@ -396,8 +405,8 @@ static void plan_resident(Simt *S)
     }
 }
 
-/* The cluster kernel's shared memory (nc_k_cluster): counters, scalars, spike bits and delay
- * rings whole, as plan_resident; each per-neuron variable as its group's slice, at an offset
+/* The cluster kernel's shared memory (nc_k_cluster): counters, scalars, spike bits, delay
+ * rings and spike lists whole, as plan_resident; each per-neuron variable as its group's slice, at an offset
  * computed when the kernel starts (cslice: only where the whole population would fit, so that
  * any number of groups does); then, in what is left, each group's own synapses of the fused
  * projections (emit_own_tables). The row pointers stay in global memory. */
@@ -405,7 +414,7 @@ static void plan_resident_cluster(Simt *S)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int64_t budget = shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)m->npops, rs = m->dbl ? 8 : 4;
+    const int64_t budget = cluster_shmem(S), rs = m->dbl ? 8 : 4;
     if (budget <= 0 || !S->has_cluster)
         return;
     const char *whole[3] = {"nc_cnt", "nc_scal", NULL};
@@ -455,13 +464,6 @@ static void plan_resident_cluster(Simt *S)
             slices += bytes;
         }
     }
-}
-
-/* The cluster kernel's dynamic shared memory: all of the budget (slices and tables take it
- * at run time). */
-static int64_t cluster_shmem(const Simt *S)
-{
-    return shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)S->m->npops;
 }
 
 /* ===== the block schedule's shared memory =====} */
@@ -1034,14 +1036,11 @@ static void emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
 }
 
 /* The ring slot of an arrival one step on, for a projection without per-synapse delays. */
-static const char *ring_next_slot(const IrProj *j)
+static const char *ring_next_slot(Arena *a, const IrProj *j)
 {
-    static char b[200];
     if (j->ring->ring_delay)
-        snprintf(b, sizeof b, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", j->ring->cname, j->ring->cname);
-    else
-        snprintf(b, sizeof b, "(int64_t)((step + 1) & 1)");
-    return b;
+        return arena_printf(a, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", j->ring->cname, j->ring->cname);
+    return "(int64_t)((step + 1) & 1)";
 }
 
 /* Add synapse s of j into its ring slot: w_const is the weight's C text for a projection of
@@ -1570,7 +1569,7 @@ static void emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
                 out_line(o, "const uint16_t *const ocol = (const uint16_t *)(nc_dyn + nc_otab[%d]);", 2 * k + 1);
                 out_open(o, "for (uint32_t s = orp[i] + (NC_LID & (g - 1)); s < orp[i + 1]; s += g)");
                 out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + nc_tlo + ocol[s]], %s);", m->dbl ? 64 : 32,
-                         j->ring->cname, ring_next_slot(j), (long long)j->post.size, w.s);
+                         j->ring->cname, ring_next_slot(a, j), (long long)j->post.size, w.s);
                 out_close(o);
                 out_close(o);
                 out_open(o, "else");
