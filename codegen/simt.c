@@ -417,6 +417,7 @@ static void plan_resident_cluster(Simt *S)
     const int64_t budget = cluster_shmem(S), rs = m->dbl ? 8 : 4;
     if (budget <= 0 || !S->has_cluster)
         return;
+    S->cluster_whole = 1;
     const char *whole[3] = {"nc_cnt", "nc_scal", NULL};
     int64_t wbytes[3] = {4 * (int64_t)S->ncnt, rs * S->nscal, 0};
     int64_t at = 0, slices = 0;
@@ -436,6 +437,8 @@ static void plan_resident_cluster(Simt *S)
         } else {
             const IrProj *j = m->projs[q - 2 - m->npops];
             const int64_t D = j->ring == j ? ring_slots(S, j) : 0;
+            if (j->ring == j && D <= 0)   /* slots known at run time: the ring stays in global memory */
+                S->cluster_whole = 0;
             r = D > 0 ? find_arg(S, arena_printf(a, "%s_ring", j->cname)) : NULL;
             bytes = D * j->post.size * rs;
             if (r) {
@@ -444,8 +447,12 @@ static void plan_resident_cluster(Simt *S)
                     r->len = arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs));
             }
         }
-        if (!r || bytes <= 0 || (at + 15) / 16 * 16 + bytes > budget)
+        if (!r || bytes <= 0)
             continue;
+        if ((at + 15) / 16 * 16 + bytes > budget) {
+            S->cluster_whole &= q == 1;   /* nc_scal: the step only reads it */
+            continue;
+        }
         r->cres = (at + 15) / 16 * 16;
         if (r->res < 0 && !r->ring)
             r->len = arena_printf(a, "%lld", (long long)bytes);
@@ -457,8 +464,12 @@ static void plan_resident_cluster(Simt *S)
         for (int j = 0; j < p->nvars; j++) {
             const int64_t bytes = (p->size * (p->vars[j]->type == IRT_REAL ? rs : 4) + 15) / 16 * 16;
             Arg *r = p->vars[j]->per_neuron ? find_arg(S, p->vars[j]->cname) : NULL;
-            if (!r || S->cres_bytes + slices + bytes > budget)
+            if (!r)
                 continue;
+            if (S->cres_bytes + slices + bytes > budget) {
+                S->cluster_whole = 0;
+                continue;
+            }
             r->pop = p;
             r->cslice = 1;
             slices += bytes;
@@ -782,6 +793,9 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_line(o, "/* each fused projection's own synapses in shared memory (emit_own_tables): the offsets of");
         out_line(o, " * its row offsets and targets in the kernel's dynamic shared memory, or ~0u (global rows) */");
         out_line(o, "static __shared__ uint32_t nc_otab[%d];", 2 * (m->nprojs > 0 ? m->nprojs : 1));
+        out_line(o, "/* 1 + the first step whose words did not come (nc_mbar_wait), else 0; tests: the step at which");
+        out_line(o, " * group 0 acts as if its words had not come (nc_ctl[5], $NEUROC_CLUSTER_STALL_AT), else -1 */");
+        out_line(o, "static __shared__ int64_t nc_halt, nc_inj;");
         out_line(o, "extern __shared__ __align__(16) unsigned char nc_dyn[];");
         out_line(o, "#endif");
     }
@@ -906,7 +920,9 @@ static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const Cg
     out_line(o, "/* population %s: the first warp waits for all groups' words of the step and compacts them */", p->name);
     out_open(o, "NC_DEV void nc_exchange_%s_cluster(NC_ARGS, const int64_t step, const int hf)", p->cname);
     out_open(o, "if (NC_LID < 32)");
-    out_line(o, "nc_mbar_wait(%s, (unsigned)((step - nc_s0) >> 1) & 1u);", bar);
+    out_line(o, "/* words that do not come: the step stops here in every group (nc_halt, nc_k_cluster) */");
+    out_line(o, "if (!nc_mbar_wait(%s, (unsigned)((step - nc_s0) >> 1) & 1u) || (NC_GROUP == 0 && step == nc_inj)) nc_halt = step + 1;",
+             bar);
     emit_compaction_cluster(o, S, p);
     out_close(o);
 }
@@ -2174,6 +2190,7 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
         out_line(o, "/* cluster schedule: the network split over one thread-block cluster, nsteps steps per launch */");
         out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_cluster(NC_ARGS, const int64_t nsteps)", S->block);
         out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
+        out_line(o, "if (nc_ctl[4]) return; /* an earlier launch stalled: the host redoes these steps */");
     } else {
         out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
         out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
@@ -2202,6 +2219,8 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     if (cluster) {
         out_open(o, "if (NC_LID == 0)");
         out_line(o, "nc_s0 = step0;");
+        out_line(o, "nc_halt = 0;");
+        out_line(o, "nc_inj = nc_ctl[5];");
         for (int i = 0; i < S->m->npops; i++) {
             const long long size = (long long)S->m->pops[i]->size;
             out_line(o, "nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP, NC_NGROUPS), nc_own[%d] = (int32_t)nc_part(%lld, NC_GROUP + 1, NC_NGROUPS);",
@@ -2238,6 +2257,7 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
             if (S->m->pops[i]->has_spikes)
                 out_line(o, "nc_exchange_%s_cluster(NC_PASS, step, hf);", S->m->pops[i]->cname);
         out_line(o, "NC_BARRIER();");
+        out_line(o, "if (nc_halt) break;");
     }
     emit_plast_phases(o, S, 1, "block", "NC_BARRIER();");
     emit_phase_calls(o, S, 0, cluster ? "cluster" : "block");
@@ -2250,8 +2270,21 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
     out_close(o);
-    if (cluster)   /* no group leaves while another may still write its shared memory */
+    if (cluster) {   /* no group leaves while another may still write its shared memory */
         out_line(o, "cooperative_groups::this_cluster().sync();");
+        out_line(o, "/* a stall in any group: the launch leaves the state as it found it (no copy back, nc_ctl[0]");
+        out_line(o, " * unchanged) and says where in nc_ctl[4]; the host redoes its steps in the block schedule */");
+        out_line(o, "int64_t nc_stall = 0;");
+        out_open(o, "for (unsigned r = 0; r < (unsigned)NC_NGROUPS; r++)");
+        out_line(o, "const int64_t h = *cooperative_groups::this_cluster().map_shared_rank(&nc_halt, r);");
+        out_line(o, "if (h && (!nc_stall || h < nc_stall)) nc_stall = h;");
+        out_close(o);
+        out_line(o, "cooperative_groups::this_cluster().sync();");
+        out_open(o, "if (nc_stall)");
+        out_line(o, "if (NC_GID == 0) nc_ctl[4] = nc_stall;");
+        out_line(o, "return;");
+        out_close(o);
+    }
     if (cluster) {
         emit_resident_cluster(o, S, RES_OUT);
     } else if (S->res_bytes) {
@@ -3093,6 +3126,37 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "return bad >= 0 ? -1 : 0;");
     out_close(o);
     out_blank(o);
+    out_line(o, "/* Enqueue the chunk of half hf: steps step0 .. step0 + len - 1. */");
+    out_open(o, "static int launch_chunk(int hf, int64_t step0, int64_t len)");
+    out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step0) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_launch_batch(k_chunk, (size_t)nc_nb, 32, 0) != NRT_OK) return -1;");
+    out_line(o, "return enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+    if (S->has_cluster) {
+        out_line(o, "/* Whether the cluster launch of the chunk of half hf stalled (nc_k_cluster: nc_ctl[4]); it");
+        out_line(o, " * and any launch after it then left the state as they found it. The run goes on in the");
+        out_line(o, " * block schedule, which gives the same bits: 1, or -1 (errmsg). */");
+        out_open(o, "static int cluster_stalled(int hf)");
+        out_line(o, "int64_t at = 0;");
+        out_line(o, "const int64_t zero = 0;");
+        out_line(o, "if (mode != M_CLUSTER) return 0;");
+        out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_ctl, 4 * sizeof(int64_t), &at, sizeof at) != NRT_OK) return -1;");
+        out_line(o, "if (!at) return 0;");
+        if (S->cluster_whole) {
+            out_line(o, "fprintf(stderr, \"%%s: warning: the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; the run goes on in the block schedule, with the same results\\n\", ctx.model, (long long)(at - 1));");
+            out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK || nrt_gpu_write(gpu, nc_ctl, 4 * sizeof(int64_t), &zero, sizeof zero) != NRT_OK) return -1;");
+            out_line(o, "mode = M_BLOCK;");
+            out_line(o, "ctx.schedule = mode_names[mode];");
+            out_line(o, "return 1;");
+        } else {   /* a buffer outside shared memory holds some steps already: no retry */
+            out_line(o, "(void)zero;");
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; run it with --gpu-mode block\", (long long)(at - 1));");
+            out_line(o, "return -1;");
+        }
+        out_close(o);
+        out_blank(o);
+    }
     out_line(o, "/* Run nsteps steps in chunks of at most NC_CH: the device runs chunk c while the host");
     out_line(o, " * writes chunk c - 1 (double-buffered); no host synchronisation per step. A stop (the");
     out_line(o, " * signal handlers flag nc_one, the one run or the batch's parent) reaches every run. */");
@@ -3104,9 +3168,11 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     }
     out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
     out_line(o, "const int hf = half_next;");
-    out_line(o, "if (nrt_gpu_arg_i64(k_chunk, NC_NARGS, step_now) != NRT_OK || nrt_gpu_arg_i32(k_chunk, NC_NARGS + 1, hf) != NRT_OK) return -1;");
-    out_line(o, "if (nrt_gpu_launch_batch(k_chunk, (size_t)nc_nb, 32, 0) != NRT_OK) return -1;");
-    out_line(o, "if (enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK) return -1;");
+    out_line(o, "if (launch_chunk(hf, step_now, len)) return -1;");
+    if (S->has_cluster) {   /* a stalled chunk, and this one after it, again in the block schedule */
+        out_line(o, "const int stalled = pending >= 0 ? cluster_stalled(pending) : 0;");
+        out_line(o, "if (stalled < 0 || (stalled && (launch_chunk(pending, pending_step0, pending_len) || launch_chunk(hf, step_now, len)))) return -1;");
+    }
     out_line(o, "if (pending >= 0 && drain_all(pending, pending_step0, pending_len)) return -1;");
     out_line(o, "pending = hf;");
     out_line(o, "pending_step0 = step_now;");
@@ -3116,6 +3182,10 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "nsteps -= len;");
     out_line(o, "nrt_progress(&nc_one.i_ctx);");
     out_close(o);
+    if (S->has_cluster) {
+        out_line(o, "const int stalled = pending >= 0 ? cluster_stalled(pending) : 0;");
+        out_line(o, "if (stalled < 0 || (stalled && launch_chunk(pending, pending_step0, pending_len))) return -1;");
+    }
     out_line(o, "if (pending >= 0 && drain_all(pending, pending_step0, pending_len)) return -1;");
     out_line(o, "pending = -1;");
     out_line(o, "for (int64_t b = 0; b < nc_nb; b++) nc_insts[b].i_ctx.stop_requested = nc_one.i_ctx.stop_requested;");
@@ -3371,7 +3441,14 @@ static void emit_host_build_instance(Out *o, const Simt *S)
     }
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
-    out_line(o, "if (dalloc(&nc_ctl, 4 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    out_line(o, "if (dalloc(&nc_ctl, 6 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
+    if (S->has_cluster) {   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (tests) */
+        out_begin(o);
+        out_line(o, "const char *e = getenv(\"NEUROC_CLUSTER_STALL_AT\");");
+        out_line(o, "const int64_t inj = e && *e ? strtoll(e, NULL, 10) : -1;");
+        out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, 5 * sizeof(int64_t), &inj, sizeof inj) != NRT_OK) return fail(argv[0]);");
+        out_close(o);
+    }
     if (S->free) {
         out_open(o, "if (mode == M_FREE)");
         simt_free_host_alloc(o, S);

@@ -39,6 +39,8 @@ typedef struct Simt {
     int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
     int has_cluster;              /* nc_k_cluster is compiled (CUDA sm_90+, cluster_ok) */
     int nxm;                      /* cluster schedule: entries of nc_xw (spike words, xw_off) */
+    int cluster_whole;            /* cluster schedule: every buffer its step writes is in its shared
+                                   * memory, so a stalled launch leaves no trace (nc_mbar_wait) */
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
 } Simt;
 

@@ -188,12 +188,30 @@ NC_DEV void nc_mbar_expect(uint64_t *bar, unsigned bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(NC_SMEM(bar)), "r"(bytes) : "memory");
 }
-NC_DEV void nc_mbar_wait(uint64_t *bar, unsigned parity)
+/* Waits for the phase of `parity` to complete: 1, or 0 when it has not within NC_STALL_NS of
+ * wall-clock time (%globaltimer). A step's words do not come when the cluster stalls, which
+ * happens when other processes' kernels share the GPU (docs/architecture.md, "The cluster
+ * schedule"); the kernel then stops and the host redoes the launch's steps in the block
+ * schedule. */
+#define NC_STALL_NS 2000000000ull
+NC_DEV int nc_mbar_wait(uint64_t *bar, unsigned parity)
 {
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "NC_WAIT_%=:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@!P1 bra NC_WAIT_%=;\n\t}" ::"r"(NC_SMEM(bar)), "r"(parity) : "memory");
+    uint64_t t0 = 0, t;
+    for (unsigned k = 1;; k++) {
+        unsigned ok;
+        asm volatile("{\n\t.reg .pred P1;\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 P1, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, P1;\n\t}" : "=r"(ok) : "r"(NC_SMEM(bar)), "r"(parity) : "memory");
+        if (ok)
+            return 1;
+        if (k % 64)   /* the clock now and then: the loop stays tight while words are on their way */
+            continue;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (!t0)
+            t0 = t;
+        else if (t - t0 > NC_STALL_NS)
+            return 0;
+    }
 }
 /* 16 bytes to dst in group `rank`, completing on `bar` there (st.async: no fence needed,
  * the data comes from registers). */
@@ -208,7 +226,7 @@ NC_DEV void nc_st_async4(void *dst, int rank, uint4 v, uint64_t *bar)
 #else   /* never called where the device has no clusters (nc_k_cluster traps) */
 NC_DEV void nc_mbar_init(uint64_t *bar, unsigned count) { (void)bar; (void)count; __trap(); }
 NC_DEV void nc_mbar_expect(uint64_t *bar, unsigned bytes) { (void)bar; (void)bytes; __trap(); }
-NC_DEV void nc_mbar_wait(uint64_t *bar, unsigned parity) { (void)bar; (void)parity; __trap(); }
+NC_DEV int nc_mbar_wait(uint64_t *bar, unsigned parity) { (void)bar; (void)parity; __trap(); return 0; }
 NC_DEV void nc_st_async4(void *dst, int rank, uint4 v, uint64_t *bar)
 {
     (void)dst; (void)rank; (void)v; (void)bar;

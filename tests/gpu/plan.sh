@@ -45,6 +45,14 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
     # whole-population spike records placed by rank, in the block and the cluster compactions
     [ "$(grep -c "rec0_ids\[(int64_t)hf \* 4000000 + nc_rb0 + nc_k\] = (int32_t)n;" "$f")" = 2 ] &&
         ok "cuba: spikes recorded by rank in both compactions" || bad "cuba: spike records by atomics in a compaction"
+    # a stalled exchange: the step stops, the launch leaves no trace, the host goes on in block
+    grep -q "nc_mbar_wait(.*) || (NC_GROUP == 0 && step == nc_inj)) nc_halt = step + 1;" "$f" &&
+        sed -n '/nc_k_cluster(NC_ARGS/,/while (step < step0 + nsteps)/p' "$f" | grep -q "if (nc_halt) break;" &&
+        grep -q "if (nc_ctl\[4\]) return;" "$f" &&
+        grep -q "if (NC_GID == 0) nc_ctl\[4\] = nc_stall;" "$f" &&
+        ok "cuba cluster: a stalled exchange stops the launch" || bad "cuba cluster: no stall watchdog"
+    grep -q "the run goes on in the block schedule" "$WORK/cuba90/cuba.c" && grep -q "launch_chunk(pending, pending_step0, pending_len)" "$WORK/cuba90/cuba.c" &&
+        ok "cuba cluster: the host redoes a stalled chunk in block" || bad "cuba cluster: no fallback after a stall"
 }
 # sm_75 (64 KiB): less fits, and never more than the budget
 emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
