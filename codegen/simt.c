@@ -794,7 +794,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_line(o, " * its row offsets and targets in the kernel's dynamic shared memory, or ~0u (global rows) */");
         out_line(o, "static __shared__ uint32_t nc_otab[%d];", 2 * (m->nprojs > 0 ? m->nprojs : 1));
         out_line(o, "/* 1 + the first step whose words did not come (nc_mbar_wait), else 0; tests: the step at which");
-        out_line(o, " * group 0 acts as if its words had not come (nc_ctl[5], $NEUROC_CLUSTER_STALL_AT), else -1 */");
+        out_line(o, " * group 0 acts as if its words had not come (nc_ctl[5], $NEUROC_FAULT_CLUSTER_STALL), else -1 */");
         out_line(o, "static __shared__ int64_t nc_halt, nc_inj;");
         out_line(o, "extern __shared__ __align__(16) unsigned char nc_dyn[];");
         out_line(o, "#endif");
@@ -3442,13 +3442,8 @@ static void emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 6 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
-    if (S->has_cluster) {   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (tests) */
-        out_begin(o);
-        out_line(o, "const char *e = getenv(\"NEUROC_CLUSTER_STALL_AT\");");
-        out_line(o, "const int64_t inj = e && *e ? strtoll(e, NULL, 10) : -1;");
-        out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, 5 * sizeof(int64_t), &inj, sizeof inj) != NRT_OK) return fail(argv[0]);");
-        out_close(o);
-    }
+    if (S->has_cluster)   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (rt_fault.c) */
+        out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, 5 * sizeof(int64_t), &ctx.fault.cluster_stall, sizeof(int64_t)) != NRT_OK) return fail(argv[0]);");
     if (S->free) {
         out_open(o, "if (mode == M_FREE)");
         simt_free_host_alloc(o, S);

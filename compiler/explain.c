@@ -65,7 +65,9 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
                "many SMs; $NEUROC_CLUSTER) for a chunk of steps, each group for its own slice of "
                "every population and of the targets (its own synapses of one-weight projections in "
                "its shared memory where they fit), the step's spike words exchanged through "
-               "distributed shared memory; each step:");
+               "distributed shared memory (words that do not come within 2 s, as when other "
+               "processes share the GPU, stop the launch, and its steps run again in the block "
+               "schedule); each step:");
     } else if (strcmp(sched, "persistent") == 0) {
         printf("nc_k_persistent, one cooperative kernel for a chunk of steps; each step, separated by "
                "grid barriers:");

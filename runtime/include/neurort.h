@@ -112,6 +112,8 @@ typedef struct nrt_ctx {
         int build_signal;         /* $NEUROC_FAULT_BUILD_SIGNAL: the signal; 0: none */
         uint64_t write_left;      /* bytes the recordings may still add to their files */
         uint64_t device_mem;      /* $NEUROC_FAULT_DEVICE_MEM; 0: none */
+        int64_t cluster_stall;    /* $NEUROC_FAULT_CLUSTER_STALL: the step whose spike words the
+                                   * CUDA cluster schedule acts as if it had not had; -1: none */
     } fault;
     struct nrt_mem_item {         /* the memory plan (nrt_mem_add), first NRT_MAX_POPS items */
         const char *what;

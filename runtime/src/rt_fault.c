@@ -10,6 +10,10 @@
  *   NEUROC_FAULT_BUILD_SIGNAL=S  the process sends itself SIGS (INT or TERM) when the first
  *                                projection's synapses start to be built: a signal during
  *                                construction at a known point, however fast the device
+ *   NEUROC_FAULT_CLUSTER_STALL=T the CUDA cluster schedule's group 0 stops at step T as if that
+ *                                step's spike words had not come (nc_mbar_wait), and the
+ *                                other groups then wait in vain for its next ones: a stalled
+ *                                cluster, which otherwise takes other processes on the GPU
  *
  * nrt_init reads them (nrt_fault_init); a malformed value is a start-up error, so a test
  * cannot silently run without its fault.
@@ -22,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Strict decimal byte count: digits only, no overflow. 0 on success. */
+/* Strict decimal count (bytes, a step): digits only, no overflow. 0 on success. */
 static int parse_bytes(const char *s, uint64_t *out)
 {
     uint64_t v = 0;
@@ -37,8 +41,8 @@ static int parse_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
-/* Contract: reads $NEUROC_FAULT_WRITE_AFTER, $NEUROC_FAULT_DEVICE_MEM and
- * $NEUROC_FAULT_BUILD_SIGNAL (unset or empty: no fault) into ctx->fault;
+/* Contract: reads $NEUROC_FAULT_WRITE_AFTER, $NEUROC_FAULT_DEVICE_MEM,
+ * $NEUROC_FAULT_BUILD_SIGNAL and $NEUROC_FAULT_CLUSTER_STALL (unset or empty: no fault) into ctx->fault;
  * NRT_EINVAL with errmsg naming the variable when one is malformed. */
 nrt_status nrt_fault_init(nrt_ctx *ctx)
 {
@@ -62,6 +66,13 @@ nrt_status nrt_fault_init(nrt_ctx *ctx)
         nrt_seterr(ctx, "$NEUROC_FAULT_BUILD_SIGNAL='%s' is not INT or TERM", e);
         return NRT_EINVAL;
     }
+    uint64_t t = 0;
+    e = getenv("NEUROC_FAULT_CLUSTER_STALL");
+    if (e && *e && (parse_bytes(e, &t) != 0 || t > (uint64_t)INT64_MAX)) {
+        nrt_seterr(ctx, "$NEUROC_FAULT_CLUSTER_STALL='%s' is not a step number", e);
+        return NRT_EINVAL;
+    }
+    ctx->fault.cluster_stall = e && *e ? (int64_t)t : -1;
     return NRT_OK;
 }
 

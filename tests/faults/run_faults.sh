@@ -125,6 +125,8 @@ write)
     py outputs "$WORK/inject_end"
     expect 2 inject_bad env NEUROC_FAULT_WRITE_AFTER=lots "$WORK/short" --out "$WORK/inject_bad"
     has inject_bad "$WORK/short: error: \$NEUROC_FAULT_WRITE_AFTER='lots' is not a number of bytes"
+    expect 2 stall_bad env NEUROC_FAULT_CLUSTER_STALL=-5 "$WORK/short" --out "$WORK/stall_bad"
+    has stall_bad "$WORK/short: error: \$NEUROC_FAULT_CLUSTER_STALL='-5' is not a step number"
     # a real full file system: a 3 MiB tmpfs in a private mount namespace (root or unshare)
     mkdir -p "$WORK/mnt"
     UNSHARE="unshare -rm" # not root: a user namespace too (root inside it may mount)

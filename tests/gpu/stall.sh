@@ -1,6 +1,6 @@
 #!/bin/sh
 # stall.sh NEUROC MODEL WORKDIR STEP EXPECT: the cluster schedule when a step's spike words
-# do not come. $NEUROC_CLUSTER_STALL_AT=STEP makes group 0 stop at STEP as if they had not;
+# do not come. $NEUROC_FAULT_CLUSTER_STALL=STEP makes group 0 stop at STEP as if they had not;
 # the other groups then wait 2 s for its next words (nc_mbar_wait) and stop too.
 # EXPECT "block": every buffer the step writes is in shared memory, so the run must say so
 # and go on in the block schedule, with the C back end's spikes and states bit for bit.
@@ -17,7 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 tag="stall[$(basename "$MODEL" .neuro)/$AT]"
 mkdir -p "$(dirname "$WORK")" || exit 2
 if [ "$EXPECT" = block ]; then
-    NEUROC_CLUSTER_STALL_AT=$AT sh "$HERE/diff.sh" "$NEUROC" "$MODEL" "$WORK" cuda cluster --exact 2>"$WORK.err"
+    NEUROC_FAULT_CLUSTER_STALL=$AT sh "$HERE/diff.sh" "$NEUROC" "$MODEL" "$WORK" cuda cluster --exact 2>"$WORK.err"
     rc=$?
     cat "$WORK.err" >&2
     [ $rc = 0 ] || exit $rc
@@ -34,7 +34,7 @@ if [ ! -e /dev/nvidiactl ] && ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 "$NEUROC" "$MODEL" --backend cuda --gpu-mode cluster -o "$WORK/sim" || exit 3
-NEUROC_CLUSTER_STALL_AT=$AT "$WORK/sim" --out "$WORK/out" --quiet 2>"$WORK.err"
+NEUROC_FAULT_CLUSTER_STALL=$AT "$WORK/sim" --out "$WORK/out" --quiet 2>"$WORK.err"
 rc=$?
 cat "$WORK.err" >&2
 [ $rc != 0 ] && grep -q "error: the cluster schedule stalled at step $AT: .*--gpu-mode block" "$WORK.err" || {
