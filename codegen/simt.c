@@ -3139,18 +3139,17 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         out_line(o, " * block schedule, which gives the same bits: 1, or -1 (errmsg). */");
         out_open(o, "static int cluster_stalled(int hf)");
         out_line(o, "int64_t at = 0;");
-        out_line(o, "const int64_t zero = 0;");
         out_line(o, "if (mode != M_CLUSTER) return 0;");
         out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_ctl, 4 * sizeof(int64_t), &at, sizeof at) != NRT_OK) return -1;");
         out_line(o, "if (!at) return 0;");
         if (S->cluster_whole) {
             out_line(o, "fprintf(stderr, \"%%s: warning: the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; the run goes on in the block schedule, with the same results\\n\", ctx.model, (long long)(at - 1));");
+            out_line(o, "const int64_t zero = 0;");
             out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK || nrt_gpu_write(gpu, nc_ctl, 4 * sizeof(int64_t), &zero, sizeof zero) != NRT_OK) return -1;");
             out_line(o, "mode = M_BLOCK;");
             out_line(o, "ctx.schedule = mode_names[mode];");
             out_line(o, "return 1;");
         } else {   /* a buffer outside shared memory holds some steps already: no retry */
-            out_line(o, "(void)zero;");
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; run it with --gpu-mode block\", (long long)(at - 1));");
             out_line(o, "return -1;");
         }

@@ -13,7 +13,7 @@
  *   NEUROC_FAULT_CLUSTER_STALL=T the CUDA cluster schedule's group 0 stops at step T as if that
  *                                step's spike words had not come (nc_mbar_wait), and the
  *                                other groups then wait in vain for its next ones: a stalled
- *                                cluster, which otherwise takes other processes on the GPU
+ *                                cluster, which otherwise needs other processes on the GPU
  *
  * nrt_init reads them (nrt_fault_init); a malformed value is a start-up error, so a test
  * cannot silently run without its fault.
