@@ -251,7 +251,8 @@ static void layout(Simt *S)
     if (S->has_cluster && n_own_tables(m))   /* the cluster kernel's own synapses, kept between launches */
         simt_add_arg(S, "nc_otc", "uint32_t", ARG_MEM);
     S->free = simt_free_ok(m);
-    if (S->free)
+    S->push = simt_push_ok(S);
+    if (S->free || S->push)   /* spike bits per chunk step, made into recordings afterwards */
         simt_free_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = n_scal_vars(m);
@@ -350,6 +351,11 @@ static Arg *resident(Simt *S, int64_t budget, const char *name, int64_t bytes, c
 static int64_t cluster_shmem(const Simt *S)
 {
     return shmem_budget(S->arch) - 4 * (int64_t)S->nxm - 32 * (int64_t)S->m->npops;
+}
+
+int64_t simt_cluster_shmem(const Simt *S)
+{
+    return cluster_shmem(S);
 }
 
 /* Choose the resident buffers, most used first: counters and scalars, spike bits, delay rings,
@@ -848,10 +854,10 @@ static void emit_spike_walk(Out *o, const Simt *S, const IrPop *p, const char *g
     out_close(o);
 }
 
-/* The cluster variant keeps a neuron's variables in locals for its update (d_var_held): its
+/* The cluster variant keeps a neuron's variables in locals for its update (simt_var_held): its
  * step is one chain of dependent operations, and a store to a shared-memory array makes the
  * compiler load every later read again. */
-static void d_var_held(const CgDialect *d, const IrVar *v, StrBuf *out)
+void simt_var_held(const CgDialect *d, const IrVar *v, StrBuf *out)
 {
     const Simt *S = d->user;
     if (v->per_neuron)
@@ -875,7 +881,7 @@ static void emit_compaction_cluster(Out *o, const Simt *S, const IrPop *p);
 static void emit_neurons_cluster(Out *o, const Simt *S, const IrPop *p, const CgDialect *d0)
 {
     CgDialect dh = *d0, *d = &dh;
-    dh.var = d_var_held;
+    dh.var = simt_var_held;
     const long long R = xw_words(p);
     const int xo = xw_off(S, p);
     const char *stg = arena_printf(&S->cc->arena, "nc_xw[%d + (int)(step & 1) * %lld", xo, R);
@@ -1450,6 +1456,11 @@ static int own_table(const IrModel *m, const IrProj *j)
     return fused_in(m, j, V_CLUSTER) && !j->delay;
 }
 
+int simt_own_table(const IrModel *m, const IrProj *j)
+{
+    return own_table(m, j);
+}
+
 static int n_own_tables(const IrModel *m)
 {
     int n = 0;
@@ -1926,6 +1937,8 @@ static void emit_kernels(Out *o, const Simt *S)
     out_blank(o);
     if (S->free)
         simt_free_device(o, S);
+    if (S->free || S->push)
+        simt_free_post(o, S);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
     out_open(o, "NC_KERNEL nc_k_neurons(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[0];");
@@ -1986,6 +1999,8 @@ static void emit_kernels(Out *o, const Simt *S)
         emit_block_kernel(o, S, 0);
     if (S->has_cluster)
         emit_block_kernel(o, S, 1);
+    if (S->push)
+        simt_push_device(o, S);
     if (S->has_persistent)
         emit_persistent_kernel(o, S);
 }
@@ -2609,8 +2624,10 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
     out_line(o, "static nrt_dmem nc_tab; /* a batch's arguments: row b is instance b's (nc_tab_row) */");
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent, *k_cluster;");
-    if (S->free)
-        out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule (simt_free.c) */");
+    if (S->free || S->push)
+        out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule and the push step (simt_free.c) */");
+    if (S->push)
+        out_line(o, "static nrt_kernel *k_push, *k_push_tables; static int use_push; /* the cluster schedule's push step (simt_push.c) */");
     if (simt_topk_any(m))
         out_line(o, "static nrt_kernel *k_tk[%d], *k_after; /* top-k passes, the rest of the step */",
                  simt_topk_passes(m) + 1);
@@ -3086,6 +3103,8 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
     }
     if (S->has_cluster) {
         out_line(o, "case M_CLUSTER:");
+        if (S->push)
+            simt_push_host_enqueue(o, S);
         out_line(o, "    if (nrt_gpu_arg_i64(k_cluster, NC_NARGS, len) != NRT_OK) return -1;");
         out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_CLUSTER_SHMEM) == NRT_OK ? 0 : -1;");
     }
@@ -3142,15 +3161,20 @@ static void emit_host_schedule(Out *o, const Simt *S, const char *mode)
         out_line(o, "if (mode != M_CLUSTER) return 0;");
         out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_ctl, 4 * sizeof(int64_t), &at, sizeof at) != NRT_OK) return -1;");
         out_line(o, "if (!at) return 0;");
-        if (S->cluster_whole) {
-            out_line(o, "fprintf(stderr, \"%%s: warning: the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; the run goes on in the block schedule, with the same results\\n\", ctx.model, (long long)(at - 1));");
+        if (S->cluster_whole || S->push) {   /* the push step keeps everything in the group too */
+            if (!S->cluster_whole)
+                out_open(o, "if (use_push)");
+            out_line(o, "fprintf(stderr, \"%%s: warning: the cluster schedule stalled at step %%lld: its exchange between the work-groups did not complete within 2 s, which happens when other processes use the GPU at the same time; the run goes on in the block schedule, with the same results\\n\", ctx.model, (long long)(at - 1));");
             out_line(o, "const int64_t zero = 0;");
             out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK || nrt_gpu_write(gpu, nc_ctl, 4 * sizeof(int64_t), &zero, sizeof zero) != NRT_OK) return -1;");
             out_line(o, "mode = M_BLOCK;");
             out_line(o, "ctx.schedule = mode_names[mode];");
             out_line(o, "return 1;");
-        } else {   /* a buffer outside shared memory holds some steps already: no retry */
-            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the cluster schedule stalled at step %%lld: its spike words did not come within 2 s, which happens when other processes use the GPU at the same time; run it with --gpu-mode block\", (long long)(at - 1));");
+            if (!S->cluster_whole)
+                out_close(o);
+        }
+        if (!S->cluster_whole) {   /* a buffer outside shared memory holds some steps already: no retry */
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the cluster schedule stalled at step %%lld: its exchange between the work-groups did not complete within 2 s, which happens when other processes use the GPU at the same time; run it with --gpu-mode block\", (long long)(at - 1));");
             out_line(o, "return -1;");
         }
         out_close(o);
@@ -3443,8 +3467,8 @@ static void emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_ctl, 6 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
     if (S->has_cluster)   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (rt_fault.c) */
         out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, 5 * sizeof(int64_t), &ctx.fault.cluster_stall, sizeof(int64_t)) != NRT_OK) return fail(argv[0]);");
-    if (S->free) {
-        out_open(o, "if (mode == M_FREE)");
+    if (S->free || S->push) {
+        out_open(o, "if (mode == %s)", S->free ? "M_FREE" : "M_CLUSTER");
         simt_free_host_alloc(o, S);
         out_close(o);
     }
@@ -3604,6 +3628,8 @@ static void emit_host_main(Out *o, const Simt *S)
     out_blank(o);
     if (S->has_cluster)
         emit_pick_cluster(o, S);
+    if (S->push)
+        simt_push_host(o, S);
     emit_host_build_instance(o, S);
     if (batched(S))
         emit_host_batch(o, S);
@@ -3630,6 +3656,10 @@ static void emit_host_main(Out *o, const Simt *S)
     if (S->has_cluster) {
         out_line(o, "if (mode == M_CLUSTER && !(k_cluster = nrt_gpu_kernel(gpu, \"nc_k_cluster\", NC_NARGS + 1))) return fail(argv[0]);");
         out_line(o, "if (mode == M_CLUSTER && pick_cluster(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    }
+    if (S->push) {
+        out_line(o, "if (mode == M_CLUSTER && (!(k_push = nrt_gpu_kernel(gpu, \"nc_k_push\", NC_NARGS + 1)) || !(k_push_tables = nrt_gpu_kernel(gpu, \"nc_k_push_tables\", NC_NARGS)) ||");
+        out_line(o, "    !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) || !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1)))) return fail(argv[0]);");
     }
     out_line(o, "ctx.schedule = mode_names[mode];");
     out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
@@ -3684,6 +3714,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "if (bind_batch(k_chunk, NC_NARGS + 2) || bind_batch(k_block, NC_NARGS + 1)) return fail(argv[0]);");
     if (S->free)
         out_line(o, "if (bind(k_free) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
+    if (S->push) {
+        out_line(o, "if (bind(k_push) || bind(k_push_tables) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
+        out_line(o, "if (mode == M_CLUSTER && push_tables()) return fail(argv[0]);");
+    }
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     if (m->mpi)
         out_line(o, "if (bind(k_merge)) return fail(argv[0]);");

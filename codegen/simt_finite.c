@@ -22,13 +22,17 @@ static int n_checked(const IrModel *m)
     return nv;
 }
 
-/* Neuron n's variable x (checked variable v of nv): a non-finite value noted in nc_fin. */
-static void check_var(Out *o, const IrModel *m, const IrVar *x, int nv, int v)
+/* Neuron n's variable x (checked variable v of nv): a non-finite value noted in nc_fin.
+ * held: x is in the local nc_h_<x> (the push step), else in its array. */
+static void check_var(Out *o, const IrModel *m, const IrVar *x, int nv, int v, int held)
 {
+    const char *f = held ? "nc_h_%s" : "%s[n]";
+    char val[160];
+    snprintf(val, sizeof val, f, x->cname);
     if (m->dbl)
-        out_open(o, "if ((nc_f64_bits(%s[n]) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", x->cname);
+        out_open(o, "if ((nc_f64_bits(%s) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", val);
     else
-        out_open(o, "if ((nc_f32_bits(%s[n]) & 0x7f800000u) == 0x7f800000u)", x->cname);
+        out_open(o, "if ((nc_f32_bits(%s) & 0x7f800000u) == 0x7f800000u)", val);
     out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
     out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
     out_close(o);
@@ -70,7 +74,7 @@ void simt_finite_tail(Out *o, const Simt *S)
             out_open(o, "for (int64_t n = (nc_local ? nc_part(%lld, nc_r, nc_nr) : 0) + nc_i0; "
                         "n < (nc_local ? nc_part(%lld, nc_r + 1, nc_nr) : %lld); n += nc_is)",
                      (long long)p->size, (long long)p->size, (long long)p->size);
-            check_var(o, m, x, nv, v++);
+            check_var(o, m, x, nv, v++, 0);
             out_close(o);
         }
     }
@@ -140,9 +144,10 @@ void simt_finite_init(Out *o, const Simt *S)
 }
 
 /* Contract: device code of the free schedule (simt_free.c; step, hf, k and neuron n of
- * population p in scope): the check of p's checked variables of neuron n after a K-th step,
- * with the same notes as simt_finite_tail. */
-void simt_finite_one(Out *o, const Simt *S, const IrPop *p)
+ * population p in scope) and of the push step (simt_push.c, held: the values in nc_h_<x>):
+ * the check of p's checked variables of neuron n after a K-th step, with the same notes as
+ * simt_finite_tail. */
+void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held)
 {
     const IrModel *m = S->m;
     int v = 0, nv = n_checked(m);
@@ -156,7 +161,7 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p)
         const IrVar *x = p->vars[j];
         if (!cg_finite_var(x))
             continue;
-        check_var(o, m, x, nv, v++);
+        check_var(o, m, x, nv, v++, held);
     }
     out_close(o);
 }

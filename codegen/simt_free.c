@@ -116,7 +116,6 @@ static void emit_view_mask(Out *o)
 void simt_free_device(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    emit_view_mask(o);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         CgDialect d = simt_dev_dialect(S, p);
@@ -133,7 +132,7 @@ void simt_free_device(Out *o, const Simt *S)
         out_line(o, "(void)t; (void)k; (void)hf;");
         cg_block(&d, &p->body, o);
         state_recs(o, S, p);
-        simt_finite_one(o, S, p);
+        simt_finite_one(o, S, p, 0);
         out_close(o);
         out_close(o);
         out_close(o);
@@ -147,11 +146,20 @@ void simt_free_device(Out *o, const Simt *S)
         out_line(o, "nc_free_%s(NC_PASS, step0, nsteps, hf);", m->pops[i]->cname);
     out_close(o);
     out_blank(o);
+}
 
+/* Contract: the kernels that turn a chunk's spike bits (<pop>_fb) into the recordings and
+ * counts (the free schedule, and the cluster schedule's push step, simt_push.c); each
+ * returns at once after a stalled cluster launch (nc_ctl[4]), whose bits are not whole. */
+void simt_free_post(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    emit_view_mask(o);
     out_line(o, "/* free schedule: the chunk's spike bits counted, a work-group per step */");
     out_open(o, "NC_KERNEL nc_k_fcount(NC_ARGS, const int64_t nsteps)");
     out_line(o, "const int64_t k = NC_GROUP;");
     out_line(o, "(void)nsteps;");
+    out_line(o, "if (nc_ctl[4]) return;");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         out_begin(o);
@@ -181,6 +189,7 @@ void simt_free_device(Out *o, const Simt *S)
     out_line(o, " * (one work-group, in order over the chunk's steps) */");
     out_open(o, "NC_KERNEL nc_k_fscan(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
+    out_line(o, "if (nc_ctl[4]) return;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "for (int64_t q = NC_LID; q < nsteps * %d; q += NC_LSIZE)", m->npops);
     out_line(o, "    nc_pcnt[((int64_t)hf * NC_CH + q / %d) * %d + q %% %d] = nc_fcnt[(q %% %d) * NC_CH + q / %d];",
@@ -211,6 +220,7 @@ void simt_free_device(Out *o, const Simt *S)
     out_line(o, " * bits cleared for the next chunk; the step counter advanced */");
     out_open(o, "NC_KERNEL nc_k_fwrite(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
+    out_line(o, "if (nc_ctl[4]) return;");
     out_line(o, "const int64_t k = NC_GROUP;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "(void)hf;");
@@ -267,10 +277,18 @@ void simt_free_host_enqueue(Out *o, const Simt *S)
     for (int i = 0; i < S->m->npops; i++)
         if (S->m->pops[i]->size > most)
             most = S->m->pops[i]->size;
-    out_line(o, "if (nrt_gpu_arg_i64(k_free, NC_NARGS, len) != NRT_OK || nrt_gpu_arg_i64(k_fcount, NC_NARGS, len) != NRT_OK ||");
-    out_line(o, "    nrt_gpu_arg_i64(k_fscan, NC_NARGS, len) != NRT_OK || nrt_gpu_arg_i64(k_fwrite, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "if (nrt_gpu_arg_i64(k_free, NC_NARGS, len) != NRT_OK) return -1;");
     out_line(o, "if (nrt_gpu_launch(k_free, %lld, %d, 0) != NRT_OK) return -1;", (long long)((most + FREE_GROUP - 1) / FREE_GROUP),
              FREE_GROUP);
+    simt_free_host_post(o);
+}
+
+/* Contract: host code (len in scope): the launches of simt_free_post's kernels after a
+ * chunk's; returns from the enclosing function. */
+void simt_free_host_post(Out *o)
+{
+    out_line(o, "if (nrt_gpu_arg_i64(k_fcount, NC_NARGS, len) != NRT_OK || nrt_gpu_arg_i64(k_fscan, NC_NARGS, len) != NRT_OK ||");
+    out_line(o, "    nrt_gpu_arg_i64(k_fwrite, NC_NARGS, len) != NRT_OK) return -1;");
     out_line(o, "if (nrt_gpu_launch(k_fcount, (size_t)len, 128, 0) != NRT_OK) return -1;");
     out_line(o, "if (nrt_gpu_launch(k_fscan, 1, 256, 0) != NRT_OK) return -1;");
     out_line(o, "return nrt_gpu_launch(k_fwrite, (size_t)len, 256, 0) == NRT_OK ? 0 : -1;");

@@ -42,6 +42,7 @@ typedef struct Simt {
     int cluster_whole;            /* cluster schedule: every buffer its step writes is in its shared
                                    * memory, so a stalled launch leaves no trace (nc_mbar_wait) */
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
+    int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
 } Simt;
 
 /* simt.c */
@@ -55,6 +56,19 @@ int64_t simt_spike_rec_cap(const Simt *S, const IrRecord *r);
 int64_t simt_state_rec_rows(const Simt *S, const IrRecord *r);
 /* Host code reading back a projection's longest delay into `maxd` (simt.c). */
 void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
+/* Whether the cluster kernel may hold j's own synapses in shared memory (fused, one weight,
+ * a ring of its own, no per-synapse delay). */
+int simt_own_table(const IrModel *m, const IrProj *j);
+/* The dynamic shared memory of a cluster work-group (NC_CLUSTER_SHMEM). */
+int64_t simt_cluster_shmem(const Simt *S);
+/* Device dialect spelling of a variable held in a local for the step (nc_h_<var>). */
+void simt_var_held(const CgDialect *d, const IrVar *v, StrBuf *out);
+
+/* simt_push.c: the cluster schedule's push step (docs/architecture.md, "The push step"). */
+int simt_push_ok(const Simt *S);
+void simt_push_device(Out *o, const Simt *S);
+void simt_push_host(Out *o, const Simt *S);
+void simt_push_host_enqueue(Out *o, const Simt *S);
 
 /* simt_mpi.c: distributed CUDA simulators (--mpi), one GPU per rank, spikes through NCCL. */
 enum { SIMT_MPI_GROUP = 512 };    /* work-items of nc_k_merge's groups */
@@ -103,12 +117,14 @@ void simt_finite_reset(Out *o, const Simt *S);
 void simt_finite_tail(Out *o, const Simt *S);
 void simt_finite_host(Out *o, const Simt *S);
 void simt_finite_init(Out *o, const Simt *S);
-void simt_finite_one(Out *o, const Simt *S, const IrPop *p);
+void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held);
 
 /* simt_free.c: the free schedule (models without projections; simt_free_ok in codegen.h). */
 void simt_free_args(Simt *S);
 void simt_free_device(Out *o, const Simt *S);
 void simt_free_host_alloc(Out *o, const Simt *S);
 void simt_free_host_enqueue(Out *o, const Simt *S);
+void simt_free_post(Out *o, const Simt *S);
+void simt_free_host_post(Out *o);
 
 #endif
