@@ -144,7 +144,8 @@ void simt_finite_init(Out *o, const Simt *S)
 }
 
 /* Contract: device code of the free schedule (simt_free.c; step, hf, k and neuron n of
- * population p in scope) and of the push step (simt_push.c, held: the values in nc_h_<x>):
+ * population p in scope) and of the push step (simt_push.c, held: the values in nc_h_<x>,
+ * the interval in `every`):
  * the check of p's checked variables of neuron n after a K-th step, with the same notes as
  * simt_finite_tail. */
 void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held)
@@ -156,7 +157,10 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held)
     for (int i = 0; i < m->npops && m->pops[i] != p; i++)
         for (int j = 0; j < m->pops[i]->nvars; j++)
             v += cg_finite_var(m->pops[i]->vars[j]);
-    out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
+    if (held)   /* the push step reads the interval once per launch (every) */
+        out_open(o, "if (every > 0 && nc_mod(step + 1, every) == 0)");
+    else
+        out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
     for (int j = 0; j < p->nvars; j++) {
         const IrVar *x = p->vars[j];
         if (!cg_finite_var(x))
