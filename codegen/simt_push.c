@@ -294,7 +294,12 @@ void simt_push_device(Out *o, const Simt *S)
     out_line(o, "NC_BARRIER();");
     out_line(o, "cooperative_groups::this_cluster().sync();");
     out_begin(o);
-    out_line(o, "const real *const nc_scal = (const real *)nc_res;");
+    if (S->nscal <= 32) {   /* in registers: loads from shared memory would wait for the count stores */
+        out_line(o, "real nc_scal[%d];", S->nscal);
+        out_line(o, "for (int q = 0; q < %d; q++) nc_scal[q] = ((const real *)nc_res)[q];", S->nscal);
+    } else {
+        out_line(o, "const real *const nc_scal = (const real *)nc_res;");
+    }
     out_line(o, "(void)nc_scal;");
     out_line(o, "const int nc_lane = NC_LID & 31;");
     for (int i = 0; i < m->npops; i++) {
