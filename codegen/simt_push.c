@@ -192,9 +192,8 @@ static void d_recv_push(const CgDialect *d, const IrProj *p, const char *local, 
     out_line(o, "%s %s = (step & 1) ? nc_y1_%s : nc_y0_%s;", d->real, local, p->cname, p->cname);
     out_line(o, "if (step & 1) nc_y1_%s = 0; else nc_y0_%s = 0;", p->cname, p->cname);
     out_begin(o);
-    out_line(o, "uint32_t *const c_ = (uint32_t *)(nc_res + nc_pc%d) + (int)(step & 1) * nc_pm%d + NC_LID;", k, p->post.pop->id);
-    out_line(o, "for (uint32_t k_ = *c_; k_; k_--) %s = %s + %s;", local, local, w.s);
-    out_line(o, "*c_ = 0;");
+    out_line(o, "/* the counts were read (and cleared) before the update: nc_kc<k> */");
+    out_line(o, "for (uint32_t k_ = nc_kc%d; k_; k_--) %s = %s + %s;", k, local, local, w.s);
     out_close(o);
     sb_free(&w);
 }
@@ -352,6 +351,17 @@ void simt_push_device(Out *o, const Simt *S)
         out_line(o, "const int64_t n = nc_n%d;", i);
         out_line(o, "int nc_fired = 0;");
         out_open(o, "if (nc_mine%d)", i);
+        /* every count of the step read before any is cleared: a load after a store to the
+         * same array waits for it */
+        for (int k = 0; k < m->nprojs; k++)
+            if (m->projs[k]->post.pop == p)
+                out_line(o, "uint32_t *const nc_cp%d = (uint32_t *)(nc_res + nc_pc%d) + (int)(step & 1) * nc_pm%d + NC_LID;", k, k, i);
+        for (int k = 0; k < m->nprojs; k++)
+            if (m->projs[k]->post.pop == p)
+                out_line(o, "const uint32_t nc_kc%d = *nc_cp%d;", k, k);
+        for (int k = 0; k < m->nprojs; k++)
+            if (m->projs[k]->post.pop == p)
+                out_line(o, "*nc_cp%d = 0;", k);
         for (int v = 0; v < p->nvars; v++)
             if (p->vars[v]->per_neuron)
                 out_line(o, "%s nc_h_%s = nc_r_%s;", p->vars[v]->type == IRT_REAL ? "real" : "int32_t", p->vars[v]->cname,
