@@ -1,6 +1,7 @@
 #!/bin/sh
 # plan.sh NEUROC EXAMPLES WORKDIR: what the GPU device programs hold, read from --emit-only
-# (no GPU or nvcc needed): the block and cluster schedules' shared-memory plans (simt.c)
+# (no GPU or nvcc needed): the block and cluster schedules' shared-memory plans (simt.c), the
+# cluster push step (simt_push.c)
 # within each target's budget, one-weight projections delivered with atomic adds, which
 # programs carry nc_k_block and nc_k_persistent (block_fits), and the schedule `auto` picks.
 set -u
@@ -53,6 +54,25 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
         ok "cuba cluster: a stalled exchange stops the launch" || bad "cuba cluster: no stall watchdog"
     grep -q "the run goes on in the block schedule" "$WORK/cuba90/cuba.c" && grep -q "launch_chunk(pending, pending_step0, pending_len)" "$WORK/cuba90/cuba.c" &&
         ok "cuba cluster: the host redoes a stalled chunk in block" || bad "cuba cluster: no fallback after a stall"
+    # the push step (simt_push.c): one-weight rings of their own, so CUBA has it
+    p=$(sed -n '/nc_k_push(NC_ARGS/,/while (step < step0 + nsteps)/p' "$f" | sed -n '/int64_t step = step0;/,$p')
+    echo "$p" | grep -q "nc_red_async1(dst + (e_\[u\] & 0xffffu), (int)(e_\[u\] >> 16), nc_bar);" &&
+        echo "$p" | grep -q "if (nc_lane < (int)NC_NGROUPS) nc_arrive_remote(nc_bar, nc_lane, 4u \* (uint32_t)nc_myc);" &&
+        grep -q "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cluster.b64" "$f" &&
+        ok "cuba push: spikes added into the targets' groups, one relaxed arrival per warp and group" || bad "cuba push: no pushes or arrivals"
+    ! echo "$p" | grep -q "NC_BARRIER()\|__syncthreads" && echo "$p" | grep -c "nc_mbar_wait(" | grep -q "^1$" &&
+        ok "cuba push: no barrier in the step, one wait" || bad "cuba push: a barrier or more than one wait in the step"
+    echo "$p" | grep -q "for (uint32_t k_ = nc_kc0; k_; k_--) l_x_0 = l_x_0 + 16.2f;" &&
+        echo "$p" | grep -q "dst\[0 + nc_rq1\] = (double)nc_h_pop_P_V;" && grep -q "^ *real nc_scal\[12\];" "$f" &&
+        ok "cuba push: counts added as C adds the weight, states recorded by their owners, scalars in registers" || bad "cuba push: the update is not the push step's"
+    grep -q "static int push_tables(void)" "$WORK/cuba90/cuba.c" && grep -q "NEUROC_CLUSTER_STEP" "$WORK/cuba90/cuba.c" &&
+        grep -q "if (nc_ctl\[4\]) return;" "$f" && grep -q "nc_k_fwrite(" "$f" &&
+        ok "cuba push: tables checked by the host, spike words recorded by the free schedule's kernels" || bad "cuba push: no host side"
+}
+# per-synapse delays: no push step (its counts are for a two-slot ring of one weight)
+emit zoo90 "$(dirname "$0")/models/zoo.neuro" --backend cuda --gpu-arch sm_90 && {
+    grep -q "nc_k_cluster(" "$WORK/zoo90/zoo.cu" && ! grep -q "nc_k_push(" "$WORK/zoo90/zoo.cu" &&
+        ok "zoo: the word step only" || bad "zoo: a push step, or no cluster kernel"
 }
 # sm_75 (64 KiB): less fits, and never more than the budget
 emit cuba75 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_75 && {
