@@ -1,9 +1,9 @@
 #!/bin/sh
 # plan.sh NEUROC EXAMPLES WORKDIR: what the GPU device programs hold, read from --emit-only
-# (no GPU or nvcc needed): the block and cluster schedules' shared-memory plans (simt.c), the
-# cluster push step (simt_push.c)
-# within each target's budget, one-weight projections delivered with atomic adds, which
-# programs carry nc_k_block and nc_k_persistent (block_fits), and the schedule `auto` picks.
+# (no GPU or nvcc needed): the block and cluster schedules' shared-memory plans (simt.c)
+# within each target's budget, the cluster schedule's push step (simt_push.c), one-weight
+# projections delivered with atomic adds, which programs carry nc_k_block and nc_k_persistent
+# (block_fits), and the schedule `auto` picks.
 set -u
 NEUROC=$1; EX=$2; WORK=$3
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
