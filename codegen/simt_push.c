@@ -33,13 +33,18 @@
 #include "simt_priv.h"
 
 /* Contract: 1 when the cluster schedule of S's model can take the push step: the cluster
- * kernel is compiled, every projection is fused with one weight into a two-slot ring of its
+ * kernel is compiled, and (simt_push_model) every projection is fused with one weight into a two-slot ring of its
  * own with no per-synapse delay (simt_own_table, no ring delay), no recording of synapses,
  * and no neuron twice in a state recording (each work-item writes its neuron's column). */
 int simt_push_ok(const Simt *S)
 {
-    const IrModel *m = S->m;
-    if (!S->has_cluster || m->nprojs == 0)
+    return S->has_cluster && simt_push_model(S->m);
+}
+
+/* Contract (codegen.h): the model's part of simt_push_ok. */
+int simt_push_model(const IrModel *m)
+{
+    if (m->nprojs == 0)
         return 0;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];

@@ -68,6 +68,15 @@ static void kernel_plan(const IrModel *m, const char *backend, const char *sched
                "distributed shared memory (words that do not come within 2 s, as when other "
                "processes share the GPU, stop the launch, and its steps run again in the block "
                "schedule); each step:");
+        if (simt_push_model(m)) {   /* nc_k_push: a step of its own */
+            printf(" (push step, nc_k_push) each work-item updates its neuron of every population "
+                   "from registers, each warp adds one per synapse of its spikes into the targets' "
+                   "groups (red.async into their shared memory) and arrives on every group's "
+                   "mbarrier, and one wait ends the step: no barrier, no spike list; states recorded "
+                   "by their owners, spikes from the warps' words after each chunk (nc_k_fcount, "
+                   "nc_k_fscan, nc_k_fwrite); where a group's out-tables do not fit its shared "
+                   "memory, or a group holds more neurons than work-items, the word step: ");
+        }
     } else if (strcmp(sched, "persistent") == 0) {
         printf("nc_k_persistent, one cooperative kernel for a chunk of steps; each step, separated by "
                "grid barriers:");
