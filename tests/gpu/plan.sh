@@ -62,7 +62,7 @@ emit cuba90 "$EX/cuba.neuro" --backend cuda --gpu-arch sm_90 && {
         ok "cuba push: spikes added into the targets' groups, one relaxed arrival per warp and group" || bad "cuba push: no pushes or arrivals"
     ! echo "$p" | grep -q "NC_BARRIER()\|__syncthreads" && echo "$p" | grep -c "nc_mbar_wait(" | grep -q "^1$" &&
         ok "cuba push: no barrier in the step, one wait" || bad "cuba push: a barrier or more than one wait in the step"
-    echo "$p" | grep -q "for (uint32_t k_ = nc_kc0; k_; k_--) l_x_0 = l_x_0 + 16.2f;" &&
+    echo "$p" | grep -q "l_x_0 = nc_kc0 > 0 ? a_ : l_x_0;" && echo "$p" | grep -q "for (uint32_t k_ = nc_kc0; k_ > 2; k_--) l_x_0 = l_x_0 + 16.2f;" &&
         echo "$p" | grep -q "dst\[0 + nc_rq1\] = (double)nc_h_pop_P_V;" && grep -q "^ *real nc_scal\[12\];" "$f" &&
         ok "cuba push: counts added as C adds the weight, states recorded by their owners, scalars in registers" || bad "cuba push: the update is not the push step's"
     grep -q "static int push_tables(void)" "$WORK/cuba90/cuba.c" && grep -q "NEUROC_CLUSTER_STEP" "$WORK/cuba90/cuba.c" &&
