@@ -2194,6 +2194,26 @@ static void emit_own_builds(Out *o, const Simt *S)
     }
 }
 
+/* The end of a cluster launch's step loop (nc_k_cluster, nc_k_push): no group leaves while
+ * another may still write its shared memory; a stall in any group (nc_halt) makes the launch
+ * return with nothing copied back. */
+void simt_cluster_stall_end(Out *o)
+{
+    out_line(o, "cooperative_groups::this_cluster().sync();");
+    out_line(o, "/* a stall in any group: the launch leaves the state as it found it (no copy back, nc_ctl[0]");
+    out_line(o, " * unchanged) and says where in nc_ctl[4]; the host redoes its steps in the block schedule */");
+    out_line(o, "int64_t nc_stall = 0;");
+    out_open(o, "for (unsigned r = 0; r < (unsigned)NC_NGROUPS; r++)");
+    out_line(o, "const int64_t h = *cooperative_groups::this_cluster().map_shared_rank(&nc_halt, r);");
+    out_line(o, "if (h && (!nc_stall || h < nc_stall)) nc_stall = h;");
+    out_close(o);
+    out_line(o, "cooperative_groups::this_cluster().sync();");
+    out_open(o, "if (nc_stall)");
+    out_line(o, "if (NC_GID == 0) nc_ctl[4] = nc_stall;");
+    out_line(o, "return;");
+    out_close(o);
+}
+
 /* block schedule: the whole network in one work-group, nsteps steps per launch.
  * cluster schedule (CUDA, sm_90): the same steps by every work-group of one thread-block
  * cluster, each for its own neurons (nc_part) and targets, with the spike words exchanged
@@ -2285,21 +2305,8 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
     out_close(o);
-    if (cluster) {   /* no group leaves while another may still write its shared memory */
-        out_line(o, "cooperative_groups::this_cluster().sync();");
-        out_line(o, "/* a stall in any group: the launch leaves the state as it found it (no copy back, nc_ctl[0]");
-        out_line(o, " * unchanged) and says where in nc_ctl[4]; the host redoes its steps in the block schedule */");
-        out_line(o, "int64_t nc_stall = 0;");
-        out_open(o, "for (unsigned r = 0; r < (unsigned)NC_NGROUPS; r++)");
-        out_line(o, "const int64_t h = *cooperative_groups::this_cluster().map_shared_rank(&nc_halt, r);");
-        out_line(o, "if (h && (!nc_stall || h < nc_stall)) nc_stall = h;");
-        out_close(o);
-        out_line(o, "cooperative_groups::this_cluster().sync();");
-        out_open(o, "if (nc_stall)");
-        out_line(o, "if (NC_GID == 0) nc_ctl[4] = nc_stall;");
-        out_line(o, "return;");
-        out_close(o);
-    }
+    if (cluster)
+        simt_cluster_stall_end(o);
     if (cluster) {
         emit_resident_cluster(o, S, RES_OUT);
     } else if (S->res_bytes) {

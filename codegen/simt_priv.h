@@ -61,6 +61,8 @@ void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
 int simt_own_table(const IrModel *m, const IrProj *j);
 /* The dynamic shared memory of a cluster work-group (NC_CLUSTER_SHMEM). */
 int64_t simt_cluster_shmem(const Simt *S);
+/* Device code after a cluster launch's step loop: the stall check (nc_halt) of every group. */
+void simt_cluster_stall_end(Out *o);
 /* Device dialect spelling of a variable held in a local for the step (nc_h_<var>). */
 void simt_var_held(const CgDialect *d, const IrVar *v, StrBuf *out);
 

@@ -407,17 +407,7 @@ void simt_push_device(Out *o, const Simt *S)
     out_close(o);
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
-    out_line(o, "cooperative_groups::this_cluster().sync();");
-    out_line(o, "int64_t nc_stall = 0;");
-    out_open(o, "for (unsigned r = 0; r < (unsigned)NC_NGROUPS; r++)");
-    out_line(o, "const int64_t h = *cooperative_groups::this_cluster().map_shared_rank(&nc_halt, r);");
-    out_line(o, "if (h && (!nc_stall || h < nc_stall)) nc_stall = h;");
-    out_close(o);
-    out_line(o, "cooperative_groups::this_cluster().sync();");
-    out_open(o, "if (nc_stall)");
-    out_line(o, "if (NC_GID == 0) nc_ctl[4] = nc_stall;");
-    out_line(o, "return;");
-    out_close(o);
+    simt_cluster_stall_end(o);
     out_line(o, "/* the state, and each slot's carry with its counts folded in, back to global memory */");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
