@@ -17,7 +17,8 @@
  *   nc_k_fwrite  a work-group per step writes each recording's indices at its offset in
  *                index order (a prefix sum over the words) and clears the step's bits and
  *                counts (zero as allocated, so zero when the next chunk starts),
- * the same buffers the host reads after the other schedules. State recordings are written by
+ * the same buffers the host reads after the other schedules (the cluster schedule's push
+ * step records its spikes the same way: simt_push.c). State recordings are written by
  * the work-item that owns the recorded neuron; --check-finite looks at each neuron after its
  * own K-th steps (simt_finite_one).
  */
@@ -155,7 +156,7 @@ void simt_free_post(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     emit_view_mask(o);
-    out_line(o, "/* free schedule: the chunk's spike bits counted, a work-group per step */");
+    out_line(o, "/* free schedule and push step: the chunk's spike bits counted, a work-group per step */");
     out_open(o, "NC_KERNEL nc_k_fcount(NC_ARGS, const int64_t nsteps)");
     out_line(o, "const int64_t k = NC_GROUP;");
     out_line(o, "(void)nsteps;");
@@ -185,7 +186,7 @@ void simt_free_post(Out *o, const Simt *S)
     out_close(o);
     out_blank(o);
 
-    out_line(o, "/* free schedule: per-step spike counts; each spike recording's running ends and offsets");
+    out_line(o, "/* free schedule and push step: per-step spike counts; each spike recording's running ends and offsets");
     out_line(o, " * (one work-group, in order over the chunk's steps) */");
     out_open(o, "NC_KERNEL nc_k_fscan(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
@@ -216,7 +217,7 @@ void simt_free_post(Out *o, const Simt *S)
     out_close(o);
     out_blank(o);
 
-    out_line(o, "/* free schedule: each spike recording's indices of step k in index order; the step's");
+    out_line(o, "/* free schedule and push step: each spike recording's indices of step k in index order; the step's");
     out_line(o, " * bits cleared for the next chunk; the step counter advanced */");
     out_open(o, "NC_KERNEL nc_k_fwrite(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
