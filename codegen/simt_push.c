@@ -30,12 +30,15 @@
  *
  * Measured (CUBA and COBA, 16 groups, H200): see docs/performance.md, "The push step".
  */
+#include <stdlib.h>
+
 #include "simt_priv.h"
 
 /* Contract: 1 when the cluster schedule of S's model can take the push step: the cluster
- * kernel is compiled, and (simt_push_model) every projection is fused with one weight into a two-slot ring of its
- * own with no per-synapse delay (simt_own_table, no ring delay), no recording of synapses,
- * and no neuron twice in a state recording (each work-item writes its neuron's column). */
+ * kernel is compiled, and (simt_push_model) every projection is fused with one weight into
+ * a two-slot ring of its own with no per-synapse delay (simt_own_table, no ring delay), no
+ * recording of synapses, and no neuron twice in a state recording (each work-item writes
+ * its neuron's column). */
 int simt_push_ok(const Simt *S)
 {
     return S->has_cluster && simt_push_model(S->m);
@@ -51,24 +54,28 @@ int simt_push_model(const IrModel *m)
         if (!simt_own_table(m, j) || j->ring != j || j->ring_delay)
             return 0;
     }
-    for (int r = 0; r < m->nrecs; r++) {
+    int ok = 1;
+    for (int r = 0; ok && r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->proj)
             return 0;
-        for (int a = 0; !rec->spikes && a < rec->nidx; a++)
-            for (int b = a + 1; b < rec->nidx; b++)
-                if (rec->idx[a] == rec->idx[b])
-                    return 0;
+        if (rec->spikes)
+            continue;
+        /* a bit per neuron of the population: a recording may list all of them */
+        const int64_t n = rec->view.pop->size;
+        unsigned char *seen = calloc((size_t)(n + 7) / 8, 1);
+        if (!seen)
+            return 0;
+        for (int a = 0; ok && a < rec->nidx; a++) {
+            const int64_t i = rec->idx[a];
+            if (i < 0 || i >= n || (seen[i >> 3] >> (i & 7) & 1))
+                ok = 0;
+            else
+                seen[i >> 3] |= (unsigned char)(1u << (i & 7));
+        }
+        free(seen);
     }
-    return 1;
-}
-
-static int proj_index(const IrModel *m, const IrProj *j)
-{
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k] == j)
-            return k;
-    return -1;
+    return ok;
 }
 
 static long long words(const IrPop *p)
@@ -188,8 +195,7 @@ static void emit_tables_kernel(Out *o, const Simt *S)
 static void d_recv_push(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
     const Simt *S = d->user;
-    const IrModel *m = S->m;
-    const int k = proj_index(m, p);
+    const int k = p->id; /* its place in m->projs */
     const IrPop *pre = p->pre.pop;
     CgDialect dw = simt_dev_dialect(S, pre);
     StrBuf w = {0};
