@@ -529,6 +529,7 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
     out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
     out_line(o, "ctx.dt = dt;");
     out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    out_line(o, "ctx.nphases = %d;", m->nphases);
     if (m->nrtparams) {
         out_open(o, "static nrt_param nc_params[%d] =", m->nrtparams);
         for (int i = 0; i < m->nrtparams; i++) {

@@ -53,6 +53,8 @@ typedef struct nrt_ctx {
     uint64_t default_seed;        /* sim { seed } */
     double dt;                    /* ms */
     int64_t total_steps;          /* all run phases together (for progress) */
+    int nphases;                  /* the model's phases, run and set (a checkpoint's phase
+                                   * index must be below it) */
     nrt_param *params;            /* run-time parameters (--set), or NULL */
     int nparams;
     /* set by nrt_init from the command line */

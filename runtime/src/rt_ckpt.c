@@ -2,9 +2,11 @@
  *
  * A checkpoint is a folder: `checkpoint.txt`, a line-based header (format version, model,
  * program hash, back end, seed, dt, step, phase, spike counts, settable scalars, and the
- * name and size of every array), and one raw file `<name>.bin` per array of mutable state,
- * in the host's byte order. The generated program lists its state as nrt_ckpt_items
- * (codegen/cg_ckpt.c); this file only moves bytes and checks them (docs/cli.md §2.5).
+ * name, size and CRC-64 of every array, then the CRC-64 of the header itself), and one raw
+ * file `<name>.bin` per array of mutable state, in the host's byte order. The generated
+ * program lists its state as nrt_ckpt_items (codegen/cg_ckpt.c); this file only moves bytes
+ * and checks them: a header is parsed strictly and a checkpoint whose header or arrays do
+ * not match their checksums is refused (docs/cli.md §2.5).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -13,13 +15,17 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CK_MAGIC "neuroc-checkpoint"
-#define CK_VERSION 1
+#define CK_VERSION 2              /* 1: no checksums (neuroc before the integrity checks) */
 #define CK_HEADER "checkpoint.txt"
+#define CK_MAX_HEADER (64u << 20) /* bytes of checkpoint.txt read at most */
+#define CK_MAX_LINE 1024          /* characters of a header line, '\n' excluded */
+#define CK_MAX_NAME 255           /* characters of a name in the header */
 
 /* "<dir>/<name><suffix>" into buf; -1 (errmsg set) when it does not fit. */
 static int ck_path(nrt_ctx *ctx, char *buf, size_t n, const char *dir, const char *name,
@@ -68,150 +74,536 @@ bad:
     return -1;
 }
 
+/* {===== CRC-64 ===== */
+
+/* CRC-64/XZ (the ECMA-182 polynomial, reflected; initial value and final xor all ones; the
+ * CRC of "123456789" is 995dc9bbdf1939fa): it detects every error of an odd number of bits,
+ * every burst of up to 64 bits and every two-bit error in files of up to about 2^63 bits.
+ * Eight bytes at a time ("slicing by 8") from tables made on first use. */
+static uint64_t crc_tab[8][256];
+
+static void crc_init(void)
+{
+    for (int n = 0; n < 256; n++) {
+        uint64_t c = (uint64_t)n;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? (c >> 1) ^ 0xc96c5795d7870f42ULL : c >> 1;
+        crc_tab[0][n] = c;
+    }
+    for (int n = 0; n < 256; n++)
+        for (int k = 1; k < 8; k++)
+            crc_tab[k][n] = crc_tab[0][crc_tab[k - 1][n] & 0xff] ^ (crc_tab[k - 1][n] >> 8);
+}
+
+static uint64_t crc64(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t c = ~0ULL;
+    if (!crc_tab[0][1])
+        crc_init();
+    for (; n >= 8; n -= 8, p += 8) {
+        c ^= (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+             (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+             (uint64_t)p[7] << 56;
+        c = crc_tab[7][c & 0xff] ^ crc_tab[6][(c >> 8) & 0xff] ^ crc_tab[5][(c >> 16) & 0xff] ^
+            crc_tab[4][(c >> 24) & 0xff] ^ crc_tab[3][(c >> 32) & 0xff] ^
+            crc_tab[2][(c >> 40) & 0xff] ^ crc_tab[1][(c >> 48) & 0xff] ^ crc_tab[0][c >> 56];
+    }
+    for (; n; n--, p++)
+        c = crc_tab[0][(c ^ *p) & 0xff] ^ (c >> 8);
+    return ~c;
+}
+
+/* ===== CRC-64 =====} */
+
 /* {===== Reading the header ===== */
 
-/* The header of a checkpoint, as read by read_header. */
+/* One line of checkpoint.txt after the first, split in place at its spaces. */
+typedef struct ck_line {
+    int no;                       /* line number, from 1 */
+    int nf;                       /* fields, the key included */
+    char *f[4];                   /* key, then its values */
+} ck_line;
+
+/* A checkpoint's header, read and checked by read_header. */
 typedef struct ck_header {
-    char model[256];
-    uint64_t hash;
-    char backend[32];
-    uint64_t seed;
+    char *text;                   /* the file's bytes, split in place (malloc'd) */
+    ck_line *lines;               /* every line but the first and the checksum's */
+    int nlines;
+    const char *model, *backend;
+    uint64_t hash, seed;
     double dt;
     int64_t step, total_steps;
     int phase;
 } ck_header;
 
-/* Open <dir>/checkpoint.txt and check its first line. NULL with errmsg otherwise. */
-static FILE *open_header(nrt_ctx *ctx, const char *dir)
+static void free_header(ck_header *h)
 {
-    char path[4200], line[256];
+    free(h->text);
+    free(h->lines);
+    h->text = NULL;
+    h->lines = NULL;
+}
+
+/* Read all of <dir>/checkpoint.txt into h->text ('\0'-terminated), *len its bytes. 0, or -1
+ * with errmsg. */
+static int slurp_header(nrt_ctx *ctx, const char *dir, ck_header *h, size_t *len)
+{
+    char path[4200];
+    size_t cap = 4096, n = 0;
     FILE *f;
-    int ver;
     if (ck_path(ctx, path, sizeof path, dir, CK_HEADER, "") != 0)
-        return NULL;
-    f = fopen(path, "r");
+        return -1;
+    f = fopen(path, "rb");
     if (!f) {
         nrt_seterr(ctx, "cannot read checkpoint '%s': %s (a checkpoint folder holds %s, "
                    "written last)", path, strerror(errno), CK_HEADER);
-        return NULL;
-    }
-    if (!fgets(line, sizeof line, f) || sscanf(line, CK_MAGIC " %d", &ver) != 1) {
-        nrt_seterr(ctx, "'%s' is not a neuroc checkpoint", path);
-        fclose(f);
-        return NULL;
-    }
-    if (ver != CK_VERSION) {
-        nrt_seterr(ctx, "checkpoint '%s' has format version %d; this program reads version %d",
-                   path, ver, CK_VERSION);
-        fclose(f);
-        return NULL;
-    }
-    return f;
-}
-
-/* A "param NAME VALUE" line: the run-time parameter's value of the checkpointed run, which
- * the resumed run takes (docs/language.md §12.9). 0, or -1 with errmsg. */
-static int param_line(nrt_ctx *ctx, const char *dir, const char *line)
-{
-    char name[256];
-    double v;
-    if (sscanf(line, "param %255s %lf", name, &v) != 2) {
-        nrt_seterr(ctx, "checkpoint '%s/%s': malformed line '%.60s'", dir, CK_HEADER, line);
         return -1;
     }
-    for (int i = 0; i < ctx->nparams; i++)
-        if (strcmp(ctx->params[i].name, name) == 0) {
-            ctx->params[i].value = v;
+    for (;;) {
+        char *t = realloc(h->text, cap + 1);
+        if (!t) {
+            nrt_seterr(ctx, "out of memory reading '%s'", path);
+            break;
+        }
+        h->text = t;
+        n += fread(t + n, 1, cap - n, f);
+        if (n < cap) {
+            if (ferror(f)) {
+                nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+                break;
+            }
+            fclose(f);
+            t[n] = '\0';
+            *len = n;
             return 0;
         }
-    nrt_seterr(ctx, "checkpoint '%s' sets run-time parameter '%s', which this program does not "
-               "have", dir, name);
+        if (cap >= CK_MAX_HEADER) {
+            nrt_seterr(ctx, "checkpoint '%s': %s is larger than %u MiB: not a checkpoint's "
+                       "header", dir, CK_HEADER, CK_MAX_HEADER >> 20);
+            break;
+        }
+        cap *= 2;
+    }
+    fclose(f);
     return -1;
 }
 
-/* Read the header's fields (and the run-time parameters, into ctx->params) and check them
- * against this program. 0, or -1 with errmsg. */
+/* The first line: the magic and the format version. 0, or -1 with errmsg. */
+static int check_version(nrt_ctx *ctx, const char *dir, const char *text)
+{
+    const size_t k = strlen(CK_MAGIC " ");
+    long ver;
+    char *end;
+    if (strncmp(text, CK_MAGIC " ", k) != 0 || text[k] < '0' || text[k] > '9') {
+        nrt_seterr(ctx, "checkpoint '%s': '%s/%s' is not a neuroc checkpoint (its first line "
+                   "is not '%s VERSION')", dir, dir, CK_HEADER, CK_MAGIC);
+        return -1;
+    }
+    errno = 0;
+    ver = strtol(text + k, &end, 10);
+    if (errno || *end != '\n') {
+        nrt_seterr(ctx, "checkpoint '%s': %s line 1: malformed format version", dir, CK_HEADER);
+        return -1;
+    }
+    if (ver < CK_VERSION) {
+        nrt_seterr(ctx, "checkpoint '%s' is from an older version of neuroc (checkpoint format "
+                   "%ld, without checksums; this program reads format %d): resume it with the "
+                   "neuroc that wrote it, or run the simulation again", dir, ver, CK_VERSION);
+        return -1;
+    }
+    if (ver > CK_VERSION) {
+        nrt_seterr(ctx, "checkpoint '%s' has checkpoint format %ld, from a newer version of "
+                   "neuroc; this program reads format %d", dir, ver, CK_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
+/* Check the last line, "checksum <CRC-64 of every byte before it>", and end the text
+ * before it. 0, or -1 with errmsg. */
+static int check_checksum(nrt_ctx *ctx, const char *dir, char *text, size_t len)
+{
+    const char *key = "checksum ";
+    size_t k = strlen(key), start;
+    uint64_t want = 0;
+    if (len == 0 || text[len - 1] != '\n')
+        goto bad;
+    for (start = len - 1; start > 0 && text[start - 1] != '\n'; start--)
+        ;
+    if (len - start != k + 17 || strncmp(text + start, key, k) != 0)
+        goto bad;
+    for (size_t i = start + k; i < len - 1; i++) {
+        char c = text[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            goto bad;
+        want = want << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    if (crc64(text, start) != want) {
+        nrt_seterr(ctx, "checkpoint '%s': %s does not match its checksum (changed or damaged "
+                   "after it was written)", dir, CK_HEADER);
+        return -1;
+    }
+    text[start] = '\0';
+    return 0;
+bad:
+    nrt_seterr(ctx, "checkpoint '%s': %s does not end in its line 'checksum HEX' (truncated, "
+               "or changed after it was written)", dir, CK_HEADER);
+    return -1;
+}
+
+/* The keys of the header's lines, each with its count of fields (key included); a key with
+ * a bit occurs exactly once. */
+static const struct ck_key {
+    const char *key;
+    int nf;
+    int bit;
+} ck_keys[] = {
+    {"model", 2, 1},   {"hash", 2, 2},   {"backend", 2, 4},       {"seed", 2, 8},
+    {"dt", 2, 16},     {"step", 2, 32},  {"phase", 2, 64},        {"total_steps", 2, 128},
+    {"param", 3, 0},   {"spikes", 3, 0}, {"scalar", 3, 0},        {"array", 4, 0},
+};
+#define CK_ALL_KEYS 255
+
+/* Split the text after line 1 into h->lines. 0, or -1 with errmsg naming the line. */
+static int split_lines(nrt_ctx *ctx, const char *dir, ck_header *h)
+{
+    char *p = strchr(h->text, '\n') + 1, *nl;
+    int cap = 0;
+    for (int no = 2; *p; no++, p = nl + 1) {
+        ck_line *ln;
+        nl = strchr(p, '\n');
+        if ((size_t)(nl - p) > CK_MAX_LINE) {
+            nrt_seterr(ctx, "checkpoint '%s': %s line %d: longer than %d characters", dir,
+                       CK_HEADER, no, CK_MAX_LINE);
+            return -1;
+        }
+        for (char *q = p; q < nl; q++)
+            if ((unsigned char)*q < ' ' || *q == 0x7f) {
+                nrt_seterr(ctx, "checkpoint '%s': %s line %d: a control character (byte "
+                           "0x%02x)", dir, CK_HEADER, no, (unsigned char)*q);
+                return -1;
+            }
+        if (h->nlines == cap) {
+            ck_line *v = realloc(h->lines, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+            if (!v) {
+                nrt_seterr(ctx, "out of memory reading checkpoint '%s'", dir);
+                return -1;
+            }
+            h->lines = v;
+        }
+        ln = &h->lines[h->nlines++];
+        ln->no = no;
+        ln->nf = 0;
+        *nl = '\0';
+        if (p == nl || *p == ' ' || nl[-1] == ' ' || strstr(p, "  ")) {
+            nrt_seterr(ctx, "checkpoint '%s': %s line %d: malformed (fields are separated by "
+                       "one space): '%.60s'", dir, CK_HEADER, no, p);
+            return -1;
+        }
+        for (char *q = p; q; q = strchr(q, ' ')) {   /* fields: split at each space */
+            if (*q == ' ')
+                *q++ = '\0';
+            if (ln->nf == 4) {
+                nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' with too many values", dir,
+                           CK_HEADER, no, ln->f[0]);
+                return -1;
+            }
+            ln->f[ln->nf++] = q;
+        }
+    }
+    return 0;
+}
+
+/* Field k of line ln as a whole number < 2^64: decimal digits, or with base 16 exactly 16
+ * lowercase hex digits. 0, or -1 with errmsg naming the line and the field. */
+static int parse_u64(nrt_ctx *ctx, const char *dir, const ck_line *ln, int k, int base,
+                     uint64_t *v)
+{
+    const char *s = ln->f[k];
+    size_t n = strlen(s), i;
+    uint64_t x = 0;
+    for (i = 0; i < n; i++) {
+        const int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0'
+                    : base == 16 && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
+        if (d < 0 || x > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            break;
+        x = x * (uint64_t)base + (uint64_t)d;
+    }
+    if (n == 0 || i < n || (base == 16 && n != 16)) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' has the value '%.40s', not a %s", dir,
+                   CK_HEADER, ln->no, ln->f[0], s,
+                   base == 16 ? "64-bit number of 16 hex digits" : "whole number below 2^64");
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* ... as a whole number in 0 .. max. */
+static int parse_count(nrt_ctx *ctx, const char *dir, const ck_line *ln, int k, uint64_t max,
+                       uint64_t *v)
+{
+    if (parse_u64(ctx, dir, ln, k, 10, v) != 0)
+        return -1;
+    if (*v > max) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' has the value %s, more than %" PRIu64,
+                   dir, CK_HEADER, ln->no, ln->f[0], ln->f[k], max);
+        return -1;
+    }
+    return 0;
+}
+
+/* ... as a number: all of it as strtod reads it, without leading spaces. */
+static int parse_real(nrt_ctx *ctx, const char *dir, const ck_line *ln, int k, double *v)
+{
+    const char *s = ln->f[k];
+    char *end;
+    *v = strtod(s, &end);
+    if (end == s || *end || (unsigned char)s[0] <= ' ') {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' has the value '%.40s', not a number",
+                   dir, CK_HEADER, ln->no, ln->f[0], s);
+        return -1;
+    }
+    return 0;
+}
+
+/* A name of the header: at most CK_MAX_NAME characters. */
+static int check_name(nrt_ctx *ctx, const char *dir, const ck_line *ln, int k)
+{
+    if (strlen(ln->f[k]) > CK_MAX_NAME) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: the name of '%s' is longer than %d "
+                   "characters", dir, CK_HEADER, ln->no, ln->f[0], CK_MAX_NAME);
+        return -1;
+    }
+    return 0;
+}
+
+/* One line of h->lines into h's fields: a known key with its count of fields, each key with
+ * a bit once (*have). 0, or -1 with errmsg. */
+static int header_line(nrt_ctx *ctx, const char *dir, ck_header *h, const ck_line *ln,
+                       int *have, int *first)
+{
+    const struct ck_key *k = NULL;
+    uint64_t v;
+    for (size_t i = 0; i < sizeof ck_keys / sizeof ck_keys[0]; i++)
+        if (strcmp(ck_keys[i].key, ln->f[0]) == 0)
+            k = &ck_keys[i];
+    if (!k) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: unknown field '%.60s'", dir, CK_HEADER,
+                   ln->no, ln->f[0]);
+        return -1;
+    }
+    if (ln->nf != k->nf) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' takes %d value%s, not %d", dir,
+                   CK_HEADER, ln->no, k->key, k->nf - 1, k->nf == 2 ? "" : "s", ln->nf - 1);
+        return -1;
+    }
+    if (k->bit && (*have & k->bit)) {
+        int b = 0;
+        while (!(k->bit >> b & 1))
+            b++;
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' appears twice (first in line %d)",
+                   dir, CK_HEADER, ln->no, k->key, first[b]);
+        return -1;
+    }
+    for (int b = 0; b < 8; b++)
+        if (k->bit >> b & 1)
+            first[b] = ln->no;
+    *have |= k->bit;
+    if (k->nf >= 3 && check_name(ctx, dir, ln, 1) != 0)
+        return -1;
+    switch (k->bit) {
+    case 1: h->model = ln->f[1]; return check_name(ctx, dir, ln, 1);
+    case 2: return parse_u64(ctx, dir, ln, 1, 16, &h->hash);
+    case 4: h->backend = ln->f[1]; return check_name(ctx, dir, ln, 1);
+    case 8: return parse_u64(ctx, dir, ln, 1, 10, &h->seed);
+    case 16: return parse_real(ctx, dir, ln, 1, &h->dt);
+    case 32:
+        if (parse_count(ctx, dir, ln, 1, INT64_MAX, &v) != 0)
+            return -1;
+        h->step = (int64_t)v;
+        return 0;
+    case 64:
+        if (parse_count(ctx, dir, ln, 1, 1000000000, &v) != 0)
+            return -1;
+        h->phase = (int)v;
+        return 0;
+    case 128:
+        if (parse_count(ctx, dir, ln, 1, INT64_MAX, &v) != 0)
+            return -1;
+        h->total_steps = (int64_t)v;
+        return 0;
+    }
+    return 0;
+}
+
+/* Read <dir>/checkpoint.txt into h, strictly: the format version, the checksum over the
+ * rest, then every line a known key with its values (numbers whole, names not too long),
+ * each field exactly once. Free h with free_header, also after a failure. The values of
+ * param, spikes, scalar and array lines are checked by their users. 0, or -1 with errmsg. */
 static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
 {
-    char line[512], key[32];
-    int have = 0;
-    FILE *f = open_header(ctx, dir);
-    if (!f)
-        return -1;
+    size_t len;
+    int have = 0, first[8] = {0};
     memset(h, 0, sizeof *h);
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "%31s", key) != 1)
-            continue;
-        if (strcmp(key, "model") == 0 && sscanf(line, "model %255s", h->model) == 1)
-            have |= 1;
-        else if (strcmp(key, "hash") == 0 && sscanf(line, "hash %" SCNx64, &h->hash) == 1)
-            have |= 2;
-        else if (strcmp(key, "backend") == 0 && sscanf(line, "backend %31s", h->backend) == 1)
-            have |= 4;
-        else if (strcmp(key, "seed") == 0 && sscanf(line, "seed %" SCNu64, &h->seed) == 1)
-            have |= 8;
-        else if (strcmp(key, "dt") == 0 && sscanf(line, "dt %lf", &h->dt) == 1)
-            have |= 16;
-        else if (strcmp(key, "step") == 0 && sscanf(line, "step %" SCNd64, &h->step) == 1)
-            have |= 32;
-        else if (strcmp(key, "phase") == 0 && sscanf(line, "phase %d", &h->phase) == 1)
-            have |= 64;
-        else if (strcmp(key, "total_steps") == 0 &&
-                 sscanf(line, "total_steps %" SCNd64, &h->total_steps) == 1)
-            have |= 128;
-    }
-    if (have != 255) {
-        fclose(f);
-        nrt_seterr(ctx, "checkpoint '%s/%s' is incomplete (a field is missing)", dir, CK_HEADER);
+    if (slurp_header(ctx, dir, h, &len) != 0)
+        return -1;
+    if (strlen(h->text) != len) {
+        nrt_seterr(ctx, "checkpoint '%s': %s holds a NUL byte: not a checkpoint's header", dir,
+                   CK_HEADER);
         return -1;
     }
+    if (check_version(ctx, dir, h->text) != 0 || check_checksum(ctx, dir, h->text, len) != 0 ||
+        split_lines(ctx, dir, h) != 0)
+        return -1;
+    for (int i = 0; i < h->nlines; i++)
+        if (header_line(ctx, dir, h, &h->lines[i], &have, first) != 0)
+            return -1;
+    if (have != CK_ALL_KEYS) {
+        for (size_t i = 0; i < sizeof ck_keys / sizeof ck_keys[0]; i++)
+            if (ck_keys[i].bit && !(have & ck_keys[i].bit)) {
+                nrt_seterr(ctx, "checkpoint '%s': %s lacks the field '%s'", dir, CK_HEADER,
+                           ck_keys[i].key);
+                break;
+            }
+        return -1;
+    }
+    return 0;
+}
+
+/* The header against this program: model, program hash, dt, the steps and the phase. */
+static int check_fit(nrt_ctx *ctx, const char *dir, const ck_header *h)
+{
     if (strcmp(h->model, ctx->model) != 0 || h->hash != ctx->model_hash) {
         nrt_seterr(ctx, "checkpoint '%s' was written by another model or neuroc version "
                    "(model '%s', program %016" PRIx64 "; this is '%s', program %016" PRIx64 ")",
                    dir, h->model, h->hash, ctx->model, ctx->model_hash);
-        fclose(f);
         return -1;
     }
-    if (h->dt != ctx->dt || h->total_steps != ctx->total_steps || h->step < 0 ||
-        h->step > ctx->total_steps || h->phase < 0) {
+    if (h->dt != ctx->dt || h->total_steps != ctx->total_steps || h->step > ctx->total_steps) {
         nrt_seterr(ctx, "checkpoint '%s' does not fit this program (dt %g ms, step %" PRId64
-                   " of %" PRId64 ")", dir, h->dt, h->step, h->total_steps);
-        fclose(f);
+                   " of %" PRId64 "; this program: dt %g ms, %" PRId64 " steps)", dir, h->dt,
+                   h->step, h->total_steps, ctx->dt, ctx->total_steps);
         return -1;
     }
-    rewind(f);   /* this program's checkpoint: now its run-time parameters */
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "param ", 6) == 0 && param_line(ctx, dir, line) != 0) {
-            fclose(f);
-            return -1;
-        }
-    fclose(f);
+    if (h->phase >= ctx->nphases) {
+        nrt_seterr(ctx, "checkpoint '%s': its phase %d is past the model's phases (0 to %d)",
+                   dir, h->phase, ctx->nphases - 1);
+        return -1;
+    }
     return 0;
 }
 
-/* Contract: reads and checks the header of checkpoint `dir` for --resume (nrt_init): the
- * model name and program hash must be this program's (ctx->model, ctx->model_hash), dt
- * and the step count its own. Sets ctx->seed (an explicit --seed must equal the
- * checkpoint's: seed_given), the run-time parameters' values, ctx->start_step,
- * ctx->start_phase and ctx->step. 0, or -1 with errmsg. */
+/* The "param NAME VALUE" lines: each run-time parameter of this program exactly once, its
+ * value the checkpointed run's, which the resumed run takes (docs/language.md §12.9).
+ * 0, or -1 with errmsg. */
+static int read_params(nrt_ctx *ctx, const char *dir, const ck_header *h)
+{
+    int *line = nrt_alloc(ctx, ((size_t)ctx->nparams + 1) * sizeof *line, "checkpoint params");
+    int rc = line ? 0 : -1;
+    for (int i = 0; rc == 0 && i < h->nlines; i++) {
+        const ck_line *ln = &h->lines[i];
+        double v;
+        int k = 0;
+        if (strcmp(ln->f[0], "param") != 0)
+            continue;
+        while (k < ctx->nparams && strcmp(ctx->params[k].name, ln->f[1]) != 0)
+            k++;
+        if (k == ctx->nparams) {
+            nrt_seterr(ctx, "checkpoint '%s' sets run-time parameter '%s', which this program "
+                       "does not have", dir, ln->f[1]);
+            rc = -1;
+        } else if (line[k]) {
+            nrt_seterr(ctx, "checkpoint '%s': %s line %d: 'param %s' appears twice (first in "
+                       "line %d)", dir, CK_HEADER, ln->no, ln->f[1], line[k]);
+            rc = -1;
+        } else if (parse_real(ctx, dir, ln, 2, &v) != 0) {
+            rc = -1;
+        } else {
+            line[k] = ln->no;
+            ctx->params[k].value = v;
+        }
+    }
+    for (int k = 0; rc == 0 && k < ctx->nparams; k++)
+        if (!line[k]) {
+            nrt_seterr(ctx, "checkpoint '%s': %s lacks 'param %s'", dir, CK_HEADER,
+                       ctx->params[k].name);
+            rc = -1;
+        }
+    nrt_free(line);
+    return rc;
+}
+
+/* Contract: reads and checks checkpoint `dir` for --resume (nrt_init): the header as
+ * read_header reads it (format version, checksum, strict syntax); the model name and
+ * program hash must be this program's (ctx->model, ctx->model_hash), dt and the step count
+ * its own, the phase one of ctx->nphases. Sets ctx->seed (an explicit --seed must equal
+ * the checkpoint's: seed_given), the run-time parameters' values, ctx->start_step,
+ * ctx->start_phase and ctx->step. The arrays are checked by nrt_ckpt_load. 0, or -1 with
+ * errmsg. */
 int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given)
 {
     ck_header h;
-    if (read_header(ctx, dir, &h) != 0)
-        return -1;
-    if (seed_given && ctx->seed != h.seed) {
+    int rc = read_header(ctx, dir, &h) != 0 || check_fit(ctx, dir, &h) != 0 ||
+             read_params(ctx, dir, &h) != 0 ? -1 : 0;
+    if (rc == 0 && seed_given && ctx->seed != h.seed) {
         nrt_seterr(ctx, "--seed %" PRIu64 " differs from the seed %" PRIu64 " of checkpoint "
                    "'%s' (leave --seed out when resuming)", ctx->seed, h.seed, dir);
-        return -1;
+        rc = -1;
     }
-    ctx->seed = h.seed;
-    ctx->start_step = h.step;
-    ctx->start_phase = h.phase;
-    ctx->step = h.step;
-    return 0;
+    if (rc == 0) {
+        ctx->seed = h.seed;
+        ctx->start_step = h.step;
+        ctx->start_phase = h.phase;
+        ctx->step = h.step;
+    }
+    free_header(&h);
+    return rc;
 }
 
 /* ===== Reading the header =====} */
+
+/* {===== Writing ===== */
+
+/* The header as it is written: a growing string. */
+typedef struct ck_text {
+    char *s;
+    size_t len, cap;
+    int oom;                      /* an allocation failed */
+} ck_text;
+
+static void text_printf(ck_text *t, const char *fmt, ...) NRT_PRINTF(2, 3);
+static void text_printf(ck_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (t->oom)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        t->oom = 1;
+        return;
+    }
+    if (!t->s || t->len + (size_t)k >= t->cap) {
+        size_t cap = t->cap ? t->cap : 1024;
+        char *s;
+        while (cap <= t->len + (size_t)k)
+            cap *= 2;
+        if (!(s = realloc(t->s, cap))) {
+            t->oom = 1;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+        va_start(ap, fmt);
+        vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+    }
+    t->len += (size_t)k;
+}
 
 /* Write all of `bytes` to <dir>/<name>.bin. 0, or -1 with errmsg. */
 static int write_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it)
@@ -235,7 +627,7 @@ static int write_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it)
     return 0;
 }
 
-static void write_scalar(FILE *f, const nrt_ckpt_item *it)
+static void write_scalar(ck_text *t, const nrt_ckpt_item *it)
 {
     double v = 0;
     switch (it->type) {
@@ -243,18 +635,54 @@ static void write_scalar(FILE *f, const nrt_ckpt_item *it)
     case 'd': v = *(const double *)it->data; break;
     default: v = (double)*(const int32_t *)it->data; break;
     }
-    fprintf(f, "scalar %s %.17g\n", it->name, v);
+    text_printf(t, "scalar %s %.17g\n", it->name, v);
+}
+
+/* The header's text into t, writing every array file on the way (their checksums are in
+ * it). 0, or -1 with errmsg. */
+static int write_state(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n, ck_text *t)
+{
+    const char *dir = ctx->ckpt_dir;
+    int i;
+    text_printf(t, CK_MAGIC " %d\n", CK_VERSION);
+    text_printf(t, "model %s\nhash %016" PRIx64 "\nbackend %s\nseed %" PRIu64 "\n", ctx->model,
+                ctx->model_hash, ctx->backend ? ctx->backend : "c", ctx->seed);
+    text_printf(t, "dt %.17g\nstep %" PRId64 "\nphase %d\ntotal_steps %" PRId64 "\n", ctx->dt,
+                ctx->step, phase, ctx->total_steps);
+    for (i = 0; i < ctx->nparams; i++)
+        text_printf(t, "param %s %.17g\n", ctx->params[i].name, ctx->params[i].value);
+    for (i = 0; i < ctx->npops; i++)
+        text_printf(t, "spikes %s %" PRId64 "\n", ctx->pops[i].name, ctx->pops[i].spikes);
+    for (i = 0; i < n; i++) {
+        if (it[i].type) {
+            write_scalar(t, &it[i]);
+            continue;
+        }
+        if (write_array(ctx, dir, &it[i]) != 0)
+            return -1;
+        text_printf(t, "array %s %zu %016" PRIx64 "\n", it[i].name, it[i].bytes,
+                    crc64(it[i].data, it[i].bytes));
+    }
+    if (!t->oom)
+        text_printf(t, "checksum %016" PRIx64 "\n", crc64(t->s, t->len));
+    if (t->oom) {
+        nrt_seterr(ctx, "out of memory writing checkpoint '%s'", dir);
+        return -1;
+    }
+    return 0;
 }
 
 /* Contract: see neurort.h. Removes <dir>/checkpoint.txt first, writes every array, then
- * the header through checkpoint.txt.tmp and a rename, so a folder whose header exists
- * holds a complete checkpoint. Records the step in ctx->ckpt_written. */
+ * the header (with each array's CRC-64 and its own) through checkpoint.txt.tmp and a
+ * rename, so a folder whose header exists holds a complete checkpoint. Records the step in
+ * ctx->ckpt_written. */
 nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n)
 {
     char path[4200], tmp[4208];
     const char *dir = ctx->ckpt_dir;
+    ck_text t = {0};
     FILE *f;
-    int i;
+    int bad;
     if (!dir) {
         nrt_seterr(ctx, "no checkpoint folder (--checkpoint DIR)");
         return NRT_EINVAL;
@@ -270,28 +698,23 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
         nrt_seterr(ctx, "cannot replace '%s': %s", path, strerror(errno));
         return NRT_EIO;
     }
-    for (i = 0; i < n; i++)
-        if (!it[i].type && write_array(ctx, dir, &it[i]) != 0)
-            return NRT_EIO;
+    if (write_state(ctx, phase, it, n, &t) != 0) {
+        free(t.s);
+        return NRT_EIO;
+    }
     f = fopen(tmp, "w");
     if (!f) {
         nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno));
+        free(t.s);
         return NRT_EIO;
     }
-    fprintf(f, CK_MAGIC " %d\n", CK_VERSION);
-    fprintf(f, "model %s\nhash %016" PRIx64 "\nbackend %s\nseed %" PRIu64 "\n", ctx->model,
-            ctx->model_hash, ctx->backend ? ctx->backend : "c", ctx->seed);
-    fprintf(f, "dt %.17g\nstep %" PRId64 "\nphase %d\ntotal_steps %" PRId64 "\n", ctx->dt,
-            ctx->step, phase, ctx->total_steps);
-    for (i = 0; i < ctx->nparams; i++)
-        fprintf(f, "param %s %.17g\n", ctx->params[i].name, ctx->params[i].value);
-    for (i = 0; i < ctx->npops; i++)
-        fprintf(f, "spikes %s %" PRId64 "\n", ctx->pops[i].name, ctx->pops[i].spikes);
-    for (i = 0; i < n; i++) {
-        if (it[i].type)
-            write_scalar(f, &it[i]);
-        else
-            fprintf(f, "array %s %zu\n", it[i].name, it[i].bytes);
+    bad = fwrite(t.s, 1, t.len, f) != t.len;
+    free(t.s);
+    if (bad) {
+        fclose(f);
+        remove(tmp);
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
+        return NRT_EIO;
     }
     if (nrt_commit_file(ctx, f, tmp, path) != NRT_OK)
         return NRT_EIO;
@@ -299,8 +722,13 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
     return NRT_OK;
 }
 
-/* Read <dir>/<name>.bin, which must hold exactly it->bytes bytes. 0, or -1 with errmsg. */
-static int read_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it)
+/* ===== Writing =====} */
+
+/* {===== Reading the state ===== */
+
+/* Read <dir>/<name>.bin, which must hold exactly it->bytes bytes whose CRC-64 is crc. 0, or
+ * -1 with errmsg. */
+static int read_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it, uint64_t crc)
 {
     char path[4200];
     FILE *f;
@@ -322,6 +750,11 @@ static int read_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it)
                    it->bytes);
         return -1;
     }
+    if (crc64(it->data, it->bytes) != crc) {
+        nrt_seterr(ctx, "checkpoint '%s': array file '%s.bin' does not match its checksum in %s "
+                   "(changed or damaged after it was written)", dir, it->name, CK_HEADER);
+        return -1;
+    }
     return 0;
 }
 
@@ -333,76 +766,140 @@ static int find_item(const nrt_ckpt_item *it, int n, const char *name)
     return -1;
 }
 
-/* Contract: see neurort.h. Every item must be listed in the header (arrays with the same
- * size), every array file must hold exactly its bytes; the spike counts of ctx->pops are
- * restored by name. */
-nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
+/* A "spikes POP COUNT" line: the population's spike count, once. */
+static int spikes_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, int *seen)
 {
-    const char *dir = ctx->resume_dir;
-    char line[512], name[256], backend[32] = "";
-    unsigned char *seen;
-    FILE *f;
-    int i;
-    if (!dir || !(f = open_header(ctx, dir)))
-        return NRT_EIO;
-    seen = nrt_alloc(ctx, (size_t)n + 1, "checkpoint items");
-    if (!seen) {
-        fclose(f);
-        return NRT_ENOMEM;
+    uint64_t v;
+    int i = 0;
+    while (i < ctx->npops && strcmp(ctx->pops[i].name, ln->f[1]) != 0)
+        i++;
+    if (i == ctx->npops) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: spike count of population '%s', which "
+                   "this program does not have", dir, CK_HEADER, ln->no, ln->f[1]);
+        return -1;
     }
-    while (fgets(line, sizeof line, f)) {
-        double v;
-        size_t bytes;
-        int64_t count;
-        if (sscanf(line, "backend %31s", backend) == 1) {
-            continue;
-        } else if (sscanf(line, "spikes %255s %" SCNd64, name, &count) == 2) {
-            for (i = 0; i < ctx->npops; i++)
-                if (strcmp(ctx->pops[i].name, name) == 0)
-                    ctx->pops[i].spikes = count;
-        } else if (sscanf(line, "scalar %255s %lf", name, &v) == 2) {
-            i = find_item(it, n, name);
-            if (i < 0 || !it[i].type)
-                goto unknown;
-            seen[i] = 1;
-            if (it[i].type == 'f')
-                *(float *)it[i].data = (float)v;
-            else if (it[i].type == 'd')
-                *(double *)it[i].data = v;
-            else
-                *(int32_t *)it[i].data = (int32_t)v;
-        } else if (sscanf(line, "array %255s %zu", name, &bytes) == 2) {
-            i = find_item(it, n, name);
-            if (i < 0 || it[i].type)
-                goto unknown;
-            if (bytes != it[i].bytes) {
-                nrt_seterr(ctx, "checkpoint '%s': '%s' has %zu bytes, this program holds %zu",
-                           dir, name, bytes, it[i].bytes);
-                goto fail;
-            }
-            if (read_array(ctx, dir, &it[i]) != 0)
-                goto fail;
-            seen[i] = 1;
+    if (seen[i]) {
+        nrt_seterr(ctx, "checkpoint '%s': %s line %d: 'spikes %s' appears twice (first in line "
+                   "%d)", dir, CK_HEADER, ln->no, ln->f[1], seen[i]);
+        return -1;
+    }
+    if (parse_count(ctx, dir, ln, 2, INT64_MAX, &v) != 0)
+        return -1;
+    seen[i] = ln->no;
+    ctx->pops[i].spikes = (int64_t)v;
+    return 0;
+}
+
+/* A "scalar NAME VALUE" or "array NAME BYTES CRC" line into item i (unread so far). */
+static int item_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, const nrt_ckpt_item *it)
+{
+    uint64_t bytes, crc;
+    double v;
+    if (it->type) {
+        if (parse_real(ctx, dir, ln, 2, &v) != 0)
+            return -1;
+        if (it->type == 'i' && !(v == floor(v) && v >= INT32_MIN && v <= INT32_MAX)) {
+            nrt_seterr(ctx, "checkpoint '%s': %s line %d: 'scalar %s' has the value %s, not a "
+                       "32-bit integer", dir, CK_HEADER, ln->no, it->name, ln->f[2]);
+            return -1;
         }
+        if (it->type == 'f')
+            *(float *)it->data = (float)v;
+        else if (it->type == 'd')
+            *(double *)it->data = v;
+        else
+            *(int32_t *)it->data = (int32_t)v;
+        return 0;
+    }
+    if (parse_count(ctx, dir, ln, 2, SIZE_MAX, &bytes) != 0 ||
+        parse_u64(ctx, dir, ln, 3, 16, &crc) != 0)
+        return -1;
+    if (bytes != it->bytes) {
+        nrt_seterr(ctx, "checkpoint '%s': '%s' has %" PRIu64 " bytes, this program holds %zu",
+                   dir, it->name, bytes, it->bytes);
+        return -1;
+    }
+    return read_array(ctx, dir, it, crc);
+}
+
+/* Every spikes, scalar and array line of h into ctx->pops and the items: each exactly
+ * once, none unknown. 0, or -1 with errmsg. */
+static int load_state(nrt_ctx *ctx, const char *dir, const ck_header *h,
+                      const nrt_ckpt_item *it, int n, int *seen)
+{
+    int *pop_seen = seen + n;
+    int i;
+    for (int k = 0; k < h->nlines; k++) {
+        const ck_line *ln = &h->lines[k];
+        const int scalar = strcmp(ln->f[0], "scalar") == 0;
+        if (strcmp(ln->f[0], "spikes") == 0) {
+            if (spikes_line(ctx, dir, ln, pop_seen) != 0)
+                return -1;
+            continue;
+        }
+        if (!scalar && strcmp(ln->f[0], "array") != 0)
+            continue;
+        i = find_item(it, n, ln->f[1]);
+        if (i < 0 || !it[i].type != !scalar) {
+            nrt_seterr(ctx, "checkpoint '%s' holds '%s', which this program does not have", dir,
+                       ln->f[1]);
+            return -1;
+        }
+        if (seen[i]) {
+            nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s %s' appears twice (first in line "
+                       "%d)", dir, CK_HEADER, ln->no, ln->f[0], ln->f[1], seen[i]);
+            return -1;
+        }
+        if (item_line(ctx, dir, ln, &it[i]) != 0)
+            return -1;
+        seen[i] = ln->no;
     }
     for (i = 0; i < n; i++)
         if (!seen[i]) {
             nrt_seterr(ctx, "checkpoint '%s' lacks '%s'", dir, it[i].name);
-            goto fail;
+            return -1;
         }
-    fclose(f);
-    nrt_free(seen);
-    return NRT_OK;
-unknown:
-    nrt_seterr(ctx, "checkpoint '%s' holds '%s', which this program does not have", dir, name);
-fail:
-    if (ctx->backend && strcmp(backend, ctx->backend) != 0) {
+    for (i = 0; i < ctx->npops; i++)
+        if (!pop_seen[i]) {
+            nrt_seterr(ctx, "checkpoint '%s': %s lacks the spike count of population '%s'", dir,
+                       CK_HEADER, ctx->pops[i].name);
+            return -1;
+        }
+    return 0;
+}
+
+/* Contract: see neurort.h. The header is read again as nrt_ckpt_open reads it; every item
+ * must be listed in it exactly once (arrays with the same size), every array file must
+ * hold exactly its bytes, with the CRC-64 the header gives; the spike counts of ctx->pops
+ * are restored by name, each population's exactly once. */
+nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
+{
+    const char *dir = ctx->resume_dir;
+    ck_header h;
+    int *seen, rc;
+    if (!dir)
+        return NRT_EIO;
+    if (read_header(ctx, dir, &h) != 0) {
+        free_header(&h);
+        return NRT_EIO;
+    }
+    seen = nrt_alloc(ctx, ((size_t)n + (size_t)ctx->npops + 1) * sizeof *seen,
+                     "checkpoint items");
+    if (!seen) {
+        free_header(&h);
+        return NRT_ENOMEM;
+    }
+    memset(seen, 0, ((size_t)n + (size_t)ctx->npops + 1) * sizeof *seen);
+    rc = load_state(ctx, dir, &h, it, n, seen);
+    if (rc != 0 && ctx->backend && strcmp(h.backend, ctx->backend) != 0) {
         size_t k = strlen(ctx->errmsg);
         snprintf(ctx->errmsg + k, sizeof ctx->errmsg - k, "; it was written by the %s back end, "
                  "which holds this model's state in another layout than the %s back end: "
-                 "resume it with a %s simulator", backend, ctx->backend, backend);
+                 "resume it with a %s simulator", h.backend, ctx->backend, h.backend);
     }
-    fclose(f);
     nrt_free(seen);
-    return NRT_EIO;
+    free_header(&h);
+    return rc != 0 ? NRT_EIO : NRT_OK;
 }
+
+/* ===== Reading the state =====} */

@@ -14,8 +14,9 @@ Runs, in WORK:
   res    --resume: full's recordings are stop's followed by res's, byte for byte (npy data,
          csv lines); the spike counts of the manifest are full's; its checkpoint after the
          last step equals ckF file for file (every state array, weights and rings included);
-  bad    each PERTURB array zeroed (scalar: changed) in a copy of the checkpoint: the
-         resumed recordings differ from full's (that state matters, so the test can fail).
+  bad    each PERTURB array zeroed (scalar: changed) in a copy of the checkpoint, its
+         checksums recomputed (ckpt_format.resign): the resumed recordings differ from
+         full's (that state matters, so the test can fail).
 Standard library only.
 """
 import json
@@ -23,6 +24,9 @@ import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ckpt_format import resign  # noqa: E402
 
 
 def run(args, expect=0):
@@ -146,6 +150,7 @@ def main():
                     g.write(bytes(size))
         if not names:
             sys.exit("FAIL: the checkpoint has no %s: %s" % (p, os.listdir(W("ck2"))))
+        resign(W("ckP"))    # a change on purpose, not damage: the checksums follow it
         shutil.rmtree(W("resP"), ignore_errors=True)
         run([sim, "-q", "--resume", W("ckP"), "--out", W("resP")])
         if not concat_equal(W("full"), W("stop"), W("resP")):
