@@ -791,7 +791,8 @@ static int spikes_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, int *se
     return 0;
 }
 
-/* A "scalar NAME VALUE" or "array NAME BYTES CRC" line into item i (unread so far). */
+/* A "scalar NAME VALUE" or "array NAME BYTES CRC" line into item it (unread so far). 0; -2
+ * with errmsg where the array's size is not the program's; -1 with errmsg otherwise. */
 static int item_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, const nrt_ckpt_item *it)
 {
     uint64_t bytes, crc;
@@ -818,18 +819,19 @@ static int item_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, const nrt
     if (bytes != it->bytes) {
         nrt_seterr(ctx, "checkpoint '%s': '%s' has %" PRIu64 " bytes, this program holds %zu",
                    dir, it->name, bytes, it->bytes);
-        return -1;
+        return -2;
     }
     return read_array(ctx, dir, it, crc);
 }
 
 /* Every spikes, scalar and array line of h into ctx->pops and the items: each exactly
- * once, none unknown. 0, or -1 with errmsg. */
+ * once, none unknown. 0; -2 with errmsg where an item is unknown, missing or of another
+ * size (a layout of another back end, say); -1 with errmsg otherwise. */
 static int load_state(nrt_ctx *ctx, const char *dir, const ck_header *h,
                       const nrt_ckpt_item *it, int n, int *seen)
 {
     int *pop_seen = seen + n;
-    int i;
+    int i, rc;
     for (int k = 0; k < h->nlines; k++) {
         const ck_line *ln = &h->lines[k];
         const int scalar = strcmp(ln->f[0], "scalar") == 0;
@@ -844,21 +846,21 @@ static int load_state(nrt_ctx *ctx, const char *dir, const ck_header *h,
         if (i < 0 || !it[i].type != !scalar) {
             nrt_seterr(ctx, "checkpoint '%s' holds '%s', which this program does not have", dir,
                        ln->f[1]);
-            return -1;
+            return -2;
         }
         if (seen[i]) {
             nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s %s' appears twice (first in line "
                        "%d)", dir, CK_HEADER, ln->no, ln->f[0], ln->f[1], seen[i]);
             return -1;
         }
-        if (item_line(ctx, dir, ln, &it[i]) != 0)
-            return -1;
+        if ((rc = item_line(ctx, dir, ln, &it[i])) != 0)
+            return rc;
         seen[i] = ln->no;
     }
     for (i = 0; i < n; i++)
         if (!seen[i]) {
             nrt_seterr(ctx, "checkpoint '%s' lacks '%s'", dir, it[i].name);
-            return -1;
+            return -2;
         }
     for (i = 0; i < ctx->npops; i++)
         if (!pop_seen[i]) {
@@ -892,7 +894,7 @@ nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
     }
     memset(seen, 0, ((size_t)n + (size_t)ctx->npops + 1) * sizeof *seen);
     rc = load_state(ctx, dir, &h, it, n, seen);
-    if (rc != 0 && ctx->backend && strcmp(h.backend, ctx->backend) != 0) {
+    if (rc == -2 && ctx->backend && strcmp(h.backend, ctx->backend) != 0) {
         size_t k = strlen(ctx->errmsg);
         snprintf(ctx->errmsg + k, sizeof ctx->errmsg - k, "; it was written by the %s back end, "
                  "which holds this model's state in another layout than the %s back end: "
