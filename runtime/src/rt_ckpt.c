@@ -253,18 +253,17 @@ bad:
     return -1;
 }
 
-/* The keys of the header's lines, each with its count of fields (key included); a key with
- * a bit occurs exactly once. */
+/* The keys of the header's lines, each with its count of fields (key included); those
+ * before K_ONCE occur exactly once. */
+enum { K_MODEL, K_HASH, K_BACKEND, K_SEED, K_DT, K_STEP, K_PHASE, K_TOTAL, K_ONCE,
+       K_PARAM = K_ONCE, K_SPIKES, K_SCALAR, K_ARRAY, K_COUNT };
 static const struct ck_key {
     const char *key;
     int nf;
-    int bit;
-} ck_keys[] = {
-    {"model", 2, 1},   {"hash", 2, 2},   {"backend", 2, 4},       {"seed", 2, 8},
-    {"dt", 2, 16},     {"step", 2, 32},  {"phase", 2, 64},        {"total_steps", 2, 128},
-    {"param", 3, 0},   {"spikes", 3, 0}, {"scalar", 3, 0},        {"array", 4, 0},
+} ck_keys[K_COUNT] = {
+    {"model", 2}, {"hash", 2},  {"backend", 2}, {"seed", 2},   {"dt", 2},    {"step", 2},
+    {"phase", 2}, {"total_steps", 2}, {"param", 3}, {"spikes", 3}, {"scalar", 3}, {"array", 4},
 };
-#define CK_ALL_KEYS 255
 
 /* Split the text after line 1 into h->lines. 0, or -1 with errmsg naming the line. */
 static int split_lines(nrt_ctx *ctx, const char *dir, ck_header *h)
@@ -380,63 +379,54 @@ static int check_name(nrt_ctx *ctx, const char *dir, const ck_line *ln, int k)
     return 0;
 }
 
-/* One line of h->lines into h's fields: a known key with its count of fields, each key with
- * a bit once (*have). 0, or -1 with errmsg. */
+/* One line of h->lines into h's fields: a known key with its count of fields, a key before
+ * K_ONCE only once (first[key]: the line it was in). 0, or -1 with errmsg. */
 static int header_line(nrt_ctx *ctx, const char *dir, ck_header *h, const ck_line *ln,
-                       int *have, int *first)
+                       int *first)
 {
-    const struct ck_key *k = NULL;
+    int k = 0;
     uint64_t v;
-    for (size_t i = 0; i < sizeof ck_keys / sizeof ck_keys[0]; i++)
-        if (strcmp(ck_keys[i].key, ln->f[0]) == 0)
-            k = &ck_keys[i];
-    if (!k) {
+    while (k < K_COUNT && strcmp(ck_keys[k].key, ln->f[0]) != 0)
+        k++;
+    if (k == K_COUNT) {
         nrt_seterr(ctx, "checkpoint '%s': %s line %d: unknown field '%.60s'", dir, CK_HEADER,
                    ln->no, ln->f[0]);
         return -1;
     }
-    if (ln->nf != k->nf) {
+    if (ln->nf != ck_keys[k].nf) {
         nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' takes %d value%s, not %d", dir,
-                   CK_HEADER, ln->no, k->key, k->nf - 1, k->nf == 2 ? "" : "s", ln->nf - 1);
+                   CK_HEADER, ln->no, ck_keys[k].key, ck_keys[k].nf - 1,
+                   ck_keys[k].nf == 2 ? "" : "s", ln->nf - 1);
         return -1;
     }
-    if (k->bit && (*have & k->bit)) {
-        int b = 0;
-        while (!(k->bit >> b & 1))
-            b++;
+    if (k < K_ONCE && first[k]) {
         nrt_seterr(ctx, "checkpoint '%s': %s line %d: '%s' appears twice (first in line %d)",
-                   dir, CK_HEADER, ln->no, k->key, first[b]);
+                   dir, CK_HEADER, ln->no, ck_keys[k].key, first[k]);
         return -1;
     }
-    for (int b = 0; b < 8; b++)
-        if (k->bit >> b & 1)
-            first[b] = ln->no;
-    *have |= k->bit;
-    if (k->nf >= 3 && check_name(ctx, dir, ln, 1) != 0)
+    if (k < K_ONCE)
+        first[k] = ln->no;
+    if ((k == K_MODEL || k == K_BACKEND || k >= K_ONCE) && check_name(ctx, dir, ln, 1) != 0)
         return -1;
-    switch (k->bit) {
-    case 1: h->model = ln->f[1]; return check_name(ctx, dir, ln, 1);
-    case 2: return parse_u64(ctx, dir, ln, 1, 16, &h->hash);
-    case 4: h->backend = ln->f[1]; return check_name(ctx, dir, ln, 1);
-    case 8: return parse_u64(ctx, dir, ln, 1, 10, &h->seed);
-    case 16: return parse_real(ctx, dir, ln, 1, &h->dt);
-    case 32:
+    switch (k) {
+    case K_MODEL: h->model = ln->f[1]; return 0;
+    case K_HASH: return parse_u64(ctx, dir, ln, 1, 16, &h->hash);
+    case K_BACKEND: h->backend = ln->f[1]; return 0;
+    case K_SEED: return parse_u64(ctx, dir, ln, 1, 10, &h->seed);
+    case K_DT: return parse_real(ctx, dir, ln, 1, &h->dt);
+    case K_STEP:
+    case K_TOTAL:
         if (parse_count(ctx, dir, ln, 1, INT64_MAX, &v) != 0)
             return -1;
-        h->step = (int64_t)v;
+        *(k == K_STEP ? &h->step : &h->total_steps) = (int64_t)v;
         return 0;
-    case 64:
+    case K_PHASE:
         if (parse_count(ctx, dir, ln, 1, 1000000000, &v) != 0)
             return -1;
         h->phase = (int)v;
         return 0;
-    case 128:
-        if (parse_count(ctx, dir, ln, 1, INT64_MAX, &v) != 0)
-            return -1;
-        h->total_steps = (int64_t)v;
-        return 0;
     }
-    return 0;
+    return 0;   /* param, spikes, scalar, array: checked by their readers */
 }
 
 /* Read <dir>/checkpoint.txt into h, strictly: the format version, the checksum over the
@@ -446,7 +436,7 @@ static int header_line(nrt_ctx *ctx, const char *dir, ck_header *h, const ck_lin
 static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
 {
     size_t len;
-    int have = 0, first[8] = {0};
+    int first[K_ONCE] = {0};
     memset(h, 0, sizeof *h);
     if (slurp_header(ctx, dir, h, &len) != 0)
         return -1;
@@ -459,17 +449,14 @@ static int read_header(nrt_ctx *ctx, const char *dir, ck_header *h)
         split_lines(ctx, dir, h) != 0)
         return -1;
     for (int i = 0; i < h->nlines; i++)
-        if (header_line(ctx, dir, h, &h->lines[i], &have, first) != 0)
+        if (header_line(ctx, dir, h, &h->lines[i], first) != 0)
             return -1;
-    if (have != CK_ALL_KEYS) {
-        for (size_t i = 0; i < sizeof ck_keys / sizeof ck_keys[0]; i++)
-            if (ck_keys[i].bit && !(have & ck_keys[i].bit)) {
-                nrt_seterr(ctx, "checkpoint '%s': %s lacks the field '%s'", dir, CK_HEADER,
-                           ck_keys[i].key);
-                break;
-            }
-        return -1;
-    }
+    for (int k = 0; k < K_ONCE; k++)
+        if (!first[k]) {
+            nrt_seterr(ctx, "checkpoint '%s': %s lacks the field '%s'", dir, CK_HEADER,
+                       ck_keys[k].key);
+            return -1;
+        }
     return 0;
 }
 
