@@ -35,6 +35,8 @@ typedef struct nrt_param {
     signed char dim[6];           /* exponents over length, mass, time, current, temperature, amount */
     int is_int;                   /* an int parameter: integral values only */
     double value;                 /* the model's value; after nrt_init, --set's (internal units) */
+    const char *decl_unit;        /* the unit the model declared ("Hz"); NULL: as `unit` */
+    double decl_scale;            /* one decl_unit in internal units (0.001 for Hz) */
 } nrt_param;
 
 typedef struct nrt_rec nrt_rec;

@@ -765,10 +765,12 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
         for (i = 0; i < ctx->nparams; i++) {
             fputs(i ? ", " : "", f);
             json_str(f, ctx->params[i].name);
-            fputs(": {\"value\": ", f);
-            json_num(f, ctx->params[i].value);
+            const char *unit;
+            const double v = nrt_param_declared(&ctx->params[i], &unit);
+            fputs(": {\"value\": ", f);       /* in the unit the model declared */
+            json_num(f, v);
             fputs(", \"unit\": ", f);
-            json_str(f, ctx->params[i].unit);
+            json_str(f, unit);
             fputs("}", f);
         }
         fputs("},\n", f);
