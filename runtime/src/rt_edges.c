@@ -11,7 +11,9 @@
  *         pre, post, w, delay, as many as the first line has; every line has that many.
  *   .npy  a 2-D array of 2 to 4 columns (pre, post, w, delay), or a 1-D structured array
  *         with fields pre and post and optionally w and delay; little-endian integers
- *         (i1..i8, u1..u8) and floats (f4, f8); C order.
+ *         (i1..i8, u1..u8) and floats (f4, f8); C order. The header is parsed as the Python
+ *         dict NumPy writes (npy_header); what NumPy would refuse, and Fortran order, is refused.
+ * A .csv holding a NUL byte, and a path that is no regular file, are refused.
  * nrt_spike_file reads a spike file (spike when from_file) into CSR by step:
  *   .csv  a header line naming the columns time and index (either order), then lines
  *         "time,index" (time in ms); blank lines and '#' lines skipped.
