@@ -560,6 +560,21 @@ static int stem_len(const char *file)
     return dot ? (int)(dot - file) : (int)strlen(file);
 }
 
+/* A file name as a relative URL in an attribute: every byte but letters, digits and
+ * "-._~/" percent-encoded, so that '#', '?', '%', blanks and control characters in a
+ * recording's name still link to its file. */
+static void url_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            (c && strchr("-._~/", c)))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%02X", c);
+    }
+}
+
 /* The figure name <prefix>_<recording file without its extension>.svg, or with the
  * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
 static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
@@ -575,6 +590,9 @@ static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, con
         snprintf(out, n, "%s_%.*s_%s.svg", prefix, len, file, file + len + 1);
     else
         snprintf(out, n, "%s_%.*s.svg", prefix, len, file);
+    for (; *out; out++)                      /* no control characters in the names it makes */
+        if ((unsigned char)*out < 0x20 || *out == 0x7F)
+            *out = '_';
 }
 
 /* The step of a spike at time t >= 0 (t = (step + 1) dt); INT64_MAX, beyond every bin, for a
@@ -1034,9 +1052,9 @@ static nrt_status write_index(Plot *P)
         fputs("<p>No recordings to plot.</p>\n", f);
     for (k = 0; k < P->nfigs; k++) {
         fputs("<figure><a href=\"", f);
-        nrt_svg_text(f, P->figs[k].file);
+        url_text(f, P->figs[k].file);
         fputs("\"><img src=\"", f);
-        nrt_svg_text(f, P->figs[k].file);
+        url_text(f, P->figs[k].file);
         fputs("\" alt=\"", f);
         nrt_svg_text(f, P->figs[k].caption);
         fputs("\"></a><figcaption>", f);
@@ -1047,7 +1065,7 @@ static nrt_status write_index(Plot *P)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
         const Json *r = &recs->items[k];
         fputs("<li><a href=\"", f);
-        nrt_svg_text(f, jstr(r, "file", "?"));
+        url_text(f, jstr(r, "file", "?"));
         fputs("\">", f);
         nrt_svg_text(f, jstr(r, "file", "?"));
         fputs("</a>: ", f);

@@ -132,7 +132,8 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
         end++;
     if (*end == '[') {                            /* 0.5[1/ms], as in the language */
         const char *close = strchr(end, ']');
-        if (!close || close[1] != 0 || (size_t)(close - end - 1) >= sizeof unit) {
+        if (!close || close[strspn(close + 1, " \t") + 1] != 0 ||
+            (size_t)(close - end - 1) >= sizeof unit) {
             nrt_seterr(ctx, "invalid unit in '--set %s': expected '[unit]' at the end", arg);
             return NRT_EINVAL;
         }

@@ -74,6 +74,17 @@ def main(neuroc, w):
             check(True, "names: %r is well-formed" % f)
         except Exception as e:  # noqa: BLE001 -- any parse error is the failure
             check(False, "names: %r: %s" % (f, e))
+    # every link of index.html names a file that exists (percent-encoded), and the figures'
+    # own names hold no control characters
+    import re
+    import urllib.parse
+    with open(os.path.join(d, "index.html"), "rb") as h:
+        links = re.findall(rb'(?:href|src)="([^"]*)"', h.read())
+    missing = [u for u in links if not os.path.exists(os.path.join(d, urllib.parse.unquote(u.decode())))]
+    check(len(links) >= 8 and not missing, "names: %d links of index.html, missing: %r" % (len(links), missing))
+    made = [f for f in os.listdir(d) if f.endswith(".svg")]
+    check(not any(ord(c) < 0x20 or c == "\x7f" for f in made for c in f),
+          "names: figure files %r hold no control characters" % made)
     for bad, shown in ((float("nan"), "nan"), (float("inf"), "inf"), (-3.0, "-3")):
         d = folder(w, "t_" + shown, [("s.npy", [0.5, bad, 1.0])])
         rc, err = plot(neuroc, d)
