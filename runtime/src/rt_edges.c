@@ -23,7 +23,8 @@
  *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
  *   twice in one step spikes once. Negative or non-finite times and indices outside
  *   0 .. n-1 are errors.
- * nrt_conn_save writes the other way: a projection as built, as a record .npy.
+ * nrt_conn_save writes the other way: a projection as built, as a record .npy (removed again
+ * when it cannot be written whole).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -964,7 +965,11 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
     if (fclose(f) != 0)
         ok = 0;
     if (!ok) {
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        struct stat sb;
+        const int e = errno;
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(e));
+        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            remove(path);                      /* no .npy whose header lies about its rows */
         return NRT_EIO;
     }
     return NRT_OK;

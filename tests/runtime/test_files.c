@@ -2,16 +2,21 @@
  * "Input files"): a NUL byte in a .csv (once the silent end of the file), C's hexadecimal
  * floats, a folder given as a file (once a 2^63-byte allocation), and .npy headers that
  * NumPy itself refuses or that these readers would misread: a 3-D array, a sub-array field,
- * fortran_order True however it is spaced, an unbalanced or truncated dict.
+ * fortran_order True however it is spaced, an unbalanced or truncated dict. And the other way:
+ * --save-connectivity's .npy that does not fit on the disk is removed, not left truncated.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "neurort.h"
 #include "tcheck.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static char path[1024];
 static nrt_ctx ctx;
@@ -144,6 +149,33 @@ static void npy_files(const char *dir)
     }
 }
 
+/* In a child with a 300-byte file-size limit: nrt_conn_save of 50 synapses (a 128-byte
+ * header, 1000 bytes of rows) fails, naming the file, and leaves no file behind. */
+static void conn_save_full(const char *dir)
+{
+    pid_t pid = fork();
+    int status = 0;
+    if (pid == 0) {
+        static int64_t rp[6] = {0, 10, 20, 30, 40, 50};
+        static int32_t col[50];
+        static double w[50];
+        nrt_csr c = {5, 5, 50, rp, col};
+        struct rlimit rl = {300, 300};
+        struct stat sb;
+        nrt_status st;
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &rl);
+        ctx.out_dir = dir;
+        st = nrt_conn_save(&ctx, "big", &c, w, 8, NULL);
+        CHECKF(st == NRT_EIO && strstr(ctx.errmsg, "connectivity_big.npy"), "'%s'", ctx.errmsg);
+        CHECKF(stat(at(dir, "connectivity_big.npy"), &sb) != 0, "a %lld-byte file is left",
+               (long long)sb.st_size);
+        _exit(tcheck_failed ? 1 : 0);
+    }
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+          WEXITSTATUS(status) == 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "files_work";
@@ -151,5 +183,6 @@ int main(int argc, char **argv)
     ctx.model = "files";
     csv_files(dir);
     npy_files(dir);
+    conn_save_full(dir);
     return tcheck_done("rt_files");
 }
