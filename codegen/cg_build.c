@@ -534,13 +534,16 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
         out_open(o, "static nrt_param nc_params[%d] =", m->nrtparams);
         for (int i = 0; i < m->nrtparams; i++) {
             const IrVar *v = m->rtparams[i].var;
-            StrBuf n = {0}, u = {0};
+            StrBuf n = {0}, u = {0}, du = {0};
             cg_cstring(m->rtparams[i].name, &n);
             cg_cstring(v->unit ? v->unit : "1", &u);
-            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g},", n.s, u.s, v->dim.e[0], v->dim.e[1],
-                     v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5], v->type == IRT_INT, v->init);
+            cg_cstring(v->decl_unit ? v->decl_unit : "1", &du);
+            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g, \"%s\", %.17g},", n.s, u.s,
+                     v->dim.e[0], v->dim.e[1], v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5],
+                     v->type == IRT_INT, v->init, du.s, v->decl_unit ? v->decl_scale : 1.0);
             sb_free(&n);
             sb_free(&u);
+            sb_free(&du);
         }
         out_close_with(o, ";");
         out_line(o, "ctx.params = nc_params;");

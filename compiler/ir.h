@@ -97,6 +97,8 @@ struct IrVar {
     IrType type;
     Dim dim;
     const char *unit;             /* printable unit ("mV") */
+    const char *decl_unit;        /* parameters: the unit as declared ("Hz"), or NULL */
+    double decl_scale;            /* its value in the internal unit (0.001 for Hz) */
     int per_neuron;               /* 1: array over the population; 0: scalar */
     double init;                  /* scalar initial value */
     IrPop *pop;

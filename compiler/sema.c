@@ -377,6 +377,29 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
     }
 }
 
+/* The text of a checked unit expression, as the runtime's unit parser (nrt_units.h) reads
+ * it: "Hz", "1/ms", "mS/cm^2", "pA/(um^2)". */
+static const char *decl_unit_text(Compiler *cc, AstNode *u)
+{
+    switch (u ? u->kind : AST_UNUM) {
+    case AST_TYPE:
+        return decl_unit_text(cc, u->a);
+    case AST_NAME:
+    case AST_UNAME:
+        if (u->kind == AST_UNAME && u->num != 1)
+            return arena_printf(&cc->arena, "%s^%d", u->name, (int)u->num);
+        return u->name;
+    case AST_UMUL:
+    case AST_UDIV: {
+        const int paren = u->b->kind == AST_UMUL || u->b->kind == AST_UDIV;
+        return arena_printf(&cc->arena, paren ? "%s%c(%s)" : "%s%c%s", decl_unit_text(cc, u->a),
+                            u->kind == AST_UMUL ? '*' : '/', decl_unit_text(cc, u->b));
+    }
+    default:
+        return "1";
+    }
+}
+
 /* Mute diagnostics (model bodies re-converted for real instances after the generic
  * check already reported their errors). */
 typedef struct Mute {
@@ -1620,6 +1643,14 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
                 char ub[64];
                 dim_format(edim, ub, sizeof ub);
                 v->unit = arena_strdup(&cc->arena, ub);
+                v->decl_unit = "1";
+                v->decl_scale = 1;
+                AstNode *ut = !tok || !decl->a ? NULL
+                              : decl->a->kind != AST_TYPE ? decl->a
+                              : decl->a->op == TY_UNIT ? decl->a->a : NULL;
+                Dim ud;
+                if (ut && unit_scale(cc, ut, &ud, &v->decl_scale))
+                    v->decl_unit = decl_unit_text(cc, ut);   /* --set's hints and --help */
                 if (per) {
                     emit_assign(cc, &pop->init, v, ir_const(cc, val, ty));
                     b.var = v; /* assignable from the population's initialisers only */

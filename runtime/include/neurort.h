@@ -35,6 +35,8 @@ typedef struct nrt_param {
     signed char dim[6];           /* exponents over length, mass, time, current, temperature, amount */
     int is_int;                   /* an int parameter: integral values only */
     double value;                 /* the model's value; after nrt_init, --set's (internal units) */
+    const char *decl_unit;        /* the unit the model declared ("Hz"); NULL: as `unit` */
+    double decl_scale;            /* one decl_unit in internal units (0.001 for Hz) */
 } nrt_param;
 
 typedef struct nrt_rec nrt_rec;
@@ -129,6 +131,7 @@ typedef struct nrt_ctx {
     char device_name[256];        /* set by nrt_gpu_open */
     double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
     double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
+    double sim_t0;                /* nrt_now() at nrt_sim_begin; 0 before (nrt_fail's t_simulate) */
     int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
     int64_t spikes0[NRT_MAX_POPS]; /* each population's spike count then (--bench counts from it) */
     struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */

@@ -34,7 +34,8 @@ double nrt_sim_begin(nrt_ctx *ctx)
     for (i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
         ctx->spikes0[i] = ctx->pops[i].spikes;
     ctx->cpu_sim0 = cpu_now();
-    return nrt_now();
+    ctx->sim_t0 = nrt_now();
+    return ctx->sim_t0;
 }
 
 /* Contract: see neurort.h. cpu_simulate is -1 when the CPU clock is unavailable. */

@@ -11,7 +11,9 @@
  *         pre, post, w, delay, as many as the first line has; every line has that many.
  *   .npy  a 2-D array of 2 to 4 columns (pre, post, w, delay), or a 1-D structured array
  *         with fields pre and post and optionally w and delay; little-endian integers
- *         (i1..i8, u1..u8) and floats (f4, f8); C order.
+ *         (i1..i8, u1..u8) and floats (f4, f8); C order. The header is parsed as the Python
+ *         dict NumPy writes (npy_header); what NumPy would refuse, and Fortran order, is refused.
+ * A .csv holding a NUL byte, and a path that is no regular file, are refused.
  * nrt_spike_file reads a spike file (spike when from_file) into CSR by step:
  *   .csv  a header line naming the columns time and index (either order), then lines
  *         "time,index" (time in ms); blank lines and '#' lines skipped.
@@ -21,8 +23,11 @@
  *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
  *   twice in one step spikes once. Negative or non-finite times and indices outside
  *   0 .. n-1 are errors.
- * nrt_conn_save writes the other way: a projection as built, as a record .npy.
+ * nrt_conn_save writes the other way: a projection as built, as a record .npy (removed again
+ * when it cannot be written whole).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "rt_internal.h"
 
 #include <errno.h>
@@ -30,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { C_PRE, C_POST, C_W, C_D, C_COUNT };
 static const char *const col_names[C_COUNT] = {"pre", "post", "w", "delay"};
@@ -84,32 +90,51 @@ static void edges_free(edges *e)
     free(e->line);
 }
 
-/* The whole file in memory (NUL-terminated); NULL with errmsg. */
+/* The whole file in memory (NUL-terminated); NULL with errmsg. Only a regular file: a
+ * folder or a device has no length to read (a folder's "size" was once asked of malloc). */
 static char *slurp(nrt_ctx *ctx, const char *path, size_t *len, const char *what)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    long n;
+    struct stat sb;
+    size_t n;
     if (!f) {
         nrt_seterr(ctx, "%s: cannot open %s: %s", path, what, strerror(errno));
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        nrt_seterr(ctx, "%s: cannot read %s", path, what);
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        nrt_seterr(ctx, "%s: cannot read %s: %s", path, what,
+                   S_ISDIR(sb.st_mode) ? "it is a folder" : "not a regular file");
         fclose(f);
         return NULL;
     }
-    buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        nrt_seterr(ctx, "%s: cannot read %s (%ld bytes)", path, what, n);
+    n = (size_t)sb.st_size;
+    buf = (uint64_t)sb.st_size < SIZE_MAX ? malloc(n + 1) : NULL;
+    if (!buf || fread(buf, 1, n, f) != n) {
+        nrt_seterr(ctx, "%s: cannot read %s (%lld bytes)", path, what, (long long)sb.st_size);
         free(buf);
         fclose(f);
         return NULL;
     }
     fclose(f);
     buf[n] = 0;
-    *len = (size_t)n;
+    *len = n;
     return buf;
+}
+
+/* A text file must hold no NUL byte: the readers would take it for the end of the file.
+ * 0, or -1 with "FILE:LINE: ..." in errmsg. */
+static int csv_no_nul(nrt_ctx *ctx, const char *path, const char *text, size_t len)
+{
+    const char *z = memchr(text, 0, len), *p;
+    long long line = 1;
+    if (!z)
+        return 0;
+    for (p = text; p < z; p++)
+        line += *p == '\n';
+    nrt_seterr(ctx, "%s:%lld: a NUL byte (byte %lld): a .csv file is text", path, line,
+               (long long)(z - text) + 1);
+    return -1;
 }
 
 /* Split a line (NUL-terminated, no newline) at commas into at most 8 trimmed fields. */
@@ -135,10 +160,12 @@ static int split(char *s, char **f)
     }
 }
 
+/* A decimal number as the language writes them (and inf or nan, refused later with their
+ * own message); not C's hexadecimal floats, which strtod would take. */
 static int parse_num(const char *s, double *v)
 {
     char *end;
-    if (!*s)
+    if (!*s || strpbrk(s, "xXpP"))
         return 0;
     errno = 0;
     *v = strtod(s, &end);
@@ -238,10 +265,10 @@ typedef struct npy_field {
 /* Parse a descr "<f8" into kind and size; 0 if unsupported. */
 static int npy_type(const char *d, char *kind, int *size)
 {
-    if ((d[0] != '<' && d[0] != '|') || !strchr("iuf", d[1]))
+    if ((d[0] != '<' && d[0] != '|') || !d[1] || !strchr("iuf", d[1]) || !d[2] || d[3])
         return 0;
     *kind = d[1];
-    *size = atoi(d + 2);
+    *size = d[2] - '0';
     if (*kind == 'f')
         return *size == 4 || *size == 8;
     return *size == 1 || *size == 2 || *size == 4 || *size == 8;
@@ -272,15 +299,158 @@ static double npy_value(const unsigned char *p, char kind, int size)
     return (double)(int64_t)u;
 }
 
-/* The header of a .npy file in buf: where the data start, the shape (rows, and cols or -1
- * for 1-D), and `descr` (in hdr, a buffer of NPY_HDR bytes). Errors name file and line 1. */
-enum { NPY_HDR = 4096 };
-static nrt_status npy_header(edges *e, const unsigned char *buf, size_t len, char *hdr, size_t *data_at,
-                             int64_t *rows_out, int64_t *cols_out, char **descr)
+/* {===== .npy headers ===== */
+
+/* A .npy header, parsed as NumPy parses it: a Python dict literal with exactly the keys
+ * 'descr' (a type string, or a list of (name, type) pairs), 'fortran_order' (True or False)
+ * and 'shape' (a tuple of integers). */
+enum { NPY_HDR = 4096, NPY_MAXF = 8, NPY_MAXDIM = 8 };
+typedef struct npy_hdr {
+    size_t data;                  /* where the data start */
+    int ndim;
+    int64_t dim[NPY_MAXDIM];
+    int fortran;
+    int nf;                       /* fields of a record array; 0: a plain array */
+    char type[16];                /* a plain array's type */
+    char name[NPY_MAXF][32], ftype[NPY_MAXF][16];
+    const char *bad;              /* why the header is refused */
+    char badname[32];             /* the field it concerns ("" if none) */
+} npy_hdr;
+
+static const char *npy_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+/* A quoted string ('...' or "...", no escapes) into out (n bytes); NULL if there is none. */
+static const char *npy_str(const char *p, char *out, size_t n)
+{
+    char q = *p;
+    size_t k = 0;
+    if (q != '\'' && q != '"')
+        return NULL;
+    for (p++; *p && *p != q; p++) {
+        if (*p == '\\' || k + 1 >= n)
+            return NULL;
+        out[k++] = *p;
+    }
+    out[k] = 0;
+    return *p == q ? p + 1 : NULL;
+}
+
+/* A tuple of integers >= 0: "()", "(3,)", "(3, 2)". */
+static const char *npy_shape(const char *p, npy_hdr *h)
+{
+    if (*p != '(')
+        return NULL;
+    p = npy_ws(p + 1);
+    h->ndim = 0;
+    while (*p != ')') {
+        char *end;
+        long long v;
+        if (*p < '0' || *p > '9' || h->ndim == NPY_MAXDIM)
+            return NULL;
+        errno = 0;
+        v = strtoll(p, &end, 10);
+        if (errno != 0)
+            return NULL;
+        h->dim[h->ndim++] = v;
+        p = npy_ws(end);
+        if (*p == ',')
+            p = npy_ws(p + 1);
+        else if (*p != ')')
+            return NULL;
+    }
+    return p + 1;
+}
+
+/* [('pre', '<i4'), ('post', '<i4')]: a field with a third element (a sub-array) is refused. */
+static const char *npy_fields(const char *p, npy_hdr *h)
+{
+    p = npy_ws(p + 1);
+    while (*p != ']') {
+        if (*p != '(' || h->nf == NPY_MAXF)
+            return NULL;
+        p = npy_str(npy_ws(p + 1), h->name[h->nf], sizeof h->name[0]);
+        if (!p || *(p = npy_ws(p)) != ',')
+            return NULL;
+        p = npy_str(npy_ws(p + 1), h->ftype[h->nf], sizeof h->ftype[0]);
+        if (!p)
+            return NULL;
+        p = npy_ws(p);
+        if (*p == ',' && *(p = npy_ws(p + 1)) != ')') {
+            h->bad = "a sub-array field (a field with a shape); fields must be scalars";
+            memcpy(h->badname, h->name[h->nf], sizeof h->badname);
+            return NULL;
+        }
+        if (*p != ')')
+            return NULL;
+        h->nf++;
+        p = npy_ws(p + 1);
+        if (*p == ',')
+            p = npy_ws(p + 1);
+        else if (*p != ']')
+            return NULL;
+    }
+    return p + 1;
+}
+
+/* The dict text: 0, or -1 with h->bad. */
+static int npy_dict_parse(const char *p, npy_hdr *h)
+{
+    int seen = 0;
+    p = npy_ws(p);
+    if (*p != '{')
+        return h->bad = "the header is not a dict", -1;
+    p = npy_ws(p + 1);
+    while (*p != '}') {
+        char key[32];
+        int k;
+        p = npy_str(p, key, sizeof key);
+        if (!p || *(p = npy_ws(p)) != ':')
+            return -1;
+        p = npy_ws(p + 1);
+        k = strcmp(key, "descr") == 0 ? 1 : strcmp(key, "fortran_order") == 0 ? 2
+            : strcmp(key, "shape") == 0 ? 4 : 0;
+        if (k == 0 || (seen & k))
+            return h->bad = k ? "a key given twice" : "a key other than descr, fortran_order, shape", -1;
+        seen |= k;
+        if (k == 1 && *p == '[')
+            p = npy_fields(p, h);
+        else if (k == 1)
+            p = npy_str(p, h->type, sizeof h->type);
+        else if (k == 2 && (strncmp(p, "True", 4) == 0 || strncmp(p, "False", 5) == 0)) {
+            h->fortran = *p == 'T';
+            p += h->fortran ? 4 : 5;
+        } else if (k == 2)
+            p = NULL;
+        else
+            p = npy_shape(p, h);
+        if (!p)
+            return -1;
+        p = npy_ws(p);
+        if (*p == ',')
+            p = npy_ws(p + 1);
+        else if (*p != '}')
+            return -1;
+    }
+    if (*npy_ws(p + 1) != 0)
+        return h->bad = "text after the dict", -1;
+    if (seen != 7)
+        return h->bad = "without the keys descr, fortran_order and shape", -1;
+    return 0;
+}
+
+/* The header of a .npy file in buf, checked as NumPy checks it; a Fortran-ordered array of
+ * more than one dimension is refused (its rows are not contiguous). Errors name file and
+ * line 1. */
+static nrt_status npy_header(edges *e, const unsigned char *buf, size_t len, npy_hdr *h)
 {
     size_t hl, data;
-    int64_t rows = -1, cols = -1;
-    char *d, *q;
+    char hdr[NPY_HDR];
+    memset(h, 0, sizeof *h);
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
         nrt_seterr(e->ctx, "%s:1: not a NumPy .npy file (no \\x93NUMPY magic)", e->path);
         return NRT_EINVAL;
@@ -301,32 +471,29 @@ static nrt_status npy_header(edges *e, const unsigned char *buf, size_t len, cha
     }
     memcpy(hdr, buf + data - hl, hl);
     hdr[hl] = 0;
-    if (strstr(hdr, "'fortran_order': True")) {
+    if (memchr(hdr, 0, hl) || npy_dict_parse(hdr, h) != 0) {
+        if (h->badname[0])
+            nrt_seterr(e->ctx, "%s:1: .npy field '%s' is %s", e->path, h->badname, h->bad);
+        else
+            nrt_seterr(e->ctx, "%s:1: malformed .npy header (%s): '%.60s'", e->path,
+                       h->bad ? h->bad : "not the dict NumPy writes", hdr);
+        return NRT_EINVAL;
+    }
+    if (h->fortran && h->ndim > 1) {
         nrt_seterr(e->ctx, "%s:1: Fortran-ordered arrays are not supported (save with "
                    "numpy.ascontiguousarray)", e->path);
         return NRT_EINVAL;
     }
-    q = strstr(hdr, "'shape':");
-    if (q && (q = strchr(q, '(')) != NULL) {
-        long long a = -1, b = -1;
-        int n = sscanf(q, "(%lld, %lld)", &a, &b);
-        rows = a;
-        cols = n == 2 ? b : -1;
-    }
-    d = strstr(hdr, "'descr':");
-    if (!d || rows < 0) {
-        nrt_seterr(e->ctx, "%s:1: .npy header without 'descr' or 'shape'", e->path);
+    if (h->ndim < 1 || h->ndim > 2 || (h->nf > 0 && h->ndim != 1)) {
+        nrt_seterr(e->ctx, "%s:1: expected a 2-D array or a 1-D record array, got a %d-D %s",
+                   e->path, h->ndim, h->nf ? "record array" : "array");
         return NRT_EINVAL;
     }
-    d += 8;
-    while (*d == ' ')
-        d++;
-    *data_at = data;
-    *rows_out = rows;
-    *cols_out = cols;
-    *descr = d;
+    h->data = data;
     return NRT_OK;
 }
+
+/* ===== .npy headers =====} */
 
 static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
 {
@@ -334,15 +501,18 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
     int nf = 0, have[C_COUNT] = {0, 0, 0, 0}, f;
     size_t data, row_bytes = 0;
     int64_t rows, cols, r;
-    char hdr[NPY_HDR], *d;
-    if (npy_header(e, buf, len, hdr, &data, &rows, &cols, &d) != NRT_OK)
+    npy_hdr h;
+    if (npy_header(e, buf, len, &h) != NRT_OK)
         return NRT_EINVAL;
-    if (*d == '\'') {                              /* a plain 2-D array */
+    data = h.data;
+    rows = h.dim[0];
+    cols = h.ndim == 2 ? h.dim[1] : -1;
+    if (h.nf == 0) {                               /* a plain 2-D array */
         char kind;
         int size;
-        if (!npy_type(d + 1, &kind, &size)) {
-            nrt_seterr(e->ctx, "%s:1: unsupported .npy dtype '%.*s' (integers or f4/f8)",
-                       e->path, (int)strcspn(d + 1, "'"), d + 1);
+        if (!npy_type(h.type, &kind, &size)) {
+            nrt_seterr(e->ctx, "%s:1: unsupported .npy dtype '%s' (integers or f4/f8)",
+                       e->path, h.type);
             return NRT_EINVAL;
         }
         if (cols < 2 || cols > 4) {
@@ -362,35 +532,27 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
             have[f] = 1;
         }
         row_bytes = (size_t)cols * (size_t)size;
-    } else if (*d == '[' && cols < 0) {            /* structured: [('pre', '<i4'), ...] */
-        char *t = d;
-        while ((t = strstr(t, "('")) != NULL) {
-            char name[32], type[16];
+    } else {                                       /* structured: [('pre', '<i4'), ...] */
+        int q;
+        for (q = 0; q < h.nf; q++) {
             int k;
-            if (sscanf(t, "('%31[^']', '%15[^']')", name, type) != 2) {
-                nrt_seterr(e->ctx, "%s:1: cannot read the .npy field list", e->path);
-                return NRT_EINVAL;
-            }
-            for (k = 0; k < C_COUNT && strcmp(name, col_names[k]) != 0; k++)
+            for (k = 0; k < C_COUNT && strcmp(h.name[q], col_names[k]) != 0; k++)
                 ;
-            if (k == C_COUNT || have[k] || !npy_type(type, &fl[nf].kind, &fl[nf].size)) {
+            if (k == C_COUNT || have[k] || !npy_type(h.ftype[q], &fl[nf].kind, &fl[nf].size)) {
                 nrt_seterr(e->ctx, "%s:1: .npy field '%s' of type '%s': fields are pre, post, "
-                           "w, delay, integers or f4/f8, each once", e->path, name, type);
+                           "w, delay, integers or f4/f8, each once", e->path, h.name[q],
+                           h.ftype[q]);
                 return NRT_EINVAL;
             }
             fl[nf].col = k;
             fl[nf].offset = row_bytes;
             row_bytes += (size_t)fl[nf++].size;
             have[k] = 1;
-            t++;
         }
         if (!have[C_PRE] || !have[C_POST]) {
             nrt_seterr(e->ctx, "%s:1: the .npy record needs fields 'pre' and 'post'", e->path);
             return NRT_EINVAL;
         }
-    } else {
-        nrt_seterr(e->ctx, "%s:1: expected a 2-D array or a 1-D record array", e->path);
-        return NRT_EINVAL;
     }
     if ((size_t)rows > (len - data) / row_bytes) {
         nrt_seterr(e->ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present",
@@ -430,7 +592,7 @@ nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t 
     if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
         st = read_npy(&e, (const unsigned char *)text, len);
     else
-        st = read_csv(&e, text);
+        st = csv_no_nul(ctx, path, text, len) != 0 ? NRT_EINVAL : read_csv(&e, text);
     free(text);
     for (k = 0; st == NRT_OK && k < e.n; k++) {
         const double a = e.v[C_PRE][k], b = e.v[C_POST][k];
@@ -601,13 +763,16 @@ static nrt_status spikes_npy(edges *e, const unsigned char *buf, size_t len, int
     size_t data, row_bytes = 0;
     int64_t rows, cols, r;
     int have[2] = {0, 0};
-    char hdr[NPY_HDR], *d;
-    if (npy_header(e, buf, len, hdr, &data, &rows, &cols, &d) != NRT_OK)
+    npy_hdr h;
+    if (npy_header(e, buf, len, &h) != NRT_OK)
         return NRT_EINVAL;
-    if (*d == '\'') {                              /* N x 2: (t, i) */
+    data = h.data;
+    rows = h.dim[0];
+    cols = h.ndim == 2 ? h.dim[1] : -1;
+    if (h.nf == 0) {                               /* N x 2: (t, i) */
         char kind;
         int size, f;
-        if (!npy_type(d + 1, &kind, &size) || cols != 2) {
+        if (!npy_type(h.type, &kind, &size) || cols != 2) {
             nrt_seterr(e->ctx, "%s:1: expected an N x 2 array (t, i) of numbers or a record array "
                        "with fields t and i", e->path);
             return NRT_EINVAL;
@@ -619,19 +784,15 @@ static nrt_status spikes_npy(edges *e, const unsigned char *buf, size_t len, int
             fl[f].offset = (size_t)f * (size_t)size;
         }
         row_bytes = 2 * (size_t)size;
-    } else if (*d == '[' && cols < 0) {            /* [('t', '<f8'), ('i', '<i4')] */
-        char *t = d;
-        while ((t = strstr(t, "('")) != NULL) {
-            char name[32], type[16], kind;
+    } else {                                       /* [('t', '<f8'), ('i', '<i4')] */
+        int q;
+        for (q = 0; q < h.nf; q++) {
+            char kind;
             int k, size;
-            if (sscanf(t, "('%31[^']', '%15[^']')", name, type) != 2) {
-                nrt_seterr(e->ctx, "%s:1: cannot read the .npy field list", e->path);
-                return NRT_EINVAL;
-            }
-            k = strcmp(name, "t") == 0 ? 0 : strcmp(name, "i") == 0 ? 1 : -1;
-            if (k < 0 || have[k] || !npy_type(type, &kind, &size)) {
+            k = strcmp(h.name[q], "t") == 0 ? 0 : strcmp(h.name[q], "i") == 0 ? 1 : -1;
+            if (k < 0 || have[k] || !npy_type(h.ftype[q], &kind, &size)) {
                 nrt_seterr(e->ctx, "%s:1: .npy field '%s' of type '%s': fields are t and i, numbers, "
-                           "each once", e->path, name, type);
+                           "each once", e->path, h.name[q], h.ftype[q]);
                 return NRT_EINVAL;
             }
             fl[k].col = k;
@@ -640,15 +801,11 @@ static nrt_status spikes_npy(edges *e, const unsigned char *buf, size_t len, int
             fl[k].offset = row_bytes;
             row_bytes += (size_t)size;
             have[k] = 1;
-            t++;
         }
         if (!have[0] || !have[1]) {
             nrt_seterr(e->ctx, "%s:1: the .npy record needs fields 't' and 'i'", e->path);
             return NRT_EINVAL;
         }
-    } else {
-        nrt_seterr(e->ctx, "%s:1: expected an N x 2 array or a 1-D record array", e->path);
-        return NRT_EINVAL;
     }
     if ((size_t)rows > (len - data) / row_bytes) {
         nrt_seterr(e->ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present",
@@ -688,6 +845,8 @@ nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, 
         return NRT_EIO;
     if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
         st = spikes_npy(&e, (const unsigned char *)text, len, n, dt, n_steps);
+    else if (csv_no_nul(ctx, path, text, len) != 0)
+        st = NRT_EINVAL;
     else
         st = spikes_csv(&e, text, n, dt, n_steps);
     free(text);
@@ -806,7 +965,11 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
     if (fclose(f) != 0)
         ok = 0;
     if (!ok) {
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        struct stat sb;
+        const int e = errno;
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(e));
+        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            remove(path);                      /* no .npy whose header lies about its rows */
         return NRT_EIO;
     }
     return NRT_OK;

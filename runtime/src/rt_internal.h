@@ -23,6 +23,9 @@ int nrt_fmt_fixed(char *out, size_t n, double x, int decimals);
 /* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
 int nrt_make_dirs(const char *dir);
 
+/* A run-time parameter's value in the unit the model declared (rt_set.c), that unit in *unit. */
+double nrt_param_declared(const nrt_param *p, const char **unit);
+
 /* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
 int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
 int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
@@ -67,6 +70,9 @@ int nrt_fmt_g9(char *out, size_t n, double x);
 int nrt_fmt_fixed(char *out, size_t n, double x, int decimals);
 /* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
 int nrt_make_dirs(const char *dir);
+
+/* A run-time parameter's value in the unit the model declared (rt_set.c), that unit in *unit. */
+double nrt_param_declared(const nrt_param *p, const char **unit);
 
 /* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
 int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);

@@ -285,6 +285,9 @@ typedef struct Reader {
     size_t row_bytes;             /* npy */
     char *line;                   /* csv: the current line (getline) */
     size_t line_cap;
+    nrt_ctx *ctx;
+    char *path;
+    int bad;                      /* a row that is no spike: errmsg says which */
 } Reader;
 
 static int64_t rd_le(const unsigned char *p, int n)
@@ -307,8 +310,16 @@ static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *gro
         nrt_seterr(ctx, "out of memory opening '%s'", path);
         return NULL;
     }
+    r->ctx = ctx;
+    r->path = strdup(path);
+    if (!r->path) {
+        nrt_seterr(ctx, "out of memory opening '%s'", path);
+        free(r);
+        return NULL;
+    }
     if (group) {
         if (nrt_h5_read_spikes(ctx, path, group, &r->ht, &r->hid, &r->rows) != NRT_OK) {
+            free(r->path);
             free(r);
             return NULL;
         }
@@ -318,6 +329,7 @@ static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *gro
     r->f = fopen(path, "rb");
     if (!r->f) {
         nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno));
+        free(r->path);
         free(r);
         return NULL;
     }
@@ -358,6 +370,7 @@ bad:
     nrt_seterr(ctx, "'%s' is not a recording of the kind manifest.json says", path);
     fclose(r->f);
     free(r->line);
+    free(r->path);
     free(r);
     return NULL;
 }
@@ -367,6 +380,7 @@ static void rd_close(Reader *r)
     if (r) {
         if (r->f)
             fclose(r->f);
+        free(r->path);
         free(r->ht);
         free(r->hid);
         free(r->line);
@@ -374,7 +388,8 @@ static void rd_close(Reader *r)
     }
 }
 
-/* Next spike: 1 with (*t, *i), 0 at the end (or at a truncated row). */
+/* Next spike: 1 with (*t, *i), 0 at the end (or at a truncated row), or at a time that is no
+ * time of a run (NaN, infinite, negative: r->bad, with errmsg). */
 static int rd_spike(Reader *r, double *t, int64_t *i)
 {
     if (r->ht) {
@@ -400,6 +415,12 @@ static int rd_spike(Reader *r, double *t, int64_t *i)
         if (*e != ',')
             return 0;
         *i = strtoll(e + 1, NULL, 10);
+    }
+    if (!isfinite(*t) || *t < 0) {
+        nrt_seterr(r->ctx, "'%s': row %lld: the spike time %g ms is not a finite time >= 0",
+                   r->path ? r->path : "?", (long long)r->done + 1, *t);
+        r->bad = 1;
+        return 0;
     }
     r->done++;
     return 1;
@@ -539,6 +560,21 @@ static int stem_len(const char *file)
     return dot ? (int)(dot - file) : (int)strlen(file);
 }
 
+/* A file name as a relative URL in an attribute: every byte but letters, digits and
+ * "-._~/" percent-encoded, so that '#', '?', '%', blanks and control characters in a
+ * recording's name still link to its file. */
+static void url_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            (c && strchr("-._~/", c)))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%02X", c);
+    }
+}
+
 /* The figure name <prefix>_<recording file without its extension>.svg, or with the
  * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
 static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
@@ -554,19 +590,25 @@ static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, con
         snprintf(out, n, "%s_%.*s_%s.svg", prefix, len, file, file + len + 1);
     else
         snprintf(out, n, "%s_%.*s.svg", prefix, len, file);
+    for (; *out; out++)                      /* no control characters in the names it makes */
+        if ((unsigned char)*out < 0x20 || *out == 0x7F)
+            *out = '_';
 }
 
-/* The step of a spike at time t (t = (step + 1) dt). */
+/* The step of a spike at time t >= 0 (t = (step + 1) dt); INT64_MAX, beyond every bin, for a
+ * time past any run (no conversion of a double out of int64_t's range). */
 static int64_t step_of(const Plot *P, double t)
 {
-    return (int64_t)llround(t / P->dt) - 1;
+    const double x = t / P->dt;
+    return x < 4e18 ? (int64_t)llround(x) - 1 : INT64_MAX;
 }
 
 /* Raster of one spike recording: a mark per spike, or a density of bins above max_marks. */
 static nrt_status fig_raster(Plot *P, const Json *rec)
 {
     const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
-    int64_t N = (int64_t)jnum(rec, "population_size", 0), n = 0, i, *counts = NULL;
+    const double Nd = jnum(rec, "population_size", 0);
+    int64_t N = Nd >= 1 && Nd < 4e18 ? (int64_t)Nd : 1, n = 0, i, *counts = NULL;
     char name[300], *path, title[400], note[300], ylabel[300], caption[512];
     nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
     Reader *r;
@@ -589,6 +631,11 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     }
     while (rd_spike(r, &t, &i)) /* count first: marks or density */
         n++;
+    if (r->bad) {
+        rd_close(r);
+        free(path);
+        return NRT_EINVAL;
+    }
     rd_close(r);
     pn.xhi = P->T;
     pn.yhi = (double)N;
@@ -738,7 +785,11 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
             if (s >= 0 && s / spb < nb)
                 rates[nr - 1][s / spb] += 1;
         }
+        if (r->bad)
+            st = NRT_EINVAL;
         rd_close(r);
+        if (st != NRT_OK)
+            break;
         for (b = 0; b < nb; b++) {
             int64_t bs = P->steps - b * spb < spb ? P->steps - b * spb : spb;
             double width_s = (double)(bs > 0 ? bs : spb) * P->dt * 1e-3;
@@ -1001,9 +1052,9 @@ static nrt_status write_index(Plot *P)
         fputs("<p>No recordings to plot.</p>\n", f);
     for (k = 0; k < P->nfigs; k++) {
         fputs("<figure><a href=\"", f);
-        nrt_svg_text(f, P->figs[k].file);
+        url_text(f, P->figs[k].file);
         fputs("\"><img src=\"", f);
-        nrt_svg_text(f, P->figs[k].file);
+        url_text(f, P->figs[k].file);
         fputs("\" alt=\"", f);
         nrt_svg_text(f, P->figs[k].caption);
         fputs("\"></a><figcaption>", f);
@@ -1014,7 +1065,7 @@ static nrt_status write_index(Plot *P)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
         const Json *r = &recs->items[k];
         fputs("<li><a href=\"", f);
-        nrt_svg_text(f, jstr(r, "file", "?"));
+        url_text(f, jstr(r, "file", "?"));
         fputs("\">", f);
         nrt_svg_text(f, jstr(r, "file", "?"));
         fputs("</a>: ", f);
@@ -1065,13 +1116,22 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     free(mpath);
     P.man = &man;
     P.dt = jnum(&man, "dt_ms", 0);
-    P.steps = (int64_t)jnum(&man, "completed_steps", 0);
-    if (!(P.dt > 0)) {
-        nrt_seterr(ctx, "manifest.json in '%s' has no positive dt_ms", dir);
+    {
+        const double cs = jnum(&man, "completed_steps", 0);
+        P.steps = cs >= 0 && cs < 4e18 ? (int64_t)cs : -1;
+    }
+    if (!(P.dt > 0) || !isfinite(P.dt) || P.steps < 0) {
+        nrt_seterr(ctx, "manifest.json in '%s' has no positive dt_ms or no completed_steps >= 0",
+                   dir);
         json_free(&man);
         return NRT_EINVAL;
     }
     P.T = (double)(P.steps > 0 ? P.steps : 1) * P.dt;
+    if (!(P.T < 1e300)) {
+        nrt_seterr(ctx, "manifest.json in '%s': completed_steps x dt_ms is no finite time", dir);
+        json_free(&man);
+        return NRT_EINVAL;
+    }
     recs = jget(&man, "recordings");
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
         if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0)

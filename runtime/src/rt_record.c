@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -320,6 +321,49 @@ static nrt_rec *rec_open(nrt_ctx *ctx, const char *file, const char *pop, int64_
     return r;
 }
 
+/* A file whose first header could not be written is removed (a .npy without a whole
+ * header cannot be loaded; a .csv would end in half a header line): where PATH is a regular
+ * file, unlinked; through a link or on a device, cut to nothing. */
+static void drop_file(nrt_rec *r)
+{
+    struct stat sb;
+    if (lstat(r->path, &sb) == 0 && S_ISREG(sb.st_mode))
+        unlink(r->path);
+    else if (ftruncate(r->fd, 0) != 0) {
+        /* a device such as /dev/full: nothing was kept */
+    }
+}
+
+/* Create r's file and write its first header (.npy: shape (0,); .csv: the header line).
+ * On failure there is no file (drop_file), and errmsg says why. */
+static nrt_status open_first(nrt_rec *r, const char *csv_header)
+{
+    int e;
+    r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (r->fd < 0) {
+        nrt_seterr(r->ctx, "cannot open recording '%s' for writing: %s", r->path,
+                   strerror(errno));
+        return NRT_EIO;
+    }
+    if (r->fmt == FMT_NPY) {
+        nrt_status st = write_header(r, 0, 1);
+        if (st != NRT_OK) {
+            drop_file(r);
+            return st;
+        }
+        r->end = (off_t)r->hdr_len;
+    } else {
+        size_t hl = strlen(csv_header);
+        if (pwrite_all(r, csv_header, hl, 0, 1) != 0) {
+            e = errno;
+            drop_file(r);
+            return fail(r, e);
+        }
+        r->end = (off_t)hl;
+    }
+    return NRT_OK;
+}
+
 /* Size the buffer, open the file and write the initial header; link r into ctx->recs. */
 static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
 {
@@ -351,27 +395,9 @@ static nrt_rec *rec_start(nrt_rec *r, const char *csv_header)
     }
     if (r->fmt == FMT_SINK)
         goto linked;
-    r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (r->fd < 0) {
-        nrt_seterr(ctx, "cannot open recording '%s' for writing: %s", r->path,
-                   strerror(errno));
+    if (open_first(r, csv_header) != NRT_OK) {
         rec_free(r);
         return NULL;
-    }
-    if (r->fmt == FMT_NPY) {
-        if (write_header(r, 0, 1) != NRT_OK) {
-            rec_free(r);
-            return NULL;
-        }
-        r->end = (off_t)r->hdr_len;
-    } else {
-        size_t hl = strlen(csv_header);
-        if (pwrite_all(r, csv_header, hl, 0, 1) != 0) {
-            fail(r, errno);
-            rec_free(r);
-            return NULL;
-        }
-        r->end = (off_t)hl;
     }
 linked:
     for (tail = &ctx->recs; *tail; tail = &(*tail)->next)
@@ -739,10 +765,12 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
         for (i = 0; i < ctx->nparams; i++) {
             fputs(i ? ", " : "", f);
             json_str(f, ctx->params[i].name);
-            fputs(": {\"value\": ", f);
-            json_num(f, ctx->params[i].value);
+            const char *unit;
+            const double v = nrt_param_declared(&ctx->params[i], &unit);
+            fputs(": {\"value\": ", f);       /* in the unit the model declared */
+            json_num(f, v);
             fputs(", \"unit\": ", f);
-            json_str(f, ctx->params[i].unit);
+            json_str(f, unit);
             fputs("}", f);
         }
         fputs("},\n", f);
@@ -884,6 +912,8 @@ int nrt_fail(nrt_ctx *ctx, const char *prog)
     char first[sizeof ctx->errmsg];
     memcpy(first, ctx->errmsg, sizeof first);
     fprintf(stderr, "%s: error: %s\n", prog, first);
+    if (ctx->sim_t0 > 0 && ctx->t_simulate == 0) /* stopped in the step loop: its time so far */
+        ctx->t_simulate = nrt_sim_end(ctx, ctx->sim_t0);
     ctx->interrupted = 1;
     ctx->failed = 1;
     if (nrt_finish(ctx) != NRT_OK && strcmp(ctx->errmsg, first) != 0)

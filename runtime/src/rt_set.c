@@ -65,7 +65,35 @@ static nrt_param *param_named(const nrt_ctx *ctx, const char *name, size_t len)
     return NULL;
 }
 
-/* Contract: see neurort.h. */
+/* The unit p was declared in, and one of it in internal units. */
+static const char *decl_unit(const nrt_param *p, double *scale)
+{
+    if (p->decl_unit && p->decl_scale > 0) {
+        *scale = p->decl_scale;
+        return p->decl_unit;
+    }
+    *scale = 1;
+    return p->unit ? p->unit : "1";
+}
+
+/* "v UNIT" as --set takes it, in p's declared unit: "10Hz", "0.5[1/ms]", "3" (a number). */
+static void value_text(const nrt_param *p, double v, char *buf, size_t n)
+{
+    double sc;
+    const char *u = decl_unit(p, &sc);
+    size_t k = strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    if (strcmp(u, "1") == 0)
+        snprintf(buf, n, "%.15g", v / sc);
+    else if (u[k] == 0)
+        snprintf(buf, n, "%.15g%s", v / sc, u);
+    else
+        snprintf(buf, n, "%.15g[%s]", v / sc, u);
+}
+
+/* Contract: see neurort.h. The value is a decimal number (no C hexadecimal floats, which the
+ * language does not have) and a unit as the language writes one after a number: a unit
+ * name or product ("15ms", "-60 mV", "10Hz", "1/ms"), "[unit text]" ("0.5[1/ms]") or
+ * "step"/"steps". */
 nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -87,23 +115,37 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
         return NRT_EINVAL;
     }
     const char *text = eq + 1;
-    char want[96], got[96], err[96];
-    dim_words(p->dim, p->unit, 1, want, sizeof want);
+    char want[96], got[96], err[96], eg[64], unit[96];
+    double dsc;
+    const char *du = decl_unit(p, &dsc);
+    dim_words(p->dim, du, 1, want, sizeof want);
+    value_text(p, p->value, eg, sizeof eg);
     char *end;
     double num = strtod(text, &end);
-    if (end == text || !isfinite(num)) {
-        nrt_seterr(ctx, "invalid value '%s' for '%s' (expected %s, e.g. --set %s=%g%s)", text,
-                   p->name, want, p->name, p->value, p->unit && strcmp(p->unit, "1") ? p->unit : "");
+    if (end == text || !isfinite(num) || memchr(text, 'x', (size_t)(end - text)) ||
+        memchr(text, 'X', (size_t)(end - text))) {
+        nrt_seterr(ctx, "invalid value '%s' for '%s' (expected %s, a decimal number and a unit, "
+                   "e.g. --set %s=%s)", text, p->name, want, p->name, eg);
         return NRT_EINVAL;
     }
     while (*end == ' ' || *end == '\t')
         end++;
+    if (*end == '[') {                            /* 0.5[1/ms], as in the language */
+        const char *close = strchr(end, ']');
+        if (!close || close[strspn(close + 1, " \t") + 1] != 0 ||
+            (size_t)(close - end - 1) >= sizeof unit) {
+            nrt_seterr(ctx, "invalid unit in '--set %s': expected '[unit]' at the end", arg);
+            return NRT_EINVAL;
+        }
+        snprintf(unit, sizeof unit, "%.*s", (int)(close - end - 1), end + 1);
+    } else
+        snprintf(unit, sizeof unit, "%s", end);
     int e[NRT_UNIT_NDIM] = {0};
     double scale = 1.0;
-    if (strcmp(end, "step") == 0 || strcmp(end, "steps") == 0) {
+    if (strcmp(unit, "step") == 0 || strcmp(unit, "steps") == 0) {
         e[2] = 1;
         scale = ctx->dt;
-    } else if (*end && !nrt_unit_parse(end, e, &scale, err, (int)sizeof err)) {
+    } else if (*unit && !nrt_unit_parse(unit, e, &scale, err, (int)sizeof err)) {
         nrt_seterr(ctx, "invalid unit in '--set %s': %s", arg, err);
         return NRT_EINVAL;
     }
@@ -111,13 +153,14 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
     for (int k = 0; k < NRT_UNIT_NDIM; k++)
         d[k] = (signed char)e[k];
     /* a bare 0 fits every dimension, as in the language */
-    if (memcmp(d, p->dim, NRT_UNIT_NDIM) != 0 && !(num == 0 && !*end)) {
-        dim_words(d, end, 0, got, sizeof got);
-        if (!*end)
-            nrt_seterr(ctx, "'--set %s': '%s' is %s and needs a unit, e.g. %s=%g%s", arg, p->name,
-                       want, p->name, num, p->unit);
-        else
-            nrt_seterr(ctx, "'--set %s': '%s' is %s, but '%s' is %s", arg, p->name, want, end, got);
+    if (memcmp(d, p->dim, NRT_UNIT_NDIM) != 0 && !(num == 0 && !*unit)) {
+        dim_words(d, unit, 0, got, sizeof got);
+        if (!*unit) {
+            value_text(p, num * dsc, eg, sizeof eg);
+            nrt_seterr(ctx, "'--set %s': '%s' is %s and needs a unit, e.g. %s=%s", arg, p->name,
+                       want, p->name, eg);
+        } else
+            nrt_seterr(ctx, "'--set %s': '%s' is %s, but '%s' is %s", arg, p->name, want, unit, got);
         return NRT_EINVAL;
     }
     double v = num * scale;
@@ -133,7 +176,7 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
     return NRT_OK;
 }
 
-/* Contract: see neurort.h. */
+/* Contract: see neurort.h. Values in the unit each parameter was declared in. */
 void nrt_param_usage(const nrt_ctx *ctx)
 {
     if (ctx->nparams == 0)
@@ -141,9 +184,19 @@ void nrt_param_usage(const nrt_ctx *ctx)
     printf("\nrun-time parameters (--set NAME=VALUE; the model's value shown):\n");
     for (int i = 0; i < ctx->nparams; i++) {
         const nrt_param *p = &ctx->params[i];
-        int unit = p->unit && strcmp(p->unit, "1") != 0;
-        printf("  %-24s %.15g%s%s\n", p->name, p->value, unit ? " " : "", unit ? p->unit : "");
+        double sc;
+        const char *u = decl_unit(p, &sc);
+        int unit = strcmp(u, "1") != 0;
+        printf("  %-24s %.15g%s%s\n", p->name, p->value / sc, unit ? " " : "", unit ? u : "");
     }
+}
+
+/* Contract: see rt_internal.h. */
+double nrt_param_declared(const nrt_param *p, const char **unit)
+{
+    double sc;
+    *unit = decl_unit(p, &sc);
+    return p->value / sc;
 }
 
 /* The text of value b of ctx->sweep ("NAME=V0,V1,..."): NAME=Vb into buf; 0 when there is

@@ -12,6 +12,7 @@
 #include "rt_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,17 +50,50 @@ static int step_decimals(double step)
     return d < 0 ? 0 : d > 9 ? 9 : d;
 }
 
-/* Escape &, <, >, " for XML text and attributes. */
+/* The length of the UTF-8 sequence at s (1 to 4 bytes), or 0 if it is not one (an overlong
+ * form, a surrogate, past U+10FFFF, a stray or missing continuation byte). */
+static int utf8_len(const unsigned char *s)
+{
+    int n, k;
+    uint32_t c;
+    if (s[0] < 0x80)
+        return 1;
+    n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+    if (n == 0)
+        return 0;
+    c = s[0] & (0x7F >> n);
+    for (k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (s[k] & 0x3F);
+    }
+    if ((n == 3 && (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)))
+        return 0;
+    return n;
+}
+
+/* Contract: writes s as XML 1.0 text or attribute value: &, <, >, " escaped; tab, newline
+ * and carriage return as character references; the other control characters (which XML
+ * 1.0 cannot hold, not even as references) and bytes that are not UTF-8 as U+FFFD, so that
+ * any name (a recording's file name, a model's) gives a well-formed document. */
 void nrt_svg_text(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (p && *p) {
+        int n = utf8_len(p);
+        switch (*p) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '\t': case '\n': case '\r': fprintf(f, "&#%d;", *p); break;
+        default:
+            if (*p < 0x20 || n == 0)
+                fputs("\xEF\xBF\xBD", f);
+            else
+                fwrite(p, 1, (size_t)n, f);
         }
+        p += n ? n : 1;
     }
 }
 

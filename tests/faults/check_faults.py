@@ -10,6 +10,7 @@
                             --check-finite=K where the closed form says, values exact
   always DIR N STEPS        every neuron of N spiked in every one of STEPS steps, once
   npyfiles DIR              every .npy file in DIR is valid (when there may be no manifest)
+  headers DIR               every .npy valid and every .csv with a whole header line
 """
 import ast
 import json
@@ -123,6 +124,20 @@ if __name__ == "__main__":
         for f in names:
             npy_rows(os.path.join(sys.argv[2], f))
         print("ok  %s: %d .npy files valid" % (sys.argv[2], len(names)))
+    elif cmd == "headers":
+        # after a full disk while the first headers were written: every file on disk whole
+        d = sys.argv[2]
+        names = sorted(os.listdir(d))
+        for f in names:
+            if f.endswith(".npy"):
+                npy_rows(os.path.join(d, f))
+            elif f.endswith(".csv"):
+                with open(os.path.join(d, f), "rb") as h:
+                    text = h.read()
+                assert text.startswith(b"t_ms,") and b"\n" in text, (f, text[:80])
+            elif f.endswith(".part") or f.endswith(".tmp"):
+                raise AssertionError("a temporary file is left: " + f)
+        print("ok  %s: %s whole" % (d, ", ".join(names)))
     elif cmd == "always":
         always(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

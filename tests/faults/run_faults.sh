@@ -114,10 +114,22 @@ write)
     py outputs "$WORK/inject"
     "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); r = [x for x in m["recordings"] if x["file"] == "src.npy"][0]; assert r["rows"] == 2 * (2**20 // 12), r' \
         "$WORK/inject/manifest.json" && ok "inject: src.npy keeps its first two flushes" || bad "inject: src.npy rows"
+    "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m["timing_s"]["simulate"] > 0, m["timing_s"]' \
+        "$WORK/inject/manifest.json" && ok "inject: timing_s.simulate is the time the steps took" || bad "inject: timing_s.simulate $(manifest "$WORK/inject" timing_s)"
     # full before the first flush: the file keeps its header, 0 rows
     expect 1 inject0 env NEUROC_FAULT_WRITE_AFTER=400 "$WORK/busy" --out "$WORK/inject0" --quiet
     has inject0 "$WORK/busy: error: writing src.npy: No space left on device"
     py outputs "$WORK/inject0"
+    # full while the first headers are written (src.npy's is 128 bytes, then p.csv's
+    # "t_ms,i"): the file whose header did not fit is not left on disk, every other is whole
+    for n in 0 5 100 130; do
+        expect 1 inject_h$n env NEUROC_FAULT_WRITE_AFTER=$n "$WORK/short" --out "$WORK/inject_h$n" --quiet
+        want=src.npy; [ $n = 130 ] && want=p.csv
+        has inject_h$n "$WORK/short: error: writing $want: No space left on device"
+        [ ! -e "$WORK/inject_h$n/$want" ] && ok "inject_h$n: no $want" || bad "inject_h$n: $want left, $(wc -c <"$WORK/inject_h$n/$want") bytes"
+        py headers "$WORK/inject_h$n"
+        py outputs "$WORK/inject_h$n"
+    done
     # full at the last flush: every step ran, the manifest says what was lost
     expect 1 inject_end env NEUROC_FAULT_WRITE_AFTER=30000 "$WORK/short" --out "$WORK/inject_end" --quiet
     grepe inject_end "^$WORK/short: error: writing [a-z]+\.(npy|csv): No space left on device$"
