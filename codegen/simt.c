@@ -2978,8 +2978,6 @@ static void emit_host_records(Out *o, const Simt *S)
     out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
     out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
-    out_line(o, "for (int64_t k = 0; k < len; k++)");
-    out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes) {
@@ -3018,6 +3016,10 @@ static void emit_host_records(Out *o, const Simt *S)
             out_close(o);
         }
     }
+    out_line(o, "/* counted once the chunk's recordings are written: a chunk whose recording failed is not");
+    out_line(o, " * completed (ctx.step stays at step0) and adds nothing to the counts */");
+    out_line(o, "for (int64_t k = 0; k < len; k++)");
+    out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
     out_line(o, "ctx.step = step0 + len;");
     out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);

@@ -1383,13 +1383,20 @@ static void emit_neuron_calls(Out *o, const IrModel *m)
         out_line(o, "step_%s(step);", m->pops[i]->cname);
 }
 
-/* The step's spikes into the projections, and counted (do_step, deliver_step). */
+/* The step's spikes into the projections (do_step, deliver_step). */
 static void emit_delivery_calls(Out *o, const IrModel *m)
 {
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
+}
+
+/* The step's spikes counted, last, once its recordings are written: a step whose recording
+ * failed adds nothing to the counts of the manifest and summary (completed steps only). */
+static void emit_count_spikes(Out *o, const IrModel *m)
+{
     for (int i = 0; i < m->npops; i++)
         out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
+    out_line(o, "return 0;");
 }
 
 /* Spike recording r of the step's spike list; the loop counter is named q, and with `guard`
@@ -1445,7 +1452,7 @@ static void emit_step(Out *o, const IrModel *m)
             out_close(o);
         }
     }
-    out_line(o, "return 0;");
+    emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
 }
@@ -1518,7 +1525,7 @@ static void emit_step_mpi(Out *o, const IrModel *m)
             emit_spike_record(o, rec, r, "q", 1);
         }
     }
-    out_line(o, "return 0;");
+    emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
 }

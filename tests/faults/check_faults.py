@@ -113,6 +113,28 @@ def always(d, n, steps):
     print("ok  %s: all %d spikes of %d neurons x %d steps" % (d, len(a), n, steps))
 
 
+def counts(d, full):
+    """After a write error: the manifest counts the spikes of the completed steps only, those
+    of an uninterrupted run (full, the same model and seed) up to completed_steps."""
+    m, f = manifest(d), manifest(full)
+    done = m["completed_steps"]
+    assert 0 < done < f["completed_steps"], (done, f["completed_steps"])
+    for p, q in zip(m["populations"], f["populations"]):
+        r = [x for x in f["recordings"] if x["kind"] == "spikes" and x["population"] == p["name"]]
+        assert r, p["name"]
+        path = os.path.join(full, r[0]["file"])
+        if r[0]["format"] == "npy":
+            t = npy_rows(path)["t"]
+        else:
+            with open(path) as h:
+                t = np.array([float(x.split(",")[0]) for x in h.read().splitlines()[1:]])
+        want = int(np.sum(np.rint(t / f["dt_ms"]).astype(np.int64) <= done))
+        assert len(t) == q["spikes"], (p["name"], len(t), q["spikes"])
+        assert p["spikes"] == want, "%s: manifest counts %d spikes, its %d completed steps hold %d" % (
+            p["name"], p["spikes"], done, want)
+    print("ok  %s: spike counts of %d completed steps" % (d, done))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "outputs":
@@ -138,6 +160,8 @@ if __name__ == "__main__":
             elif f.endswith(".part") or f.endswith(".tmp"):
                 raise AssertionError("a temporary file is left: " + f)
         print("ok  %s: %s whole" % (d, ", ".join(names)))
+    elif cmd == "counts":
+        counts(sys.argv[2], sys.argv[3])
     elif cmd == "always":
         always(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

@@ -116,6 +116,9 @@ write)
         "$WORK/inject/manifest.json" && ok "inject: src.npy keeps its first two flushes" || bad "inject: src.npy rows"
     "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m["timing_s"]["simulate"] > 0, m["timing_s"]' \
         "$WORK/inject/manifest.json" && ok "inject: timing_s.simulate is the time the steps took" || bad "inject: timing_s.simulate $(manifest "$WORK/inject" timing_s)"
+    # the manifest counts the spikes of the completed steps, not of the step that failed
+    expect 0 busy_full "$WORK/busy" --out "$WORK/busy_full" --quiet
+    py counts "$WORK/inject" "$WORK/busy_full"
     # full before the first flush: the file keeps its header, 0 rows
     expect 1 inject0 env NEUROC_FAULT_WRITE_AFTER=400 "$WORK/busy" --out "$WORK/inject0" --quiet
     has inject0 "$WORK/busy: error: writing src.npy: No space left on device"
