@@ -31,64 +31,66 @@ static int is_model_kind(int code)
 }
 
 /* " of neuron N", or "" outside a model. */
-static const char *of(Compiler *cc, const char *owner)
+static const char *of(Compiler *cc, const OpenBracket *b)
 {
-    return owner ? arena_printf(&cc->arena, " of %s", owner) : "";
+    if (!b->owner_kind)
+        return "";
+    return arena_printf(&cc->arena, " of %s %s", kw(cc, b->owner_kind), b->owner_name);
 }
 
 /* The construct a '{' opens, from the statement it ends: "the state block of neuron N". */
-static const char *brace_what(Compiler *cc, ParseHint *h, const char **owner)
+static const char *brace_what(Compiler *cc, const OpenBracket *b)
 {
-    const Token *p0 = &h->prev[0], *p1 = &h->prev[1];
-    const char *name = h->head_name ? h->head_name : "?";
-    const char *ow = *owner;
-    if (is_model_kind(h->head) && p1->code == h->head && p0->code == TK_IDENT) {
-        *owner = arena_printf(&cc->arena, "%s %s", kw(cc, h->head), p0->text);
-        return arena_printf(&cc->arena, "the body of %s", *owner);
-    }
-    switch (h->head) {
+    const char *name = b->head_name ? b->head_name : "?";
+    switch (b->head) {
+    case TK_NEURON: case TK_SYNAPSE: case TK_RECEPTOR:
+        if (b->owner_kind == b->head && b->owner_name == b->prev[0].text)
+            return arena_printf(&cc->arena, "the body%s", of(cc, b));
+        return arena_printf(&cc->arena, "the initialisers of receptor %s", name);
     case TK_PARAM: case TK_STATE: case TK_DERIVED: case TK_INPUT: case TK_REQUIRE:
-        return arena_printf(&cc->arena, "the %s block%s", kw(cc, h->head), of(cc, ow));
+        return arena_printf(&cc->arena, "the %s block%s", kw(cc, b->head), of(cc, b));
     case TK_PRE: case TK_POST:
-        return arena_printf(&cc->arena, "the %s scope%s", kw(cc, h->head), of(cc, ow));
+        return arena_printf(&cc->arena, "the %s scope%s", kw(cc, b->head), of(cc, b));
     case TK_DYNAMICS:
-        return arena_printf(&cc->arena, "the dynamics%s", of(cc, ow));
+        return arena_printf(&cc->arena, "the dynamics%s", of(cc, b));
     case TK_ON:
-        return arena_printf(&cc->arena, "the 'on %s' block%s", kw(cc, p0->code), of(cc, ow));
+        return arena_printf(&cc->arena, "the 'on %s' block%s", kw(cc, b->prev[0].code), of(cc, b));
     case TK_UPDATE:
-        return arena_printf(&cc->arena, "the update block%s", of(cc, ow));
+        return arena_printf(&cc->arena, "the update block%s", of(cc, b));
     case TK_FUNC:
         return arena_printf(&cc->arena, "the body of func %s", name);
     case TK_IF:
-        return arena_printf(&cc->arena, "a block of an if statement%s", of(cc, ow));
+        if (!b->owner_kind)
+            return "a block of an if statement";
+        return arena_printf(&cc->arena, "a block of an if statement in %s %s", kw(cc, b->owner_kind),
+                            b->owner_name);
     case TK_SIM:
         return "the sim block";
     case TK_POPULATION:
         return arena_printf(&cc->arena, "the initialisers of population %s", name);
     case TK_PROJECTION:
-        *owner = arena_printf(&cc->arena, "projection %s", name);
-        return arena_printf(&cc->arena, "the block of %s", *owner);
-    case TK_RECEPTOR:
-        return arena_printf(&cc->arena, "the initialisers of receptor %s", name);
+        return arena_printf(&cc->arena, "the block of projection %s", name);
     default:
-        return arena_printf(&cc->arena, "this block%s", of(cc, ow));
+        return arena_printf(&cc->arena, "this block%s", of(cc, b));
     }
 }
 
-/* The construct a '(' or '[' opens: "the arguments of LIF(...)", "P[...]". */
-static const char *paren_what(Compiler *cc, ParseHint *h, int code)
+/* The construct a bracket opens: "the arguments of LIF(...)", "P[...]", "the body of ...". */
+static const char *bracket_what(Compiler *cc, const OpenBracket *b)
 {
-    const Token *p0 = &h->prev[0], *p1 = &h->prev[1];
-    if (code == TK_LBRACK) {
+    const Token *p0 = &b->prev[0], *p1 = &b->prev[1];
+    if (b->code == TK_LBRACE)
+        return brace_what(cc, b);
+    if (b->code == TK_LBRACK) {
         if (p0->code == TK_IDENT)
             return arena_printf(&cc->arena, "%s[...]", p0->text);
-        if (p0->code == TK_RPAREN && h->closed)
-            return arena_printf(&cc->arena, "%s(...)[...]", h->closed);
+        if (p0->code == TK_RPAREN && b->closed)
+            return arena_printf(&cc->arena, "%s(...)[...]", b->closed);
         return "these brackets";
     }
     if (p0->code == TK_IDENT) {
-        if ((h->head == TK_FUNC || h->head == TK_CONNECT) && p1->code == h->head)
-            return arena_printf(&cc->arena, "the parameters of %s %s", kw(cc, h->head), p0->text);
+        if ((b->head == TK_FUNC || b->head == TK_CONNECT) && p1->code == b->head)
+            return arena_printf(&cc->arena, "the parameters of %s %s", kw(cc, b->head), p0->text);
         return arena_printf(&cc->arena, "the arguments of %s(...)", p0->text);
     }
     if (p0->code == TK_CLAMP || p0->code == TK_GRID)
@@ -128,11 +130,18 @@ void hint_track(Compiler *cc, ParseHint *h, const Token *t)
             OpenBracket *b = &h->open[h->nopen];
             b->code = t->code;
             b->loc = t->loc;
-            b->owner = top ? top->owner : NULL;
-            b->what = t->code == TK_LBRACE ? brace_what(cc, h, &b->owner) : paren_what(cc, h, t->code);
             b->head = h->head;
             b->head_name = h->head_name;
-            b->name = h->prev[0].code == TK_IDENT ? h->prev[0].text : NULL;
+            b->prev[0] = h->prev[0];
+            b->prev[1] = h->prev[1];
+            b->closed = h->closed;
+            b->owner_kind = top ? top->owner_kind : 0;
+            b->owner_name = top ? top->owner_name : NULL;
+            if (t->code == TK_LBRACE && is_model_kind(h->head) && h->prev[1].code == h->head &&
+                h->prev[0].code == TK_IDENT) {
+                b->owner_kind = h->head;          /* neuron N { */
+                b->owner_name = h->prev[0].text;
+            }
         }
         h->nopen++;
         if (t->code == TK_LBRACE) {
@@ -150,7 +159,7 @@ void hint_track(Compiler *cc, ParseHint *h, const Token *t)
                 h->suspect = *top;
             h->head = top->head;
             h->head_name = top->head_name;
-            h->closed = top->name;
+            h->closed = top->prev[0].code == TK_IDENT ? top->prev[0].text : NULL;
         }
         if (h->nopen > 0)
             h->nopen--;
@@ -191,7 +200,8 @@ static const char *tok_text(Compiler *cc, const Token *t)
 }
 
 /* An unclosed bracket explains the error at t when its closer would be taken here and t
- * is the end of input or starts a line no further right than the bracket's line. */
+ * is the end of input, another closer, or starts a line no further right than the
+ * bracket's line. */
 static int unclosed_bracket(Compiler *cc, ParseHint *h, NcParser *p, const Token *t)
 {
     if (h->nopen <= 0 || h->nopen > HINT_MAXOPEN)
@@ -199,12 +209,15 @@ static int unclosed_bracket(Compiler *cc, ParseHint *h, NcParser *p, const Token
     OpenBracket *b = &h->open[h->nopen - 1];
     if (!ncparse_accepts(p, closer_code(b->code)))
         return 0;
-    if (t->code != 0 && !(starts_line(h, t) && t->loc.col <= indent_of(cc, b->loc.file, b->loc.line)))
+    int other_closer = (t->code == TK_RPAREN || t->code == TK_RBRACK || t->code == TK_RBRACE) &&
+                       t->code != closer_code(b->code);
+    if (t->code != 0 && !other_closer &&
+        !(starts_line(h, t) && t->loc.col <= indent_of(cc, b->loc.file, b->loc.line)))
         return 0;
     if (h->suspect.code == TK_LBRACE && b->code == TK_LBRACE)
         b = &h->suspect;          /* the '}' that closed b was meant for the block around it */
     error_at(cc, b->loc, "unclosed '%c' opened here, in %s",
-             b->code == TK_LPAREN ? '(' : b->code == TK_LBRACK ? '[' : '{', b->what);
+             b->code == TK_LPAREN ? '(' : b->code == TK_LBRACK ? '[' : '{', bracket_what(cc, b));
     note_at(cc, t->loc, "expected %s before %s", closer_of(b->code), tok_text(cc, t));
     return 1;
 }

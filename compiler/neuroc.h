@@ -172,15 +172,17 @@ AstNode *ncparse_finish(NcParser *p);           /* the AST_FILE or NULL; finaliz
 
 /* --- hint.c ------------------------------------------------------------- */
 
-/* A bracket the parser has seen opened and not closed yet. */
+/* A bracket the parser has seen opened and not closed yet, with what hint.c needs to name
+ * its construct ("the arguments of LIF(...)") should it stay unclosed. */
 typedef struct OpenBracket {
     int code;                     /* TK_LPAREN, TK_LBRACK or TK_LBRACE */
     SrcLoc loc;
-    const char *what;             /* the construct: "the arguments of LIF(...)" */
-    const char *owner;            /* the model or item around it: "neuron N" (or NULL) */
-    const char *name;             /* the identifier just before it: "LIF" (or NULL) */
+    Token prev[2];                /* the two tokens before it */
     int head;                     /* the enclosing statement's first token, restored at the close */
     const char *head_name;        /* and the first identifier after it */
+    const char *closed;           /* the name before the ')' just before it, for "X(...)[" */
+    int owner_kind;               /* the model around it: TK_NEURON.. (0: none) */
+    const char *owner_name;
 } OpenBracket;
 
 #define HINT_MAXOPEN 64
