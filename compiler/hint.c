@@ -348,8 +348,8 @@ void hint_unknown_name(Compiler *cc, SrcLoc loc, const char *name)
     Dim d;
     double sc;
     size_t n;
-    if (!unit_lookup(name, &d, &sc))
-        return;
+    if (strlen(name) < 2 || !unit_lookup(name, &d, &sc))
+        return;                   /* 'C' or 'g' is more likely a forgotten variable */
     const char *s = src_line(cc, loc.file, loc.line, &n);
     size_t i = 0;
     for (uint32_t col = 1; s && i < n && col < loc.col; i++)     /* byte offset of loc.col */
