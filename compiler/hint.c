@@ -228,7 +228,9 @@ static int reserved_name(Compiler *cc, NcParser *p, const Token *t, const Token 
     const char *n = tok_name(t->code);
     if (!n || n[0] != '\'' || !((n[1] >= 'a' && n[1] <= 'z') || (n[1] >= 'A' && n[1] <= 'Z')))
         return 0;
-    int seq[2] = {TK_IDENT, next ? next->code : 0};
+    if (!next)
+        return 0;                 /* a lexical error follows: no telling */
+    int seq[2] = {TK_IDENT, next->code};
     if (!ncparse_accepts_seq(p, seq, 2))
         return 0;
     error_at(cc, t->loc, "%s is a reserved word and cannot be used as a name", n);
