@@ -165,9 +165,53 @@ typedef struct NcParser NcParser;
 NcParser *ncparse_new(Compiler *cc);            /* arena-allocated push parser */
 void ncparse_feed(NcParser *p, Token t);        /* NcParse(); code 0 = end of input */
 int ncparse_accepts(NcParser *p, int code);     /* would `code` be shifted next? (no side effects) */
+int ncparse_accepts_seq(NcParser *p, const int *codes, int n);  /* would these n tokens be taken next? */
 int ncparse_expected(NcParser *p, int *codes, int max);  /* acceptable terminals; returns the count */
 int ncparse_failed(NcParser *p);                /* 0 ok, 1 syntax error reported, 2 stack overflow */
 AstNode *ncparse_finish(NcParser *p);           /* the AST_FILE or NULL; finalizes */
+
+/* --- hint.c ------------------------------------------------------------- */
+
+/* A bracket the parser has seen opened and not closed yet, with what hint.c needs to name
+ * its construct ("the arguments of LIF(...)") should it stay unclosed. */
+typedef struct OpenBracket {
+    int code;                     /* TK_LPAREN, TK_LBRACK or TK_LBRACE */
+    SrcLoc loc;
+    Token prev[2];                /* the two tokens before it */
+    int head;                     /* the enclosing statement's first token, restored at the close */
+    const char *head_name;        /* and the first identifier after it */
+    const char *closed;           /* the name before the ')' just before it, for "X(...)[" */
+    int owner_kind;               /* the model around it: TK_NEURON.. (0: none) */
+    const char *owner_name;
+} OpenBracket;
+
+#define HINT_MAXOPEN 64
+
+/* What parse.c remembers of the tokens fed so far, to explain a syntax error. */
+typedef struct ParseHint {
+    OpenBracket open[HINT_MAXOPEN];
+    int nopen;                    /* may exceed HINT_MAXOPEN: deeper ones are not remembered */
+    OpenBracket suspect;          /* a '{' whose '}' sits left of its line's indent (code 0: none) */
+    Token prev[2];                /* the last two tokens fed; prev[0] the latest */
+    int head;                     /* the current statement's first token (0: none yet) */
+    const char *head_name;        /* the first identifier after it */
+    const char *closed;           /* the name before the ')' just closed, for "X(...)[" */
+    uint32_t last_line;           /* line of the last token fed (inserted ';' excluded) */
+} ParseHint;
+
+void hint_track(Compiler *cc, ParseHint *h, const Token *t);   /* one token fed to the parser */
+/* Report the syntax error at t (not accepted by p; `next` is the token after it, or NULL)
+ * and return 1 when something explains it better than "unexpected X": an unclosed bracket,
+ * a reserved word used as a name, an unknown unit.  Else 0, and after parse.c's "unexpected
+ * X", hint_idiom() adds a hint where t looks like Brian2's dV/dt or `V = V_th`. */
+int hint_syntax_error(Compiler *cc, ParseHint *h, NcParser *p, const Token *t, const Token *next);
+void hint_idiom(Compiler *cc, ParseHint *h, NcParser *p, const Token *t, const Token *next);
+/* Notes after "unknown name 'x'" / "unknown unit 'x'" / "unknown ... model 'X'". */
+void hint_unknown_name(Compiler *cc, SrcLoc loc, const char *name);
+void hint_unknown_unit(Compiler *cc, const char *name);
+void hint_unknown_model(Compiler *cc, const char *name);
+/* The known unit nearest to `name` (a case slip or one edit away), in buf; NULL if none. */
+const char *hint_unit_near(const char *name, char *buf, int len);
 
 /* --- ast.c -------------------------------------------------------------- */
 

@@ -1,8 +1,9 @@
 /* parse.c -- the Lemon push-parser loop (style rule 13): tokens from lex_next() go to
  * NcParse() one by one, then code 0 at end of input.  Each token is first checked against
  * the automaton (ncparse_accepts), so a syntax error is reported in the state before the
- * bad token, with the expected tokens when there are few.  One syntax error stops the
- * file: parse_file returns NULL.
+ * bad token, with the expected tokens when there are few, or by hint.c with a better
+ * explanation (an unclosed bracket, a reserved word).  One syntax error stops the file:
+ * parse_file returns NULL.
  */
 #include "neuroc.h"
 #include "neuro.h"
@@ -41,6 +42,24 @@ void parse_syntax_error(Compiler *cc, const Token *t, const int *expected, int n
     sb_free(&b);
 }
 
+/* The token after t, for the message about t; a lexical error in it is not reported. */
+static Token lookahead(Compiler *cc, Lexer *lx, const Token *t)
+{
+    Token n = *t;
+    if (t->code == 0)
+        return n;
+    FILE *out = cc->diag.out;
+    StrBuf *cap = cc->diag.capture;
+    int nerrors = cc->diag.nerrors;
+    cc->diag.out = NULL;
+    cc->diag.capture = NULL;
+    n = lex_next(lx);
+    cc->diag.out = out;
+    cc->diag.capture = cap;
+    cc->diag.nerrors = nerrors;
+    return n;
+}
+
 /* Parse file `file` (loaded with src_load/src_add) into an AST_FILE; NULL after a
  * lexical or syntax error, which has been diagnosed.  The tree lives in cc->arena. */
 AstNode *parse_file(Compiler *cc, uint32_t file)
@@ -49,6 +68,8 @@ AstNode *parse_file(Compiler *cc, uint32_t file)
     NcParser *p;
     AstNode *root;
     int failed = 0;
+    ParseHint hint;
+    memset(&hint, 0, sizeof hint);
     lex_init(&lx, cc, file);
     p = ncparse_new(cc);
     for (;;) {
@@ -58,12 +79,18 @@ AstNode *parse_file(Compiler *cc, uint32_t file)
             break;
         }
         if (!ncparse_accepts(p, t.code)) {
-            int exp[MAX_LISTED];
-            int n = ncparse_expected(p, exp, MAX_LISTED);
-            parse_syntax_error(cc, &t, exp, n);
+            Token n1 = lookahead(cc, &lx, &t);
+            const Token *next = n1.code == TK_ILLEGAL ? NULL : &n1;
+            if (!hint_syntax_error(cc, &hint, p, &t, next)) {
+                int exp[MAX_LISTED];
+                int n = ncparse_expected(p, exp, MAX_LISTED);
+                parse_syntax_error(cc, &t, exp, n);
+                hint_idiom(cc, &hint, p, &t, next);
+            }
             failed = 1;
             break;
         }
+        hint_track(cc, &hint, &t);
         ncparse_feed(p, t);
         if (ncparse_failed(p) == 2)
             error_at(cc, t.loc, "input nested too deeply");

@@ -350,6 +350,7 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
         double s;
         if (!unit_lookup(u->name, &b, &s)) {
             error_at(cc, u->loc2.line ? u->loc2 : u->loc, "unknown unit '%s'", u->name);
+            hint_unknown_unit(cc, u->name);
             return 0;
         }
         int ex, ok;
@@ -679,6 +680,7 @@ static Val conv_name(Ctx *x, AstNode *n)
         return mkval(ir_const(cc, 2.71828182845904523536, IRT_REAL), DIM_NONE);
     error_at(cc, n->loc, "unknown name '%s'", s);
     suggest(x, s);
+    hint_unknown_name(cc, n->loc, s);
     return bad(cc);
 }
 
@@ -2876,6 +2878,7 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
         error_at(cc, name_node->loc, "unknown population '%s'", name);
         Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "", 0, NULL, 0, 0};
         suggest(&x, name);
+        hint_unknown_model(cc, name);
         return 0;
     }
     *out = *b->pop;
@@ -3021,6 +3024,7 @@ static void do_population(Sema *S, AstNode *it)
     } else {
         if (atom->flag) {
             error_at(cc, atom->loc, "unknown neuron model '%s'", atom->name);
+            hint_unknown_model(cc, atom->name);
             return;
         }
         if (it->list.n) {
@@ -4116,6 +4120,7 @@ static void do_projection(Sema *S, AstNode *it)
     Bind *rb = global_find(S, rec->a->name, B_MODEL);
     if (!rb || rb->ast->op != TK_RECEPTOR) {
         error_at(cc, rec->a->loc, "unknown receptor model '%s'", rec->a->name);
+        hint_unknown_model(cc, rec->a->name);
         return;
     }
     Inst *pin = post.inst;
@@ -4164,6 +4169,7 @@ static void do_projection(Sema *S, AstNode *it)
     if (syn) {
         if (!sb || sb->ast->op != TK_SYNAPSE) {
             error_at(cc, syn->a->loc, "unknown synapse model '%s'", syn->a->name);
+            hint_unknown_model(cc, syn->a->name);
             return;
         }
         smodel = sb->ast;
@@ -4290,6 +4296,7 @@ static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
     Bind *rb = global_find(S, ref->name, B_MODEL);
     if (!rb || rb->ast->op != TK_RECEPTOR) {
         error_at(cc, ref->loc, "unknown receptor model '%s'", ref->name);
+        hint_unknown_model(cc, ref->name);
         return;
     }
     AstNode *clause = ast_new(cc, AST_PC_RECEPTOR, ref->loc);

@@ -408,19 +408,12 @@ AstNode *ncparse_finish(NcParser *p)
     return r;
 }
 
-/* Would the parser shift `code` next (after any reductions it triggers)?  Simulates the
- * LALR automaton on a copy of the state stack, so nothing changes. */
-int ncparse_accepts(NcParser *p, int code)
+/* Feed `code` to the simulated automaton: states st[0..*top], changed in place (the
+ * shift included).  1 if it was shifted (or accepted), 0 on a syntax error. */
+static int sim_token(YYACTIONTYPE *st, int *ptop, int code)
 {
-    YYACTIONTYPE st[YYSTACKDEPTH + 16];
-    yyParser *y = &p->p;
-    int top = (int)(y->yytos - y->yystack);
-    YYACTIONTYPE act;
-    if (code < 0 || code >= YYNTOKEN)
-        return 0;
-    for (int i = 0; i <= top; i++)
-        st[i] = y->yystack[i].stateno;
-    act = st[top];
+    int top = *ptop;
+    YYACTIONTYPE act = st[top];
     for (;;) {
         act = yy_find_shift_action((YYCODETYPE)code, act);
         if (act >= YY_MIN_REDUCE) {
@@ -430,15 +423,45 @@ int ncparse_accepts(NcParser *p, int code)
                 return 0;
             act = yy_find_reduce_action(st[top + size], (YYCODETYPE)yyRuleInfoLhs[rule]);
             top += size + 1;
-            if (top >= YYSTACKDEPTH + 15)
+            if (top >= YYSTACKDEPTH + 14)
                 return 1;         /* deeper than the real parser goes: let it report */
             st[top] = act;
-        } else if (act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION) {
+        } else if (act <= YY_MAX_SHIFTREDUCE) {
+            if (act > YY_MAX_SHIFT)
+                act += YY_MIN_REDUCE - YY_MIN_SHIFTREDUCE;   /* as yy_shift() stores it */
+            st[++top] = act;
+            *ptop = top;
             return 1;
         } else {
-            return 0;
+            return act == YY_ACCEPT_ACTION;
         }
     }
+}
+
+/* Would the parser take the n tokens `codes` next, one after another?  Simulates the
+ * LALR automaton on a copy of the state stack, so nothing changes. */
+int ncparse_accepts_seq(NcParser *p, const int *codes, int n)
+{
+    YYACTIONTYPE st[YYSTACKDEPTH + 16];
+    yyParser *y = &p->p;
+    int top = (int)(y->yytos - y->yystack);
+    for (int i = 0; i <= top; i++)
+        st[i] = y->yystack[i].stateno;
+    for (int k = 0; k < n; k++) {
+        if (codes[k] < 0 || codes[k] >= YYNTOKEN)
+            return 0;
+        if (top >= YYSTACKDEPTH + 14)
+            return 1;
+        if (!sim_token(st, &top, codes[k]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Would the parser shift `code` next (after any reductions it triggers)? */
+int ncparse_accepts(NcParser *p, int code)
+{
+    return ncparse_accepts_seq(p, &code, 1);
 }
 
 /* The terminals the parser would accept now, ascending; returns how many (all of them,

@@ -12,3 +12,5 @@ cmake --build build -j"$(nproc)"
 cmake --install build --prefix "$PWD/_install" >/dev/null
 ./_install/bin/neuroc examples/cuba.neuro -o cuba
 ./cuba
+echo "neuroc is in $PWD/_install/bin, not on your PATH; to use it by name (docs/tutorial.md):"
+echo "  export PATH=\"$PWD/_install/bin:\$PATH\""

@@ -423,6 +423,28 @@ static void test_errors(void)
     CHECK(f != NULL && f->list.n == 0);
 }
 
+/* ncparse_accepts_seq: token sequences tried on a copy of the state stack (hint.c). */
+static void test_accepts_seq(void)
+{
+    parse("");
+    NcParser *p = ncparse_new(&cc);
+    int good[] = {TK_CONST, TK_IDENT, TK_ASSIGN, TK_NUMBER, TK_PLUS, TK_NUMBER, TK_SEMI, TK_RUN,
+                  TK_NUMBER, TK_UNIT, 0};
+    int bad[] = {TK_CONST, TK_IDENT, TK_ASSIGN, TK_ASSIGN};
+    int name[] = {TK_IDENT, TK_ASSIGN};
+    CHECK(ncparse_accepts_seq(p, good, 11));
+    CHECK(!ncparse_accepts_seq(p, bad, 4));
+    CHECK(ncparse_accepts_seq(p, bad, 3));
+    CHECK(!ncparse_accepts_seq(p, name, 2));   /* "x = 1" is no item */
+    Token t;
+    memset(&t, 0, sizeof t);
+    t.code = TK_CONST;
+    ncparse_feed(p, t);                         /* nothing above changed the parser */
+    CHECK(ncparse_accepts_seq(p, name, 2));
+    CHECK(!ncparse_accepts(p, TK_STEP));        /* 'const step = ...': a reserved word */
+    ncparse_finish(p);
+}
+
 int main(void)
 {
     test_exprs();
@@ -430,6 +452,7 @@ int main(void)
     test_synapse();
     test_network();
     test_errors();
+    test_accepts_seq();
     compiler_free_front(&cc);
     sb_free(&diagbuf);
     return unit_report("test_parse");

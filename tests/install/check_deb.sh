@@ -2,7 +2,8 @@
 # check_deb.sh BUILD_DIR SOURCE_DIR WORK_DIR
 # The Debian package: `cpack -G DEB` builds it from the build tree; it is unpacked with
 # `dpkg-deb -x` into a temporary root (nothing is installed on the system), must hold the
-# compiler, runtime, stdlib, docs (tutorial, language reference, examples), man pages and
+# compiler, runtime, stdlib, docs (tutorial, language reference, examples), the MIT
+# licence (also as Debian's copyright file, and named in the description), man pages and
 # editor files, and its neuroc must compile and run the packaged CUBA example to the same
 # spikes, bit for bit, as the build tree's neuroc.
 # Exit: 0 pass, 1 fail, 77 skipped (no cpack or dpkg-deb).
@@ -35,6 +36,15 @@ for f in bin/neuroc lib/libneurort.a include/neuroc/neurort.h include/neuroc/nrt
     [ -s "$R/$f" ] || bad "the package lacks /usr/$f"
 done
 [ $fails -eq 0 ] && ok "the package holds neuroc, runtime, stdlib, docs, examples, man pages, editor files"
+for f in share/doc/neuroc/copyright share/doc/neuroc/LICENSE; do
+    if cmp -s "$R/$f" "$SRC/LICENSE" && grep -q "^MIT License" "$R/$f"; then
+        ok "/usr/$f is the MIT licence"
+    else
+        bad "the package lacks the licence as /usr/$f"
+    fi
+done
+dpkg-deb -f "$deb" Description | grep -q "License: MIT" && ok "the description names the licence" ||
+    bad "the package description does not name the licence"
 if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l "$R/share/man/man1/neuroc.1" 2>/dev/null | grep -q "^SYNOPSIS" &&
         ok "man -l the packaged neuroc.1" || bad "the packaged neuroc.1 does not render"
