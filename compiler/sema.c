@@ -11,6 +11,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -365,6 +366,11 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
         double sa, sb;
         if (!unit_scale(cc, u->a, &a, &sa) || !unit_scale(cc, u->b, &b, &sb))
             return 0;
+        if (!dim_fits(a, b, u->kind == AST_UMUL ? 1 : -1)) {
+            error_at(cc, u->loc, "this unit's dimension is out of range (exponents run from %d "
+                     "to %d)", INT8_MIN, INT8_MAX);
+            return 0;
+        }
         *d = u->kind == AST_UMUL ? dim_mul(a, b) : dim_div(a, b);
         *sc = u->kind == AST_UMUL ? sa * sb : sa / sb;
         return 1;
@@ -1153,14 +1159,21 @@ static Val conv_bin(Ctx *x, AstNode *n)
         anyd = a.anydim && b.anydim;
         break;
     case IB_MUL:
+    case IB_DIV:
+        if (!(a.anydim || (op == IB_MUL && b.anydim) || dim_fits(a.d, b.d, op == IB_MUL ? 1 : -1))) {
+            error_at(cc, n->loc, "the dimension of this %s is out of range (exponents run from "
+                     "%d to %d)", op == IB_MUL ? "product" : "quotient", INT8_MIN, INT8_MAX);
+            return bad(cc);
+        }
+        if (op == IB_DIV) {
+            d = dim_div(a.d, b.d);
+            anyd = a.anydim;
+            break;
+        }
         d = dim_mul(a.d, b.d);
         anyd = a.anydim || b.anydim;
         if (a.anydim) d = b.d;
         if (b.anydim) d = a.d;
-        break;
-    case IB_DIV:
-        d = dim_div(a.d, b.d);
-        anyd = a.anydim;
         break;
     case IB_POW: {
         if (!expect_dim(x, b, DIM_NONE, n->b->loc, "the exponent"))
@@ -1201,7 +1214,7 @@ static Val conv_bin(Ctx *x, AstNode *n)
     return v;
 }
 
-static Val conv(Ctx *x, AstNode *n)
+static Val conv_node(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     switch (n->kind) {
@@ -1274,6 +1287,30 @@ static Val conv(Ctx *x, AstNode *n)
         error_at(cc, n->loc, "expected an expression");
         return bad(cc);
     }
+}
+
+/* Every constant a literal or folding produces is finite, and fits a float where the model
+ * computes in float (a float overflow would be inf in the generated code); the innermost
+ * expression that breaks the rule is reported, once. */
+static Val conv(Ctx *x, AstNode *n)
+{
+    Val v = conv_node(x, n);
+    double c;
+    if (!v.ok || !ir_is_const(v.e, &c))
+        return v;
+    if (!isfinite(c)) {
+        error_at(x->cc, n->loc, "this %s is %s; a value must be finite",
+                 n->kind == AST_NUM ? "number" : "constant",
+                 isnan(c) ? "not a number (NaN)" : c > 0 ? "infinite" : "minus infinite");
+        return bad(x->cc);
+    }
+    if (!x->S->m->dbl && v.e->type == IRT_REAL && fabs(c) > FLT_MAX) {
+        error_at(x->cc, n->loc, "this %s (%.17g) is out of range for precision float (at most %.9g "
+                 "in magnitude)", n->kind == AST_NUM ? "number" : "constant", c, (double)FLT_MAX);
+        diag_extra(x->cc, "  note: 'sim { precision = double }' computes in double");
+        return bad(x->cc);
+    }
+    return v;
 }
 
 /* Evaluate a compile-time constant expression. */
@@ -1569,11 +1606,15 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             }
             Dim dim;
             IrType ty;
-            Mute mu = mute(cc, quiet);
+            /* a synapse has no generic check: its instances report its declarations (each
+             * message once, diag.c), defaults where `weight` is bound (a plastic synapse) */
+            int loud = model->op == TK_SYNAPSE;
+            Mute mu = mute(cc, quiet && !loud);
             int tok = type_of(cc, decl->a, &dim, &ty);
             unmute(cc, mu);
             if (S->has_wsub)
                 dim = dim_subst_weight(dim, S->wsub);
+            loud = loud && dim.e[DIM_W] == 0;
             Dim edim = dim;
             AstNode *arg = args ? find_arg(args, decl->name) : NULL;
             double val = 0;
@@ -1590,7 +1631,7 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
                 }
             } else if (decl->b) {
                 Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a parameter default", 0, NULL, 0, 0};
-                Mute mu2 = mute(cc, quiet);
+                Mute mu2 = mute(cc, quiet && !loud);
                 Dim vd;
                 if (const_eval(&y, decl->b, &val, &vd)) {
                     Val tmp = mkval(ir_const(cc, val, ty), vd);
@@ -4683,6 +4724,15 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     for (int f = 0; f < nfiles; f++)
         for (int i = 0; i < files[f]->list.n; i++)
             items[nitems++] = files[f]->list.v[i];
+    /* the precision first: constants before the `sim` block are checked against it (conv) */
+    for (int i = 0; i < nitems; i++)
+        if (items[i]->kind == AST_SIM)
+            for (int k = 0; k < items[i]->list.n; k++) {
+                AstNode *st = items[i]->list.v[k];
+                if (strcmp(st->name, "precision") == 0 && st->a->kind == AST_NAME &&
+                    strcmp(st->a->name, "double") == 0)
+                    S->m->dbl = 1;
+            }
     int nsim = 0;
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];
