@@ -163,6 +163,9 @@ typedef struct Sema {
     IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
     struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
     int nev;
+    int conv_depth;               /* conv() calls open: 0 outside an expression */
+    int inf_seen;                 /* conv(): the expression so far reads an infinite name */
+    int no_float_check;           /* a compile-time number (a count, a time in steps) */
 } Sema;
 
 typedef struct EvPending {
@@ -1289,24 +1292,54 @@ static Val conv_node(Ctx *x, AstNode *n)
     }
 }
 
-/* Every constant a literal or folding produces is finite, and fits a float where the model
- * computes in float (a float overflow would be inf in the generated code); the innermost
- * expression that breaks the rule is reported, once. */
+/* A real constant in e past float's range (a visit budget bounds shared subtrees). */
+static int float_overflow(const IrExpr *e, double *big, int *budget)
+{
+    if (!e || --*budget < 0)
+        return 0;
+    if (e->op == IE_CONST) {
+        *big = e->val;
+        return e->type == IRT_REAL && isfinite(e->val) && fabs(e->val) > FLT_MAX;
+    }
+    if (float_overflow(e->a, big, budget) || float_overflow(e->b, big, budget) ||
+        float_overflow(e->c, big, budget))
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (float_overflow(e->args[i], big, budget))
+            return 1;
+    return 0;
+}
+
+/* Every constant a literal or folding produces is finite (the innermost expression that is
+ * not is reported); where the model computes in float, every constant of a whole expression
+ * fits a float (an overflow would be inf in the generated code; folded steps in between are
+ * computed in double and may exceed it). */
 static Val conv(Ctx *x, AstNode *n)
 {
+    Sema *S = x->S;
+    int had_inf = S->inf_seen;
+    S->inf_seen = 0;
+    S->conv_depth++;
     Val v = conv_node(x, n);
+    S->conv_depth--;
     double c;
-    if (!v.ok || !ir_is_const(v.e, &c))
-        return v;
-    if (!isfinite(c)) {
-        error_at(x->cc, n->loc, "this %s is %s; a value must be finite",
-                 n->kind == AST_NUM ? "number" : "constant",
-                 isnan(c) ? "not a number (NaN)" : c > 0 ? "infinite" : "minus infinite");
+    if (v.ok && ir_is_const(v.e, &c) && isinf(c) && n->kind == AST_NAME)
+        S->inf_seen = 1; /* `inf`, or a constant defined as it */
+    else if (v.ok && ir_is_const(v.e, &c) && (isnan(c) || (isinf(c) && !S->inf_seen))) {
+        error_at(x->cc, n->loc, "this %s is %s", n->kind == AST_NUM ? "number" : "constant",
+                 isnan(c) ? "not a number (NaN); a value must be a number"
+                 : c > 0 ? "infinite; a value must be finite (or 'inf' where infinity is meant)"
+                         : "minus infinite; a value must be finite (or '-inf' where infinity is meant)");
+        S->inf_seen |= had_inf;
         return bad(x->cc);
     }
-    if (!x->S->m->dbl && v.e->type == IRT_REAL && fabs(c) > FLT_MAX) {
-        error_at(x->cc, n->loc, "this %s (%.17g) is out of range for precision float (at most %.9g "
-                 "in magnitude)", n->kind == AST_NUM ? "number" : "constant", c, (double)FLT_MAX);
+    S->inf_seen |= had_inf;
+    int budget = 100000;
+    if (v.ok && S->conv_depth == 0 && !S->no_float_check && !S->m->dbl &&
+        float_overflow(v.e, &c, &budget)) {
+        error_at(x->cc, n->loc, "%s (%.17g) is out of range for precision float (at most %.9g in "
+                 "magnitude)", ir_is_const(v.e, NULL) ? "this value" : "a constant in this expression",
+                 c, (double)FLT_MAX);
         diag_extra(x->cc, "  note: 'sim { precision = double }' computes in double");
         return bad(x->cc);
     }
@@ -2826,7 +2859,10 @@ static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int6
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
-    if (!const_eval(&x, e, &v, &d)) {
+    S->no_float_check++;
+    int evok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (!evok) {
         *ok = 0;
         return 0;
     }
@@ -2849,7 +2885,10 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
-    if (!const_eval(&x, e, &v, &d)) {
+    S->no_float_check++;
+    int evok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (!evok) {
         *ok = 0;
         return 0;
     }
@@ -4600,6 +4639,11 @@ static void do_runtime(Sema *S, AstNode *f)
         return;
     }
     const char *name = arena_printf(&cc->arena, "%s.%s", f->name, f->name2);
+    if (!isfinite(v->init)) {
+        error_at(cc, f->loc, "'%s' is %s; a run-time parameter's value must be finite", name,
+                 v->init > 0 ? "inf" : "-inf");
+        return;
+    }
     for (int i = 0; i < S->m->nrtparams; i++)
         if (S->m->rtparams[i].var == v) {
             error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
@@ -4620,8 +4664,8 @@ static void do_sim(Sema *S, AstNode *sim)
             double v;
             Dim d;
             if (const_eval(&x, s->a, &v, &d)) {
-                if (!dim_eq(d, dim_time()) || !(v > 0)) {
-                    error_at(cc, s->a->loc, "dt must be a positive time, e.g. 'dt = 0.1 ms'");
+                if (!dim_eq(d, dim_time()) || !(v > 0) || !isfinite(v)) {
+                    error_at(cc, s->a->loc, "dt must be a positive finite time, e.g. 'dt = 0.1 ms'");
                     continue;
                 }
                 S->m->dt = v;
