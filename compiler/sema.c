@@ -2875,6 +2875,21 @@ static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int6
     return (int64_t)v;
 }
 
+/* v in the fewest digits that read back as v (%.17g at most): two values that differ
+ * print differently. */
+static const char *num_text(Compiler *cc, double v)
+{
+    char t[400];
+    int prec = 1;
+    while (snprintf(t, sizeof t, "%.*g", prec, v), prec < 17 && strtod(t, NULL) != v)
+        prec++;
+    if (strchr(t, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
+        for (int dec = 0; dec <= 17; dec++) /* 1000, not 1e+03 */
+            if (snprintf(t, sizeof t, "%.*f", dec, v), strtod(t, NULL) == v)
+                break;
+    return arena_strdup(&cc->arena, t);
+}
+
 /* Longest run or recording interval, in steps (~3 years at dt 0.1 ms); the sum of all runs
  * is held to it too, so step counts stay far from int64_t overflow. */
 #define MAX_STEPS 1e15
@@ -2899,16 +2914,22 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
         return 0;
     }
     double n = v / S->m->dt, r = floor(n + 0.5);
-    if (!(fabs(n) <= MAX_STEPS)) {
-        /* also keeps the conversion to int64_t below defined */
-        error_at(S->cc, e->loc, "%s is too long (%g steps of %g ms; at most %g)", what, n,
-                 S->m->dt, MAX_STEPS);
+    if (!isfinite(v) || v < 0) {
+        error_at(S->cc, e->loc, "%s is %s (%s ms)", what, isfinite(v) ? "negative" : "not finite",
+                 num_text(S->cc, v));
         *ok = 0;
         return 0;
     }
-    if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1) || r < 0) {
-        error_at(S->cc, e->loc, "%s is not a whole number of steps (%g ms / dt %g ms = %.6g)", what,
-                 v, S->m->dt, n);
+    if (!(fabs(n) <= MAX_STEPS)) {
+        /* also keeps the conversion to int64_t below defined */
+        error_at(S->cc, e->loc, "%s is too long (%g steps of %s ms; at most %g)", what, n,
+                 num_text(S->cc, S->m->dt), MAX_STEPS);
+        *ok = 0;
+        return 0;
+    }
+    if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1)) {
+        error_at(S->cc, e->loc, "%s is not a whole number of steps (%s ms / dt %s ms = %.10g)", what,
+                 num_text(S->cc, v), num_text(S->cc, S->m->dt), n);
         *ok = 0;
         return 0;
     }
@@ -4653,6 +4674,40 @@ static void do_runtime(Sema *S, AstNode *f)
     S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
 }
 
+/* `seed = N`: an integer literal is read exactly, up to UINT64_MAX as `--seed` takes it; a
+ * computed seed passes through a double, so it is held below 2^53, where doubles are exact. */
+static void sim_seed(Sema *S, AstNode *e)
+{
+    Compiler *cc = S->cc;
+    const char *t = e->kind == AST_NUM && !e->str ? e->name2 : NULL;
+    if (t && strspn(t, "0123456789") == strlen(t)) {
+        uint64_t v = 0;
+        for (; *t; t++) {
+            if (v > (UINT64_MAX - (uint64_t)(*t - '0')) / 10) {
+                error_at(cc, e->loc, "the seed must be an integer from 0 to %llu",
+                         (unsigned long long)UINT64_MAX);
+                return;
+            }
+            v = v * 10 + (uint64_t)(*t - '0');
+        }
+        S->m->seed = v;
+        return;
+    }
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the seed", 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    S->no_float_check++;
+    int ok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (ok && (!dim_is_none(d) || v != floor(v) || v < 0 || v > 9007199254740991.0)) {
+        error_at(cc, e->loc, "the seed must be an integer from 0 to %llu; a seed computed by an "
+                 "expression, from 0 to 9007199254740991 (2^53 - 1)", (unsigned long long)UINT64_MAX);
+        return;
+    }
+    if (ok)
+        S->m->seed = (uint64_t)v;
+}
+
 static void do_sim(Sema *S, AstNode *sim)
 {
     Compiler *cc = S->cc;
@@ -4671,10 +4726,7 @@ static void do_sim(Sema *S, AstNode *sim)
                 S->m->dt = v;
             }
         } else if (strcmp(k, "seed") == 0) {
-            int ok = 1;
-            int64_t v = const_int(S, s->a, "the seed", 0, INT64_MAX / 2, &ok);
-            if (ok)
-                S->m->seed = (uint64_t)v;
+            sim_seed(S, s->a);
         } else if (strcmp(k, "precision") == 0) {
             if (s->a->kind == AST_NAME && strcmp(s->a->name, "double") == 0)
                 S->m->dbl = 1;
