@@ -112,9 +112,20 @@ void cg_conn_spec(Out *o, const IrProj *j)
     out_line(o, "spec.seed = ctx.seed;");
     out_line(o, "spec.proj_id = %du;", j->id);
     if (j->rule == IR_PAIRS) {
+        char kb[16];
         out_line(o, "spec.row = nc_row_%s;", j->cname);
-        out_line(o, "spec.row_kernels = \"%s\";", j->cname);
+        out_line(o, "spec.row_kernels = \"%s\";", cg_kname(j, kb));
     }
+}
+
+#define CG_KNAME_MAX 128 /* nc_k_catchup_ + 128 bytes: far below a file name's 255 */
+
+const char *cg_kname(const IrProj *j, char buf[16])
+{
+    if (strlen(j->cname) <= CG_KNAME_MAX)
+        return j->cname;
+    snprintf(buf, 16, "%d", j->id); /* C names start with prj_: no clash */
+    return buf;
 }
 
 /* 1 when e reads column `col` of an edge file (IE_EDGE). */

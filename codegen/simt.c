@@ -1311,22 +1311,12 @@ static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
     out_blank(o);
 }
 
-#define SIMT_KNAME_MAX 128     /* nc_k_catchup_ + 128: far below a file name's 255 bytes */
-
-const char *simt_kname(const IrProj *j, char buf[16])
-{
-    if (strlen(j->cname) <= SIMT_KNAME_MAX)
-        return j->cname;
-    snprintf(buf, 16, "%d", j->id); /* C names start with prj_: no clash */
-    return buf;
-}
-
 /* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_*), rows per work-item. */
 static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
     out_line(o, "/* %s, procedural: every row walked once for the longest delay */", j->name);
     char kb[16];
-    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", simt_kname(j, kb));
+    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", cg_kname(j, kb));
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     dev_row(o, S, j, DR_SCAN);
     out_close(o);
@@ -1842,12 +1832,14 @@ static void emit_kernels(Out *o, const Simt *S)
         if (j->rule == IR_PAIRS) {
             cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
             out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
-            out_open(o, "NC_KERNEL nc_rows_count_%s(NC_G int32_t *count, int64_t n_pre, uint32_t key0)", j->cname);
+            char kb[16];
+            out_open(o, "NC_KERNEL nc_rows_count_%s(NC_G int32_t *count, int64_t n_pre, uint32_t key0)",
+                     cg_kname(j, kb));
             out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) count[i] = (int32_t)nc_row_%s(i, key0, (NC_G int32_t *)0);",
                      j->cname);
             out_close(o);
             out_open(o, "NC_KERNEL nc_rows_fill_%s(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, int64_t n_pre, uint32_t key0)",
-                     j->cname);
+                     cg_kname(j, kb));
             out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) (void)nc_row_%s(i, key0, col + row_ptr[i]);",
                      j->cname);
             out_close(o);
@@ -1855,7 +1847,7 @@ static void emit_kernels(Out *o, const Simt *S)
         }
         out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
         char kb[16];
-        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", simt_kname(j, kb));
+        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", cg_kname(j, kb));
         out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
         out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
         out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
@@ -3691,7 +3683,7 @@ static void emit_host_main(Out *o, const Simt *S)
     }
     for (int k = 0; k < m->nprojs; k++) {
         char kb[16];
-        const char *kn = simt_kname(m->projs[k], kb);
+        const char *kn = cg_kname(m->projs[k], kb);
         out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
                  m->projs[k]->cname, kn);
         if (m->projs[k]->procedural && m->projs[k]->delay)

@@ -59,10 +59,6 @@ void simt_host_maxd(Out *o, const Simt *S, const IrProj *j);
 /* Whether the cluster kernel may hold j's own synapses in shared memory (fused, one weight,
  * a ring of its own, no per-synapse delay). */
 int simt_own_table(const IrModel *m, const IrProj *j);
-/* j's part of its kernels' names (nc_k_syn_<part>): its C name, or its id where the C name
- * is long (an OpenCL driver may name a file after a kernel: PoCL's cache does); buf holds
- * the id. */
-const char *simt_kname(const IrProj *j, char buf[16]);
 /* The dynamic shared memory of a cluster work-group (NC_CLUSTER_SHMEM). */
 int64_t simt_cluster_shmem(const Simt *S);
 /* Device code after a cluster launch's step loop: the stall check (nc_halt) of every group. */

@@ -1,7 +1,8 @@
 #!/bin/sh
-# long_names.sh NEUROC WORKDIR c|opencl -- populations, a view and projections (one plastic,
-# with delays) named with 300 characters compile and run: the C program; with opencl, the
-# OpenCL program too, whose recordings must equal the C program's byte for byte.
+# long_names.sh NEUROC WORKDIR c|opencl -- populations, a view and projections (one with
+# delays, one plastic, one visited pair by pair) named with 300 characters compile and run:
+# the C program; with opencl, the OpenCL program too, whose recordings must equal the C
+# program's byte for byte.
 # Exit: 0 pass; 77 skipped (no OpenCL device); 3 compile failed; 4 run failed; 1 outputs.
 set -u
 if [ $# -ne 3 ]; then
@@ -22,6 +23,7 @@ population $Q = LIF[10]
 population ${Q}v = $Q[2:8]
 projection $J = $P -> ${Q}v { receptor = Exp -> I_syn; connect = fixed_prob(0.5); w = 50 pA; delay = 1 ms + 0.1 ms * i }
 projection ${J}2 = $P -> $P { synapse = STDP(w_max = 10 pA); receptor = Exp -> I_syn; connect = fixed_prob(0.2); w = 1 pA; delay = 2 ms }
+projection ${J}3 = $P -> $Q { receptor = Exp -> I_syn; connect = fixed_prob(0.3) where i != j; w = 20 pA }
 record spikes of $P to "a.csv"
 record V of $Q to "b.csv"
 record w of ${J}2 every 1 ms to "w.csv"
