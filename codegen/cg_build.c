@@ -112,9 +112,20 @@ void cg_conn_spec(Out *o, const IrProj *j)
     out_line(o, "spec.seed = ctx.seed;");
     out_line(o, "spec.proj_id = %du;", j->id);
     if (j->rule == IR_PAIRS) {
+        char kb[16];
         out_line(o, "spec.row = nc_row_%s;", j->cname);
-        out_line(o, "spec.row_kernels = \"%s\";", j->cname);
+        out_line(o, "spec.row_kernels = \"%s\";", cg_kname(j, kb));
     }
+}
+
+#define CG_KNAME_MAX 128 /* nc_k_catchup_ + 128 bytes: far below a file name's 255 */
+
+const char *cg_kname(const IrProj *j, char buf[16])
+{
+    if (strlen(j->cname) <= CG_KNAME_MAX)
+        return j->cname;
+    snprintf(buf, 16, "%d", j->id); /* C names start with prj_: no clash */
+    return buf;
 }
 
 /* 1 when e reads column `col` of an edge file (IE_EDGE). */
@@ -128,65 +139,6 @@ int cg_uses_edge(const IrExpr *e, int col)
         if (cg_uses_edge(e->args[i], col))
             return 1;
     return cg_uses_edge(e->a, col) || cg_uses_edge(e->b, col) || cg_uses_edge(e->c, col);
-}
-
-/* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
- * every population, its per-neuron storage and, for every projection, its synapses
- * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
- * projection, whose count is then only reported) and the two ring slots it needs at least.
- * From_file projections are read only under --dry-run. */
-void cg_mem_plan(Out *o, const IrModel *m, int gpu)
-{
-    out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
-    out_open(o, "static void mem_plan(void)");
-    for (int i = 0; i < m->npops; i++) {
-        const IrPop *p = m->pops[i];
-        int arrays = 0;
-        for (int v = 0; v < p->nvars; v++)
-            arrays += p->vars[v]->per_neuron;
-        out_line(o, "nrt_mem_add(&ctx, \"population %s\", -1, %lld.0 * %d * sizeof(real));", p->name,
-                 (long long)p->size, arrays);
-        if (p->topk && !gpu)
-            out_line(o, "nrt_mem_add(&ctx, \"population %s: top-k candidates\", -1, %lld.0 * sizeof(nrt_topk_item));",
-                     p->name, (long long)p->size);
-        if (p->sfile)   /* the step pointers; the indices (4 bytes a spike) depend on the file */
-            out_line(o, "nrt_mem_add(&ctx, \"population %s: spike file steps\", -1, %lld.0 * sizeof(int64_t));",
-                     p->name, (long long)m->total_steps + 1);
-    }
-    for (int k = 0; k < m->nprojs; k++) {
-        const IrProj *j = m->projs[k];
-        out_begin(o);
-        /* per synapse: weight (or the plastic states), delay; a plastic projection on the C
-         * back end adds its column index and arrival list (32 bytes), a gathered delivery
-         * on the GPU back ends (into a top-k population) its column index (12 bytes) */
-        int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 32 : 0) + (gpu && j->post.pop->topk ? 12 : 0);
-        out_line(o, "const double syn = sizeof(real) * %d + %d, ring = 2.0 * %lld * sizeof(real);",
-                 j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, (long long)j->post.size);
-        if (j->rule == IR_FROM_FILE) {
-            out_line(o, "nrt_csr c;");
-            out_line(o, "double *fw = NULL, *fd = NULL;");
-            out_line(o, "if (!ctx.dry_run || nrt_conn_file(&ctx, %s_file, %lld, %lld, 0, &c, &fw, &fd) != NRT_OK) c.nnz = 0, c.n_pre = %lld;",
-                     j->cname, (long long)j->pre.size, (long long)j->post.size, (long long)j->pre.size);
-            out_line(o, "nrt_mem_add(&ctx, \"projection %s\", (double)c.nnz, ring + 8.0 * (double)(c.n_pre + 1) + (double)c.nnz * (4 + syn));",
-                     j->name);
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)c.nnz);", j->id, j->pre.pop->id);
-            out_line(o, "if (ctx.dry_run) { nrt_csr_free(&c); nrt_free(fw); nrt_free(fd); }");
-        } else if (j->procedural) {
-            cg_conn_spec(o, j);
-            out_line(o, "double nnz = 0;");
-            out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
-            out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring);", j->name);
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, nnz);", j->id, j->pre.pop->id);
-        } else {
-            cg_conn_spec(o, j);
-            out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
-            out_line(o, "nrt_mem_add(&ctx, \"projection %s\", nnz, bytes + ring);", j->name);
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, nnz);", j->id, j->pre.pop->id);
-        }
-        out_close(o);
-    }
-    out_close(o);
-    out_blank(o);
 }
 
 /* The row function of an IR_PAIRS projection (rt_conn.c specifies it):

@@ -86,6 +86,10 @@ int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax);
 
 /* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
 void cg_conn_spec(Out *o, const IrProj *j);
+/* j's part of its device kernels' names (nc_k_syn_<part>, nc_rows_count_<part>): its C name,
+ * or its id where the C name is long (an OpenCL driver may name a file after a kernel, as
+ * PoCL's cache does, and a file name has at most 255 bytes); buf holds the id. */
+const char *cg_kname(const IrProj *j, char buf[16]);
 
 /* The row function nc_row_<proj> of an IR_PAIRS projection, for a C (qual "static") or
  * SIMT ("NC_DEV", outq "NC_G") program (cg_build.c). */

@@ -598,10 +598,11 @@ static const char *ring_slot(const Simt *S, const IrProj *j, const char *x, int 
  * keeps 55 64-bit slots out of its registers. */
 static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
-    char at[160];
-    snprintf(at, sizeof at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
-    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at);
-    out_line(o, "%s_ring[%s] = 0;", p->cname, at);
+    StrBuf at = {0};
+    sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at.s);
+    out_line(o, "%s_ring[%s] = 0;", p->cname, at.s);
+    sb_free(&at);
 }
 
 static void d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Out *o)
@@ -1069,25 +1070,26 @@ static const char *ring_next_slot(Arena *a, const IrProj *j)
  * one weight (order_free), else NULL (the stored j_w[s]). */
 static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, int dbl, const char *w_const)
 {
-    char w[160];
+    StrBuf w = {0}, slot = {0};
     if (w_const)
-        snprintf(w, sizeof w, "%s", w_const);
+        sb_puts(&w, w_const);
     else
-        snprintf(w, sizeof w, "%s_w[%s]", j->cname, s);
-    char slot[200];
+        sb_printf(&w, "%s_w[%s]", j->cname, s);
     const char *r = j->ring->cname;
     if (j->delay)   /* (step + d) % D with 1 <= d < D: step % D is the same for every synapse */
-        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", r, j->cname, s, r);
+        sb_printf(&slot, "nc_wrap(nc_mod(step, %s_D) + %s_d[%s], %s_D)", r, j->cname, s, r);
     else if (j->ring->ring_delay)   /* a shared ring with delays (IrProj.ring) */
-        snprintf(slot, sizeof slot, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", r, r);
+        sb_printf(&slot, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", r, r);
     else
-        snprintf(slot, sizeof slot, "(int64_t)((step + 1) & 1)"); /* D = 2 (ring_slot) */
+        sb_puts(&slot, "(int64_t)((step + 1) & 1)"); /* D = 2 (ring_slot) */
     if (atomic)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
-                 r, slot, (long long)j->post.size, j->cname, s, w);
+                 r, slot.s, (long long)j->post.size, j->cname, s, w.s);
     else
-        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", r, slot,
-                 (long long)j->post.size, j->cname, s, w);
+        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", r, slot.s,
+                 (long long)j->post.size, j->cname, s, w.s);
+    sb_free(&w);
+    sb_free(&slot);
 }
 
 /* {===== procedural projections ===== */
@@ -1313,7 +1315,8 @@ static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
 static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
     out_line(o, "/* %s, procedural: every row walked once for the longest delay */", j->name);
-    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", j->cname);
+    char kb[16];
+    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", cg_kname(j, kb));
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     dev_row(o, S, j, DR_SCAN);
     out_close(o);
@@ -1829,19 +1832,22 @@ static void emit_kernels(Out *o, const Simt *S)
         if (j->rule == IR_PAIRS) {
             cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
             out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
-            out_open(o, "NC_KERNEL nc_rows_count_%s(NC_G int32_t *count, int64_t n_pre, uint32_t key0)", j->cname);
+            char kb[16];
+            out_open(o, "NC_KERNEL nc_rows_count_%s(NC_G int32_t *count, int64_t n_pre, uint32_t key0)",
+                     cg_kname(j, kb));
             out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) count[i] = (int32_t)nc_row_%s(i, key0, (NC_G int32_t *)0);",
                      j->cname);
             out_close(o);
             out_open(o, "NC_KERNEL nc_rows_fill_%s(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, int64_t n_pre, uint32_t key0)",
-                     j->cname);
+                     cg_kname(j, kb));
             out_line(o, "for (int64_t i = NC_GID; i < n_pre; i += NC_GSIZE) (void)nc_row_%s(i, key0, col + row_ptr[i]);",
                      j->cname);
             out_close(o);
             out_blank(o);
         }
         out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
-        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", j->cname);
+        char kb[16];
+        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", cg_kname(j, kb));
         out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
         out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
         out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
@@ -3678,17 +3684,19 @@ static void emit_host_main(Out *o, const Simt *S)
         out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
     }
     for (int k = 0; k < m->nprojs; k++) {
+        char kb[16];
+        const char *kn = cg_kname(m->projs[k], kb);
         out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
-                 m->projs[k]->cname, m->projs[k]->cname);
+                 m->projs[k]->cname, kn);
         if (m->projs[k]->procedural && m->projs[k]->delay)
             out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
+                     m->projs[k]->cname, kn);
         if (m->projs[k]->plast)
             out_line(o, "if (!(k_scope_%s = nrt_gpu_kernel(gpu, \"nc_k_scope_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
+                     m->projs[k]->cname, kn);
         if (m->projs[k]->plast && m->projs[k]->plast->event)
             out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
-                     m->projs[k]->cname, m->projs[k]->cname);
+                     m->projs[k]->cname, kn);
     }
     for (int ph = 0; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))

@@ -26,13 +26,13 @@ static int n_checked(const IrModel *m)
  * held: x is in the local nc_h_<x> (the push step), else in its array. */
 static void check_var(Out *o, const IrModel *m, const IrVar *x, int nv, int v, int held)
 {
-    const char *f = held ? "nc_h_%s" : "%s[n]";
-    char val[160];
-    snprintf(val, sizeof val, f, x->cname);
+    StrBuf val = {0};
+    sb_printf(&val, held ? "nc_h_%s" : "%s[n]", x->cname);
     if (m->dbl)
-        out_open(o, "if ((nc_f64_bits(%s) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", val);
+        out_open(o, "if ((nc_f64_bits(%s) & 0x7ff0000000000000UL) == 0x7ff0000000000000UL)", val.s);
     else
-        out_open(o, "if ((nc_f32_bits(%s) & 0x7f800000u) == 0x7f800000u)", val);
+        out_open(o, "if ((nc_f32_bits(%s) & 0x7f800000u) == 0x7f800000u)", val.s);
+    sb_free(&val);
     out_line(o, "nc_atomic_min_i32(&nc_fin[3 + ((int64_t)hf * NC_CH + k) * %d + %d], (int)n);", nv, v);
     out_line(o, "nc_atomic_min_i32(&nc_fin[1 + hf], (int)k);");
     out_close(o);

@@ -213,6 +213,16 @@ void sb_vprintf(StrBuf *b, const char *fmt, va_list ap)
     }
 }
 
+const char *sb_setf(StrBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    b->len = 0;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+    return b->s;
+}
+
 void sb_printf(StrBuf *b, const char *fmt, ...)
 {
     va_list ap;

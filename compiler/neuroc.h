@@ -62,6 +62,8 @@ typedef struct StrBuf {
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_printf(StrBuf *b, const char *fmt, ...) NC_PRINTF(2, 3);
+/* Empty b, then print into it: a scratch string of any length (names, say). */
+const char *sb_setf(StrBuf *b, const char *fmt, ...) NC_PRINTF(2, 3);
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_free(StrBuf *b);

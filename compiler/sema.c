@@ -11,6 +11,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -162,6 +163,9 @@ typedef struct Sema {
     IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
     struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
     int nev;
+    int conv_depth;               /* conv() calls open: 0 outside an expression */
+    int inf_seen;                 /* conv(): the expression so far reads an infinite name */
+    int no_float_check;           /* a compile-time number (a count, a time in steps) */
 } Sema;
 
 typedef struct EvPending {
@@ -366,6 +370,11 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
         double sa, sb;
         if (!unit_scale(cc, u->a, &a, &sa) || !unit_scale(cc, u->b, &b, &sb))
             return 0;
+        if (!dim_fits(a, b, u->kind == AST_UMUL ? 1 : -1)) {
+            error_at(cc, u->loc, "this unit's dimension is out of range (exponents run from %d "
+                     "to %d)", INT8_MIN, INT8_MAX);
+            return 0;
+        }
         *d = u->kind == AST_UMUL ? dim_mul(a, b) : dim_div(a, b);
         *sc = u->kind == AST_UMUL ? sa * sb : sa / sb;
         return 1;
@@ -1178,14 +1187,21 @@ static Val conv_bin(Ctx *x, AstNode *n)
         anyd = a.anydim && b.anydim;
         break;
     case IB_MUL:
+    case IB_DIV:
+        if (!(a.anydim || (op == IB_MUL && b.anydim) || dim_fits(a.d, b.d, op == IB_MUL ? 1 : -1))) {
+            error_at(cc, n->loc, "the dimension of this %s is out of range (exponents run from "
+                     "%d to %d)", op == IB_MUL ? "product" : "quotient", INT8_MIN, INT8_MAX);
+            return bad(cc);
+        }
+        if (op == IB_DIV) {
+            d = dim_div(a.d, b.d);
+            anyd = a.anydim;
+            break;
+        }
         d = dim_mul(a.d, b.d);
         anyd = a.anydim || b.anydim;
         if (a.anydim) d = b.d;
         if (b.anydim) d = a.d;
-        break;
-    case IB_DIV:
-        d = dim_div(a.d, b.d);
-        anyd = a.anydim;
         break;
     case IB_POW: {
         if (!expect_dim(x, b, DIM_NONE, n->b->loc, "the exponent"))
@@ -1226,7 +1242,7 @@ static Val conv_bin(Ctx *x, AstNode *n)
     return v;
 }
 
-static Val conv(Ctx *x, AstNode *n)
+static Val conv_node(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     switch (n->kind) {
@@ -1299,6 +1315,60 @@ static Val conv(Ctx *x, AstNode *n)
         error_at(cc, n->loc, "expected an expression");
         return bad(cc);
     }
+}
+
+/* A real constant in e past float's range (a visit budget bounds shared subtrees). */
+static int float_overflow(const IrExpr *e, double *big, int *budget)
+{
+    if (!e || --*budget < 0)
+        return 0;
+    if (e->op == IE_CONST) {
+        *big = e->val;
+        return e->type == IRT_REAL && isfinite(e->val) && fabs(e->val) > FLT_MAX;
+    }
+    if (float_overflow(e->a, big, budget) || float_overflow(e->b, big, budget) ||
+        float_overflow(e->c, big, budget))
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (float_overflow(e->args[i], big, budget))
+            return 1;
+    return 0;
+}
+
+/* Every constant a literal or folding produces is finite (the innermost expression that is
+ * not is reported); where the model computes in float, every constant of a whole expression
+ * fits a float (an overflow would be inf in the generated code; folded steps in between are
+ * computed in double and may exceed it). */
+static Val conv(Ctx *x, AstNode *n)
+{
+    Sema *S = x->S;
+    int had_inf = S->inf_seen;
+    S->inf_seen = 0;
+    S->conv_depth++;
+    Val v = conv_node(x, n);
+    S->conv_depth--;
+    double c;
+    if (v.ok && ir_is_const(v.e, &c) && isinf(c) && n->kind == AST_NAME)
+        S->inf_seen = 1; /* `inf`, or a constant defined as it */
+    else if (v.ok && ir_is_const(v.e, &c) && (isnan(c) || (isinf(c) && !S->inf_seen))) {
+        error_at(x->cc, n->loc, "this %s is %s", n->kind == AST_NUM ? "number" : "constant",
+                 isnan(c) ? "not a number (NaN); a value must be a number"
+                 : c > 0 ? "infinite; a value must be finite (or 'inf' where infinity is meant)"
+                         : "minus infinite; a value must be finite (or '-inf' where infinity is meant)");
+        S->inf_seen |= had_inf;
+        return bad(x->cc);
+    }
+    S->inf_seen |= had_inf;
+    int budget = 100000;
+    if (v.ok && S->conv_depth == 0 && !S->no_float_check && !S->m->dbl &&
+        float_overflow(v.e, &c, &budget)) {
+        error_at(x->cc, n->loc, "%s (%.17g) is out of range for precision float (at most %.9g in "
+                 "magnitude)", ir_is_const(v.e, NULL) ? "this value" : "a constant in this expression",
+                 c, (double)FLT_MAX);
+        diag_extra(x->cc, "  note: 'sim { precision = double }' computes in double");
+        return bad(x->cc);
+    }
+    return v;
 }
 
 /* Evaluate a compile-time constant expression. */
@@ -1594,11 +1664,15 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             }
             Dim dim;
             IrType ty;
-            Mute mu = mute(cc, quiet);
+            /* a synapse has no generic check: its instances report its declarations (each
+             * message once, diag.c), defaults where `weight` is bound (a plastic synapse) */
+            int loud = model->op == TK_SYNAPSE;
+            Mute mu = mute(cc, quiet && !loud);
             int tok = type_of(cc, decl->a, &dim, &ty);
             unmute(cc, mu);
             if (S->has_wsub)
                 dim = dim_subst_weight(dim, S->wsub);
+            loud = loud && dim.e[DIM_W] == 0;
             Dim edim = dim;
             AstNode *arg = args ? find_arg(args, decl->name) : NULL;
             double val = 0;
@@ -1615,7 +1689,7 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
                 }
             } else if (decl->b) {
                 Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a parameter default", 0, NULL, 0, 0};
-                Mute mu2 = mute(cc, quiet);
+                Mute mu2 = mute(cc, quiet && !loud);
                 Dim vd;
                 if (const_eval(&y, decl->b, &val, &vd)) {
                     Val tmp = mkval(ir_const(cc, val, ty), vd);
@@ -2818,7 +2892,10 @@ static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int6
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
-    if (!const_eval(&x, e, &v, &d)) {
+    S->no_float_check++;
+    int evok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (!evok) {
         *ok = 0;
         return 0;
     }
@@ -2831,6 +2908,21 @@ static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int6
     return (int64_t)v;
 }
 
+/* v in the fewest digits that read back as v (%.17g at most): two values that differ
+ * print differently. */
+static const char *num_text(Compiler *cc, double v)
+{
+    char t[400];
+    int prec = 1;
+    while (snprintf(t, sizeof t, "%.*g", prec, v), prec < 17 && strtod(t, NULL) != v)
+        prec++;
+    if (strchr(t, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
+        for (int dec = 0; dec <= 17; dec++) /* 1000, not 1e+03 */
+            if (snprintf(t, sizeof t, "%.*f", dec, v), strtod(t, NULL) == v)
+                break;
+    return arena_strdup(&cc->arena, t);
+}
+
 /* Longest run or recording interval, in steps (~3 years at dt 0.1 ms); the sum of all runs
  * is held to it too, so step counts stay far from int64_t overflow. */
 #define MAX_STEPS 1e15
@@ -2841,7 +2933,10 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
-    if (!const_eval(&x, e, &v, &d)) {
+    S->no_float_check++;
+    int evok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (!evok) {
         *ok = 0;
         return 0;
     }
@@ -2852,16 +2947,22 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
         return 0;
     }
     double n = v / S->m->dt, r = floor(n + 0.5);
-    if (!(fabs(n) <= MAX_STEPS)) {
-        /* also keeps the conversion to int64_t below defined */
-        error_at(S->cc, e->loc, "%s is too long (%g steps of %g ms; at most %g)", what, n,
-                 S->m->dt, MAX_STEPS);
+    if (!isfinite(v) || v < 0) {
+        error_at(S->cc, e->loc, "%s is %s (%s ms)", what, isfinite(v) ? "negative" : "not finite",
+                 num_text(S->cc, v));
         *ok = 0;
         return 0;
     }
-    if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1) || r < 0) {
-        error_at(S->cc, e->loc, "%s is not a whole number of steps (%g ms / dt %g ms = %.6g)", what,
-                 v, S->m->dt, n);
+    if (!(fabs(n) <= MAX_STEPS)) {
+        /* also keeps the conversion to int64_t below defined */
+        error_at(S->cc, e->loc, "%s is too long (%g steps of %s ms; at most %g)", what, n,
+                 num_text(S->cc, S->m->dt), MAX_STEPS);
+        *ok = 0;
+        return 0;
+    }
+    if (fabs(n - r) > 1e-9 * (r > 1 ? r : 1)) {
+        error_at(S->cc, e->loc, "%s is not a whole number of steps (%s ms / dt %s ms = %.10g)", what,
+                 num_text(S->cc, v), num_text(S->cc, S->m->dt), n);
         *ok = 0;
         return 0;
     }
@@ -4597,6 +4698,11 @@ static void do_runtime(Sema *S, AstNode *f)
         return;
     }
     const char *name = arena_printf(&cc->arena, "%s.%s", f->name, f->name2);
+    if (!isfinite(v->init)) {
+        error_at(cc, f->loc, "'%s' is %s; a run-time parameter's value must be finite", name,
+                 v->init > 0 ? "inf" : "-inf");
+        return;
+    }
     for (int i = 0; i < S->m->nrtparams; i++)
         if (S->m->rtparams[i].var == v) {
             error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
@@ -4604,6 +4710,40 @@ static void do_runtime(Sema *S, AstNode *f)
         }
     S->m->rtparams = grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
     S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
+}
+
+/* `seed = N`: an integer literal is read exactly, up to UINT64_MAX as `--seed` takes it; a
+ * computed seed passes through a double, so it is held below 2^53, where doubles are exact. */
+static void sim_seed(Sema *S, AstNode *e)
+{
+    Compiler *cc = S->cc;
+    const char *t = e->kind == AST_NUM && !e->str ? e->name2 : NULL;
+    if (t && strspn(t, "0123456789") == strlen(t)) {
+        uint64_t v = 0;
+        for (; *t; t++) {
+            if (v > (UINT64_MAX - (uint64_t)(*t - '0')) / 10) {
+                error_at(cc, e->loc, "the seed must be an integer from 0 to %llu",
+                         (unsigned long long)UINT64_MAX);
+                return;
+            }
+            v = v * 10 + (uint64_t)(*t - '0');
+        }
+        S->m->seed = v;
+        return;
+    }
+    Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the seed", 0, NULL, 0, 0};
+    double v;
+    Dim d;
+    S->no_float_check++;
+    int ok = const_eval(&x, e, &v, &d);
+    S->no_float_check--;
+    if (ok && (!dim_is_none(d) || v != floor(v) || v < 0 || v > 9007199254740991.0)) {
+        error_at(cc, e->loc, "the seed must be an integer from 0 to %llu; a seed computed by an "
+                 "expression, from 0 to 9007199254740991 (2^53 - 1)", (unsigned long long)UINT64_MAX);
+        return;
+    }
+    if (ok)
+        S->m->seed = (uint64_t)v;
 }
 
 static void do_sim(Sema *S, AstNode *sim)
@@ -4617,17 +4757,14 @@ static void do_sim(Sema *S, AstNode *sim)
             double v;
             Dim d;
             if (const_eval(&x, s->a, &v, &d)) {
-                if (!dim_eq(d, dim_time()) || !(v > 0)) {
-                    error_at(cc, s->a->loc, "dt must be a positive time, e.g. 'dt = 0.1 ms'");
+                if (!dim_eq(d, dim_time()) || !(v > 0) || !isfinite(v)) {
+                    error_at(cc, s->a->loc, "dt must be a positive finite time, e.g. 'dt = 0.1 ms'");
                     continue;
                 }
                 S->m->dt = v;
             }
         } else if (strcmp(k, "seed") == 0) {
-            int ok = 1;
-            int64_t v = const_int(S, s->a, "the seed", 0, INT64_MAX / 2, &ok);
-            if (ok)
-                S->m->seed = (uint64_t)v;
+            sim_seed(S, s->a);
         } else if (strcmp(k, "precision") == 0) {
             if (s->a->kind == AST_NAME && strcmp(s->a->name, "double") == 0)
                 S->m->dbl = 1;
@@ -4721,6 +4858,15 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     for (int f = 0; f < nfiles; f++)
         for (int i = 0; i < files[f]->list.n; i++)
             items[nitems++] = files[f]->list.v[i];
+    /* the precision first: constants before the `sim` block are checked against it (conv) */
+    for (int i = 0; i < nitems; i++)
+        if (items[i]->kind == AST_SIM)
+            for (int k = 0; k < items[i]->list.n; k++) {
+                AstNode *st = items[i]->list.v[k];
+                if (strcmp(st->name, "precision") == 0 && st->a->kind == AST_NAME &&
+                    strcmp(st->a->name, "double") == 0)
+                    S->m->dbl = 1;
+            }
     int nsim = 0;
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];

@@ -42,6 +42,16 @@ Dim dim_div(Dim a, Dim b)
     return a;
 }
 
+int dim_fits(Dim a, Dim b, int sign)
+{
+    for (int i = 0; i < DIM__COUNT; i++) {
+        int v = a.e[i] + sign * b.e[i];
+        if (v > INT8_MAX || v < INT8_MIN)
+            return 0;
+    }
+    return 1;
+}
+
 /* a^(num/den); every exponent must stay an integer. */
 Dim dim_pow(Dim a, int num, int den, int *ok)
 {

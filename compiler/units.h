@@ -24,6 +24,9 @@ int dim_eq(Dim a, Dim b);
 int dim_is_none(Dim a);
 Dim dim_mul(Dim a, Dim b);
 Dim dim_div(Dim a, Dim b);
+/* 1 if a * b (sign 1) or a / b (sign -1) keeps every exponent in an int8_t: dim_mul and
+ * dim_div wrap, so callers with user input check first. */
+int dim_fits(Dim a, Dim b, int sign);
 Dim dim_pow(Dim a, int num, int den, int *ok);  /* a^(num/den); ok = 0 if not integral
                                                  * or out of range */
 Dim dim_time(void);

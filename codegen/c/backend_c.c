@@ -56,13 +56,14 @@ static void c_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
 
 static void c_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
-    char at[128];
+    StrBuf at = {0};
     if (p->post.offset)
-        snprintf(at, sizeof at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+        sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
     else
-        snprintf(at, sizeof at, "%s_slot + %s", p->cname, d->index);
-    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at);
-    out_line(o, "%s_ring[%s] = 0;", p->cname, at);
+        sb_printf(&at, "%s_slot + %s", p->cname, d->index);
+    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at.s);
+    out_line(o, "%s_ring[%s] = 0;", p->cname, at.s);
+    sb_free(&at);
 }
 
 static void c_spike(const CgDialect *d, const IrPop *pop, Out *o)
@@ -172,12 +173,14 @@ static void mpi_restrict(Out *o, const IrModel *m, const IrProj *j, int file)
 {
     const char *c = j->cname, *pc = j->post.pop->cname;
     long long off = (long long)j->post.offset, n = (long long)j->post.size;
-    char grp[96], cols[128];
-    snprintf(grp, sizeof grp, mpi_recorded(m, j) ? "&%s_grp" : "NULL", c);
-    snprintf(cols, sizeof cols, file ? "%s_fw, %s_fd" : "NULL, NULL", c, c);
+    StrBuf grp = {0}, cols = {0};
+    sb_printf(&grp, mpi_recorded(m, j) ? "&%s_grp" : "NULL", c);
+    sb_printf(&cols, file ? "%s_fw, %s_fd" : "NULL, NULL", c, c);
     out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
     out_line(o, "if (nrt_mpi_restrict(&ctx, &%s, nc_view(%s_lo, %lld, %lld), nc_view(%s_hi, %lld, %lld), &rk, %s, %s) != NRT_OK) return -1;",
-             c, pc, off, n, pc, off, n, grp, cols);
+             c, pc, off, n, pc, off, n, grp.s, cols.s);
+    sb_free(&grp);
+    sb_free(&cols);
     if (mpi_recorded(m, j))
         out_line(o, "%s_rk = rk, %s_gnnz = %s_grp[%s.n_pre];", c, c, c, c);
 }
@@ -603,10 +606,10 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
                      (long long)j->post.size);
     }
     out_line(o, "%s_nspk = 0;", p->cname);
-    char lo[64], hi[64];
-    snprintf(lo, sizeof lo, m->mpi ? "%s_lo" : "0", p->cname);
-    snprintf(hi, sizeof hi, m->mpi ? "%s_hi" : "%s_N", p->cname);
-    out_open(o, "for (int64_t n = %s; n < %s; n++)", lo, hi);
+    StrBuf lo = {0}, hi = {0};
+    sb_printf(&lo, m->mpi ? "%s_lo" : "0", p->cname);
+    sb_printf(&hi, m->mpi ? "%s_hi" : "%s_N", p->cname);
+    out_open(o, "for (int64_t n = %s; n < %s; n++)", lo.s, hi.s);
     if (sel_form(p)) {
         int k = 0;
         if (p->has_spikes)
@@ -616,13 +619,15 @@ static void emit_pop_step(Out *o, const IrPop *p, const IrModel *m)
             out_line(o, "%s_fl[n] = (uint8_t)nc_fired;", p->cname);
         out_close(o);
         if (p->has_spikes) {
-            out_line(o, "for (int64_t n = %s; n < %s; n++)", lo, hi);
+            out_line(o, "for (int64_t n = %s; n < %s; n++)", lo.s, hi.s);
             out_line(o, "    if (%s_fl[n]) %s_spk[%s_nspk++] = n;", p->cname, p->cname, p->cname);
         }
     } else {
         cg_block(&d, &p->body, o);
         out_close(o);
     }
+    sb_free(&lo);
+    sb_free(&hi);
     if (p->topk)
         emit_topk(o, &d, p, m);
     out_close(o);
@@ -999,7 +1004,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     dd.dbl = 1;
     dd.real = "double";
     StrBuf b = {0};
-    char cnt[128];
+    StrBuf cnt = {0};
     out_line(o, "/* exact propagators of %s's synapse scopes, from the current parameters (load time and after 'set') */",
              j->name);
     out_open(o, "static int props_%s(void)", c);
@@ -1046,20 +1051,20 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "%s_D = maxd + 1;", c);
     if (m->mpi && !mpi_recorded(m, j))
         out_line(o, "nrt_free(rk);");
-    snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npost);
-    alloc_line(o, c, "_ring", cnt, "receptor input ring", j->name);
-    snprintf(cnt, sizeof cnt, "%lld + 1", npost);
-    alloc_line(o, c, "_cptr", cnt, "column index", j->name);
+    sb_setf(&cnt, "%s_D * %lld", c, npost);
+    alloc_line(o, c, "_ring", cnt.s, "receptor input ring", j->name);
+    sb_setf(&cnt, "%lld + 1", npost);
+    alloc_line(o, c, "_cptr", cnt.s, "column index", j->name);
     alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
     alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
     out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
     out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
     out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
     out_begin(o);
-    snprintf(cnt, sizeof cnt, "%lld + 1", npost);
-    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt, j->name);
+    sb_setf(&cnt, "%lld + 1", npost);
+    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt.s, j->name);
     out_line(o, "if (!fill) return -1;");
-    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt);
+    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt.s);
     out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
     out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
     out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
@@ -1069,23 +1074,23 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_line(o, "nrt_free(fill);");
     out_close(o);
-    snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npre);
-    alloc_line(o, c, "_hist", cnt, "spike history", j->name);
-    snprintf(cnt, sizeof cnt, "%s_D", c);
-    alloc_line(o, c, "_hist_n", cnt, "spike history", j->name);
+    sb_setf(&cnt, "%s_D * %lld", c, npre);
+    alloc_line(o, c, "_hist", cnt.s, "spike history", j->name);
+    sb_setf(&cnt, "%s_D", c);
+    alloc_line(o, c, "_hist_n", cnt.s, "spike history", j->name);
     alloc_line(o, c, "_arr", "nnz", "arrivals", j->name);
     alloc_line(o, c, "_arr_pre", "nnz", "arrivals", j->name);
-    snprintf(cnt, sizeof cnt, "%lld", npost);
-    alloc_line(o, c, "_fired", cnt, "post spikes", j->name);
+    sb_setf(&cnt, "%lld", npost);
+    alloc_line(o, c, "_fired", cnt.s, "post spikes", j->name);
     for (int k = 0; k < pl->npre; k++) {
-        snprintf(cnt, sizeof cnt, "%lld", npre);
-        alloc_line(o, pl->pre[k]->cname, "", cnt, pl->pre[k]->label, j->name);
-        snprintf(cnt, sizeof cnt, "%s_D * %lld", c, npre);
-        alloc_line(o, pl->pre[k]->cname, "_h", cnt, pl->pre[k]->label, j->name);
+        sb_setf(&cnt, "%lld", npre);
+        alloc_line(o, pl->pre[k]->cname, "", cnt.s, pl->pre[k]->label, j->name);
+        sb_setf(&cnt, "%s_D * %lld", c, npre);
+        alloc_line(o, pl->pre[k]->cname, "_h", cnt.s, pl->pre[k]->label, j->name);
     }
     for (int k = 0; k < pl->npost; k++) {
-        snprintf(cnt, sizeof cnt, "%lld", npost);
-        alloc_line(o, pl->post[k]->cname, "", cnt, pl->post[k]->label, j->name);
+        sb_setf(&cnt, "%lld", npost);
+        alloc_line(o, pl->post[k]->cname, "", cnt.s, pl->post[k]->label, j->name);
     }
     if (pl->pre_init.n) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
@@ -1104,6 +1109,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_blank(o);
     sb_free(&b);
+    sb_free(&cnt);
 }
 
 /* Loop over this step's spikes of `pop` inside the view (off, size): defines `idx`. */
@@ -1115,10 +1121,9 @@ static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, con
 }
 
 /* The delay of synapse s in steps, as generated code. */
-static const char *delay_of(const IrProj *j, char *buf, size_t n)
+static const char *delay_of(const IrProj *j, StrBuf *buf)
 {
-    snprintf(buf, n, j->delay ? "%s_d[s]" : "1", j->cname);
-    return buf;
+    return j->delay ? sb_setf(buf, "%s_d[s]", j->cname) : "1";
 }
 
 /* Define `hi`, the element of the pre { } history a handler of synapse (i, s) reads: the
@@ -1126,9 +1131,10 @@ static const char *delay_of(const IrProj *j, char *buf, size_t n)
  * neurons), which is what the synapse sees through its delay dd. */
 static void hist_elem(Out *o, const IrProj *j, int back)
 {
-    char dl[96];
+    StrBuf dl = {0};
     out_line(o, "const int64_t hi = ((step - %s + %d) %% %s_D + %s_D) %% %s_D * %lld + i;",
-             delay_of(j, dl, sizeof dl), back, j->cname, j->cname, j->cname, (long long)j->pre.size);
+             delay_of(j, &dl), back, j->cname, j->cname, j->cname, (long long)j->pre.size);
+    sb_free(&dl);
 }
 
 /* Loop over every synapse (i, s, j), with `hi` for `back` (see hist_elem). */
@@ -1151,8 +1157,8 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     PlastNames nm;
     CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
     CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
-    char dl[96];
-    delay_of(j, dl, sizeof dl);
+    StrBuf dlb = {0};
+    const char *dl = delay_of(j, &dlb);
 
     out_line(o, "/* %s, phase 1: 'on pre' where this step's arrivals reach a synapse, then 'on step' */", j->name);
     out_open(o, "static void arrive_%s(int64_t step)", c);
@@ -1273,14 +1279,16 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_close(o);
         out_blank(o);
     }
+    sb_free(&dlb);
 }
 
 /* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
 static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char *file, int mpi)
 {
     const char *jc = rec->proj->cname;
-    char nnz[96];   /* --mpi: the full projection's count; each rank holds a part */
-    snprintf(nnz, sizeof nnz, mpi ? "%s_gnnz" : "%s.nnz", jc);
+    StrBuf nnzb = {0};   /* --mpi: the full projection's count; each rank holds a part */
+    sb_printf(&nnzb, mpi ? "%s_gnnz" : "%s.nnz", jc);
+    const char *nnz = nnzb.s;
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
     for (int k = 0; k < rec->nvars; k++) {
@@ -1308,6 +1316,7 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     sb_free(&vars);
     sb_free(&units);
     sb_free(&pn);
+    sb_free(&nnzb);
 }
 
 /* ===== plastic projections =====} */

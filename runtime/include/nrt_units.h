@@ -190,8 +190,13 @@ static int nrt_unit_expr(nrt_unit_text *p, int e[NRT_UNIT_NDIM], double *sc)
         double s2;
         if (!nrt_unit_term(p, e2, &s2))
             return 0;
-        for (int d = 0; d < NRT_UNIT_NDIM; d++)
+        for (int d = 0; d < NRT_UNIT_NDIM; d++) {
             e[d] += op == '*' ? e2[d] : -e2[d];
+            if (e[d] > 127 || e[d] < -128) {
+                snprintf(p->err, (size_t)p->errlen, "unit exponent out of range");
+                return 0;
+            }
+        }
         if (op == '*')
             *sc *= s2;
         else

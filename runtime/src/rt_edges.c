@@ -31,6 +31,7 @@
 #include "rt_internal.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -572,6 +573,17 @@ static nrt_status read_npy(edges *e, const unsigned char *buf, size_t len)
     return NRT_OK;
 }
 
+/* The first edge whose weight a float cannot hold (a model in precision float would
+ * compute with inf), refused with its file and line whatever the precision, so that a file
+ * means the same in both; -1 when every weight fits. */
+static int64_t weight_past_float(const edges *e)
+{
+    for (int64_t k = 0; e->has[C_W] && k < e->n; k++)
+        if (fabs(e->v[C_W][k]) > FLT_MAX)
+            return k;
+    return -1;
+}
+
 /* Contract: neurort.h. */
 nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
                          int need_w, nrt_csr *out, double **w, double **delay)
@@ -611,6 +623,11 @@ nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t 
                                                             : "the delay is not a finite time >= 0");
             st = NRT_EINVAL;
         }
+    }
+    if (st == NRT_OK && (k = weight_past_float(&e)) >= 0) {
+        nrt_seterr(ctx, "%s:%lld: the weight %g is beyond float's range (at most %g in magnitude)",
+                   path, (long long)e.line[k], e.v[C_W][k], (double)FLT_MAX);
+        st = NRT_EINVAL;
     }
     if (st == NRT_OK && need_w && !e.has[C_W]) {
         nrt_seterr(ctx, "%s:1: no weight column, and the projection gives no 'w'", path);

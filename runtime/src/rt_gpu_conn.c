@@ -454,7 +454,7 @@ static nrt_status build_total(build *b, nrt_dcsr *out)
 static nrt_status build_pairs(build *b, nrt_dcsr *out)
 {
     const int64_t np = b->s->n_pre;
-    char name[160];
+    char name[160]; /* nc_rows_fill_ and a C name of at most 128 bytes (cg_kname) */
     nrt_kernel *kc, *kf;
     nrt_dmem count = {0, 0};
     nrt_status st;

@@ -27,6 +27,7 @@ CSV_CASES = [
     ("pre,target,w\n0,1,1\n", "edges.csv:1: unknown column name 'target' (columns are pre, post, w, delay)"),
     ("pre,post\n0,1\n", "edges.csv:1: no weight column, and the projection gives no 'w'"),
     ("0,1,1,-2\n", "edges.csv:1: the delay is not a finite time >= 0"),
+    ("0,1,1\n0,2,-1e300\n", "edges.csv:2: the weight -1e+300 is beyond float's range"),
     ("0,1,1,2,3\n", "edges.csv:1: expected 2 to 4 columns (pre,post[,w[,delay]]), got 5"),
     ("# nothing\n", "edges.csv:1: no edges (and no header)"),
 ]
@@ -41,6 +42,8 @@ def npy_cases(path):
            "edges.npy:1: unsupported .npy dtype")
     yield (lambda: np.save(path, np.array([[0, 1, 1.0], [4, 9, 1.0]])),
            "edges.npy:2: post index 9 is not a neuron of the postsynaptic target (0 .. 7)")
+    yield (lambda: np.save(path, np.array([[0, 1, 1.0], [4, 2, 3.5e38]])),
+           "edges.npy:2: the weight 3.5e+38 is beyond float's range")
     yield (lambda: np.save(path, np.array([(0, 1)], dtype=[("pre", "<i4"), ("to", "<i4")])),
            "edges.npy:1: .npy field 'to' of type '<i4'")
     yield (lambda: np.save(path, np.asfortranarray(np.ones((4, 3)))),
