@@ -24,8 +24,10 @@
 #define CK_VERSION 2              /* 1: no checksums (neuroc before the integrity checks) */
 #define CK_HEADER "checkpoint.txt"
 #define CK_MAX_HEADER (64u << 20) /* bytes of checkpoint.txt read at most */
-#define CK_MAX_LINE 1024          /* characters of a header line, '\n' excluded */
-#define CK_MAX_NAME 255           /* characters of a name in the header */
+#define CK_MAX_LINE 8192          /* characters of a header line, '\n' excluded */
+#define CK_MAX_NAME 4000          /* characters of a name in the header (model names of any
+                                     length up to this; a file name is cut, ck_file) */
+#define CK_FILE_NAME 200          /* characters of an array's name kept whole in its file name */
 
 /* "<dir>/<name><suffix>" into buf; -1 (errmsg set) when it does not fit. */
 static int ck_path(nrt_ctx *ctx, char *buf, size_t n, const char *dir, const char *name,
@@ -593,13 +595,27 @@ static void text_printf(ck_text *t, const char *fmt, ...)
     t->len += (size_t)k;
 }
 
-/* Write all of `bytes` to <dir>/<name>.bin. 0, or -1 with errmsg. */
+/* The file of array `name`: "<name>.bin", or for a name longer than CK_FILE_NAME (file
+ * systems allow 255 bytes) its first CK_FILE_NAME - 17 characters, '-' and the name's
+ * CRC-64 in hex, ".bin": distinct names give distinct files (the header lists each name
+ * once and holds each file's checksum). */
+static const char *ck_file(const char *name, char *buf, size_t n)
+{
+    size_t len = strlen(name);
+    if (len <= CK_FILE_NAME)
+        snprintf(buf, n, "%s.bin", name);
+    else
+        snprintf(buf, n, "%.*s-%016" PRIx64 ".bin", CK_FILE_NAME - 17, name, crc64(name, len));
+    return buf;
+}
+
+/* Write all of `bytes` to <dir>/<file of name>. 0, or -1 with errmsg. */
 static int write_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it)
 {
-    char path[4200];
+    char path[4200], file[CK_FILE_NAME + 8];
     FILE *f;
     int bad;
-    if (ck_path(ctx, path, sizeof path, dir, it->name, ".bin") != 0)
+    if (ck_path(ctx, path, sizeof path, dir, ck_file(it->name, file, sizeof file), "") != 0)
         return -1;
     f = fopen(path, "wb");
     if (!f) {
@@ -718,11 +734,11 @@ nrt_status nrt_ckpt_save(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n
  * -1 with errmsg. */
 static int read_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it, uint64_t crc)
 {
-    char path[4200];
+    char path[4200], file[CK_FILE_NAME + 8];
     FILE *f;
     size_t got;
     int extra;
-    if (ck_path(ctx, path, sizeof path, dir, it->name, ".bin") != 0)
+    if (ck_path(ctx, path, sizeof path, dir, ck_file(it->name, file, sizeof file), "") != 0)
         return -1;
     f = fopen(path, "rb");
     if (!f) {
@@ -739,8 +755,8 @@ static int read_array(nrt_ctx *ctx, const char *dir, const nrt_ckpt_item *it, ui
         return -1;
     }
     if (crc64(it->data, it->bytes) != crc) {
-        nrt_seterr(ctx, "checkpoint '%s': array file '%s.bin' does not match its checksum in %s "
-                   "(changed or damaged after it was written)", dir, it->name, CK_HEADER);
+        nrt_seterr(ctx, "checkpoint '%s': array file '%s' does not match its checksum in %s "
+                   "(changed or damaged after it was written)", dir, file, CK_HEADER);
         return -1;
     }
     return 0;

@@ -37,6 +37,19 @@ for f in a.csv b.csv w.csv; do
         exit 1
     fi
 done
+# a checkpoint at 10 ms (one file per array, named after these names) and its resume: the
+# same recordings as the run above
+"$WORK/sim_c" --quiet --out "$WORK/ck1" --checkpoint "$WORK/ck" --checkpoint-at 10ms || { echo "$tag: FAILED: checkpoint" >&2; exit 4; }
+"$WORK/sim_c" --quiet --out "$WORK/ck2" --resume "$WORK/ck" || { echo "$tag: FAILED: resume" >&2; exit 4; }
+for f in a.csv b.csv w.csv; do
+    tail -n +2 "$WORK/ck2/$f" >"$WORK/ck_$f"
+    n=$(wc -l <"$WORK/ck_$f")
+    tail -n "$n" "$WORK/c/$f" >"$WORK/c_$f"
+    if [ "$n" -lt 1 ] || ! cmp "$WORK/c/$f" "$WORK/ck1/$f" || ! cmp "$WORK/c_$f" "$WORK/ck_$f"; then
+        echo "$tag: FAILED: $f with a checkpoint, or after resuming, differs from the run without" >&2
+        exit 1
+    fi
+done
 [ "$BACKEND" = c ] && { echo "$tag: ok"; exit 0; }
 "$NEUROC" "$WORK/long.neuro" --backend "$BACKEND" -o "$WORK/sim_gpu" || { echo "$tag: FAILED: neuroc --backend $BACKEND" >&2; exit 3; }
 if ! "$WORK/sim_gpu" --list-devices >"$WORK/devices.txt" 2>&1 || [ ! -s "$WORK/devices.txt" ]; then
