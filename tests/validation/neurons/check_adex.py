@@ -20,7 +20,7 @@ For each of the Naud et al. (2008) patterns and for the stdlib defaults under 1 
    bursting (every ISI short, < 10 ms, within a burst or long, > 100 ms, between bursts),
    delayed accelerating (first spike after 25 ms, ISIs shrinking), delayed regular bursting
    (first spike after 40 ms, then bursts: ISIs < 10 ms or > 50 ms), transient (one spike),
-   irregular (ISIs spanning a factor > 1.5 after the first burst); the defaults under 1 nA
+   irregular (ISI CV > 0.3 after the first burst; tonic firing has ~0); the defaults under 1 nA
    adapt (ISIs growing).
 """
 import math
@@ -75,8 +75,9 @@ def pattern_ok(name, t):
         return len(t) == 1, "%d spikes" % len(t)
     if name == "irregular":
         late = d[3:]
-        return (len(late) > 10 and max(late) > 1.5 * min(late),
-                "ISIs after the first burst %.1f .. %.1f" % (min(late), max(late)) if late else "none")
+        return (len(late) > 10 and cv(late) > 0.3,
+                "ISIs after the first burst %.1f .. %.1f, CV %.2f" % (min(late), max(late), cv(late))
+                if late else "none")
     if name == "default_1nA":
         return (len(d) >= 6 and all(d[k + 1] > d[k] for k in range(5)), "ISIs %s" % ["%.1f" % x for x in d[:6]])
     return False, "unknown pattern"
