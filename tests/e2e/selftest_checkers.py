@@ -128,12 +128,9 @@ def gen_hh(d, variant):
 def gen_izh(d, variant):
     sub = 1 if variant == "one_substep" else 2
     v, u = -65.0, izh.B * -65.0
-    h = izh.DT / sub
     steps, V, U = [], [], []
     for s in range(izh.STEPS):
-        for _ in range(sub):
-            dv, du = izh.f(v, u)
-            v, u = v + h * dv, u + h * du
+        v, u = izh.scheme_step(v, u, izh.DT, sub, variant == "joint_u")
         if v >= izh.V_PEAK:
             steps.append(s)
             v, u = izh.C, u + izh.D
@@ -252,7 +249,7 @@ CASES = {
     "lif_const": ("check_lif_const.py", gen_lif, ["late_spike", "refractory19", "float_like"]),
     "exact_linear": ("check_exact_linear.py", gen_exact, ["rk4_like", "off_by_one_step"]),
     "hh": ("check_hh.py", gen_hh, ["missing_spike", "late_by_3_steps"]),
-    "izhikevich": ("check_izhikevich.py", gen_izh, ["one_substep"]),
+    "izhikevich": ("check_izhikevich.py", gen_izh, ["one_substep", "joint_u"]),
     "poisson": ("check_poisson.py", gen_poisson, ["rate_10pct_high", "shared_stream"]),
     "delay": ("check_delay.py", gen_delay, ["delay_plus_one", "zero_delay_allowed"]),
     "cuba": ("check_cuba.py", lambda d, v: gen_va("cuba", d, v), ["dies_at_500ms", "runaway"]),

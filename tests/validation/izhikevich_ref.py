@@ -3,8 +3,9 @@
 1000 neurons) under neuroc's step contract, with Python's own random numbers:
 
   each 1 ms step: I = (weights of the spikes of the previous step) + thalamic noise
-  (5 N(0,1) for E, 2 N(0,1) for I); two Euler half-steps of 0.5 ms for (V, U) together
-  (the stdlib Izhikevich, euler(substeps = 2)); then if V >= 30 mV: V = c, U += d.
+  (5 N(0,1) for E, 2 N(0,1) for I); two Euler half-steps of 0.5 ms for V with U held, then
+  one Euler step of 1 ms for U with the new V (the 2003 program's scheme, the stdlib
+  Izhikevich); then if V >= 30 mV: V = c, U += d.
 
 `python3 izhikevich_ref.py [seeds...]` prints the mean E and I rates (Hz) over 1 s per seed;
 check_izhikevich.py holds the numbers this gives for seeds 1-4.
@@ -39,11 +40,9 @@ def run(seed, n_e=800, n_i=200, steps=1000):
         fired = []
         for k in range(n):
             vk, uk, ik = v[k], u[k], inp[k]
-            for _h in range(2):
-                dv = 0.04 * vk * vk + 5 * vk + 140 - uk + ik
-                du = a[k] * (b[k] * vk - uk)
-                vk += 0.5 * dv
-                uk += 0.5 * du
+            vk += 0.5 * (0.04 * vk * vk + 5 * vk + 140 - uk + ik)
+            vk += 0.5 * (0.04 * vk * vk + 5 * vk + 140 - uk + ik)
+            uk += a[k] * (b[k] * vk - uk)
             if vk >= 30:
                 vk = c[k]
                 uk += d[k]
