@@ -1745,8 +1745,9 @@ static void state_range(Sema *S, AstNode *decl, IrVar *v)
         }
     }
     if (e[0] && e[1] && !(b[0] < b[1])) {
-        error_at(cc, g->loc, "the range of '%s' is empty: the lower bound %g %s is not below "
-                 "the upper bound %g %s", decl->name, b[0], v->unit, b[1], v->unit);
+        const char *u = strcmp(v->unit, "1") == 0 ? "" : v->unit, *sp = *u ? " " : "";
+        error_at(cc, g->loc, "the range of '%s' is empty: the lower bound %g%s%s is not below "
+                 "the upper bound %g%s%s", decl->name, b[0], sp, u, b[1], sp, u);
         return;
     }
     v->has_lo = e[0] != NULL;
