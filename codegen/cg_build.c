@@ -317,8 +317,15 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         for (int k = 0; k < p->nvars; k++) {
             IrVar *v = p->vars[k];
             static const char *const kinds[] = {"state", "param", "receptor", "prev", "refractory"};
-            out_line(&o, "%s %s: %s%s", kinds[v->kind], v->cname, v->unit ? v->unit : "1",
-                     v->per_neuron ? " per-neuron" : "");
+            char rg[96] = "", lo[32] = "(-inf", hi[32] = "inf)";
+            if (v->has_lo)    /* the declared range, `range(lo, hi)` */
+                snprintf(lo, sizeof lo, "[%.17g", v->lo);
+            if (v->has_hi)
+                snprintf(hi, sizeof hi, "%.17g]", v->hi);
+            if (v->has_lo || v->has_hi)
+                snprintf(rg, sizeof rg, " range %s, %s", lo, hi);
+            out_line(&o, "%s %s: %s%s%s", kinds[v->kind], v->cname, v->unit ? v->unit : "1",
+                     v->per_neuron ? " per-neuron" : "", rg);
         }
         for (int k = 0; k < p->nprops; k++) {
             IrProp *pr = p->props[k];
