@@ -6,8 +6,9 @@
  * LO and HI the bounds in the model's precision, the finite extremes where a side is open;
  * the GPU back ends look in the same order on the device (simt_finite.c).
  *
- * The C back end looks in check_finite(step), a pass over the states after the step; its
- * default interval is CG_FINITE_C_EVERY steps (docs/robustness.md says why).
+ * The C back end looks in check_finite(step), a pass over the states after the step that
+ * only decides (vectorised: one loop per population, no exit); its default interval is
+ * NRT_CHECK_EVERY_C steps (docs/robustness.md says why).
  */
 #include <float.h>
 
@@ -90,32 +91,57 @@ void cg_finite_c(Out *o, const IrModel *m)
 {
     out_open(o, "static int check_finite(int64_t step)");
     out_line(o, "int nc_ok = 1;");
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1)
-            out_line(o, "if (nc_ok) return 0;");
-        for (int i = 0; i < m->npops; i++) {
-            const IrPop *p = m->pops[i];
-            for (int j = 0; j < p->nvars; j++) {
-                const IrVar *v = p->vars[j];
-                if (!cg_finite_var(v))
-                    continue;
+    /* the pass: per population one loop; x - x is 0 for a finite x and NaN otherwise, so
+     * the sum over the variables without a range is 0 exactly when they are all finite */
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        StrBuf sum = {0}, all = {0};
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *v = p->vars[j];
+            if (!cg_finite_var(v))
+                continue;
+            if (cg_finite_ranged(v)) {
                 char x[160];
-                StrBuf ok = {0}, rep = {0};
                 snprintf(x, sizeof x, "%s[n]", v->cname);
-                cg_finite_ok(m, v, x, &ok);
-                if (m->mpi)   /* this rank's neurons */
-                    out_line(o, "for (int64_t n = %s_lo; n < %s_hi; n++)", p->cname, p->cname);
-                else
-                    out_line(o, "for (int64_t n = 0; n < %lld; n++)", (long long)p->size);
-                if (pass == 0) {
-                    out_line(o, "    nc_ok &= %s;", ok.s);
-                } else {
-                    cg_finite_report(m, v, x, "n", "step", "return ", &rep);
-                    out_line(o, "    if (!%s) %s", ok.s, rep.s);
-                }
-                sb_free(&ok);
-                sb_free(&rep);
+                if (all.len)
+                    sb_puts(&all, " & ");
+                cg_finite_ok(m, v, x, &all);
+            } else {
+                sb_printf(&sum, "%s(%s[n] - %s[n])", sum.len ? " + " : "", v->cname, v->cname);
             }
+        }
+        if (sum.len)
+            sb_printf(&all, "%s(%s == 0)", all.len ? " & " : "", sum.s);
+        if (all.len) {
+            if (m->mpi)   /* this rank's neurons */
+                out_line(o, "for (int64_t n = %s_lo; n < %s_hi; n++)", p->cname, p->cname);
+            else
+                out_line(o, "for (int64_t n = 0; n < %lld; n++)", (long long)p->size);
+            out_line(o, "    nc_ok &= %s;", all.s);
+        }
+        sb_free(&sum);
+        sb_free(&all);
+    }
+    /* only a failed pass looks for the first offender, with the test of every back end */
+    out_line(o, "if (nc_ok) return 0;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++) {
+            const IrVar *v = p->vars[j];
+            if (!cg_finite_var(v))
+                continue;
+            char x[160];
+            StrBuf ok = {0}, rep = {0};
+            snprintf(x, sizeof x, "%s[n]", v->cname);
+            cg_finite_ok(m, v, x, &ok);
+            cg_finite_report(m, v, x, "n", "step", "return ", &rep);
+            if (m->mpi)
+                out_line(o, "for (int64_t n = %s_lo; n < %s_hi; n++)", p->cname, p->cname);
+            else
+                out_line(o, "for (int64_t n = 0; n < %lld; n++)", (long long)p->size);
+            out_line(o, "    if (!%s) %s", ok.s, rep.s);
+            sb_free(&ok);
+            sb_free(&rep);
         }
     }
     out_line(o, "(void)step;");
