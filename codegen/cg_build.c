@@ -562,6 +562,11 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
     out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
     out_close(o);
     out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    int checked = 0;
+    for (int i = 0; i < m->npops; i++)
+        checked |= cg_finite_any(m->pops[i]);
+    if (!checked)   /* so that --bench and the manifest say so */
+        out_line(o, "ctx.check_finite = 0; /* no state to check (or neuroc --no-check-finite) */");
     for (int i = 0; i < m->npops; i++) {
         StrBuf pn = {0};
         cg_cstring(m->pops[i]->name, &pn);

@@ -14,10 +14,12 @@
 
 #include "codegen.h"
 
-/* Contract: 1 when the check looks at v: a real, per-neuron neuron or receptor state. */
+/* Contract: 1 when the check looks at v: a real, per-neuron neuron or receptor state (not
+ * left out by neuroc --no-check-finite). */
 int cg_finite_var(const IrVar *v)
 {
-    return (v->kind == IV_STATE || v->kind == IV_RSTATE) && v->type == IRT_REAL && v->per_neuron;
+    return (v->kind == IV_STATE || v->kind == IV_RSTATE) && v->type == IRT_REAL && v->per_neuron &&
+           !v->nocheck;
 }
 
 /* Contract: 1 when v has a declared range (either side). */

@@ -105,6 +105,11 @@ finite)
         py outputs "$WORK/finite_off" --full
         expect 0 range_off "$WORK/rng" --out "$WORK/range_off" --quiet $off
     done
+    # neuroc --no-check-finite: no check code, so not even --check-finite=1 stops it
+    "$NEUROC" "$WORK/blow.neuro" --backend "$BACKEND" --no-check-finite -o "$WORK/blownc" >"$WORK/blownc.build.txt" 2>&1 ||
+        bad "neuroc --no-check-finite: $(cat "$WORK/blownc.build.txt")"
+    expect 0 finite_compiled_out "$WORK/blownc" --out "$WORK/finite_compiled_out" --quiet --check-finite=1
+    [ "$(manifest "$WORK/finite_compiled_out" completed_steps)" = 200 ] && ok "neuroc --no-check-finite: all 200 steps run" || bad "finite_compiled_out steps"
     # a batch whose every instance fails (side by side in one process on CUDA's block
     # schedule, processes elsewhere): each instance stops at the same step with its own
     # error and its recordings up to it; the batch exits 1 and its manifest says so
