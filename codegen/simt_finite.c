@@ -89,7 +89,7 @@ void simt_finite_tail(Out *o, const Simt *S)
     int v = 0, nv = n_checked(m);
     if (nv == 0)
         return;
-    out_open(o, "if (nc_every > 0 && nc_mod(step + 1, nc_every) == 0)");
+    out_open(o, "if (nc_every == 1 || (nc_every > 0 && nc_mod(step + 1, nc_every) == 0))"); /* K = 1, the default: no division */
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++) {
@@ -201,9 +201,9 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held)
             if (cg_finite_var(m->pops[i]->vars[j]))
                 v += slots_of(m->pops[i]->vars[j]);
     if (held)   /* the push step reads the interval once per launch (every) */
-        out_open(o, "if (every > 0 && nc_mod(step + 1, every) == 0)");
+        out_open(o, "if (every == 1 || (every > 0 && nc_mod(step + 1, every) == 0))");
     else
-        out_open(o, "if (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0)");
+        out_open(o, "if (nc_fin[0] == 1 || (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0))");
     for (int j = 0; j < p->nvars; j++) {
         const IrVar *x = p->vars[j];
         if (!cg_finite_var(x))
