@@ -7,7 +7,8 @@
 #   cpu: the C back end, on this machine.
 #   gpu: CUDA (every schedule for CUBA and COBA, auto for the rest) and OpenCL; tests/gpu/run.sh
 #        calls it on the machine with the GPU (it sets up the NVIDIA OpenCL driver first).
-# RUNS (default 3), ONLY (regex of row names), JOBS (parallel builds) as in bench/suite.py.
+# RUNS (default 3), ONLY (regex of row names), JOBS (parallel builds), SIM_ARGS (more simulator
+# options: SIM_ARGS=--check-finite=off OUT=... measures the state check's cost) as in bench/suite.py.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MODE=${1:-}

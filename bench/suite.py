@@ -5,7 +5,8 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
     python3 bench/suite.py cpu|gpu NEUROC OUT
 
 Environment: RUNS (runs per small model, default 3), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
-name matches), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
+name matches), SIM_ARGS (more options for every simulator run, split at blanks: SIM_ARGS=--check-finite=off
+measures the state check's cost against a run with the default), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
 (gpu: the folder holding brian2cuda, brian2 2.10 and their dependencies; bench/run.sh
 unpacks it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/).
@@ -34,6 +35,7 @@ RUNS = int(os.environ.get("RUNS", "3"))
 ONLY = re.compile(os.environ.get("ONLY", "."))
 JOBS = int(os.environ.get("JOBS", str(os.cpu_count() or 2)))
 TIMEOUT = int(os.environ.get("TIMEOUT", "900"))   # s, per simulator run
+SIM_ARGS = os.environ.get("SIM_ARGS", "").split()   # more simulator options, e.g. --check-finite=off
 
 
 def ex(*p):
@@ -150,7 +152,7 @@ def run_sim(exe, work, runs):
         if os.path.exists(rep):
             os.unlink(rep)
         status, wall, cpu = timed_run(["/usr/bin/timeout", str(TIMEOUT), exe, "--quiet", "--bench=" + rep,
-                                       "--out", os.path.join(work, "out")])
+                                       "--out", os.path.join(work, "out")] + SIM_ARGS)
         if status != 0:
             return None, "exit status %d" % (status >> 8 if status & 0xff == 0 else status)
         with open(rep) as f:
@@ -261,7 +263,7 @@ def main():
         jobs = min(n, os.cpu_count() or 1)
         inst = os.path.join(work, "inst")
         status, wall, cpu = timed_run(["/usr/bin/timeout", str(TIMEOUT), exe, "--quiet", "--instances", str(n),
-                                       "--jobs", str(jobs), "--bench", "--out", inst])
+                                       "--jobs", str(jobs), "--bench", "--out", inst] + SIM_ARGS)
         if status != 0:
             out.append({"row": name, "error": "exit status %d" % status})
             continue

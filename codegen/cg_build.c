@@ -269,8 +269,15 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
         for (int k = 0; k < p->nvars; k++) {
             IrVar *v = p->vars[k];
             static const char *const kinds[] = {"state", "param", "receptor", "prev", "refractory"};
-            out_line(&o, "%s %s: %s%s", kinds[v->kind], v->cname, v->unit ? v->unit : "1",
-                     v->per_neuron ? " per-neuron" : "");
+            char rg[96] = "", lo[32] = "(-inf", hi[32] = "inf)";
+            if (v->has_lo)    /* the declared range, `range(lo, hi)` */
+                snprintf(lo, sizeof lo, "[%.17g", v->lo);
+            if (v->has_hi)
+                snprintf(hi, sizeof hi, "%.17g]", v->hi);
+            if (v->has_lo || v->has_hi)
+                snprintf(rg, sizeof rg, " range %s, %s", lo, hi);
+            out_line(&o, "%s %s: %s%s%s", kinds[v->kind], v->cname, v->unit ? v->unit : "1",
+                     v->per_neuron ? " per-neuron" : "", rg);
         }
         for (int k = 0; k < p->nprops; k++) {
             IrProp *pr = p->props[k];
@@ -511,6 +518,11 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
     out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
     out_close(o);
     out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    int checked = 0;
+    for (int i = 0; i < m->npops; i++)
+        checked |= cg_finite_any(m->pops[i]);
+    if (!checked)   /* so that --bench and the manifest say so */
+        out_line(o, "ctx.check_finite = 0; /* no state to check (or neuroc --no-check-finite) */");
     for (int i = 0; i < m->npops; i++) {
         StrBuf pn = {0};
         cg_cstring(m->pops[i]->name, &pn);

@@ -125,8 +125,15 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
  * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
 void cg_mpi_start(Out *o);
-/* --check-finite (cg_finite.c): the variables it checks; the C program's check_finite(step). */
+/* The state check (cg_finite.c): the variables it looks at, its test of a value, the
+ * report of a failed one; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);
+int cg_finite_ranged(const IrVar *v);
+int cg_finite_any(const IrPop *p);
+void cg_finite_ok(const IrModel *m, const IrVar *v, const char *x, StrBuf *out);
+void cg_finite_lo(const IrModel *m, const IrVar *v, StrBuf *out);
+void cg_finite_report(const IrModel *m, const IrVar *v, const char *x, const char *n,
+                      const char *step, const char *how, StrBuf *out);
 void cg_finite_c(Out *o, const IrModel *m);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */

@@ -455,6 +455,17 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
             print_expr(n->d, P_COND, out);
             sb_putc(out, ')');
         }
+        if (n->list2.n) {
+            const AstNode *g = n->list2.v[0];
+            sb_puts(out, g->a && g->b ? " range(" : g->a ? " range(>= " : " range(<= ");
+            if (g->a)
+                print_expr(g->a, P_COND, out);
+            if (g->a && g->b)
+                sb_puts(out, ", ");
+            if (g->b)
+                print_expr(g->b, P_COND, out);
+            sb_putc(out, ')');
+        }
         break;
     case AST_BLOCK_DECL:
     case AST_SCOPE:

@@ -339,6 +339,9 @@ int compile_file(Compiler *cc)
     if (o->mpi && be != &backend_c && simt_mpi_check(cc, m, o->gpu_mode))
         return 1;
     m->mpi = o->mpi;
+    for (int i = 0; o->no_check && i < m->npops; i++)   /* no state check code at all */
+        for (int j = 0; j < m->pops[i]->nvars; j++)
+            m->pops[i]->vars[j]->nocheck = 1;
     if (o->explain) {
         explain_model(cc, m, be->name, be == &backend_cuda ? (o->gpu_arch ? o->gpu_arch : cuda_default_arch(cc)) : NULL);
         return 0;

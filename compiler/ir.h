@@ -101,6 +101,10 @@ struct IrVar {
     double decl_scale;            /* its value in the internal unit (0.001 for Hz) */
     int per_neuron;               /* 1: array over the population; 0: scalar */
     double init;                  /* scalar initial value */
+    int has_lo, has_hi;           /* states: a declared valid range (`range(lo, hi)`) bounds it */
+    int nocheck;                  /* neuroc --no-check-finite: the state check leaves it out */
+    double lo, hi;                /* the bounds (internal units); a value outside is an error of
+                                     the run, like a non-finite one (docs/robustness.md) */
     IrPop *pop;
 };
 

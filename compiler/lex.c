@@ -189,6 +189,7 @@ const char *tok_name(int code)
     case TK_WEIGHT: return "'weight'";
     case TK_STRTYPE: return "'string'";
     case TK_CLAMP: return "'clamp'";
+    case TK_RANGE: return "'range'";
     case TK_STEP: return "'step'";
     case TK_SIM: return "'sim'";
     case TK_POPULATION: return "'population'";

@@ -44,6 +44,8 @@ static void usage(FILE *f)
           "  --mpi               a distributed simulator: run it with mpirun -np N (c back end,\n"
           "                      or cuda/opencl with one GPU per rank; compiled with $MPICC,\n"
           "                      else mpicc)\n"
+          "  --no-check-finite   leave the state check (NaN, infinity, declared ranges) out of\n"
+          "                      the simulator: its --check-finite does nothing\n"
           "  -v, --verbose       show the commands neuroc runs (and cache hits and misses)\n"
           "  --version           print the version\n"
           "  --help              this text\n"
@@ -183,6 +185,8 @@ int main(int argc, char **argv)
             o->no_cache = 1;
         } else if (strcmp(a, "--mpi") == 0) {
             o->mpi = 1;
+        } else if (strcmp(a, "--no-check-finite") == 0) {
+            o->no_check = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {

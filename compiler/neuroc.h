@@ -286,6 +286,7 @@ typedef struct Options {
     const char *nvcc;             /* --nvcc */
     int no_cache;                 /* --no-cache: build without the compile cache */
     int mpi;                      /* --mpi: a distributed simulator (runtime/include/nrt_mpi.h) */
+    int no_check;                 /* --no-check-finite: no state check in the generated code */
 } Options;
 
 struct Compiler {

@@ -1789,6 +1789,110 @@ static const char *unit_text(Compiler *cc, Dim d)
     return fmt_dim(cc, d);
 }
 
+/* A name in a range bound that is not a global constant, or NULL. */
+static AstNode *range_name(Sema *S, AstNode *n)
+{
+    if (!n)
+        return NULL;
+    if (n->kind == AST_NAME && !env_find(&S->global, n->name))
+        return n;
+    if (n->kind == AST_IN)
+        return range_name(S, n->a);
+    AstNode *k[4] = {n->a, n->b, n->c, n->d};
+    for (int i = 0; i < 4; i++) {
+        AstNode *r = k[i] && ast_is_expr(k[i]) ? range_name(S, k[i]) : NULL;
+        if (r)
+            return r;
+    }
+    for (int i = 0; i < n->list.n; i++) {
+        AstNode *a = n->list.v[i]->kind == AST_ARG ? n->list.v[i]->a : n->list.v[i];
+        AstNode *r = range_name(S, a);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* `range(lo, hi)`, `range(>= lo)` or `range(<= hi)` of the state declaration `decl`: v's
+ * valid range, checked after each step like finiteness (docs/language.md §4). The bounds
+ * are constants (numbers with units, global consts) of the state's dimension, so every
+ * instance has the same; lo < hi. Reports through the caller's muting. */
+static void state_range(Sema *S, AstNode *decl, IrVar *v)
+{
+    Compiler *cc = S->cc;
+    if (!decl->list2.n)
+        return;
+    AstNode *g = decl->list2.v[0], *e[2] = {g->a, g->b};
+    double b[2] = {0, 0};
+    if (v->type != IRT_REAL) {
+        error_at(cc, g->loc, "a range needs a state with a unit or '1', not %s",
+                 v->type == IRT_INT ? "'int'" : "'bool'");
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!e[k])
+            continue;
+        AstNode *nm = range_name(S, e[k]);
+        if (nm) {
+            error_at(cc, nm->loc, "a range bound is a constant: numbers with units and 'const' "
+                     "names, and '%s' is not one", nm->name);
+            return;
+        }
+        Ctx y = {S, cc, &S->global, NULL, NULL, 0, NULL, "a range bound", 0, NULL, 0, 0};
+        Dim d;
+        if (!const_eval(&y, e[k], &b[k], &d))
+            return;
+        Val tmp = mkval(ir_const(cc, b[k], IRT_REAL), d);
+        tmp.anydim = b[k] == 0;
+        if (!expect_dim(&y, tmp, v->dim, e[k]->loc, k ? "the upper range bound" : "the lower range bound"))
+            return;
+        if (!isfinite(b[k])) {
+            error_at(cc, e[k]->loc, "a range bound must be finite");
+            return;
+        }
+    }
+    if (e[0] && e[1] && !(b[0] < b[1])) {
+        const char *u = strcmp(v->unit, "1") == 0 ? "" : v->unit, *sp = *u ? " " : "";
+        error_at(cc, g->loc, "the range of '%s' is empty: the lower bound %g%s%s is not below "
+                 "the upper bound %g%s%s", decl->name, b[0], sp, u, b[1], sp, u);
+        return;
+    }
+    v->has_lo = e[0] != NULL;
+    v->has_hi = e[1] != NULL;
+    v->lo = b[0];
+    v->hi = b[1];
+}
+
+/* A `range` only on the states of neurons and receptors: the run checks those. */
+static void check_range_places(Compiler *cc, AstNode *model)
+{
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        int scope = mem->kind == AST_SCOPE;
+        if (mem->kind != AST_BLOCK_DECL && !scope)
+            continue;
+        for (int d = 0; d < mem->list.n; d++) {
+            AstNode *decl = mem->list.v[d];
+            if (scope && decl->kind == AST_BLOCK_DECL) { /* pre { state { ... } } */
+                for (int q = 0; q < decl->list.n; q++)
+                    if (decl->list.v[q]->kind == AST_DECL && decl->list.v[q]->list2.n)
+                        error_at(cc, decl->list.v[q]->list2.v[0]->loc, "a range is checked on "
+                                 "the states of neurons and receptors only, not of a synapse");
+                continue;
+            }
+            if (decl->kind != AST_DECL || !decl->list2.n)
+                continue;
+            if (mem->op != TK_STATE)
+                error_at(cc, decl->list2.v[0]->loc, "a range belongs on a state declaration, "
+                         "not in '%s'", mem->op == TK_PARAM ? "param" : mem->op == TK_DERIVED ?
+                         "derived" : mem->op == TK_INPUT ? "input" : "require");
+            else if (model->op == TK_SYNAPSE)
+                error_at(cc, decl->list2.v[0]->loc, "a range is checked on the states of "
+                         "neurons and receptors only, not of a synapse");
+        }
+    }
+}
+
 /* Create a neuron instance: parameters, states (with initialisers), ports. */
 static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstList *args,
                                 AstList *inits, int64_t size, int dummy)
@@ -1874,6 +1978,11 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             }
             IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
             v->unit = unit_text(cc, dim);
+            if (tok) {
+                Mute mr = mute(cc, quiet);
+                state_range(S, decl, v);
+                unmute(cc, mr);
+            }
             b.var = v;
             b.e = ir_var(cc, v);
             AstNode *ov = NULL;
@@ -2781,6 +2890,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
                 IrVar *v = ir_new_var(cc, pop, IV_RSTATE, arena_printf(&cc->arena, "%s_%s", prefix, decl->name),
                                       ty, dim, 1);
                 v->unit = unit_text(cc, dim);
+                state_range(S, decl, v);
                 b.var = v;
                 b.e = ir_var(cc, v);
                 declare(cc, &r->env, b);
@@ -4914,6 +5024,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         AstNode *it = items[i];
         if (it->kind != AST_MODEL)
             continue;
+        check_range_places(cc, it);
         if (it->op == TK_NEURON) {
             Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
             build_body(S, in);

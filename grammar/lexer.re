@@ -234,6 +234,7 @@ int lex_scan(Lexer *lx, Token *t)
             "weight" { KW(TK_WEIGHT); }
             "string" { KW(TK_STRTYPE); }
             "clamp" { KW(TK_CLAMP); }
+            "range" { KW(TK_RANGE); }
             "step" { KW(TK_STEP); }
             "sim" { KW(TK_SIM); }
             "population" { KW(TK_POPULATION); }

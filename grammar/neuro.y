@@ -163,14 +163,20 @@ member(A) ::= func(F). { A = F; }
 decls(A) ::= decl(B). { A = list1(cc, B); }
 decls(A) ::= decls(L) SEMI decl(B). { A = L; if (B) ast_append(cc, &A, B); }
 
-/* decl ::= IDENT ":" type [ "=" expr ] [ "clamp" "(" expr "," expr ")" ] */
+/* decl ::= IDENT ":" type [ "=" expr ] [ "clamp" "(" expr "," expr ")" ]
+ *          [ "range" "(" ( expr "," expr | ">=" expr | "<=" expr ) ")" ] */
 decl(A) ::= . { A = NULL; }
-decl(A) ::= IDENT(N) COLON type(T) optinit(I) optclamp(C). { A = named(cc, AST_DECL, spn(spn(spn(N.loc, T), I), C), N); A->a = T; A->b = I; if (C) { A->c = C->a; A->d = C->b; } }
+decl(A) ::= IDENT(N) COLON type(T) optinit(I) optclamp(C) optrange(G). { A = named(cc, AST_DECL, spn(spn(spn(spn(N.loc, T), I), C), G), N); A->a = T; A->b = I; if (C) { A->c = C->a; A->d = C->b; } if (G) ast_append(cc, &A->list2, G); }
 optinit(A) ::= . { A = NULL; }
 optinit(A) ::= ASSIGN expr(E). { A = E; }
 /* the clamp bounds travel in a holder node: a = lo, b = hi */
 optclamp(A) ::= . { A = NULL; }
 optclamp(A) ::= CLAMP(K) LPAREN expr(X) COMMA expr(Y) RPAREN(R). { A = nd(cc, AST_CALL, sp(K.loc, R.loc)); A->a = X; A->b = Y; }
+/* the range bounds travel in a holder node: a = lo, b = hi, either NULL (open) */
+optrange(A) ::= . { A = NULL; }
+optrange(A) ::= RANGE(K) LPAREN expr(X) COMMA expr(Y) RPAREN(R). { A = nd(cc, AST_CALL, sp(K.loc, R.loc)); A->a = X; A->b = Y; }
+optrange(A) ::= RANGE(K) LPAREN GE expr(X) RPAREN(R). { A = nd(cc, AST_CALL, sp(K.loc, R.loc)); A->a = X; }
+optrange(A) ::= RANGE(K) LPAREN LE expr(Y) RPAREN(R). { A = nd(cc, AST_CALL, sp(K.loc, R.loc)); A->b = Y; }
 opttype(A) ::= . { A = NULL; }
 opttype(A) ::= COLON type(T). { A = T; }
 

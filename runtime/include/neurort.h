@@ -66,7 +66,9 @@ typedef struct nrt_ctx {
     int device;                   /* --device N (GPU back ends); -1: not given */
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
-    int64_t check_finite;         /* --check-finite[=K]: check the states every K steps; 0: off */
+    int64_t check_finite;         /* check the states (finite, in range) every K steps: by
+                                     default 1 on a GPU, NRT_CHECK_EVERY_C on the C back end;
+                                     --check-finite=K; 0: off (--check-finite=off) */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time; or,
@@ -306,10 +308,22 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
+/* The state check's default interval on the C back end: its pass over the states costs
+ * about as much as the cheapest neuron's step (CUBA), so it looks every so many steps to
+ * stay within 2 % (docs/robustness.md); the GPU back ends look after every step. */
+#define NRT_CHECK_EVERY_C 10
+
 /* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
  * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s
  * (t = T ms)", T the end of the step. Returns -1, for `return nrt_nonfinite(...)`. */
 int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step);
+
+/* The same check found `var` of neuron n outside its declared range (`range(lo, hi)`, a
+ * finite value): errmsg "value out of range: population P, variable v, neuron n, step s
+ * (t = T ms): above the upper bound B U" (below the lower bound, when not `above`), B the
+ * bound in `unit` (omitted when "1"). Returns -1. */
+int nrt_outofrange(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
+                   int above, double bound, const char *unit);
 
 /* Stop after an error: print "PROG: error: <errmsg>" to stderr, mark the run interrupted
  * and nrt_finish (its own error printed too, unless it repeats the first); returns 1, the

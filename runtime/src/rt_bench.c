@@ -201,8 +201,8 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     put_num(f, ctx->dt);
     fputs(", \"simulated_s\": ", f);
     put_num(f, sim_s);
-    fprintf(f, ", \"seed\": %llu, \"interrupted\": %s,\n \"codegen_s\": ", (unsigned long long)ctx->seed,
-            ctx->interrupted ? "true" : "false");
+    fprintf(f, ", \"seed\": %llu, \"interrupted\": %s, \"check_finite\": %lld,\n \"codegen_s\": ",
+            (unsigned long long)ctx->seed, ctx->interrupted ? "true" : "false", (long long)ctx->check_finite);
     put_num(f, info[0] ? build_num(info, "codegen_s") : -1);
     fputs(", \"compile_s\": ", f);
     put_num(f, info[0] ? build_num(info, "compile_s") : -1);

@@ -207,7 +207,7 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
 {
     int api = gpu_api(ctx);
     printf("usage: %s [--out DIR] [--seed N] [--quiet] [--dry-run] [--save-connectivity]%s\n"
-           "       [--check-finite[=K]] [--plot] %s[--instances B [--jobs J]]%s\n"
+           "       [--check-finite[=K|off]] [--plot] %s[--instances B [--jobs J]]%s\n"
            "       [--checkpoint DIR [--checkpoint-at T [--stop-after-checkpoint]]] [--resume DIR]\n"
            "       [--bench[=FILE]] [--help]\n\n", prog,
            api ? " [--device N] [--list-devices]" : "", ctx->nparams ? "[--set NAME=VALUE ...] " : "",
@@ -223,9 +223,11 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
     printf("  --dry-run   print the memory each projection will take, and exit\n");
     printf("  --save-connectivity\n"
            "              write each projection's synapses to connectivity_<name>.npy\n");
-    printf("  --check-finite[=K]\n"
-           "              stop at the first NaN or infinity in a state variable, checked\n"
-           "              after every step (every K steps)\n");
+    printf("  --check-finite[=K|off]\n"
+           "              stop at the first NaN or infinity in a state variable, or a value\n"
+           "              outside its declared range, checked after every K-th step\n"
+           "              (default K: %d), or not at all (off; also --no-check-finite)\n",
+           api ? 1 : NRT_CHECK_EVERY_C);
     printf("  --plot      after the run, draw SVG figures and index.html into the\n"
            "              output folder\n");
     printf("  --instances B\n"
@@ -303,7 +305,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     ctx->quiet = 0;
     ctx->dry_run = 0;
     ctx->save_conn = 0;
-    ctx->check_finite = 0;
+    ctx->check_finite = api ? 1 : NRT_CHECK_EVERY_C;
     ctx->plot = 0;
     ctx->nmem = 0;
     ctx->mem_total = 0;
@@ -341,11 +343,13 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             }
         } else if (strcmp(a, "--check-finite") == 0) {
             ctx->check_finite = 1;
+        } else if (strcmp(a, "--no-check-finite") == 0 || strcmp(a, "--check-finite=off") == 0) {
+            ctx->check_finite = 0;
         } else if (strncmp(a, "--check-finite=", 15) == 0) {
             uint64_t k;
             if (parse_u64(a + 15, &k) != 0 || k < 1 || k > INT64_MAX) {
                 nrt_seterr(ctx, "invalid interval '%s' for '--check-finite' (expected a "
-                           "number of steps, at least 1)", a + 15);
+                           "number of steps, at least 1, or 'off')", a + 15);
                 return NRT_EINVAL;
             }
             ctx->check_finite = (int64_t)k;

@@ -1,4 +1,4 @@
-/* rt_fault.c -- faults of a run: the message of --check-finite, and injected faults, so that
+/* rt_fault.c -- faults of a run: the messages of the state check (--check-finite), and injected faults, so that
  * the simulator's handling of a full disk and of exhausted device memory can be tested
  * without filling a disk or a GPU.
  *
@@ -105,5 +105,17 @@ int nrt_nonfinite(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int
     nrt_seterr(ctx, "non-finite value: population %s, variable %s, neuron %lld, step %lld "
                "(t = %.12g ms)", pop, var, (long long)n, (long long)step,
                (double)(step + 1) * ctx->dt);
+    return -1;
+}
+
+/* Contract: see neurort.h. */
+int nrt_outofrange(nrt_ctx *ctx, const char *pop, const char *var, int64_t n, int64_t step,
+                   int above, double bound, const char *unit)
+{
+    int dimless = !unit || strcmp(unit, "1") == 0;
+    nrt_seterr(ctx, "value out of range: population %s, variable %s, neuron %lld, step %lld "
+               "(t = %.12g ms): %s %.12g%s%s", pop, var, (long long)n, (long long)step,
+               (double)(step + 1) * ctx->dt, above ? "above the upper bound" : "below the lower bound",
+               bound, dimless ? "" : " ", dimless ? "" : unit);
     return -1;
 }

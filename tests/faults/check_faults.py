@@ -8,6 +8,9 @@
                             completed // every), as after a signal or --check-finite
   finite DIR PREC K         the doubling model (models/blowup.neuro) stopped by
                             --check-finite=K where the closed form says, values exact
+  range DIR K               models/range.neuro stopped by the state check every K steps
+                            where its closed form says: the variable, neuron, bound and
+                            step of the first value out of its declared range
   always DIR N STEPS        every neuron of N spiked in every one of STEPS steps, once
   npyfiles DIR              every .npy file in DIR is valid (when there may be no manifest)
   headers DIR               every .npy valid and every .csv with a whole header line
@@ -103,6 +106,35 @@ def finite(d, prec, k):
     return want
 
 
+def range_(d, k):
+    """V of neuron n is x0 * 2^(s + 1) mV after step s (x0 = 4 for neuron 7, else 1), W = -V;
+    V must stay <= 1000 mV, W within [-500 mV, 500 mV]."""
+    def fails(s):
+        for var in ("V", "W"):
+            for n in range(10):
+                v = (4 if n == 7 else 1) * 2.0 ** (s + 1)
+                if var == "V" and v > 1000:
+                    return "variable V, neuron %d, step %d (t = %%.12g ms): above the upper bound 1000 mV" % (n, s)
+                if var == "W" and -v < -500:
+                    return "variable W, neuron %d, step %d (t = %%.12g ms): below the lower bound -500 mV" % (n, s)
+        return None
+    s = k - 1
+    while not fails(s):
+        s += k                                        # the checked steps: (s + 1) % k == 0
+    m = manifest(d)
+    want = "value out of range: population P, " + fails(s) % ((s + 1) * m["dt_ms"])
+    assert m["error"] == want, (m["error"], want)
+    assert m["completed_steps"] == s + 1 and m["interrupted"] is True, m
+    a = npy_rows(os.path.join(d, "vw.npy"))
+    assert len(a) == s + 1, len(a)
+    for col, x0 in ((0, 1.0), (1, 4.0)):
+        v = np.array([x0 * 2.0 ** (q + 1) for q in range(s + 1)])
+        assert np.array_equal(a["V"][:, col], v), col
+        assert np.array_equal(a["W"][:, col], -v), col
+    print("ok  %s: stopped after step %d (every %d)" % (d, s, k))
+    return want
+
+
 def always(d, n, steps):
     m = manifest(d)
     a = npy_rows(os.path.join(d, "all.npy"))
@@ -141,6 +173,8 @@ if __name__ == "__main__":
         outputs(sys.argv[2], "--full" in sys.argv[3:])
     elif cmd == "finite":
         print(finite(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+    elif cmd == "range":
+        print(range_(sys.argv[2], int(sys.argv[3])))
     elif cmd == "npyfiles":
         names = sorted(f for f in os.listdir(sys.argv[2]) if f.endswith(".npy"))
         for f in names:

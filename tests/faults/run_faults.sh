@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/faults/run_faults.sh NEUROC WORK BACKEND GROUP -- faults of a generated simulator,
 # end to end on one back end (docs/robustness.md lists what each group shows):
-#   finite   --check-finite stops where the closed form of models/blowup.neuro says (also
-#            in each instance of a batch)
+#   finite   the state check (on by default; --check-finite=K|off) stops where the closed
+#            forms of models/blowup.neuro (non-finite) and models/range.neuro (declared
+#            ranges) say (also in each instance of a batch)
 #   write    an injected full disk ($NEUROC_FAULT_WRITE_AFTER), a real full tmpfs, output
 #            folders that cannot be made or written
 #   signal   SIGINT and SIGTERM during the run (one, then two; a batch side by side on CUDA),
@@ -60,28 +61,55 @@ case $GROUP in
 finite)
     build blow blowup
     build blowd blowup 's/seed = 3 }/seed = 3; precision = double }/; s/^run 100 ms/run 600 ms/'
+    build rng range
+    build rngd range 's/seed = 3 }/seed = 3; precision = double }/'
+    # V open above, W open below: their infinities in step 125 are non-finite values
+    build rngi range 's/range(<= 1000 mV)/range(>= 0 mV)/; s/range(-500 mV, 500 mV)/range(<= 500 mV)/'
+    DEF=1; [ "$BACKEND" = c ] && DEF=10   # the default interval (NRT_CHECK_EVERY_C on C)
+    # check_one NAME KIND(finite|range) PREC K SIM ARGS...: exit 1, the message and the
+    # recordings where the closed form says
+    check_one() {
+        local name=$1 kind=$2 p=$3 k=$4 sim=$5; shift 5
+        expect 1 "$name" "$sim" --out "$WORK/$name" --quiet "$@"
+        local args=$k; [ "$kind" = finite ] && args="$p $k"
+        if msg=$("$PY" "$CHECK" $kind "$WORK/$name" $args); then
+            ok "$name: $(echo "$msg" | head -1)"
+            has "$name" "$sim: error: $(echo "$msg" | tail -1)"
+        else
+            bad "$name: $msg"
+        fi
+    }
     for mode in $SCHEDULES; do
         [ "$mode" = default ] && mode=; export NEUROC_GPU_MODE=$mode
         for k in 1 10; do
             for p in float double; do
                 sim=$WORK/blow; [ $p = double ] && sim=$WORK/blowd
-                name=finite_${p}_${k}${mode:+_$mode}
-                expect 1 "$name" "$sim" --out "$WORK/$name" --quiet --check-finite=$k
-                if msg=$("$PY" "$CHECK" finite "$WORK/$name" $p $k); then
-                    ok "$name: $(echo "$msg" | head -1)"
-                    has "$name" "$sim: error: $(echo "$msg" | tail -1)"
-                else
-                    bad "$name: $msg"
-                fi
+                check_one finite_${p}_${k}${mode:+_$mode} finite $p $k "$sim" --check-finite=$k
+                sim=$WORK/rng; [ $p = double ] && sim=$WORK/rngd
+                check_one range_${p}_${k}${mode:+_$mode} range $p $k "$sim" --check-finite=$k
             done
         done
+        # on by default: no option needed
+        check_one finite_default${mode:+_$mode} finite float $DEF "$WORK/blow"
+        check_one range_default${mode:+_$mode} range double $DEF "$WORK/rngd"
+        expect 1 range_inf${mode:+_$mode} "$WORK/rngi" --out "$WORK/range_inf${mode:+_$mode}" --quiet --check-finite=1
+        has range_inf${mode:+_$mode} "$WORK/rngi: error: non-finite value: population P, variable V, neuron 7, step 125 (t = 63 ms)"
     done
     unset NEUROC_GPU_MODE
     expect 1 finite_flag "$WORK/blow" --out "$WORK/finite_flag" --quiet --check-finite
     has finite_flag "$WORK/blow: error: non-finite value: population P, variable x, neuron 7, step 125 (t = 63 ms)"
-    expect 0 finite_off "$WORK/blow" --out "$WORK/finite_off" --quiet
-    [ "$(manifest "$WORK/finite_off" completed_steps)" = 200 ] && ok "without --check-finite all 200 steps run" || bad "finite_off steps"
-    py outputs "$WORK/finite_off" --full
+    for off in --check-finite=off --no-check-finite; do
+        expect 0 finite_off "$WORK/blow" --out "$WORK/finite_off" --quiet $off
+        [ "$(manifest "$WORK/finite_off" completed_steps)" = 200 ] && ok "$off: all 200 steps run" || bad "finite_off steps ($off)"
+        [ "$(manifest "$WORK/finite_off" error)" = null ] && ok "$off: no error" || bad "finite_off error ($off)"
+        py outputs "$WORK/finite_off" --full
+        expect 0 range_off "$WORK/rng" --out "$WORK/range_off" --quiet $off
+    done
+    # neuroc --no-check-finite: no check code, so not even --check-finite=1 stops it
+    "$NEUROC" "$WORK/blow.neuro" --backend "$BACKEND" --no-check-finite -o "$WORK/blownc" >"$WORK/blownc.build.txt" 2>&1 ||
+        bad "neuroc --no-check-finite: $(cat "$WORK/blownc.build.txt")"
+    expect 0 finite_compiled_out "$WORK/blownc" --out "$WORK/finite_compiled_out" --quiet --check-finite=1
+    [ "$(manifest "$WORK/finite_compiled_out" completed_steps)" = 200 ] && ok "neuroc --no-check-finite: all 200 steps run" || bad "finite_compiled_out steps"
     # a batch whose every instance fails (side by side in one process on CUDA's block
     # schedule, processes elsewhere): each instance stops at the same step with its own
     # error and its recordings up to it; the batch exits 1 and its manifest says so
@@ -246,9 +274,10 @@ extra|unexpected argument 'extra' (try --help)
 --seed -1|invalid seed '-1' for '--seed' (expected a decimal integer from 0 to 18446744073709551615)
 --seed 18446744073709551616|invalid seed '18446744073709551616' for '--seed' (expected a decimal integer from 0 to 18446744073709551615)
 --seed|option '--seed' needs a value (try --help)
---check-finite=0|invalid interval '0' for '--check-finite' (expected a number of steps, at least 1)
---check-finite=x|invalid interval 'x' for '--check-finite' (expected a number of steps, at least 1)
---check-finite=|invalid interval '' for '--check-finite' (expected a number of steps, at least 1)
+--check-finite=0|invalid interval '0' for '--check-finite' (expected a number of steps, at least 1, or 'off')
+--check-finite=x|invalid interval 'x' for '--check-finite' (expected a number of steps, at least 1, or 'off')
+--check-finite=|invalid interval '' for '--check-finite' (expected a number of steps, at least 1, or 'off')
+--check-finite=Off|invalid interval 'Off' for '--check-finite' (expected a number of steps, at least 1, or 'off')
 -q -x|unknown option '-x' (try --help)
 EOF
     expect 2 out_missing "$S" --out
@@ -276,7 +305,7 @@ EOF
     fi
     [ ! -e "$O" ] && ok "no output folder after a bad command line" || bad "$O was created"
     expect 0 help "$S" --help
-    grep -q -- "--check-finite\[=K\]" "$WORK/help.out" && ok "--help lists --check-finite" || bad "--help lacks --check-finite"
+    grep -q -- "--check-finite\[=K|off\]" "$WORK/help.out" && ok "--help lists --check-finite" || bad "--help lacks --check-finite"
     ;;
 memory)
     build short busy 's/RATE/200 Hz/; s/LENGTH/20 ms/'
