@@ -3401,7 +3401,8 @@ static int syn_is_plastic(AstNode *smodel)
     int npre = 0;
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
-        if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
+        if (mem->kind == AST_SETTING ||
+            (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE)))
             continue;
         if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
             mem->a->list.v[0]->kind == AST_CALLSTMT &&
@@ -3412,6 +3413,23 @@ static int syn_is_plastic(AstNode *smodel)
         return 1;
     }
     return npre > 1;
+}
+
+/* `order = pre_first | post_first`: which of `on pre` and `on post` runs first when a
+ * spike reaches a synapse in the step in which its target spikes (docs/language.md §7). */
+static void syn_order(Compiler *cc, IrPlast *pl, AstNode *mem)
+{
+    const char *v = mem->a && mem->a->kind == AST_NAME ? mem->a->name : "";
+    if (strcmp(mem->name, "order") != 0) {
+        error_at(cc, mem->loc, "unknown synapse setting '%s'", mem->name);
+        diag_extra(cc, "  note: a synapse has one setting: order = pre_first | post_first");
+    } else if (pl->order_set++) {
+        error_at(cc, mem->loc, "a second 'order' in this synapse");
+    } else if (strcmp(v, "pre_first") == 0 || strcmp(v, "post_first") == 0) {
+        pl->post_first = v[1] == 'o';
+    } else {
+        error_at(cc, mem->a->loc, "'order' is pre_first or post_first");
+    }
 }
 
 /* Copy of e whose neuron variables are read at the synapse's pre or post neuron. */
@@ -3862,6 +3880,10 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                 continue;
             }
             lower_syn_dynamics(S, pl, pj, smodel, mem, &base, notes);
+            continue;
+        }
+        if (mem->kind == AST_SETTING) {
+            syn_order(cc, pl, mem);
             continue;
         }
         if (mem->kind != AST_ON) {
@@ -4730,6 +4752,9 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         AstNode *it = items[i];
         if (it->kind != AST_MODEL)
             continue;
+        for (int m = 0; it->op != TK_SYNAPSE && m < it->list.n; m++)
+            if (it->list.v[m]->kind == AST_SETTING)
+                error_at(cc, it->list.v[m]->loc, "'%s = ...' belongs in a synapse", it->list.v[m]->name);
         if (it->op == TK_NEURON) {
             Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
             build_body(S, in);

@@ -159,6 +159,8 @@ member(A) ::= ON(K) event(V) block(B). { A = nd(cc, AST_ON, sp(K.loc, B->loc)); 
 member(A) ::= UPDATE(K) block(B). { A = nd(cc, AST_UPDATE, sp(K.loc, B->loc)); A->a = B; }
 member(A) ::= EMIT(K) expr(E). { A = nd(cc, AST_EMIT, sp(K.loc, E->loc)); A->a = E; }
 member(A) ::= func(F). { A = F; }
+/* a synapse's setting: "order" "=" ( "pre_first" | "post_first" ) (docs/language.md §7) */
+member(A) ::= IDENT(N) ASSIGN expr(E). { A = named(cc, AST_SETTING, sp(N.loc, E->loc), N); A->a = E; }
 
 decls(A) ::= decl(B). { A = list1(cc, B); }
 decls(A) ::= decls(L) SEMI decl(B). { A = L; if (B) ast_append(cc, &A, B); }
