@@ -383,8 +383,9 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
         if (j->delay)
             out_line(o, "if (%s_d[s] != k) continue;", c);
-        out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, npre);
+        out_line(o, "const int64_t j = %s_col[s];", c);
         out_line(o, "if (!%s_fl[j + %lld]) continue;", j->post.pop->cname, (long long)j->post.offset);
+        hist_elem(o, S, j, 1);      /* as C: the pre { } history after the neurons */
         out_line(o, "(void)hi;");
         cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_prepost, o);
