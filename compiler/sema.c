@@ -118,6 +118,7 @@ struct Inst {
     int nstims;
     uint32_t step_site;           /* RNG call sites of NEURON_STEP draws */
     IrVar *refr;
+    int refr_local;               /* the local holding `refractory` (valid with refr) */
     int dummy;
 };
 
@@ -175,6 +176,7 @@ typedef struct EvPending {
 #define A_PREPOST 4u
 #define A_CROSSED 8u
 #define A_POS 16u                 /* lattice positions pos.x .. pos.u of the neuron */
+#define A_REFR 32u                /* `refractory`: this step's flag (docs/language.md §9, step 4) */
 
 typedef struct Ctx {
     Sema *S;
@@ -589,6 +591,13 @@ static Val conv_space(Ctx *x, AstNode *n)
 static Val conv_name(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
+    if (strcmp(n->name, "refractory") == 0) {     /* a keyword: only the flag is spelled so */
+        if ((x->allow & A_REFR) && x->inst && x->inst->refr)
+            return mkval(ir_local(cc, x->inst->refr_local, IRT_BOOL), DIM_NONE);
+        error_at(cc, n->loc, "'refractory' can be read only in a neuron with a 'refractory' period");
+        diag_extra(cc, "  note: it is true in the steps of the period (docs/language.md §9)");
+        return bad(cc);
+    }
     Bind *b = env_find(x->env, n->name);
     if (b) {
         switch (b->kind) {
@@ -2237,6 +2246,8 @@ static void build_body(Sema *S, Inst *in)
         rf_local = emit_local(&x, "refractory", IRT_BOOL,
                               ir_bin(cc, IB_GT, ir_var(cc, in->refr), ir_const(cc, 0, IRT_INT)), body);
         rf = ir_local(cc, rf_local, IRT_BOOL);
+        in->refr_local = rf_local;
+        x.allow |= A_REFR;
     }
     AstNode *dyn = member(model, AST_DYNAMICS, 0);
     if (dyn) {

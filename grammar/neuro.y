@@ -352,6 +352,7 @@ unitref(A) ::= LPAREN unitexpr(U) RPAREN. { A = U; }
 primary(A) ::= NUMBER(X). { A = nd(cc, AST_NUM, X.loc); A->num = X.num; }
 primary(A) ::= NUMBER(X) UNIT(U). { A = nd(cc, AST_NUM, sp(X.loc, U.loc)); A->num = X.num; A->str = U.text; A->flag = U.num != 0; A->loc2 = U.loc; }
 primary(A) ::= IDENT(N). { A = named(cc, AST_NAME, N.loc, N); }
+primary(A) ::= REFRACTORY(N). { A = named(cc, AST_NAME, N.loc, N); } /* the neuron's flag, §9 */
 primary(A) ::= IDENT(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= PRE(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= POST(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
