@@ -54,6 +54,7 @@ typedef struct CgDialect {
      * the history of `pre { }` states seen at the synapse (NULL: the current state) */
     const char *syn, *pre_n, *post_n, *pre_hist;
     int pre_after;                /* pre_hist indexes `_ha`, the history after `on spike` */
+    const char *step;             /* IE_STEP's spelling (NULL: "step") */
     const IrPop *pop;             /* for local names */
     const void *user;
     int cold;                     /* construction code: uniform and normal draws call the

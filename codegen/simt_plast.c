@@ -192,6 +192,8 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
     const IrPlast *pl = j->plast;
     const char *as = pl->post_first ? "step" : "(step + 1)";
     CgDialect dh = simt_plast_dialect(S, j, "hi", !block);
+    if (!pl->post_first)
+        dh.step = as;             /* handlers see the synapse dynamics of this step */
     open_fn(o, "arrive", j, block ? "block" : "grid");
     out_line(o, "const int64_t dslot = nc_mod(%s, %s_D);", as, c);
     if (block) {
@@ -315,10 +317,11 @@ static void keep_spikes(Out *o, const IrProj *j)
 }
 
 /* The phases after the neurons (docs/language.md §9; backend_c.c, emit_plast_step). Order
- * pre_first moves the spike history into `scopes`, the arrivals (emit_on_pre) into the slot
- * of `on post`, `on post` into that of `on pre & post`, which it runs for the synapses that
- * had an arrival in this step right after their `on post` (C runs every `on post`, then
- * every `on pre & post`: the same, as each writes only its own synapse). */
+ * pre_first (phase_fn) moves the spike history into `scopes`, the synapse dynamics into the
+ * slot of `on post`, the arrivals (emit_on_pre) into that of `on pre & post`, `on post` into
+ * that of the scopes' `on spike`, which it runs for the synapses that had an arrival in this
+ * step right after their `on post` (C runs every `on post`, then every `on pre & post`: the
+ * same, as each writes only its own synapse), and the post { } `on spike` into the last. */
 static void emit_learn(Out *o, const Simt *S, const IrProj *j)
 {
     const IrPlast *pl = j->plast;
@@ -331,6 +334,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
     if (pre_first) {
         dp.pre_hist = j->delay ? "hi" : NULL;
         dp.pre_after = cg_pre_after(j);
+        dp.step = "(step + 1)";
     }
 
     if (pl->npre || pl->pre_step.n || pl->post_step.n || pre_first) {
@@ -364,11 +368,11 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, S, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
+        cg_block(&dp, &pl->syn_catch, o);
         cg_block(&dp, &pl->on_post, o);
         if (pre_first && pl->on_prepost.n) {
             out_open(o, "if (%s_arrs[s] == step)", c);
-            cg_block(&dh, &pl->syn_catch, o);
+            cg_block(&dp, &pl->syn_catch, o);
             cg_block(&dp, &pl->on_prepost, o);
             out_close(o);
         }
@@ -527,14 +531,14 @@ static const char *phase_fn(const IrProj *j, int ph, int *ordered)
         case PL_SCOPES:
             return "scopes";
         case PL_ON_POST:
+            return pl->syn_step.n ? "synstep" : NULL;
+        case PL_PREPOST:
             *ordered = 1;
             return pl->on_pre.n || pl->pre_spike.n || pl->on_prepost.n ? "arrive" : NULL;
-        case PL_PREPOST:
-            return pl->on_post.n || pl->on_prepost.n ? "onpost" : NULL;
         case PL_SPIKES:
-            return pl->post_spike.n ? "spikes" : NULL;
+            return pl->on_post.n || pl->on_prepost.n ? "onpost" : NULL;
         default:
-            return pl->syn_step.n ? "synstep" : NULL;
+            return pl->post_spike.n ? "spikes" : NULL;
         }
     }
     switch (ph) {

@@ -1211,9 +1211,11 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
     CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
     CgDialect dp = dh;                               /* on post, on pre & post */
-    if (pre_first) {
+    CgDialect da = dh;                               /* the arrivals */
+    if (pre_first) {                                 /* handlers see the dynamics of this step */
         dp.pre_hist = j->delay ? "hi" : NULL;
         dp.pre_after = cg_pre_after(j);
+        dp.step = da.step = "(step + 1)";
     }
     char dl[96];
     delay_of(j, dl, sizeof dl);
@@ -1239,8 +1241,8 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     out_blank(o);
 
     if (pre_first)
-        out_line(o, "/* %s, phase 2 (pre_first): scope dynamics, 'on pre' of the next step's arrivals, "
-                    "pre 'on spike', 'on post', 'on pre & post', post 'on spike', synapse dynamics */", j->name);
+        out_line(o, "/* %s, phase 2 (pre_first): scope dynamics, synapse dynamics, 'on pre' of the next step's "
+                    "arrivals, pre 'on spike', 'on post', 'on pre & post', post 'on spike' */", j->name);
     else
         out_line(o, "/* %s, phases 5-7: scope dynamics, 'on post', 'on pre & post', scope 'on spike', synapse dynamics */",
                  j->name);
@@ -1266,7 +1268,13 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     }
     if (pre_first) {
         emit_keep_spikes(o, j);
-        emit_arrivals(o, j, &dh, 1);
+        if (pl->syn_step.n) {
+            open_all_synapses(o, j, 1);
+            cg_block(&dh, &pl->syn_step, o);
+            out_close(o);
+            out_close(o);
+        }
+        emit_arrivals(o, j, &da, 1);
         if (pl->pre_spike.n) {
             open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
             cg_block(&ds, &pl->pre_spike, o);
@@ -1281,7 +1289,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
+        cg_block(&dp, &pl->syn_catch, o);
         cg_block(&dp, &pl->on_post, o);
         out_close(o);
         out_close(o);
@@ -1295,7 +1303,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "if (!%s_fired[j]) continue;", c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
+        cg_block(&dp, &pl->syn_catch, o);
         cg_block(&dp, &pl->on_prepost, o);
         out_close(o);
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
@@ -1312,7 +1320,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         cg_block(&ds, &pl->post_spike, o);
         out_close(o);
     }
-    if (pl->syn_step.n) {
+    if (pl->syn_step.n && !pre_first) {
         open_all_synapses(o, j, 1);
         cg_block(&dh, &pl->syn_step, o);
         out_close(o);
