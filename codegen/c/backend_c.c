@@ -1199,8 +1199,9 @@ static void emit_keep_spikes(Out *o, const IrProj *j)
 }
 
 /* Phase 0 (arrivals) and phase 2 (learning) of a plastic projection; docs/language.md §9. In
- * order pre_first the arrivals of step + 1 run in learn_ of step, before `on post`, and
- * `on post` and `on pre & post` read the pre { } scope after its `on spike` (dp). */
+ * order pre_first the arrivals of step + 1 run in learn_ of step, after the synapse dynamics
+ * of the step (the handlers catch up to step + 1), before `on post`; `on post` and `on pre &
+ * post` read the pre { } scope after its `on spike` (dp). */
 static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
 {
     const IrPlast *pl = j->plast;
