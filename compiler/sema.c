@@ -4185,10 +4185,15 @@ static void do_projection(Sema *S, AstNode *it)
         delivered = pj->w;
     } else if (smodel) {
         AstNode *deliver = NULL;
+        IrPlast order = {0};      /* a static synapse's `order` is checked, and has no effect */
         for (int m = 0; m < smodel->list.n; m++) {
             AstNode *mem = smodel->list.v[m];
             if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
                 continue;
+            if (mem->kind == AST_SETTING) {
+                syn_order(cc, &order, mem);
+                continue;
+            }
             if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
                 mem->a->list.v[0]->kind == AST_CALLSTMT &&
                 strcmp(mem->a->list.v[0]->a->name, "deliver") == 0 &&
