@@ -9,7 +9,7 @@ weights (20 % at the start), each outer tenth holds at least twice the mean of t
 inner ones, the low mode is larger than the high one; and the output rate and the weight
 statistics lie within the spread of Brian2's own runs of its example (BRIAN2 below).
 
-BRIAN2: Brian2 2.9.0 (numpy < 2.3, cython target), its example verbatim (N = 1000 Poisson
+BRIAN2: Brian2 2.9.0 (numpy < 2.3, cython target; tests/plast/brian2_song.py), its example verbatim (N = 1000 Poisson
 inputs at 15 Hz, taum 10 ms, taue 5 ms, Ee 0 mV, vt -54 mV, vr -60 mV, El -74 mV, gmax 0.01,
 dApre 0.01, dApost = -1.05 dApre, both times gmax, traces event-driven, w = rand() gmax,
 method euler, dt 0.1 ms) run for 100 s with seed(s) for s = 1 .. 6; per run: the output
