@@ -61,6 +61,10 @@ int cg_ckpt_list(Compiler *cc, const IrModel *m, CgCkpt **out)
                         pl->pre[q]->type == IRT_REAL ? "real" : "int32_t", 0};
             add(cc, &v, &n, &cap, var_item(m, pl->pre[q], j, npre, 0));
             add(cc, &v, &n, &cap, h);
+            if (cg_pre_after(j)) {
+                h.name = arena_printf(&cc->arena, "%s_ha", pl->pre[q]->cname);
+                add(cc, &v, &n, &cap, h);
+            }
         }
         for (int q = 0; q < pl->npost; q++)
             add(cc, &v, &n, &cap, var_item(m, pl->post[q], j, npost, 0));

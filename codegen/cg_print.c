@@ -273,7 +273,7 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
                   d->pop ? d->pop->cname : "pop", d->pop ? d->pop->cname : "pop", d->index);
         return;
     case IE_STEP:
-        sb_puts(out, "step");
+        sb_puts(out, d->step ? d->step : "step");
         return;
     }
     NC_UNREACHABLE();

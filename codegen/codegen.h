@@ -53,12 +53,23 @@ typedef struct CgDialect {
      * postsynaptic neuron within its base population, and, in handlers, the element of
      * the history of `pre { }` states seen at the synapse (NULL: the current state) */
     const char *syn, *pre_n, *post_n, *pre_hist;
+    int pre_after;                /* pre_hist indexes `_ha`, the history after `on spike` */
+    const char *step;             /* IE_STEP's spelling (NULL: "step") */
     const IrPop *pop;             /* for local names */
     const void *user;
     int cold;                     /* construction code: uniform and normal draws call the
                                      nc_*_cold helpers (cg_rand_helpers), which a GPU
                                      program keeps out of line */
 } CgDialect;
+
+/* 1 when the `on post` and `on pre & post` of plastic projection j read the pre { }
+ * scope from `<var>_ha`, its history after each step's `on spike` (docs/language.md §9):
+ * order pre_first with per-synapse delays and pre { } states. Without delays they read
+ * the current state. */
+static inline int cg_pre_after(const IrProj *j)
+{
+    return !j->plast->post_first && j->delay && j->plast->npre;
+}
 
 /* The common defaults: real type "real", neuron index "n", draws keyed (n, 0, step),
  * synapse indices i and j; back ends then set their hooks. */

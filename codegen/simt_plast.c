@@ -41,7 +41,7 @@ static void p_var(const CgDialect *d, const IrVar *v, StrBuf *out)
 {
     const PlastUser *u = d->user;
     if (v->kind == IV_PRE && d->pre_hist) {
-        sb_printf(out, "%s_h[%s]", v->cname, d->index);
+        sb_printf(out, "%s_h%s[%s]", v->cname, d->pre_after ? "a" : "", d->index);
         return;
     }
     CgDialect t = *d;
@@ -94,7 +94,14 @@ CgDialect simt_plast_dialect(const Simt *S, const IrProj *j, const char *pre_his
 
 static int needs_column(const IrPlast *pl)
 {
-    return pl->on_post.n || pl->on_step.n;
+    return pl->on_post.n || pl->on_step.n || (!pl->post_first && pl->on_prepost.n);
+}
+
+/* Order pre_first with `on pre & post`: each synapse keeps the step of its last arrival
+ * (`_arrs`), so that the walk of `on post` runs `on pre & post` right after it. */
+static int needs_arrs(const IrPlast *pl)
+{
+    return !pl->post_first && pl->on_prepost.n;
 }
 
 void simt_plast_args(Simt *S, const IrProj *j)
@@ -115,7 +122,11 @@ void simt_plast_args(Simt *S, const IrProj *j)
         const char *t = pl->pre[k]->type == IRT_REAL ? "real" : "int32_t";
         simt_add_arg(S, pl->pre[k]->cname, t, ARG_MEM);
         simt_add_arg(S, arena_printf(a, "%s_h", pl->pre[k]->cname), t, ARG_MEM);
+        if (cg_pre_after(j))
+            simt_add_arg(S, arena_printf(a, "%s_ha", pl->pre[k]->cname), t, ARG_MEM);
     }
+    if (needs_arrs(pl))
+        simt_add_arg(S, arena_printf(a, "%s_arrs", c), "int64_t", ARG_MEM);
     for (int k = 0; k < pl->npost; k++)
         simt_add_arg(S, pl->post[k]->cname, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", ARG_MEM);
 }
@@ -153,14 +164,15 @@ static void open_fn(Out *o, const char *what, const IrProj *j, const char *varia
     out_line(o, "(void)t; (void)hf;");
 }
 
-/* The rows whose spikes (emitted k = D-1 .. 1 steps ago) arrive in this step, a group per
- * row: defines k, hs, i and the row bounds rs, re. */
-static void open_arrivals_grid(Out *o, const IrProj *j)
+/* The rows whose spikes (emitted k = D-1 .. 1 steps ago) arrive in this step (`a`: "step"),
+ * or in the next (order pre_first, "step + 1"), a group per row: defines k, hs, i and the
+ * row bounds rs, re. */
+static void open_arrivals_grid(Out *o, const IrProj *j, const char *a)
 {
     const char *c = j->cname;
     out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
-    out_line(o, "if (k > step) continue;");
-    out_line(o, "const int64_t hs = nc_mod(step - k, %s_D);", c);
+    out_line(o, "if (k > %s) continue;", a);
+    out_line(o, "const int64_t hs = nc_mod(%s - k, %s_D);", a, c);
     out_line(o, "const int nh = %s_hist_n[hs];", c);
     out_open(o, "for (int64_t q = NC_GROUP; q < nh; q += NC_NGROUPS)");
     out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c, (long long)j->pre.pop->size,
@@ -169,20 +181,27 @@ static void open_arrivals_grid(Out *o, const IrProj *j)
     out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", c, c);
 }
 
+static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, const char *idx, int group);
+
 /* `on pre`; grid: atomic delivery; block: each work-item owns targets [a, b) and walks the
- * arrivals in C's order (oldest emission, spike order, synapse order). */
+ * arrivals in C's order (oldest emission, spike order, synapse order). Order pre_first: the
+ * arrivals of step + 1, then the pre { } scope's `on spike` of this step (backend_c.c). */
 static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
 {
     const char *c = j->cname;
+    const IrPlast *pl = j->plast;
+    const char *as = pl->post_first ? "step" : "(step + 1)";
     CgDialect dh = simt_plast_dialect(S, j, "hi", !block);
+    if (!pl->post_first)
+        dh.step = as;             /* handlers see the synapse dynamics of this step */
     open_fn(o, "arrive", j, block ? "block" : "grid");
-    out_line(o, "const int64_t dslot = nc_mod(step, %s_D);", c);
+    out_line(o, "const int64_t dslot = nc_mod(%s, %s_D);", as, c);
     if (block) {
         long long np = (long long)j->post.size;
         out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE, a = NC_LID * per, b = a + per;", np);
         out_open(o, "for (int64_t k = a < %lld ? %s_D - 1 : 0; k >= 1; k--)", np, c);
-        out_line(o, "if (k > step) continue;");
-        out_line(o, "const int64_t hs = nc_mod(step - k, %s_D);", c);
+        out_line(o, "if (k > %s) continue;", as);
+        out_line(o, "const int64_t hs = nc_mod(%s - k, %s_D);", as, c);
         out_line(o, "const int nh = %s_hist_n[hs];", c);
         out_open(o, "for (int q = 0; q < nh; q++)");
         out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c,
@@ -196,18 +215,31 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
         out_close(o);
         out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", c);
     } else {
-        open_arrivals_grid(o, j);
+        open_arrivals_grid(o, j, as);
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
     }
     if (j->delay)
         out_line(o, "if (%s_d[s] != k) continue;", c);
     out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, (long long)j->pre.size);
     out_line(o, "(void)j; (void)hi;");
-    cg_block(&dh, &j->plast->syn_catch, o);
-    cg_block(&dh, &j->plast->on_pre, o);
+    cg_block(&dh, &pl->syn_catch, o);
+    cg_block(&dh, &pl->on_pre, o);
+    if (needs_arrs(pl))
+        out_line(o, "%s_arrs[s] = step;", c);
     out_close(o);
     out_close(o);
     out_close(o);
+    if (!pl->post_first && pl->pre_spike.n) {
+        CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
+        out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
+        out_line(o, "(void)hs;");
+        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
+        cg_block(&ds, &pl->pre_spike, o);
+        for (int k = 0; k < pl->npre && cg_pre_after(j); k++)
+            out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, (long long)j->pre.size,
+                     pl->pre[k]->cname);
+        out_close(o);
+    }
     out_close(o);
     out_blank(o);
 }
@@ -274,23 +306,49 @@ static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, con
     out_line(o, "if (%s < 0 || %s >= %lld) continue;", idx, idx, (long long)size);
 }
 
+/* This step's presynaptic spikes, kept for their arrivals (slot hs). */
+static void keep_spikes(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_line(o, "const int nh = nc_cnt[%d + (int)(step & 1)];", 2 * j->pre.pop->id);
+    out_line(o, "for (int64_t k = NC_GID; k < nh; k += NC_GSIZE) %s_hist[hs * %lld + k] = %s_spk[k];", c,
+             (long long)j->pre.pop->size, j->pre.pop->cname);
+    out_line(o, "if (NC_GID == 0) %s_hist_n[hs] = nh;", c);
+}
+
+/* The phases after the neurons (docs/language.md §9; backend_c.c, emit_plast_step). Order
+ * pre_first (phase_fn) moves the spike history into `scopes`, the synapse dynamics into the
+ * slot of `on post`, the arrivals (emit_on_pre) into that of `on pre & post`, `on post` into
+ * that of the scopes' `on spike`, which it runs for the synapses that had an arrival in this
+ * step right after their `on post` (C runs every `on post`, then every `on pre & post`: the
+ * same, as each writes only its own synapse), and the post { } `on spike` into the last. */
 static void emit_learn(Out *o, const Simt *S, const IrProj *j)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
+    int pre_first = !pl->post_first;
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     CgDialect dh = simt_plast_dialect(S, j, "hi", 0);
     CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
+    CgDialect dp = dh;
+    if (pre_first) {
+        dp.pre_hist = j->delay ? "hi" : NULL;
+        dp.pre_after = cg_pre_after(j);
+        dp.step = "(step + 1)";
+    }
 
-    if (pl->npre || pl->pre_step.n || pl->post_step.n) {
+    if (pl->npre || pl->pre_step.n || pl->post_step.n || pre_first) {
         open_fn(o, "scopes", j, NULL);
         out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
         out_line(o, "(void)hs;");
         if (pl->npre || pl->pre_step.n) {
             out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
             cg_block(&ds, &pl->pre_step, o);
-            for (int k = 0; k < pl->npre; k++)
+            for (int k = 0; k < pl->npre; k++) {
                 out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+                if (dp.pre_after)
+                    out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            }
             out_close(o);
         }
         if (pl->post_step.n) {
@@ -298,31 +356,40 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
             cg_block(&ds, &pl->post_step, o);
             out_close(o);
         }
+        if (pre_first)
+            keep_spikes(o, j);
         out_close(o);
         out_blank(o);
     }
-    if (pl->on_post.n) {
+    if (pl->on_post.n || (pre_first && pl->on_prepost.n)) {
         open_fn(o, "onpost", j, NULL);
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j", 1);
         out_open(o, "for (int64_t q = %s_cptr[j] + NC_LID; q < %s_cptr[j + 1]; q += NC_LSIZE)", c, c);
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, S, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
-        cg_block(&dh, &pl->on_post, o);
+        cg_block(&dp, &pl->syn_catch, o);
+        cg_block(&dp, &pl->on_post, o);
+        if (pre_first && pl->on_prepost.n) {
+            out_open(o, "if (%s_arrs[s] == step)", c);
+            cg_block(&dp, &pl->syn_catch, o);
+            cg_block(&dp, &pl->on_prepost, o);
+            out_close(o);
+        }
         out_close(o);
         out_close(o);
         out_close(o);
         out_blank(o);
     }
-    if (pl->on_prepost.n) {
+    if (pl->on_prepost.n && !pre_first) {
         open_fn(o, "prepost", j, NULL);
-        open_arrivals_grid(o, j);
+        open_arrivals_grid(o, j, "step");
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");
         if (j->delay)
             out_line(o, "if (%s_d[s] != k) continue;", c);
-        out_line(o, "const int64_t j = %s_col[s], hi = hs * %lld + i;", c, npre);
+        out_line(o, "const int64_t j = %s_col[s];", c);
         out_line(o, "if (!%s_fl[j + %lld]) continue;", j->post.pop->cname, (long long)j->post.offset);
+        hist_elem(o, S, j, 1);      /* as C: the pre { } history after the neurons */
         out_line(o, "(void)hi;");
         cg_block(&dh, &pl->syn_catch, o);
         cg_block(&dh, &pl->on_prepost, o);
@@ -333,28 +400,30 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_blank(o);
     }
     /* scope `on spike`, and this step's presynaptic spikes kept for their arrivals */
-    open_fn(o, "spikes", j, NULL);
-    out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
-    if (pl->pre_spike.n) {
-        out_begin(o);
-        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
-        cg_block(&ds, &pl->pre_spike, o);
+    if (!pre_first || pl->post_spike.n) {
+        open_fn(o, "spikes", j, NULL);
+        out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
+        if (pre_first)
+            out_line(o, "(void)hs;");
+        if (pl->pre_spike.n && !pre_first) {
+            out_begin(o);
+            open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
+            cg_block(&ds, &pl->pre_spike, o);
+            out_close(o);
+            out_close(o);
+        }
+        if (pl->post_spike.n) {
+            out_begin(o);
+            open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j", 0);
+            cg_block(&ds, &pl->post_spike, o);
+            out_close(o);
+            out_close(o);
+        }
+        if (!pre_first)
+            keep_spikes(o, j);
         out_close(o);
-        out_close(o);
+        out_blank(o);
     }
-    if (pl->post_spike.n) {
-        out_begin(o);
-        open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j", 0);
-        cg_block(&ds, &pl->post_spike, o);
-        out_close(o);
-        out_close(o);
-    }
-    out_line(o, "const int nh = nc_cnt[%d + (int)(step & 1)];", 2 * j->pre.pop->id);
-    out_line(o, "for (int64_t k = NC_GID; k < nh; k += NC_GSIZE) %s_hist[hs * %lld + k] = %s_spk[k];", c,
-             (long long)j->pre.pop->size, j->pre.pop->cname);
-    out_line(o, "if (NC_GID == 0) %s_hist_n[hs] = nh;", c);
-    out_close(o);
-    out_blank(o);
     if (pl->syn_step.n) {
         open_fn(o, "synstep", j, NULL);
         open_all_synapses(o, S, j, 1);
@@ -401,10 +470,17 @@ static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "(void)step;");
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
     cg_block(&d, &pl->pre_init, o);
-    for (int k = 0; k < pl->npre; k++)
+    for (int k = 0; k < pl->npre; k++) {
         out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_h[h * %lld + i] = %s[i];", j->cname, pl->pre[k]->cname,
                  npre, pl->pre[k]->cname);
+        if (cg_pre_after(j))
+            out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_ha[h * %lld + i] = %s[i];", j->cname,
+                     pl->pre[k]->cname, npre, pl->pre[k]->cname);
+    }
     out_close(o);
+    if (needs_arrs(pl))
+        out_line(o, "for (int64_t s = NC_GID; s < %s_rp[%lld]; s += NC_GSIZE) %s_arrs[s] = -1;", j->cname, npre,
+                 j->cname);
     out_open(o, "for (int64_t j = NC_GID; j < %lld; j += NC_GSIZE)", npost);
     cg_block(&d, &pl->post_init, o);
     out_close(o);
@@ -423,7 +499,7 @@ void simt_plast_device(Out *o, const Simt *S)
         emit_scope_init(o, S, j);
         if (j->plast->event)
             emit_catchup(o, S, j);
-        if (j->plast->on_pre.n) {
+        if (j->plast->on_pre.n || (!j->plast->post_first && (j->plast->pre_spike.n || j->plast->on_prepost.n))) {
             emit_on_pre(o, S, j, 0);
             emit_on_pre(o, S, j, 1);
         }
@@ -447,6 +523,26 @@ static const char *phase_fn(const IrProj *j, int ph, int *ordered)
     *ordered = 0;
     if (!pl)
         return NULL;
+    if (!pl->post_first) {        /* order pre_first: see emit_learn */
+        switch (ph) {
+        case PL_ARRIVE:
+            return NULL;
+        case PL_ON_STEP:
+            *ordered = 1;
+            return pl->on_step.n ? "onstep" : NULL;
+        case PL_SCOPES:
+            return "scopes";
+        case PL_ON_POST:
+            return pl->syn_step.n ? "synstep" : NULL;
+        case PL_PREPOST:
+            *ordered = 1;
+            return pl->on_pre.n || pl->pre_spike.n || pl->on_prepost.n ? "arrive" : NULL;
+        case PL_SPIKES:
+            return pl->on_post.n || pl->on_prepost.n ? "onpost" : NULL;
+        default:
+            return pl->post_spike.n ? "spikes" : NULL;
+        }
+    }
     switch (ph) {
     case PL_ARRIVE:
         *ordered = 1;
@@ -518,7 +614,12 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
                  t, j->name, pl->pre[k]->label);
         out_line(o, "if (dalloc(&%s_h, (size_t)%s_D * %lld * sizeof(%s), \"%s: pre.%s history\")) return -1;",
                  pl->pre[k]->cname, c, npre, t, j->name, pl->pre[k]->label);
+        if (cg_pre_after(j))
+            out_line(o, "if (dalloc(&%s_ha, (size_t)%s_D * %lld * sizeof(%s), \"%s: pre.%s history\")) return -1;",
+                     pl->pre[k]->cname, c, npre, t, j->name, pl->pre[k]->label);
     }
+    if (needs_arrs(pl))
+        out_line(o, "if (dalloc(&%s_arrs, nnz * sizeof(int64_t), \"%s: arrivals\")) return -1;", c, j->name);
     for (int k = 0; k < pl->npost; k++)
         out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s: post.%s\")) return -1;", pl->post[k]->cname,
                  npost, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", j->name, pl->post[k]->label);

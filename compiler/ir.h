@@ -268,6 +268,12 @@ struct IrPlast {
     int event;
     IrVar *last;
     IrBlock syn_catch;
+    /* `order` (docs/language.md §7, §9). pre_first (0, the default): `on pre` of the spikes
+     * that reach a synapse in step s + 1 runs in step s's learning phase, before `on post`,
+     * and `on post` reads the pre { } scope after its `on spike` of the coincident spikes.
+     * post_first: `on pre` runs at the start of step s + 1, after `on post` of step s. */
+    int post_first;
+    int order_set;                /* sema: `order` was written */
 };
 
 typedef enum IrPhaseKind { PH_RUN, PH_SET } IrPhaseKind;

@@ -119,6 +119,7 @@ struct Inst {
     int nstims;
     uint32_t step_site;           /* RNG call sites of NEURON_STEP draws */
     IrVar *refr;
+    int refr_local;               /* the local holding `refractory` (valid with refr) */
     int dummy;
 };
 
@@ -179,6 +180,7 @@ typedef struct EvPending {
 #define A_PREPOST 4u
 #define A_CROSSED 8u
 #define A_POS 16u                 /* lattice positions pos.x .. pos.u of the neuron */
+#define A_REFR 32u                /* `refractory`: this step's flag (docs/language.md §9, step 4) */
 
 typedef struct Ctx {
     Sema *S;
@@ -622,6 +624,13 @@ static Val conv_space(Ctx *x, AstNode *n)
 static Val conv_name(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
+    if (strcmp(n->name, "refractory") == 0) {     /* a keyword: only the flag is spelled so */
+        if ((x->allow & A_REFR) && x->inst && x->inst->refr)
+            return mkval(ir_local(cc, x->inst->refr_local, IRT_BOOL), DIM_NONE);
+        error_at(cc, n->loc, "'refractory' can be read only in a neuron with a 'refractory' period");
+        diag_extra(cc, "  note: it is true in the steps of the period (docs/language.md §9)");
+        return bad(cc);
+    }
     Bind *b = env_find(x->env, n->name);
     if (b) {
         switch (b->kind) {
@@ -2453,6 +2462,8 @@ static void build_body(Sema *S, Inst *in)
         rf_local = emit_local(&x, "refractory", IRT_BOOL,
                               ir_bin(cc, IB_GT, ir_var(cc, in->refr), ir_const(cc, 0, IRT_INT)), body);
         rf = ir_local(cc, rf_local, IRT_BOOL);
+        in->refr_local = rf_local;
+        x.allow |= A_REFR;
     }
     AstNode *dyn = member(model, AST_DYNAMICS, 0);
     if (dyn) {
@@ -3647,7 +3658,8 @@ static int syn_is_plastic(AstNode *smodel)
     int npre = 0;
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
-        if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
+        if (mem->kind == AST_SETTING ||
+            (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE)))
             continue;
         if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
             mem->a->list.v[0]->kind == AST_CALLSTMT &&
@@ -3658,6 +3670,23 @@ static int syn_is_plastic(AstNode *smodel)
         return 1;
     }
     return npre > 1;
+}
+
+/* `order = pre_first | post_first`: which of `on pre` and `on post` runs first when a
+ * spike reaches a synapse in the step in which its target spikes (docs/language.md §7). */
+static void syn_order(Compiler *cc, IrPlast *pl, AstNode *mem)
+{
+    const char *v = mem->a && mem->a->kind == AST_NAME ? mem->a->name : "";
+    if (strcmp(mem->name, "order") != 0) {
+        error_at(cc, mem->loc, "unknown synapse setting '%s'", mem->name);
+        diag_extra(cc, "  note: a synapse has one setting: order = pre_first | post_first");
+    } else if (pl->order_set++) {
+        error_at(cc, mem->loc, "a second 'order' in this synapse");
+    } else if (strcmp(v, "pre_first") == 0 || strcmp(v, "post_first") == 0) {
+        pl->post_first = v[1] == 'o';
+    } else {
+        error_at(cc, mem->a->loc, "'order' is pre_first or post_first");
+    }
 }
 
 /* Copy of e whose neuron variables are read at the synapse's pre or post neuron. */
@@ -4110,6 +4139,10 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
             lower_syn_dynamics(S, pl, pj, smodel, mem, &base, notes);
             continue;
         }
+        if (mem->kind == AST_SETTING) {
+            syn_order(cc, pl, mem);
+            continue;
+        }
         if (mem->kind != AST_ON) {
             error_at(cc, mem->loc, "this member does not belong in a synapse");
             diag_extra(cc, "  note: a synapse has param, derived, state, dynamics, pre { }, post { }, "
@@ -4400,10 +4433,15 @@ static void do_projection(Sema *S, AstNode *it)
         delivered = pj->w;
     } else if (smodel) {
         AstNode *deliver = NULL;
+        IrPlast order = {0};      /* a static synapse's `order` is checked, and has no effect */
         for (int m = 0; m < smodel->list.n; m++) {
             AstNode *mem = smodel->list.v[m];
             if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
                 continue;
+            if (mem->kind == AST_SETTING) {
+                syn_order(cc, &order, mem);
+                continue;
+            }
             if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
                 mem->a->list.v[0]->kind == AST_CALLSTMT &&
                 strcmp(mem->a->list.v[0]->a->name, "deliver") == 0 &&
@@ -5025,6 +5063,9 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         if (it->kind != AST_MODEL)
             continue;
         check_range_places(cc, it);
+        for (int m = 0; it->op != TK_SYNAPSE && m < it->list.n; m++)
+            if (it->list.v[m]->kind == AST_SETTING)
+                error_at(cc, it->list.v[m]->loc, "'%s = ...' belongs in a synapse", it->list.v[m]->name);
         if (it->op == TK_NEURON) {
             Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
             build_body(S, in);

@@ -159,6 +159,8 @@ member(A) ::= ON(K) event(V) block(B). { A = nd(cc, AST_ON, sp(K.loc, B->loc)); 
 member(A) ::= UPDATE(K) block(B). { A = nd(cc, AST_UPDATE, sp(K.loc, B->loc)); A->a = B; }
 member(A) ::= EMIT(K) expr(E). { A = nd(cc, AST_EMIT, sp(K.loc, E->loc)); A->a = E; }
 member(A) ::= func(F). { A = F; }
+/* a synapse's setting: "order" "=" ( "pre_first" | "post_first" ) (docs/language.md §7) */
+member(A) ::= IDENT(N) ASSIGN expr(E). { A = named(cc, AST_SETTING, sp(N.loc, E->loc), N); A->a = E; }
 
 decls(A) ::= decl(B). { A = list1(cc, B); }
 decls(A) ::= decls(L) SEMI decl(B). { A = L; if (B) ast_append(cc, &A, B); }
@@ -356,6 +358,7 @@ unitref(A) ::= LPAREN unitexpr(U) RPAREN. { A = U; }
 primary(A) ::= NUMBER(X). { A = nd(cc, AST_NUM, X.loc); A->num = X.num; A->name2 = X.text; }
 primary(A) ::= NUMBER(X) UNIT(U). { A = nd(cc, AST_NUM, sp(X.loc, U.loc)); A->num = X.num; A->name2 = X.text; A->str = U.text; A->flag = U.num != 0; A->loc2 = U.loc; }
 primary(A) ::= IDENT(N). { A = named(cc, AST_NAME, N.loc, N); }
+primary(A) ::= REFRACTORY(N). { A = named(cc, AST_NAME, N.loc, N); } /* the neuron's flag, §9 */
 primary(A) ::= IDENT(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= PRE(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= POST(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }

@@ -37,7 +37,7 @@ static const SrcLoc NOLOC = {0, 0, 0, 0};
 static void c_var(const CgDialect *d, const IrVar *v, StrBuf *out)
 {
     if (v->kind == IV_PRE && d->pre_hist)
-        sb_printf(out, "%s_h[%s]", v->cname, d->index);
+        sb_printf(out, "%s_h%s[%s]", v->cname, d->pre_after ? "a" : "", d->index);
     else if (v->per_neuron)
         sb_printf(out, "%s[%s]", v->cname, d->index);
     else
@@ -954,6 +954,9 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
                  pl->pre[k]->cname, pl->pre[k]->label, pl->pre[k]->unit);
         out_line(o, "static %s *%s_h; /* ... after the dynamics of each of the last D steps, [slot][i] */",
                  storage_type(pl->pre[k]->type), pl->pre[k]->cname);
+        if (cg_pre_after(j))
+            out_line(o, "static %s *%s_ha; /* ... and after the `on spike` of each, [slot][i] */",
+                     storage_type(pl->pre[k]->type), pl->pre[k]->cname);
     }
     for (int k = 0; k < pl->npost; k++)
         out_line(o, "static %s *%s; /* post.%s [%s], per postsynaptic neuron */", storage_type(pl->post[k]->type),
@@ -1087,6 +1090,8 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
         alloc_line(o, pl->pre[k]->cname, "", cnt.s, pl->pre[k]->label, j->name);
         sb_setf(&cnt, "%s_D * %lld", c, npre);
         alloc_line(o, pl->pre[k]->cname, "_h", cnt.s, pl->pre[k]->label, j->name);
+        if (cg_pre_after(j))
+            alloc_line(o, pl->pre[k]->cname, "_ha", cnt.s, pl->pre[k]->label, j->name);
     }
     for (int k = 0; k < pl->npost; k++) {
         sb_setf(&cnt, "%lld", npost);
@@ -1095,9 +1100,13 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     if (pl->pre_init.n) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
         cg_block(&d, &pl->pre_init, o);
-        for (int k = 0; k < pl->npre; k++)
+        for (int k = 0; k < pl->npre; k++) {
             out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_h[h * %lld + i] = %s[i];", c,
                      pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            if (cg_pre_after(j))
+                out_line(o, "for (int64_t h = 0; h < %s_D; h++) %s_ha[h * %lld + i] = %s[i];", c,
+                         pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        }
         out_close(o);
     }
     if (pl->post_init.n) {
@@ -1148,46 +1157,85 @@ static void open_all_synapses(Out *o, const IrProj *j, int back)
     out_line(o, "(void)j; (void)hi;");
 }
 
-/* Phase 1 (arrivals) and phases 5-7 (learning) of a plastic projection; docs/language.md §9. */
+/* The arrivals of step `step + ahead`: `on pre` where a spike of steps step + ahead - D + 1 ..
+ * step + ahead - 1 reaches a synapse, oldest emission first (the static ring's order),
+ * delivering into that step's slot; ahead 1: order pre_first, run in step's learning phase. */
+static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahead)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size;
+    out_line(o, "%s_narr = 0;", c);
+    if (!pl->on_pre.n && !pl->on_prepost.n)
+        return;
+    out_line(o, "/* emissions of steps step%s - D + 1 .. step%s - 1, oldest first: the static ring's order */",
+             ahead ? " + 1" : "", ahead ? " + 1" : "");
+    out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
+    out_line(o, "if (k > step%s) continue;", ahead ? " + 1" : "");
+    out_line(o, "const int64_t hs = (step%s - k) %% %s_D, dslot = %s %% %s_D;", ahead ? " + 1" : "", c,
+             ahead ? "(step + 1)" : "step", c);
+    out_line(o, "(void)dslot;");
+    out_open(o, "for (int64_t q = 0; q < %s_hist_n[hs]; q++)", c);
+    out_line(o, "const int64_t i = %s_hist[hs * %lld + q];", c, npre);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    if (j->delay)
+        out_line(o, "if (%s_d[s] != k) continue;", c);
+    out_line(o, "const int64_t j = %s.col[s], hi = hs * %lld + i;", c, npre);
+    out_line(o, "(void)j; (void)hi;");
+    cg_block(dh, &pl->syn_catch, o);
+    cg_block(dh, &pl->on_pre, o);
+    if (pl->on_prepost.n) {
+        out_line(o, "%s_arr_pre[%s_narr] = i;", c, c);
+        out_line(o, "%s_arr[%s_narr++] = s;", c, c);
+    }
+    out_close(o);
+    out_close(o);
+    out_close(o);
+}
+
+/* Store this step's presynaptic spikes for their arrivals (the history slot hs). */
+static void emit_keep_spikes(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_line(o, "/* this step's presynaptic spikes, for their arrivals */");
+    out_line(o, "%s_hist_n[hs] = 0;", c);
+    open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
+    out_line(o, "%s_hist[hs * %lld + %s_hist_n[hs]++] = (int32_t)i;", c, (long long)j->pre.size, c);
+    out_close(o);
+}
+
+/* Phase 0 (arrivals) and phase 2 (learning) of a plastic projection; docs/language.md §9. In
+ * order pre_first the arrivals of step + 1 run in learn_ of step, after the synapse dynamics
+ * of the step (the handlers catch up to step + 1), before `on post`; `on post` and `on pre &
+ * post` read the pre { } scope after its `on spike` (dp). */
 static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    int pre_first = !pl->post_first;
     PlastNames nm;
     CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
     CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
+    CgDialect dp = dh;                               /* on post, on pre & post */
+    CgDialect da = dh;                               /* the arrivals */
+    if (pre_first) {                                 /* handlers see the dynamics of this step */
+        dp.pre_hist = j->delay ? "hi" : NULL;
+        dp.pre_after = cg_pre_after(j);
+        dp.step = da.step = "(step + 1)";
+    }
     StrBuf dlb = {0};
     const char *dl = delay_of(j, &dlb);
 
-    out_line(o, "/* %s, phase 1: 'on pre' where this step's arrivals reach a synapse, then 'on step' */", j->name);
+    if (pre_first)
+        out_line(o, "/* %s, phase 0: 'on step' (pre_first: 'on pre' runs in the step before) */", j->name);
+    else
+        out_line(o, "/* %s, phase 1: 'on pre' where this step's arrivals reach a synapse, then 'on step' */", j->name);
     out_open(o, "static void arrive_%s(int64_t step)", c);
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
-    out_line(o, "%s_narr = 0;", c);
-    if (pl->on_pre.n || pl->on_prepost.n) {
-        out_line(o, "/* emissions of steps step - D + 1 .. step - 1, oldest first: the static ring's order */");
-        out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
-        out_line(o, "if (k > step) continue;");
-        out_line(o, "const int64_t hs = (step - k) %% %s_D, dslot = step %% %s_D;", c, c);
-        out_line(o, "(void)dslot;");
-        out_open(o, "for (int64_t q = 0; q < %s_hist_n[hs]; q++)", c);
-        out_line(o, "const int64_t i = %s_hist[hs * %lld + q];", c, npre);
-        out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-        if (j->delay)
-            out_line(o, "if (%s_d[s] != k) continue;", c);
-        out_line(o, "const int64_t j = %s.col[s], hi = hs * %lld + i;", c, npre);
-        out_line(o, "(void)j; (void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
-        cg_block(&dh, &pl->on_pre, o);
-        if (pl->on_prepost.n) {
-            out_line(o, "%s_arr_pre[%s_narr] = i;", c, c);
-            out_line(o, "%s_arr[%s_narr++] = s;", c, c);
-        }
-        out_close(o);
-        out_close(o);
-        out_close(o);
-    }
+    if (!pre_first)
+        emit_arrivals(o, j, &dh, 0);
     if (pl->on_step.n) {
         open_all_synapses(o, j, 0);
         out_line(o, "const int64_t dslot = (step + %s - 1) %% %s_D; /* delivered after the delay */", dl, c);
@@ -1199,8 +1247,12 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_blank(o);
 
-    out_line(o, "/* %s, phases 5-7: scope dynamics, 'on post', 'on pre & post', scope 'on spike', synapse dynamics */",
-             j->name);
+    if (pre_first)
+        out_line(o, "/* %s, phase 2 (pre_first): scope dynamics, synapse dynamics, 'on pre' of the next step's "
+                    "arrivals, pre 'on spike', 'on post', 'on pre & post', post 'on spike' */", j->name);
+    else
+        out_line(o, "/* %s, phases 5-7: scope dynamics, 'on post', 'on pre & post', scope 'on spike', synapse dynamics */",
+                 j->name);
     out_open(o, "static void learn_%s(int64_t step)", c);
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
@@ -1209,8 +1261,11 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     if (pl->npre || pl->pre_step.n) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
         cg_block(&ds, &pl->pre_step, o);
-        for (int k = 0; k < pl->npre; k++)
+        for (int k = 0; k < pl->npre; k++) {
             out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            if (dp.pre_after)
+                out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        }
         out_close(o);
     }
     if (pl->post_step.n) {
@@ -1218,14 +1273,31 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         cg_block(&ds, &pl->post_step, o);
         out_close(o);
     }
+    if (pre_first) {
+        emit_keep_spikes(o, j);
+        if (pl->syn_step.n) {
+            open_all_synapses(o, j, 1);
+            cg_block(&dh, &pl->syn_step, o);
+            out_close(o);
+            out_close(o);
+        }
+        emit_arrivals(o, j, &da, 1);
+        if (pl->pre_spike.n) {
+            open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
+            cg_block(&ds, &pl->pre_spike, o);
+            for (int k = 0; k < pl->npre && dp.pre_after; k++)
+                out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            out_close(o);
+        }
+    }
     if (pl->on_post.n) {
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
         out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
-        cg_block(&dh, &pl->on_post, o);
+        cg_block(&dp, &pl->syn_catch, o);
+        cg_block(&dp, &pl->on_post, o);
         out_close(o);
         out_close(o);
     }
@@ -1238,14 +1310,14 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "if (!%s_fired[j]) continue;", c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dh, &pl->syn_catch, o);
-        cg_block(&dh, &pl->on_prepost, o);
+        cg_block(&dp, &pl->syn_catch, o);
+        cg_block(&dp, &pl->on_prepost, o);
         out_close(o);
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
         out_line(o, "%s_fired[j] = 0;", c);
         out_close(o);
     }
-    if (pl->pre_spike.n) {
+    if (pl->pre_spike.n && !pre_first) {
         open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
         cg_block(&ds, &pl->pre_spike, o);
         out_close(o);
@@ -1255,17 +1327,14 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         cg_block(&ds, &pl->post_spike, o);
         out_close(o);
     }
-    if (pl->syn_step.n) {
+    if (pl->syn_step.n && !pre_first) {
         open_all_synapses(o, j, 1);
         cg_block(&dh, &pl->syn_step, o);
         out_close(o);
         out_close(o);
     }
-    out_line(o, "/* this step's presynaptic spikes, for their arrivals */");
-    out_line(o, "%s_hist_n[hs] = 0;", c);
-    open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
-    out_line(o, "%s_hist[hs * %lld + %s_hist_n[hs]++] = (int32_t)i;", c, npre, c);
-    out_close(o);
+    if (!pre_first)
+        emit_keep_spikes(o, j);
     out_close(o);
     out_blank(o);
     if (pl->event) {

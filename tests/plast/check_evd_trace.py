@@ -3,11 +3,14 @@
 
 Projection `evd` (Elig: e' = -e/tau_e, `on pre { e += 1 }`, `on post { w += a e }`) is
 integrated event-driven, `clk` (the same model, `dynamics using clock`) clock-driven.
-Replayed in steps (docs/language.md §9): a presynaptic spike of step p arrives in phase 1
-of step p + d (d: the delay in steps) and bumps e; a postsynaptic spike of step q reads e
-in phase 6 of step q, after that step's arrivals; per-synapse dynamics of step k (phase 7)
-decay e by exp(-dt/tau(k)), tau = 15 ms before step 1500 (150 ms, then `set tau_e = 30 ms`),
-30 ms after. A record at t reads the state after step t/dt - 1.
+Replayed in steps (docs/language.md §9, the default order pre_first): a presynaptic spike of
+step p reaches the synapse in step a = p + d (d: the delay in steps) and bumps e at the end
+of step a - 1, after the dynamics of that step; a postsynaptic spike of step q reads e at
+the end of step q, after the dynamics of step q and after the bumps of the arrivals of step
+q + 1; per-synapse dynamics of step k decay e by exp(-dt/tau(k)), tau = 15 ms before step
+1500 (150 ms, then `set tau_e = 30 ms`), 30 ms after. So a post spike at t_post = (q + 1) dt
+sees exp(-(t_post - t_a)/tau) of an arrival at t_a = a dt. A record at t reads the state
+after step t/dt - 1.
 Checks: evd against the closed form within 1e-12 relative (double); clk against evd within
 1e-12 relative (clock-driven rounds once per step: at most 3000 steps x ~2^-53).
 """
@@ -45,8 +48,8 @@ def replay(pre, post, d, ends):
         w = 0.5
         for q in post:
             if q < end:
-                w += A * sum(decay(a, q) for a in arr if a <= q)
-        e = sum(decay(a, end) for a in arr if a < end)
+                w += A * sum(decay(a, q + 1) for a in arr if a <= q + 1)
+        e = sum(decay(a, end) for a in arr if a <= end)
         res.append((w, e))
     return res
 

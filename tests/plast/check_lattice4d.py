@@ -14,8 +14,8 @@ standard deviations; delays are round((1 ms + d / 0.05 m/s) / dt) steps.
 
 STDP: the final weight of every synapse equals additive all-to-all pair STDP replayed from
 its saved initial weight through the recorded spike times (a presynaptic spike reaching the
-synapse (d - 1) steps after it was recorded, a postsynaptic one at once, the postsynaptic
-first at equal times; docs/language.md §7, §9), within 1e-9 w_max; the network fires at
+synapse (d - 1) steps after it was recorded, a postsynaptic one at once, the presynaptic
+first at equal times: the default order pre_first; docs/language.md §7, §9), within 1e-9 w_max; the network fires at
 2..40 Hz, and the weights moved (the mean by more than 10 % of w_max).
 """
 
@@ -43,10 +43,12 @@ def pdist(a, b):
 
 def replay(w, pre, post, d):
     """Events on the step grid (integer steps, so equal times compare equal). The run
-    simulates steps 0 .. end - 1: an arrival due at step `end` has not happened."""
+    simulates steps 0 .. end - 1: an arrival at t = end dt has happened (pre_first runs its
+    `on pre` at the end of step end - 1), a later one has not."""
     end = round(T_END / DT)
-    ev = sorted([(round(t / DT), 0) for t in post] +
-                [(round(t / DT) + d - 1, 1) for t in pre if round(t / DT) + d - 1 < end])
+    ev = [(s, kind) for s, _, kind in
+          sorted([(round(t / DT), 1, 0) for t in post] +
+                 [(round(t / DT) + d - 1, 0, 1) for t in pre if round(t / DT) + d - 1 <= end])]
     x, y = pc.Trace(TAU_PLUS), pc.Trace(TAU_MINUS)
     for s, kind in ev:
         t = s * DT
