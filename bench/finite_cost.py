@@ -7,7 +7,7 @@ each and the default's cost over off; writes OUT/finite_cost.json.
     python3 bench/finite_cost.py NEUROC OUT [cuda|opencl|c ...]
 
 Environment: RUNS (default 5), ONLY (regex of model names), SCALE_MC (the microcircuit's
-scale, default 1).
+scale, default 1), KS (other intervals to time, e.g. "1 100": --check-finite=K).
 """
 import json
 import os
@@ -20,6 +20,7 @@ NEUROC, OUT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 BACKENDS = sys.argv[3:] or ["cuda"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNS = int(os.environ.get("RUNS", "5"))
+KS = os.environ.get("KS", "").split()
 ONLY = re.compile(os.environ.get("ONLY", "."))
 MODELS = {
     "cuba": (os.path.join(ROOT, "examples", "cuba.neuro"), []),
@@ -63,12 +64,15 @@ for backend in BACKENDS:
             continue
         sim, bare = build(name, backend, []), build(name, backend, ["--no-check-finite"])
         t = {"default": [], "off": [], "no code": []}
+        t.update({"K=" + k: [] for k in KS})
         every = None
         for _ in range(RUNS):
             x, every = rtf(sim, [])
             t["default"].append(x)
             t["off"].append(rtf(sim, ["--check-finite=off"])[0])
             t["no code"].append(rtf(bare, [])[0])
+            for k in KS:
+                t["K=" + k].append(rtf(sim, ["--check-finite=" + k])[0])
         med = {k: statistics.median(v) for k, v in t.items()}
         row = {"model": name, "backend": backend, "check_every": every, "runs": RUNS, "rtf": t,
                "median": med, "cost_vs_off": med["default"] / med["off"] - 1,
@@ -76,6 +80,7 @@ for backend in BACKENDS:
         rows.append(row)
         print("%-13s %-7s K=%-3s RTF default %.5f  off %.5f  no code %.5f  cost %+.1f %% (vs no code %+.1f %%)" % (
             name, backend, every, med["default"], med["off"], med["no code"], 100 * row["cost_vs_off"],
-            100 * row["cost_vs_no_code"]), flush=True)
+            100 * row["cost_vs_no_code"]) + "".join("  K=%s %+.1f %%" % (k, 100 * (med["K=" + k] / med["off"] - 1))
+                                                    for k in KS), flush=True)
 with open(os.path.join(OUT, "finite_cost.json"), "w") as f:
     json.dump(rows, f, indent=1)

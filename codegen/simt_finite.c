@@ -200,8 +200,8 @@ void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held)
         for (int j = 0; j < m->pops[i]->nvars; j++)
             if (cg_finite_var(m->pops[i]->vars[j]))
                 v += slots_of(m->pops[i]->vars[j]);
-    if (held)   /* the push step reads the interval once per launch (every) */
-        out_open(o, "if (every == 1 || (every > 0 && nc_mod(step + 1, every) == 0))");
+    if (held)   /* the push step counts the steps to the next check down (nc_fc) */
+        out_open(o, "if (nc_fc == 0)");
     else
         out_open(o, "if (nc_fin[0] == 1 || (nc_fin[0] > 0 && nc_mod(step + 1, nc_fin[0]) == 0))");
     for (int j = 0; j < p->nvars; j++) {

@@ -348,6 +348,10 @@ void simt_push_device(Out *o, const Simt *S)
                      i, r);
         }
     }
+    out_line(o, "/* the state check (every K-th step, K = every; 0: off): steps until the next, counted down");
+    out_line(o, " * in a register (a division per step cost more than the check); -1: never */");
+    out_line(o, "int32_t nc_fc = every > 0 ? (int32_t)((every - nc_mod(step0 + 1, every)) %% every) : -1;");
+    out_line(o, "(void)nc_fc;");
     out_line(o, "int64_t step = step0;");
     out_open(o, "do");
     out_line(o, "const int64_t k = step - c0; /* step within the chunk */");
@@ -411,6 +415,7 @@ void simt_push_device(Out *o, const Simt *S)
     out_line(o, "nc_halt = step + 1;");
     out_line(o, "break;");
     out_close(o);
+    out_line(o, "nc_fc = nc_fc == 0 ? every - 1 : nc_fc - (nc_fc > 0);");
     out_line(o, "step++;");
     out_close_with(o, " while (step < step0 + nsteps);");
     simt_cluster_stall_end(o);

@@ -67,7 +67,7 @@ typedef struct nrt_ctx {
     int dry_run;                  /* --dry-run: print the memory plan, build and run nothing */
     int save_conn;                /* --save-connectivity: nrt_conn_save every projection */
     int64_t check_finite;         /* check the states (finite, in range) every K steps: by
-                                     default 1 on a GPU, NRT_CHECK_EVERY_C on the C back end;
+                                     default NRT_CHECK_EVERY on every back end;
                                      --check-finite=K; 0: off (--check-finite=off) */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
@@ -308,10 +308,11 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * return the first call's status and do nothing). */
 nrt_status nrt_finish(nrt_ctx *ctx);
 
-/* The state check's default interval on the C back end: its pass over the states costs
- * about as much as the cheapest neuron's step (CUBA), so it looks every so many steps to
- * stay within 2 % (docs/robustness.md); the GPU back ends look after every step. */
-#define NRT_CHECK_EVERY_C 10
+/* The state check's default interval, the same on every back end (so that a run that fails
+ * stops at the same step on each): a check after every step cost 16-18 % of CUBA's and
+ * COBA's step on C and 8-18 % of CUBA's, COBA's and the microcircuit's on an H200; every
+ * 100th step keeps it within about 1 % (docs/robustness.md, bench/finite_cost.py). */
+#define NRT_CHECK_EVERY 100
 
 /* --check-finite found a NaN or infinity in `var` of neuron n of population `pop` after
  * step `step`: errmsg "non-finite value: population P, variable v, neuron n, step s

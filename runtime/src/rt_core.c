@@ -227,7 +227,7 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
            "              stop at the first NaN or infinity in a state variable, or a value\n"
            "              outside its declared range, checked after every K-th step\n"
            "              (default K: %d), or not at all (off; also --no-check-finite)\n",
-           api ? 1 : NRT_CHECK_EVERY_C);
+           NRT_CHECK_EVERY);
     printf("  --plot      after the run, draw SVG figures and index.html into the\n"
            "              output folder\n");
     printf("  --instances B\n"
@@ -305,7 +305,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     ctx->quiet = 0;
     ctx->dry_run = 0;
     ctx->save_conn = 0;
-    ctx->check_finite = api ? 1 : NRT_CHECK_EVERY_C;
+    ctx->check_finite = NRT_CHECK_EVERY;
     ctx->plot = 0;
     ctx->nmem = 0;
     ctx->mem_total = 0;

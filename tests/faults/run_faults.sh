@@ -65,7 +65,7 @@ finite)
     build rngd range 's/seed = 3 }/seed = 3; precision = double }/'
     # V open above, W open below: their infinities in step 125 are non-finite values
     build rngi range 's/range(<= 1000 mV)/range(>= 0 mV)/; s/range(-500 mV, 500 mV)/range(<= 500 mV)/'
-    DEF=1; [ "$BACKEND" = c ] && DEF=10   # the default interval (NRT_CHECK_EVERY_C on C)
+    DEF=100   # the default interval (NRT_CHECK_EVERY, every back end)
     # check_one NAME KIND(finite|range) PREC K SIM ARGS...: exit 1, the message and the
     # recordings where the closed form says
     check_one() {
