@@ -380,7 +380,7 @@ static void emit_catchup(Out *o, const Simt *S, const IrProj *j)
     out_close(o);
     out_blank(o);
     out_line(o, "/* before a `set` of %s's parameters: its synapses up to the steps done (nc_ctl[0]) */", j->name);
-    out_open(o, "NC_KERNEL nc_k_catchup_%s(NC_ARGS)", j->cname);
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_catchup_%s(NC_ARGS)", j->cname);
     out_line(o, "nc_pl_catchup_%s(NC_PASS, nc_ctl[0]);", j->cname);
     out_close(o);
     out_blank(o);
@@ -394,7 +394,7 @@ static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
     CgDialect d = simt_plast_dialect(S, j, NULL, 0);
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     out_line(o, "/* %s: initial values of the pre { } and post { } scopes */", j->name);
-    out_open(o, "NC_KERNEL nc_k_scope_%s(NC_ARGS)", j->cname);
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_scope_%s(NC_ARGS)", j->cname);
     out_line(o, "const int64_t step = 0;");
     out_line(o, "(void)step;");
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);

@@ -43,10 +43,14 @@ typedef struct Simt {
                                    * memory, so a stalled launch leaves no trace (nc_mbar_wait) */
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
+    int table;                    /* the kernels read their arguments from a table (simt_table) */
 } Simt;
 
 /* simt.c */
 void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
+/* Open a model kernel: `fmt` names NC_ARGS for the model's arguments. In table mode the
+ * kernel takes NC_KARGS instead and its first line unpacks them (NC_UNPACK). */
+void simt_kernel_open(Out *o, const Simt *S, const char *fmt, ...) NC_PRINTF(3, 4);
 /* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
 /* Slot of a scalar variable in nc_scal, or -1. */
