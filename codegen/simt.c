@@ -791,7 +791,6 @@ static void emit_table_macros(Out *o, const Simt *S)
     if (cuda(S)) {
         out_line(o, "#define NC_KARGS const int64_t *nc_argt");
         out_line(o, "#define NC_ARGP(w) (uintptr_t)(w)");
-        out_line(o, "#pragma nv_diag_suppress 177 /* an unpacked argument a kernel does not use */");
     } else {
         out_line(o, "#define NC_KARGS __global uchar *nc_arena, __global const long *nc_argt");
         out_line(o, "#define NC_ARGP(w) (nc_arena + (w)) /* a buffer's word: its offset in the arena */");
