@@ -26,7 +26,8 @@ typedef struct nrt_gpu nrt_gpu;
 typedef struct nrt_kernel nrt_kernel;
 typedef struct nrt_graph nrt_graph;
 
-/* Device memory: a CUdeviceptr or a cl_mem, and its size. {0, 0} is "no buffer". */
+/* Device memory: a CUdeviceptr or a cl_mem, and its size. {0, 0} is "no buffer". A buffer
+ * of the arena (nrt_gpu_arena) has handle offset + 1 instead, odd: never a driver's handle. */
 typedef struct nrt_dmem {
     uintptr_t h;
     size_t bytes;
