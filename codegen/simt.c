@@ -34,7 +34,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,37 +52,6 @@ void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
     }
     S->args[S->nargs] = (Arg){.name = name, .type = type, .kind = kind, .res = -1, .cres = -1};
     S->nargs++;
-}
-
-/* The kernel argument space every device of the target offers: OpenCL's minimum
- * CL_DEVICE_MAX_PARAMETER_SIZE, CUDA's classic limit. A model whose arguments need more
- * is compiled in table mode: its kernels take the table of its arguments (emit_args_macros),
- * not the arguments themselves. */
-static int64_t param_space(const SimtTarget *t)
-{
-    return strcmp(t->name, "cuda") == 0 ? 4096 : 1024;
-}
-
-static int cuda(const Simt *S)
-{
-    return strcmp(S->t->name, "cuda") == 0;
-}
-
-void simt_kernel_open(Out *o, const Simt *S, const char *fmt, ...)
-{
-    StrBuf b = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(&b, fmt, ap);
-    va_end(ap);
-    const char *at = S->table ? strstr(b.s, "NC_ARGS") : NULL;
-    if (at) {
-        out_open(o, "%.*sNC_KARGS%s", (int)(at - b.s), b.s, at + strlen("NC_ARGS"));
-        out_line(o, "NC_UNPACK;");
-    } else {
-        out_open(o, "%s", b.s);
-    }
-    sb_free(&b);
 }
 
 static const char *vtype(const IrVar *v)
@@ -552,7 +520,7 @@ static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, 
     for (int i = 0; i < m->npops && S->has_cluster; i++)
         S->nxm += 4 * xw_words(m->pops[i]);
     layout(S);
-    S->table = (int64_t)S->nargs * 8 > param_space(t);
+    S->table = simt_table_needed(S);
 }
 
 
@@ -769,36 +737,6 @@ static int paste_file(Simt *S, const BuildOpts *bo, const char *name, Out *o)
     return 0;
 }
 
-/* Table mode: the model's arguments need more than param_space, so a kernel takes the table
- * of them (one 64-bit word each, the host's nc_args_row) and unpacks it into locals of the
- * arguments' names; the phases it calls take NC_ARGS as before. CUDA: a buffer's word is
- * its device address. OpenCL 1.2 has no device addresses: every buffer is a range of one
- * buffer, the arena (nrt_gpu_arena), and its word is its offset there. */
-static void emit_table_macros(Out *o, const Simt *S)
-{
-    StrBuf un = {0};
-    for (int i = 0; i < S->nargs; i++) {
-        const Arg *a = &S->args[i];
-        if (a->kind == ARG_MEM)
-            sb_printf(&un, "%sNC_G %s *%s = (NC_G %s *)NC_ARGP(nc_argt[%d])", i ? "; " : "", a->type, a->name,
-                      a->type, i);
-        else
-            sb_printf(&un, "%s%s %s = (%s)nc_argt[%d]", i ? "; " : "", a->type, a->name, a->type, i);
-    }
-    out_line(o, "/* table mode: %d arguments (%d bytes) are more than every device takes (%d bytes), so the",
-             S->nargs, S->nargs * 8, (int)param_space(S->t));
-    out_line(o, " * kernels take the table of them (nc_argt: one 64-bit word each) and unpack it */");
-    if (cuda(S)) {
-        out_line(o, "#define NC_KARGS const int64_t *nc_argt");
-        out_line(o, "#define NC_ARGP(w) (uintptr_t)(w)");
-    } else {
-        out_line(o, "#define NC_KARGS __global uchar *nc_arena, __global const long *nc_argt");
-        out_line(o, "#define NC_ARGP(w) (nc_arena + (w)) /* a buffer's word: its offset in the arena */");
-    }
-    out_line(o, "#define NC_UNPACK %s", un.s);
-    sb_free(&un);
-}
-
 static void emit_args_macros(Out *o, const Simt *S)
 {
     StrBuf decl = {0}, pass = {0};
@@ -816,7 +754,7 @@ static void emit_args_macros(Out *o, const Simt *S)
     sb_free(&decl);
     sb_free(&pass);
     if (S->table)
-        emit_table_macros(o, S);
+        simt_table_device(o, S);
 }
 
 static void emit_dev_prelude(Out *o, const Simt *S)
@@ -2594,37 +2532,6 @@ static void emit_host_bind(Out *o, const Simt *S)
     out_close(o);
 }
 
-/* Table mode: `bind` writes the table of the current run's arguments where it changed (on
- * the compute queue, after the work that read the old one) and binds the table (OpenCL:
- * and the arena, nrt_gpu_arg_arena) as the kernel's first arguments. */
-static void emit_host_table(Out *o, const Simt *S)
-{
-    out_line(o, "static nrt_dmem nc_argt; /* the table of the kernels' arguments (emit_table_macros) */");
-    out_line(o, "static int64_t nc_argw[NC_NTAB], nc_argn[NC_NTAB]; /* as last written; the current run's */");
-    out_line(o, "static int nc_argw_ok;");
-    out_open(o, "static void nc_args_row(int64_t *w)");
-    for (int i = 0; i < S->nargs; i++) {
-        const Arg *a = &S->args[i];
-        if (a->kind == ARG_MEM)
-            out_line(o, "w[%d] = nrt_gpu_mem_word(gpu, %s.h ? %s : nc_dummy);", i, a->name, a->name);
-        else
-            out_line(o, "w[%d] = (int64_t)%s;", i, a->name);
-    }
-    out_close(o);
-    out_open(o, "static int bind(nrt_kernel *k)");
-    out_line(o, "if (!k) return 0;");
-    out_line(o, "nc_args_row(nc_argn);");
-    out_open(o, "if (!nc_argw_ok || memcmp(nc_argn, nc_argw, sizeof nc_argw) != 0)");
-    out_line(o, "if (nrt_gpu_write(gpu, nc_argt, 0, nc_argn, sizeof nc_argn) != NRT_OK) return -1;");
-    out_line(o, "memcpy(nc_argw, nc_argn, sizeof nc_argw);");
-    out_line(o, "nc_argw_ok = 1;");
-    out_close(o);
-    if (cuda(S))
-        out_line(o, "return nrt_gpu_arg_mem(k, 0, nc_argt) != NRT_OK ? -1 : 0;");
-    else
-        out_line(o, "return nrt_gpu_arg_arena(k, 0) != NRT_OK || nrt_gpu_arg_mem(k, 1, nc_argt) != NRT_OK ? -1 : 0;");
-    out_close(o);
-}
 
 static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
 {
@@ -2657,9 +2564,9 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
     out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
     if (S->table) {
-        out_line(o, "/* table mode (emit_table_macros): the kernels take NC_NARGS arguments, the table of NC_NTAB */");
+        out_line(o, "/* table mode (simt_table.c): the kernels take NC_NARGS arguments, the table of NC_NTAB */");
         out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_NTAB = %d, NC_BLOCK = %d };",
-                 S->ch, m->npops, S->nscal, S->ncnt, cuda(S) ? 1 : 2, S->nargs, S->block);
+                 S->ch, m->npops, S->nscal, S->ncnt, simt_table_kargs(S), S->nargs, S->block);
     } else {
         out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_BLOCK = %d };",
                  S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
@@ -2772,7 +2679,7 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     out_line(o, "static nrt_kernel *k_plast[%d]; /* phases of plastic projections (launch, graph) */", PL__COUNT);
     out_blank(o);
     if (S->table) {
-        emit_host_table(o, S);
+        simt_table_host(o, S);
     } else {
         emit_host_bind(o, S);
     }
@@ -3820,7 +3727,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
     out_line(o, "return fail(argv[0]);");
     out_close(o);
-    if (S->table && cuda(S))
+    if (S->table && simt_table_kargs(S) == 1)
         out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\")) return fail(argv[0]);");
     else if (S->table) /* every later buffer is a range of the arena */
         out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\") || nrt_gpu_arena(gpu) != NRT_OK) return fail(argv[0]);");
