@@ -1,6 +1,6 @@
 #!/bin/sh
 # table.sh NEUROC PYTHON EXAMPLES WORKDIR: which GPU programs pass their kernels' arguments in
-# a table (table mode, codegen/simt.c emit_table_macros), read from --emit-only: exactly those
+# a table (table mode, codegen/simt_table.c), read from --emit-only: exactly those
 # whose arguments take more bytes than every device accepts (OpenCL 1,024, CUDA 4,096). So
 # every example keeps its argument lists but the microcircuit on OpenCL (257 arguments), and
 # tests/gpu/bigargs.py's 100 populations use the table on both back ends.
