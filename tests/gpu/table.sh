@@ -45,6 +45,15 @@ grep -q "NC_UNPACK" "$WORK/microcircuit_opencl/microcircuit.cl" && ok "microcirc
 grep -q "NC_UNPACK" "$WORK/cuba_opencl/cuba.cl" && bad "cuba: OpenCL table mode" || ok "cuba: OpenCL argument lists"
 "$PYTHON" "$HERE/bigargs.py" 100 >"$WORK/big100.neuro" || exit 2
 "$PYTHON" "$HERE/bigargs.py" 60 stdp >"$WORK/big60stdp.neuro" || exit 2
+# CUDA's boundary: 24 plastic populations take 512 arguments, 4,096 bytes (argument lists);
+# 26 take 554 (the table)
+"$PYTHON" "$HERE/bigargs.py" 24 stdp >"$WORK/big24stdp.neuro" || exit 2
+"$PYTHON" "$HERE/bigargs.py" 26 stdp >"$WORK/big26stdp.neuro" || exit 2
+check big24stdp_cuda "$WORK/big24stdp.neuro" cuda
+check big26stdp_cuda "$WORK/big26stdp.neuro" cuda
+grep -q "NC_NARGS = 512," "$WORK/big24stdp_cuda/big24stdp.c" && ! grep -q NC_UNPACK "$WORK/big24stdp_cuda/big24stdp.cu" &&
+    ok "CUDA: 512 arguments (4,096 bytes) in lists" || bad "CUDA: 512 arguments not in lists"
+grep -q "NC_NTAB = 554," "$WORK/big26stdp_cuda/big26stdp.c" && ok "CUDA: 554 arguments in the table" || bad "CUDA: 554 arguments not in the table"
 for b in opencl cuda; do
     check "big100_$b" "$WORK/big100.neuro" "$b"
     check "big60stdp_$b" "$WORK/big60stdp.neuro" "$b"
