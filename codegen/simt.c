@@ -520,6 +520,7 @@ static void setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, 
     for (int i = 0; i < m->npops && S->has_cluster; i++)
         S->nxm += 4 * xw_words(m->pops[i]);
     layout(S);
+    S->table = simt_table_needed(S);
 }
 
 
@@ -753,6 +754,8 @@ static void emit_args_macros(Out *o, const Simt *S)
     out_line(o, "#define NC_PASS %s", pass.s);
     sb_free(&decl);
     sb_free(&pass);
+    if (S->table)
+        simt_table_device(o, S);
 }
 
 static void emit_dev_prelude(Out *o, const Simt *S)
@@ -1316,7 +1319,7 @@ static void emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
     out_line(o, "/* %s, procedural: every row walked once for the longest delay */", j->name);
     char kb[16];
-    out_open(o, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", cg_kname(j, kb));
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_pscan_%s(NC_ARGS)", cg_kname(j, kb));
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     dev_row(o, S, j, DR_SCAN);
     out_close(o);
@@ -1796,7 +1799,7 @@ static void emit_kernels(Out *o, const Simt *S)
     const IrModel *m = S->m;
     /* initialisation */
     out_line(o, "/* per-neuron initial values (NEURON_INIT draws keyed by neuron, step 0) */");
-    out_open(o, "NC_KERNEL nc_k_init(NC_ARGS)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_init(NC_ARGS)");
     out_line(o, "const int64_t step = 0;");
     out_line(o, "(void)step;");
     for (int i = 0; i < m->npops; i++) {
@@ -1847,7 +1850,7 @@ static void emit_kernels(Out *o, const Simt *S)
         }
         out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
         char kb[16];
-        out_open(o, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", cg_kname(j, kb));
+        simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", cg_kname(j, kb));
         out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
         out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
         out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
@@ -1929,7 +1932,7 @@ static void emit_kernels(Out *o, const Simt *S)
         simt_mpi_device(o, S, spike_recs_atomic);
 
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
-    out_open(o, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf, NC_G const int64_t *nc_tab, const int nc_batch)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf, NC_G const int64_t *nc_tab, const int nc_batch)");
     emit_batch_row(o, S);
     out_open(o, "if (NC_GID == 0)");
     out_line(o, "nc_ctl[1] = step0;");
@@ -1946,7 +1949,7 @@ static void emit_kernels(Out *o, const Simt *S)
     if (S->free || S->push)
         simt_free_post(o, S);
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
-    out_open(o, "NC_KERNEL nc_k_neurons(NC_ARGS)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_neurons(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[0];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
@@ -1956,7 +1959,7 @@ static void emit_kernels(Out *o, const Simt *S)
     if (simt_topk_any(m)) {
         out_line(o, "/* ... the top-k passes of step nc_ctl[3] (simt_topk.c) ... */");
         for (int pass = 0; pass <= simt_topk_passes(m); pass++) {
-            out_open(o, "NC_KERNEL nc_k_tk%d(NC_ARGS)", pass);
+            simt_kernel_open(o, S, "NC_KERNEL nc_k_tk%d(NC_ARGS)", pass);
             out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
             out_line(o, "const int64_t step = nc_ctl[3];");
             for (int i = 0; i < m->npops; i++)
@@ -1965,7 +1968,7 @@ static void emit_kernels(Out *o, const Simt *S)
             out_close(o);
         }
         out_line(o, "/* ... the rest of the step of the top-k populations ... */");
-        out_open(o, "NC_KERNEL nc_k_after(NC_ARGS)");
+        simt_kernel_open(o, S, "NC_KERNEL nc_k_after(NC_ARGS)");
         out_line(o, "const int64_t step = nc_ctl[3];");
         out_line(o, "const int hf = (int)nc_ctl[2];");
         for (int i = 0; i < m->npops; i++)
@@ -1975,7 +1978,7 @@ static void emit_kernels(Out *o, const Simt *S)
         out_blank(o);
     }
     out_line(o, "/* ... then delivery and recording of step nc_ctl[3], which advances nc_ctl[0] */");
-    out_open(o, "NC_KERNEL nc_k_synapses(NC_ARGS)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_synapses(NC_ARGS)");
     if (any_coop(m))
         out_line(o, "NC_L int64_t nc_t64[258]; /* procedural rows: work-groups of up to 256 */");
     out_line(o, "const int64_t step = nc_ctl[3];");
@@ -1993,7 +1996,7 @@ static void emit_kernels(Out *o, const Simt *S)
         if (!simt_plast_has_phase(m, ph))
             continue;
         out_line(o, "/* launch/graph schedule: plastic projections, phase %d of step nc_ctl[0] */", ph);
-        out_open(o, "NC_KERNEL nc_k_plast%d(NC_ARGS)", ph);
+        simt_kernel_open(o, S, "NC_KERNEL nc_k_plast%d(NC_ARGS)", ph);
         out_line(o, "const int64_t step = nc_ctl[0];");
         out_line(o, "const int hf = (int)nc_ctl[2];");
         simt_plast_calls(o, S, ph, "grid");
@@ -2229,12 +2232,12 @@ static void emit_block_kernel(Out *o, const Simt *S, int cluster)
     if (cluster) {
         out_line(o, "#if defined(__CUDACC__)");
         out_line(o, "/* cluster schedule: the network split over one thread-block cluster, nsteps steps per launch */");
-        out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_cluster(NC_ARGS, const int64_t nsteps)", S->block);
+        simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_cluster(NC_ARGS, const int64_t nsteps)", S->block);
         out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
         out_line(o, "if (nc_ctl[4]) return; /* an earlier launch stalled: the host redoes these steps */");
     } else {
         out_line(o, "/* block schedule: the whole network in one work-group, nsteps steps per launch */");
-        out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
+        simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_block(NC_ARGS, const int64_t nsteps, NC_G const int64_t *nc_tab, const int nc_batch)", S->block);
     }
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     if (!cluster)
@@ -2339,7 +2342,7 @@ static void emit_persistent_kernel(Out *o, const Simt *S)
     const IrModel *m = S->m;
     out_line(o, "#if defined(__CUDACC__)");
     out_line(o, "/* persistent schedule (CUDA): one cooperative grid, two grid barriers per step */");
-    out_open(o, "NC_KERNEL nc_k_persistent(NC_ARGS, const int64_t nsteps)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_persistent(NC_ARGS, const int64_t nsteps)");
     if (any_coop(m))
         out_line(o, "NC_L int64_t nc_t64[258]; /* procedural rows: work-groups of up to 256 */");
     out_line(o, "cooperative_groups::grid_group grid = cooperative_groups::this_grid();");
@@ -2516,6 +2519,26 @@ static int mirrored(const IrVar *v)
     return 0;
 }
 
+/* `static int bind(nrt_kernel *k)`: set every argument of a model kernel (nrt_gpu_arg_*). */
+static void emit_host_bind(Out *o, const Simt *S)
+{
+    out_open(o, "static int bind(nrt_kernel *k)");
+    out_line(o, "if (!k) return 0;");
+    out_line(o, "int rc = 0;");
+    for (int i = 0; i < S->nargs; i++) {
+        const Arg *a = &S->args[i];
+        if (a->kind == ARG_MEM)
+            out_line(o, "rc |= nrt_gpu_arg_mem(k, %d, %s.h ? %s : nc_dummy);", i, a->name, a->name);
+        else if (a->kind == ARG_I64)
+            out_line(o, "rc |= nrt_gpu_arg_i64(k, %d, %s);", i, a->name);
+        else
+            out_line(o, "rc |= nrt_gpu_arg_i32(k, %d, (int32_t)%s);", i, a->name);
+    }
+    out_line(o, "return rc ? -1 : 0;");
+    out_close(o);
+}
+
+
 static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
 {
     const IrModel *m = S->m;
@@ -2546,8 +2569,14 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     const char *f = m->dbl ? "" : "f";
     out_line(o, "typedef %s real;", m->dbl ? "double" : "float");
     out_line(o, "static const double dt = %.17g; /* ms */", m->dt);
-    out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_BLOCK = %d };",
-             S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
+    if (S->table) {
+        out_line(o, "/* table mode (simt_table.c): the kernels take NC_NARGS arguments, the table of NC_NTAB */");
+        out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_NTAB = %d, NC_BLOCK = %d };",
+                 S->ch, m->npops, S->nscal, S->ncnt, simt_table_kargs(S), S->nargs, S->block);
+    } else {
+        out_line(o, "enum { NC_CH = %d, NC_NPOPS = %d, NC_NSCAL = %d, NC_NCNT = %d, NC_NARGS = %d, NC_BLOCK = %d };",
+                 S->ch, m->npops, S->nscal, S->ncnt, S->nargs, S->block);
+    }
     out_line(o, "#define NC_BLOCK_SHMEM ((size_t)%lld) /* the block schedule's resident buffers (bytes) */",
              (long long)S->res_bytes);
     if (S->has_cluster)
@@ -2655,20 +2684,11 @@ static void emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     }
     out_line(o, "static nrt_kernel *k_plast[%d]; /* phases of plastic projections (launch, graph) */", PL__COUNT);
     out_blank(o);
-    out_open(o, "static int bind(nrt_kernel *k)");
-    out_line(o, "if (!k) return 0;");
-    out_line(o, "int rc = 0;");
-    for (int i = 0; i < S->nargs; i++) {
-        const Arg *a = &S->args[i];
-        if (a->kind == ARG_MEM)
-            out_line(o, "rc |= nrt_gpu_arg_mem(k, %d, %s.h ? %s : nc_dummy);", i, a->name, a->name);
-        else if (a->kind == ARG_I64)
-            out_line(o, "rc |= nrt_gpu_arg_i64(k, %d, %s);", i, a->name);
-        else
-            out_line(o, "rc |= nrt_gpu_arg_i32(k, %d, (int32_t)%s);", i, a->name);
+    if (S->table) {
+        simt_table_host(o, S);
+    } else {
+        emit_host_bind(o, S);
     }
-    out_line(o, "return rc ? -1 : 0;");
-    out_close(o);
     out_blank(o);
     out_open(o, "static int dalloc(nrt_dmem *m, size_t bytes, const char *what)");
     out_line(o, "return nrt_gpu_alloc(gpu, m, bytes ? bytes : 4, what) == NRT_OK ? 0 : -1;");
@@ -3369,7 +3389,6 @@ static void emit_pick_cluster(Out *o, const Simt *S)
  * read (emit_batch_row). */
 static void emit_host_batch(Out *o, const Simt *S)
 {
-    (void)S;
     out_line(o, "/* --instances side by side: where the block schedule runs (one work-group per instance),");
     out_line(o, " * also in place of an automatic cluster schedule (pick_mode) */");
     out_open(o, "static int batch_ok(void)");
@@ -3405,12 +3424,13 @@ static void emit_host_batch(Out *o, const Simt *S)
     out_blank(o);
     out_line(o, "/* nc_tab: row b holds instance b's arguments */");
     out_open(o, "static int write_tab(void)");
-    out_line(o, "const size_t bytes = (size_t)nc_nb * NC_NARGS * sizeof(int64_t);");
+    const char *w = S->table ? "NC_NTAB" : "NC_NARGS";
+    out_line(o, "const size_t bytes = (size_t)nc_nb * %s * sizeof(int64_t);", w);
     out_line(o, "int64_t *t = nrt_alloc(&nc_one.i_ctx, bytes, \"the instances' arguments\");");
     out_line(o, "if (!t) return -1;");
     out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
     out_line(o, "nc_I = &nc_insts[b];");
-    out_line(o, "nc_tab_row(t + b * NC_NARGS);");
+    out_line(o, "nc_tab_row(t + b * %s);", w);
     out_close(o);
     out_line(o, "nc_I = nc_insts;");
     out_line(o, "int rc = dalloc(&nc_tab, bytes, \"the instances' arguments\") || nrt_gpu_write(gpu, nc_tab, 0, t, bytes) != NRT_OK;");
@@ -3717,6 +3737,10 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
     out_line(o, "return fail(argv[0]);");
     out_close(o);
+    if (S->table && simt_table_kargs(S) == 1)
+        out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\")) return fail(argv[0]);");
+    else if (S->table) /* every later buffer is a range of the arena */
+        out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\") || nrt_gpu_arena(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
     if (batched(S))
         out_line(o, "if (ctx.batch && ctx.instances > 1 && open_batch()) return fail(argv[0]);");

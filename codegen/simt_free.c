@@ -140,7 +140,7 @@ void simt_free_device(Out *o, const Simt *S)
         out_blank(o);
     }
     out_line(o, "/* free schedule: every population's neurons through a chunk of nsteps steps */");
-    out_open(o, "NC_KERNEL nc_k_free(NC_ARGS, const int64_t nsteps)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_free(NC_ARGS, const int64_t nsteps)");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     out_line(o, "const int64_t step0 = nc_ctl[1];");
     for (int i = 0; i < m->npops; i++)
@@ -157,7 +157,7 @@ void simt_free_post(Out *o, const Simt *S)
     const IrModel *m = S->m;
     emit_view_mask(o);
     out_line(o, "/* free schedule and push step: the chunk's spike bits counted, a work-group per step */");
-    out_open(o, "NC_KERNEL nc_k_fcount(NC_ARGS, const int64_t nsteps)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_fcount(NC_ARGS, const int64_t nsteps)");
     out_line(o, "const int64_t k = NC_GROUP;");
     out_line(o, "(void)nsteps;");
     out_line(o, "if (nc_ctl[4]) return;");
@@ -188,7 +188,7 @@ void simt_free_post(Out *o, const Simt *S)
 
     out_line(o, "/* free schedule and push step: per-step spike counts; each spike recording's running ends and offsets");
     out_line(o, " * (one work-group, in order over the chunk's steps) */");
-    out_open(o, "NC_KERNEL nc_k_fscan(NC_ARGS, const int64_t nsteps)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_fscan(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "if (nc_ctl[4]) return;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
@@ -219,7 +219,7 @@ void simt_free_post(Out *o, const Simt *S)
 
     out_line(o, "/* free schedule and push step: each spike recording's indices of step k in index order; the step's");
     out_line(o, " * bits cleared for the next chunk; the step counter advanced */");
-    out_open(o, "NC_KERNEL nc_k_fwrite(NC_ARGS, const int64_t nsteps)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_fwrite(NC_ARGS, const int64_t nsteps)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     out_line(o, "if (nc_ctl[4]) return;");
     out_line(o, "const int64_t k = NC_GROUP;");

@@ -101,7 +101,7 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
     const IrModel *m = S->m;
     out_line(o, "/* distributed runs: the spike bits of step nc_ctl[3], every rank's (nc_xr, gathered by NCCL),");
     out_line(o, " * into each population's spike list, ascending; work-group p merges population p */");
-    out_open(o, "NC_KERNEL nc_k_merge(NC_ARGS)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS)");
     out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");

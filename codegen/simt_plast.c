@@ -450,7 +450,7 @@ static void emit_catchup(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
     out_line(o, "/* before a `set` of %s's parameters: its synapses up to the steps done (nc_ctl[0]) */", j->name);
     char kb[16];
-    out_open(o, "NC_KERNEL nc_k_catchup_%s(NC_ARGS)", cg_kname(j, kb));
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_catchup_%s(NC_ARGS)", cg_kname(j, kb));
     out_line(o, "nc_pl_catchup_%s(NC_PASS, nc_ctl[0]);", j->cname);
     out_close(o);
     out_blank(o);
@@ -465,7 +465,7 @@ static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     out_line(o, "/* %s: initial values of the pre { } and post { } scopes */", j->name);
     char kb[16];
-    out_open(o, "NC_KERNEL nc_k_scope_%s(NC_ARGS)", cg_kname(j, kb));
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_scope_%s(NC_ARGS)", cg_kname(j, kb));
     out_line(o, "const int64_t step = 0;");
     out_line(o, "(void)step;");
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);

@@ -43,10 +43,12 @@ typedef struct Simt {
                                    * memory, so a stalled launch leaves no trace (nc_mbar_wait) */
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
+    int table;                    /* the kernels read their arguments from a table (simt_table) */
 } Simt;
 
 /* simt.c */
 void simt_add_arg(Simt *S, const char *name, const char *type, int kind);
+
 /* The device dialect of pop's code (storage in kernel arguments and nc_scal). */
 CgDialect simt_dev_dialect(const Simt *S, const IrPop *pop);
 /* Slot of a scalar variable in nc_scal, or -1. */
@@ -112,6 +114,18 @@ int simt_plast_has_phase(const IrModel *m, int phase);
 void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant);
 /* Host: the rest of build_<proj> after the CSR is on the device (nnz defined). */
 void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j);
+
+/* simt_table.c: table mode, the kernels' arguments in a table (see its header comment). */
+/* 1 when S's arguments take more bytes than every device of its target accepts. */
+int simt_table_needed(const Simt *S);
+/* The arguments a kernel takes in table mode before its own: 1 (CUDA), 2 (OpenCL). */
+int simt_table_kargs(const Simt *S);
+/* Open a model kernel: `fmt` names NC_ARGS for the model's arguments. In table mode the
+ * kernel takes NC_KARGS instead and its first line unpacks them (NC_UNPACK). */
+void simt_kernel_open(Out *o, const Simt *S, const char *fmt, ...) NC_PRINTF(3, 4);
+/* Device: NC_KARGS, NC_ARGP, NC_UNPACK. Host: nc_argt, nc_args_row and bind(). */
+void simt_table_device(Out *o, const Simt *S);
+void simt_table_host(Out *o, const Simt *S);
 
 /* simt_finite.c: --check-finite on the device (nc_fin); see its header comment. */
 void simt_finite_args(Simt *S);

@@ -123,7 +123,7 @@ static void emit_tables_kernel(Out *o, const Simt *S)
     const IrModel *m = S->m;
     const long long shm = (long long)simt_cluster_shmem(S), hw = hdr_words(m);
     out_line(o, "/* the push step's out-tables of each group, once per run (simt_push.c) */");
-    out_open(o, "NC_KERNEL nc_k_push_tables(NC_ARGS)");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_push_tables(NC_ARGS)");
     out_line(o, "NC_L int nc_tmp[%d];", S->block + 64);
     emit_layout(o, S);
     out_line(o, "NC_G uint32_t *const nc_oc = nc_otc + (int64_t)NC_GROUP * %lld;", shm / 4);
@@ -282,7 +282,7 @@ void simt_push_device(Out *o, const Simt *S)
     emit_tables_kernel(o, S);
     out_line(o, "/* cluster schedule, push step: the network split over one thread-block cluster, nsteps");
     out_line(o, " * steps per launch, each work-item holding a neuron of each population (simt_push.c) */");
-    out_open(o, "NC_KERNEL_BOUNDED(%d) nc_k_push(NC_ARGS, const int64_t nsteps)", S->block);
+    simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_push(NC_ARGS, const int64_t nsteps)", S->block);
     out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
     out_line(o, "if (nc_ctl[4]) return; /* an earlier launch stalled: the host redoes these steps */");
     out_line(o, "const int hf = (int)nc_ctl[2];");

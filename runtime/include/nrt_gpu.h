@@ -26,7 +26,8 @@ typedef struct nrt_gpu nrt_gpu;
 typedef struct nrt_kernel nrt_kernel;
 typedef struct nrt_graph nrt_graph;
 
-/* Device memory: a CUdeviceptr or a cl_mem, and its size. {0, 0} is "no buffer". */
+/* Device memory: a CUdeviceptr or a cl_mem, and its size. {0, 0} is "no buffer". A buffer
+ * of the arena (nrt_gpu_arena) has handle offset + 1 instead, odd: never a driver's handle. */
 typedef struct nrt_dmem {
     uintptr_t h;
     size_t bytes;
@@ -145,6 +146,31 @@ nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void
 /* Wait until everything enqueued on the compute queue has finished (and report a device
  * fault raised by it: NRT_EDEVICE, errmsg "device fault: ..."). */
 nrt_status nrt_gpu_sync(nrt_gpu *g);
+
+/* {===== Kernel arguments in a table (codegen/simt.c, "table mode") =====
+ *
+ * A kernel's arguments may take at most max_param_bytes (OpenCL: at least 1024; CUDA: 4096).
+ * A simulator whose kernels need more passes them in a table: a buffer of one 64-bit word per
+ * argument that its kernels read, written with nrt_gpu_write. A buffer's word is what
+ * nrt_gpu_mem_word gives. OpenCL 1.2 buffers have no device address, so an OpenCL simulator
+ * puts every buffer into the arena first: kernels take the arena (nrt_gpu_arg_arena) and find
+ * a buffer at its word, an offset in it. */
+
+/* From now on every nrt_gpu_alloc of g is a range of one growing buffer, the arena (ranges
+ * aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN and at least 128 bytes). Such a buffer works with
+ * every call above as before: reads, writes, fills and frees take its range; as a kernel
+ * argument (nrt_gpu_arg_mem) it is a sub-buffer of its range. When the arena grows, it is
+ * copied to a larger buffer: offsets stay, and arguments that are the arena or ranges of it
+ * follow at the kernel's next launch. Memory freed below the top stays the arena's until
+ * nrt_gpu_close. OpenCL only: NRT_EINVAL for CUDA (whose buffers have addresses). */
+nrt_status nrt_gpu_arena(nrt_gpu *g);
+/* The word by which a kernel finds buffer m in a table: CUDA its device address, a buffer
+ * of the arena its offset there; 0 for {0, 0}, -1 for an OpenCL buffer outside the arena. */
+int64_t nrt_gpu_mem_word(const nrt_gpu *g, nrt_dmem m);
+/* Argument i of k is the whole arena (__global uchar *), wherever it moves. */
+nrt_status nrt_gpu_arg_arena(nrt_kernel *k, int i);
+
+/* ===== Kernel arguments in a table =====} */
 
 /* {===== Connectivity on the device (rt_gpu_conn.c, kernels in nrt_conn_dev.h) ===== */
 

@@ -208,6 +208,7 @@ void nrt_gpu_close(nrt_gpu *g)
     while (g->kernels) {
         nrt_kernel *k = g->kernels;
         g->kernels = k->next;
+        nrt_arena_kernel_free(k);
         ops->kernel_free(k);
         free(k->name);
         free(k->set);
@@ -217,7 +218,9 @@ void nrt_gpu_close(nrt_gpu *g)
         free(k);
     }
     for (i = 0; i < g->nbufs; i++)
-        ops->free(g, g->bufs[i].h);
+        if (!nrt_arena_is(g, g->bufs[i].h))
+            ops->free(g, g->bufs[i].h);
+    nrt_arena_close(g);
     for (i = 0; i < g->nhosts; i++)
         ops->host_free(g, g->hosts[i]);
     free(g->bufs);
@@ -344,6 +347,8 @@ static nrt_status set_arg(nrt_kernel *k, int i, const void *v, size_t size, int 
                    (unsigned)k->arg_bytes[i], type, size);
         return NRT_EINVAL;
     }
+    if (k->ar && !is_mem)
+        nrt_arena_arg(k, i, NULL);
     st = k->g->ops->arg(k, i, v, size, is_mem);
     if (st == NRT_OK)
         k->set[i] = 1;
@@ -352,6 +357,17 @@ static nrt_status set_arg(nrt_kernel *k, int i, const void *v, size_t size, int 
 
 nrt_status nrt_gpu_arg_mem(nrt_kernel *k, int i, nrt_dmem m)
 {
+    if (k && i >= 0 && i < k->nargs && nrt_arena_is(k->g, m.h)) { /* a range of the arena */
+        const nrt_gpu_buf *b = find_buf(k->g, m.h);
+        if (!b) {
+            nrt_seterr(k->g->ctx, "setting argument %d of kernel '%s': not a live buffer of "
+                       "this device", i, k->name);
+            return NRT_EINVAL;
+        }
+        return nrt_arena_arg(k, i, b);
+    }
+    if (k && i >= 0 && i < k->nargs && k->ar)
+        nrt_arena_arg(k, i, NULL);
     return set_arg(k, i, &m.h, sizeof m.h, 1, "a buffer");
 }
 
@@ -379,6 +395,7 @@ static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t grou
                          size_t local_bytes, int coop)
 {
     nrt_gpu *g;
+    nrt_status st;
     int i;
     if (!k)
         return NRT_EINVAL;
@@ -410,6 +427,8 @@ static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t grou
     }
     if (groups == 0 || batch == 0)
         return NRT_OK;
+    if (k->ar && (st = nrt_arena_bind(k)) != NRT_OK)
+        return st;
     return g->ops->launch(k, groups, batch, group_size, local_bytes, coop);
 }
 
@@ -578,7 +597,7 @@ nrt_status nrt_gpu_alloc(nrt_gpu *g, nrt_dmem *m, size_t bytes, const char *what
             return NRT_EDEVICE;
         }
     }
-    st = g->ops->alloc(g, bytes, what, &h);
+    st = g->arena_on ? nrt_arena_alloc(g, bytes, what, &h) : g->ops->alloc(g, bytes, what, &h);
     if (st != NRT_OK)
         return st;
     b = &g->bufs[g->nbufs++];
@@ -600,7 +619,10 @@ void nrt_gpu_free(nrt_gpu *g, nrt_dmem *m)
         return;
     b = find_buf(g, m->h);
     if (b) {
-        g->ops->free(g, b->h);
+        if (nrt_arena_is(g, b->h))
+            nrt_arena_free(g, b);
+        else
+            g->ops->free(g, b->h);
         g->ctx->dev_bytes -= (double)b->bytes;
         *b = g->bufs[--g->nbufs];
     }
@@ -663,6 +685,7 @@ static const nrt_gpu_buf *range(nrt_gpu *g, const char *doing, nrt_dmem m, size_
 nrt_status nrt_gpu_write(nrt_gpu *g, nrt_dmem m, size_t off, const void *src, size_t bytes)
 {
     const nrt_gpu_buf *b;
+    nrt_gpu_buf tmp;
     nrt_status st;
     if ((st = not_capturing(g, "write to the device")) != NRT_OK)
         return st;
@@ -670,12 +693,14 @@ nrt_status nrt_gpu_write(nrt_gpu *g, nrt_dmem m, size_t off, const void *src, si
         return NRT_OK;
     if (!(b = range(g, "writing", m, off, bytes)))
         return NRT_EINVAL;
+    b = nrt_arena_resolve(g, b, &off, &tmp);
     return g->ops->write(g, b, off, src, bytes);
 }
 
 nrt_status nrt_gpu_read(nrt_gpu *g, nrt_dmem m, size_t off, void *dst, size_t bytes)
 {
     const nrt_gpu_buf *b;
+    nrt_gpu_buf tmp;
     nrt_status st;
     if ((st = not_capturing(g, "read from the device")) != NRT_OK)
         return st;
@@ -683,12 +708,14 @@ nrt_status nrt_gpu_read(nrt_gpu *g, nrt_dmem m, size_t off, void *dst, size_t by
         return NRT_OK;
     if (!(b = range(g, "reading", m, off, bytes)))
         return NRT_EINVAL;
+    b = nrt_arena_resolve(g, b, &off, &tmp);
     return g->ops->read(g, b, off, dst, bytes);
 }
 
 nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t bytes)
 {
     const nrt_gpu_buf *b;
+    nrt_gpu_buf tmp;
     if (bytes == 0)
         return NRT_OK;
     if (!(b = range(g, "filling", m, off, bytes)))
@@ -698,6 +725,7 @@ nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t
                    "and size must be multiples of 4", off, off + bytes, b->what);
         return NRT_EINVAL;
     }
+    b = nrt_arena_resolve(g, b, &off, &tmp);
     return g->ops->fill32(g, b, off, v, bytes);
 }
 
@@ -725,6 +753,7 @@ nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void
                               size_t bytes)
 {
     const nrt_gpu_buf *b;
+    nrt_gpu_buf tmp;
     nrt_status st;
     if ((st = check_slot(g, slot)) != NRT_OK)
         return st;
@@ -738,6 +767,7 @@ nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void
         return NRT_OK;
     if (!(b = range(g, "reading", m, off, bytes)))
         return NRT_EINVAL;
+    b = nrt_arena_resolve(g, b, &off, &tmp);
     return g->ops->read_after(g, slot, b, off, dst, bytes);
 }
 

@@ -39,7 +39,22 @@ struct nrt_gpu {
     size_t nbufs, capbufs;
     void **hosts;                 /* live host buffers */
     size_t nhosts, caphosts;
+    /* the arena (rt_gpu_arena.c): once on, every buffer is a range of it */
+    int arena_on;
+    uintptr_t arena;              /* the driver's buffer, or 0 before the first range */
+    size_t arena_cap, arena_top;  /* its size; the end of the last range */
+    unsigned arena_gen;           /* counts the arena's moves (each growth) */
+    size_t arena_align;           /* ranges start at multiples of it (sub-buffer origins) */
 };
+
+/* An argument of a kernel that is a range of the arena (or the whole arena), bound when the
+ * kernel is launched if the arena moved since (rt_gpu_arena.c). */
+typedef struct nrt_karg_arena {
+    int kind;                     /* 0: not the arena's; 1: a range; 2: the whole arena */
+    size_t off, bytes;            /* the range */
+    unsigned gen;                 /* arena_gen when bound */
+    uintptr_t sub;                /* the range's sub-buffer, or 0 */
+} nrt_karg_arena;
 
 struct nrt_kernel {
     nrt_gpu *g;
@@ -52,6 +67,7 @@ struct nrt_kernel {
     uint64_t *slots;              /* nargs argument values (CUDA passes pointers to them) */
     void **params;                /* params[i] = &slots[i] */
     size_t shmem_limit;           /* CUDA: dynamic shared memory the kernel was opened to */
+    nrt_karg_arena *ar;           /* nargs entries once an argument is of the arena, else NULL */
 };
 
 struct nrt_graph {
@@ -106,6 +122,11 @@ struct nrt_gpu_ops {
     nrt_status (*read_after)(nrt_gpu *g, int slot, const nrt_gpu_buf *b, size_t off,
                              void *dst, size_t bytes);
     nrt_status (*sync)(nrt_gpu *g);
+    /* The arena (rt_gpu_arena.c); NULL where the API has none (CUDA: buffers have device
+     * addresses). sub: a buffer for bytes [off, off + bytes) of buffer `parent` (released by
+     * free); copy: `bytes` from the start of src to the start of dst on the compute queue. */
+    nrt_status (*sub)(nrt_gpu *g, uintptr_t parent, size_t off, size_t bytes, uintptr_t *h);
+    nrt_status (*copy)(nrt_gpu *g, uintptr_t src, uintptr_t dst, size_t bytes);
     /* The compute queue's native handle (a CUstream) with the device's context made current
      * on this thread; NULL where the API gives none to other libraries (OpenCL). */
     void *(*stream)(nrt_gpu *g);
@@ -113,6 +134,23 @@ struct nrt_gpu_ops {
 
 extern const nrt_gpu_ops nrt_cuda_ops;   /* rt_cuda.c */
 extern const nrt_gpu_ops nrt_opencl_ops; /* rt_opencl.c */
+
+/* rt_gpu_arena.c: what rt_gpu.c does differently for buffers of the arena. An arena buffer's
+ * handle is its offset + 1 (odd: drivers' handles are aligned pointers). */
+int nrt_arena_is(const nrt_gpu *g, uintptr_t h);
+/* A zeroed range of `bytes` (> 0): its handle in *h. */
+nrt_status nrt_arena_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t *h);
+void nrt_arena_free(nrt_gpu *g, const nrt_gpu_buf *b);
+/* The buffer record that copies into b's range use: the arena's, off moved by b's offset
+ * (b itself when b is not of the arena). */
+const nrt_gpu_buf *nrt_arena_resolve(nrt_gpu *g, const nrt_gpu_buf *b, size_t *off,
+                                     nrt_gpu_buf *tmp);
+/* Argument i of k is buffer b (of the arena) or, b NULL, not of the arena any more. */
+nrt_status nrt_arena_arg(nrt_kernel *k, int i, const nrt_gpu_buf *b);
+/* Before a launch: bind k's arguments of the arena that it moved since. */
+nrt_status nrt_arena_bind(nrt_kernel *k);
+void nrt_arena_kernel_free(nrt_kernel *k);
+void nrt_arena_close(nrt_gpu *g);
 
 /* "512 bytes", "1.5 KiB", "3.2 GiB", ... into buf (at least 32 bytes); returns buf. */
 const char *nrt_fmt_bytes(char *buf, size_t size, uint64_t bytes);

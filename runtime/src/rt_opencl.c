@@ -39,7 +39,8 @@
     X(clGetKernelInfo) X(clGetKernelWorkGroupInfo) X(clSetKernelArg)                       \
     X(clEnqueueNDRangeKernel) X(clCreateBuffer) X(clReleaseMemObject)                      \
     X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) X(clEnqueueFillBuffer)                  \
-    X(clEnqueueMarkerWithWaitList) X(clReleaseEvent) X(clFlush) X(clFinish)
+    X(clEnqueueMarkerWithWaitList) X(clReleaseEvent) X(clFlush) X(clFinish)               \
+    X(clCreateSubBuffer) X(clEnqueueCopyBuffer)
 
 #define CL_DECL(f) __typeof__(&f) f;
 static struct {
@@ -302,6 +303,7 @@ static nrt_status cl_open_dev(nrt_ctx *ctx, int index, nrt_gpu **out)
     cl_device_id d = NULL;
     cl_context_properties props[3];
     cl_ulong maxa = 0;
+    cl_uint align = 0;
     cl_gpu *c;
     cl_int e;
     int n;
@@ -329,6 +331,9 @@ static nrt_status cl_open_dev(nrt_ctx *ctx, int index, nrt_gpu **out)
         CL_SUCCESS)
         maxa = 0;
     c->max_alloc = (size_t)maxa;
+    if (cl.clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align, NULL) ==
+        CL_SUCCESS)
+        c->base.arena_align = align / 8; /* bits */
     props[0] = CL_CONTEXT_PLATFORM;
     props[1] = (cl_context_properties)p;
     props[2] = 0;
@@ -581,6 +586,31 @@ static nrt_status cl_fill32(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, uint32
     return e == CL_SUCCESS ? NRT_OK : cl_copy_fail(g, e, "filling", b, off, bytes);
 }
 
+/* The arena (rt_gpu_arena.c): a sub-buffer of a range, and the copy of a growth. */
+static nrt_status cl_sub(nrt_gpu *g, uintptr_t parent, size_t off, size_t bytes,
+                         uintptr_t *h)
+{
+    cl_buffer_region r = {off, bytes};
+    cl_int e;
+    cl_mem m = cl.clCreateSubBuffer((cl_mem)parent, CL_MEM_READ_WRITE,
+                                    CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+    if (!m)
+        return cl_fail(g->ctx, e, "making a buffer of bytes %zu to %zu of the arena", off,
+                       off + bytes);
+    *h = (uintptr_t)m;
+    return NRT_OK;
+}
+
+static nrt_status cl_copy(nrt_gpu *g, uintptr_t src, uintptr_t dst, size_t bytes)
+{
+    cl_int e = cl.clEnqueueCopyBuffer(CLG(g)->q, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0,
+                                      NULL, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail(g->ctx, e, "%scopying the arena (%zu bytes) to its larger buffer",
+                       cl_is_fault(e) ? "device fault: " : "", bytes);
+    return NRT_OK;
+}
+
 static nrt_status cl_mark(nrt_gpu *g, int slot)
 {
     cl_gpu *c = CLG(g);
@@ -640,6 +670,8 @@ const nrt_gpu_ops nrt_opencl_ops = {
     .mark = cl_mark,
     .read_after = cl_read_after,
     .sync = cl_sync,
+    .sub = cl_sub,
+    .copy = cl_copy,
 };
 
 #else /* !NRT_HAVE_OPENCL */

@@ -33,6 +33,96 @@ static char *program(const char *tail, int from_file, size_t *len)
     return p;
 }
 
+/* The arena (nrt_gpu_arena, rt_gpu_arena.c): buffers as ranges of one buffer, found by a
+ * kernel through their offsets in a table, or passed as buffers (sub-buffers); contents,
+ * offsets and kernel arguments kept across the arena's growth; room at the top reused. */
+static const char arena_kernels[] =
+    "NC_KERNEL incr(NC_G int32_t *x, int32_t n)\n"
+    "{\n    if (NC_GID < n) x[NC_GID] += 1;\n}\n"
+    "NC_KERNEL tab_add(__global uchar *arena, __global const long *t)\n"
+    "{\n    __global int32_t *x = (__global int32_t *)(arena + t[0]);\n"
+    "    if (NC_GID < t[1]) x[NC_GID] += 10;\n}\n";
+
+static int arena_sum(nrt_gpu *g, nrt_dmem m, int n, int32_t want)
+{
+    int32_t v[100];
+    int i, ok = nrt_gpu_read(g, m, 0, v, (size_t)n * 4) == NRT_OK;
+    for (i = 0; i < n && ok; i++)
+        ok = v[i] == want + i;
+    return ok;
+}
+
+static void check_arena(nrt_ctx *ctx)
+{
+    nrt_gpu *g = NULL;
+    nrt_dmem t, a, b, c, d;
+    nrt_kernel *ki, *kt;
+    int32_t v[100], w[4];
+    int64_t tab[2];
+    size_t len;
+    char *src;
+    int i;
+    CHECKF(nrt_gpu_open(ctx, NRT_API_OPENCL, &g) == NRT_OK, "%s", ctx->errmsg);
+    if (!g)
+        return;
+    src = program(arena_kernels, 0, &len);
+    CHECKF(nrt_gpu_load(g, src, len, "-cl-std=CL1.2") == NRT_OK, "%s", ctx->errmsg);
+    free(src);
+    ki = nrt_gpu_kernel(g, "incr", 2);
+    kt = nrt_gpu_kernel(g, "tab_add", 2);
+    CHECK(ki && kt);
+    if (!ki || !kt) {
+        nrt_gpu_close(g);
+        return;
+    }
+    CHECK(nrt_gpu_arg_arena(kt, 0) == NRT_EINVAL && strstr(ctx->errmsg, "has none"));
+    CHECK(nrt_gpu_alloc(g, &t, sizeof tab, "table") == NRT_OK);
+    CHECK(nrt_gpu_mem_word(g, t) == -1);               /* a buffer outside the arena */
+    CHECK(nrt_gpu_arena(g) == NRT_OK);
+    CHECK(nrt_gpu_alloc(g, &d, 5, "small") == NRT_OK); /* a range not at 0 next */
+    CHECK(nrt_gpu_alloc(g, &a, sizeof v, "a") == NRT_OK);
+    CHECK(nrt_gpu_mem_word(g, d) == 0 && nrt_gpu_mem_word(g, a) >= 128 &&
+          nrt_gpu_mem_word(g, a) % 128 == 0);
+    for (i = 0; i < 100; i++)
+        v[i] = i;
+    CHECK(nrt_gpu_write(g, a, 0, v, sizeof v) == NRT_OK);
+    CHECK(nrt_gpu_write(g, a, sizeof v - 4, v, 8) == NRT_EINVAL); /* past a's range */
+    CHECK(nrt_gpu_fill32(g, d, 0, 7u, 4) == NRT_OK);
+    CHECK(nrt_gpu_read(g, d, 0, w, 4) == NRT_OK && w[0] == 7);
+    /* a range as a buffer argument, and found through the table */
+    CHECK(nrt_gpu_arg_mem(ki, 0, a) == NRT_OK && nrt_gpu_arg_i32(ki, 1, 100) == NRT_OK);
+    CHECK(nrt_gpu_launch(ki, 1, 128, 0) == NRT_OK);
+    tab[0] = nrt_gpu_mem_word(g, a);
+    tab[1] = 100;
+    CHECK(nrt_gpu_write(g, t, 0, tab, sizeof tab) == NRT_OK);
+    CHECK(nrt_gpu_arg_arena(kt, 0) == NRT_OK && nrt_gpu_arg_mem(kt, 1, t) == NRT_OK);
+    CHECK(nrt_gpu_launch(kt, 1, 128, 0) == NRT_OK);
+    CHECK(arena_sum(g, a, 100, 11));
+    CHECK(arena_sum(g, d, 1, 7));
+    /* the arena grows (it starts at 1 MiB): a keeps its offset and contents, and both
+     * kernels, their arguments not set again, follow it to its new buffer */
+    CHECK(nrt_gpu_alloc(g, &b, (size_t)3 << 20, "b") == NRT_OK);
+    CHECK(nrt_gpu_mem_word(g, a) == tab[0]);
+    CHECK(arena_sum(g, a, 100, 11));
+    CHECK(nrt_gpu_read(g, b, ((size_t)3 << 20) - 400, v, sizeof v) == NRT_OK);
+    for (i = 0; i < 100; i++)
+        CHECK(v[i] == 0);                                /* zeroed */
+    CHECK(nrt_gpu_launch(ki, 1, 128, 0) == NRT_OK && nrt_gpu_launch(kt, 1, 128, 0) == NRT_OK);
+    CHECK(arena_sum(g, a, 100, 22));
+    /* the top's room comes back, zeroed */
+    CHECK(nrt_gpu_fill32(g, b, 0, 5u, (size_t)3 << 20) == NRT_OK);
+    tab[1] = nrt_gpu_mem_word(g, b);
+    nrt_gpu_free(g, &b);
+    CHECK(nrt_gpu_alloc(g, &c, (size_t)2 << 20, "c") == NRT_OK);
+    CHECK(nrt_gpu_mem_word(g, c) == tab[1]);
+    CHECK(nrt_gpu_read(g, c, 0, w, sizeof w) == NRT_OK && w[0] == 0 && w[3] == 0);
+    /* another range as the same argument */
+    CHECK(nrt_gpu_arg_mem(ki, 0, c) == NRT_OK && nrt_gpu_launch(ki, 1, 4, 0) == NRT_OK);
+    CHECK(nrt_gpu_read(g, c, 0, w, sizeof w) == NRT_OK && w[0] == 1 && w[3] == 1);
+    printf("arena: a at offset %lld, kept through the growth for 3 MiB\n", (long long)tab[0]);
+    nrt_gpu_close(g);
+}
+
 int main(void)
 {
     nrt_ctx ctx;
@@ -80,6 +170,7 @@ int main(void)
         }
     }
     nrt_gpu_close(g); /* frees the buffers and kernels the checks left */
+    check_arena(&ctx);
 
     /* a program that does not build: its log goes to stderr */
     CHECKF(nrt_gpu_open(&ctx, NRT_API_OPENCL, &g2) == NRT_OK, "%s", ctx.errmsg);
