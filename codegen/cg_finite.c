@@ -8,7 +8,7 @@
  *
  * The C back end looks in check_finite(step), a pass over the states after the step that
  * only decides (vectorised: one loop per population, no exit); its default interval is
- * NRT_CHECK_EVERY_C steps (docs/robustness.md says why).
+ * NRT_CHECK_EVERY steps, as on the GPU (docs/robustness.md says why).
  */
 #include <float.h>
 

@@ -89,7 +89,7 @@ void simt_finite_tail(Out *o, const Simt *S)
     int v = 0, nv = n_checked(m);
     if (nv == 0)
         return;
-    out_open(o, "if (nc_every == 1 || (nc_every > 0 && nc_mod(step + 1, nc_every) == 0))"); /* K = 1, the default: no division */
+    out_open(o, "if (nc_every == 1 || (nc_every > 0 && nc_mod(step + 1, nc_every) == 0))"); /* K = 1: no division */
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++) {
