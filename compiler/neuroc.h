@@ -133,6 +133,8 @@ typedef struct Lexer {
     uint32_t file;
     const char *start, *cur, *end, *line_begin;
     uint32_t line;
+    const char *col_at;           /* lex_loc: byte whose column is col (on this line, or stale) */
+    uint32_t col;
     int depth;                    /* ( and [ nesting: newlines inside are blanks */
     int prev;                     /* previous token code, for newline -> SEMI */
     int after_number;             /* next token may be a UNIT */

@@ -49,13 +49,31 @@ typedef struct Env {
     struct Env *parent;
     Bind *v;
     int n, cap;
+    int *slot;                    /* past ENV_LINEAR names: open hash of v (index + 1, 0 free),
+                                     2 * cap slots keyed by the interned name's address */
 } Env;
 
+#define ENV_LINEAR 16             /* scopes this small are searched in order */
+
+static uint32_t env_hash(const char *name)
+{
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32);
+}
+
+/* The first binding of `name` in scope e itself (names are interned: compared by address). */
 static Bind *env_find_here(Env *e, const char *name)
 {
-    for (int i = 0; i < e->n; i++)
-        if (e->v[i].name == name)
-            return &e->v[i];
+    if (!e->slot) {
+        for (int i = 0; i < e->n; i++)
+            if (e->v[i].name == name)
+                return &e->v[i];
+        return NULL;
+    }
+    uint32_t mask = 2 * (uint32_t)e->cap - 1;
+    for (uint32_t h = env_hash(name) & mask; e->slot[h]; h = (h + 1) & mask)
+        if (e->v[e->slot[h] - 1].name == name)
+            return &e->v[e->slot[h] - 1];
     return NULL;
 }
 
@@ -96,6 +114,7 @@ typedef struct RInst {
     struct RInst *lead;           /* the instance whose state this one's input joins, or NULL */
     IrProj *ring;                 /* on a lead: the projection whose delay ring the group's
                                      projections add into (the first of them), or NULL */
+    int slot;                     /* finish_rings: a lead's place in its instance's recs */
 } RInst;
 
 typedef struct Stim {
@@ -204,26 +223,51 @@ static Val syn_field(Ctx *x, AstNode *n);
 static int syn_assign_check(Ctx *x, AstNode *st, Bind *b);
 static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out);
 
-/* A copy of array `v` (n elements of `size`) with room for one more, from the arena. */
+/* Array `v` of n elements of `size` (NULL when n is 0), with room for one more. Every such
+ * array comes from here, so its capacity follows from n: 4, then the powers of two. It is
+ * copied into a new arena block only when n reaches that capacity (amortised O(1): a model
+ * of 100,000 populations must not copy the list 100,000 times). */
 static void *grow(Compiler *cc, void *v, int n, size_t size)
 {
-    void *w = arena_alloc(&cc->arena, size * (size_t)(n + 1));
+    if (n > 0 && (n < 4 || (n & (n - 1)) != 0))
+        return v;                 /* room left */
+    size_t cap = n < 4 ? 4 : 2 * (size_t)n;
+    void *w = arena_alloc(&cc->arena, size * cap);
     if (n)
         memcpy(w, v, size * (size_t)n);
     return w;
 }
 
+/* Enter v[i] into e's hash (a name bound twice keeps its first binding there). */
+static void env_index(Env *e, int i)
+{
+    uint32_t mask = 2 * (uint32_t)e->cap - 1;
+    uint32_t h = env_hash(e->v[i].name) & mask;
+    for (; e->slot[h]; h = (h + 1) & mask)
+        if (e->v[e->slot[h] - 1].name == e->v[i].name)
+            return;
+    e->slot[h] = i + 1;
+}
+
 static void add_bind(Compiler *cc, Env *e, Bind b)
 {
     if (e->n == e->cap) {
-        int cap = e->cap ? 2 * e->cap : 16;
+        int cap = e->cap ? 2 * e->cap : ENV_LINEAR;
         Bind *v = arena_alloc(&cc->arena, sizeof *v * (size_t)cap);
         if (e->n)
             memcpy(v, e->v, sizeof *v * (size_t)e->n);
         e->v = v;
         e->cap = cap;
+        e->slot = NULL;
+        if (cap > ENV_LINEAR) {
+            e->slot = arena_alloc(&cc->arena, sizeof *e->slot * 2 * (size_t)cap);
+            for (int i = 0; i < e->n; i++)
+                env_index(e, i);
+        }
     }
     e->v[e->n++] = b;
+    if (e->slot)
+        env_index(e, e->n - 1);
 }
 
 /* Declare `b` in `e`, reporting a redefinition in the same scope. */
@@ -2570,31 +2614,41 @@ static void finish_rings(Sema *S)
 {
     Compiler *cc = S->cc;
     IrModel *m = S->m;
+    IrProj **last = xmalloc(sizeof *last * (size_t)(m->nprojs + 1)); /* by ring id */
+    memset(last, 0, sizeof *last * (size_t)(m->nprojs + 1));
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
+        int r = j->ring->id >= 0 && j->ring->id < m->nprojs ? j->ring->id : m->nprojs;
         j->ring->ring_n++;
         j->ring->ring_delay |= j->delay != NULL;
+        if (last[r])
+            last[r]->ring_last = 0;
         j->ring_last = 1;
-        for (int q = k + 1; q < m->nprojs; q++)
-            if (m->projs[q]->ring == j->ring)
-                j->ring_last = 0;
+        last[r] = j;
     }
+    free(last);
     for (int i = 0; i < S->ninsts; i++) {
         Inst *in = S->insts[i];
+        /* each group's names in one pass: a lead and its members (which come after it) */
+        StrBuf *names = xmalloc(sizeof *names * (size_t)(in->nrecs + 1));
+        int *count = xmalloc(sizeof *count * (size_t)(in->nrecs + 1));
+        for (int k = 0; k < in->nrecs; k++) {
+            RInst *r = in->recs[k];
+            RInst *l = r->lead ? r->lead : r;
+            memset(&names[k], 0, sizeof names[k]);
+            count[k] = 0;
+            if (l == r || l->slot >= k || in->recs[l->slot] != l) {
+                l = r;            /* a lead (or a member whose lead is not here) */
+                r->slot = k;
+            }
+            sb_printf(&names[l->slot], "%s%s %s", count[l->slot] ? ", " : "",
+                      r->proj ? "projection" : "stimulus", r->proj ? r->proj->name : r->stim->node->name);
+            count[l->slot]++;
+        }
         for (int k = 0; k < in->nrecs; k++) {
             RInst *l = in->recs[k];
-            if (l->lead)
-                continue;
-            StrBuf b = {0};
-            int n = 0;
-            for (int q = k; q < in->nrecs; q++) {
-                RInst *r = in->recs[q];
-                if (r != l && r->lead != l)
-                    continue;
-                sb_printf(&b, "%s%s %s", n ? ", " : "", r->proj ? "projection" : "stimulus",
-                          r->proj ? r->proj->name : r->stim->node->name);
-                n++;
-            }
+            StrBuf b = names[k];
+            int n = count[k];
             if (n > 1) {
                 m->merges = grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
                 m->merges[m->nmerges++] =
@@ -2604,6 +2658,8 @@ static void finish_rings(Sema *S)
             }
             sb_free(&b);
         }
+        free(names);
+        free(count);
     }
 }
 
@@ -2979,11 +3035,8 @@ static void do_population(Sema *S, AstNode *it)
                                       &it->list, n, 0);
         memset(&S->grid_next, 0, sizeof S->grid_next);
         add_pop(S, in->pop);
-        Inst **v = arena_alloc(&cc->arena, sizeof(Inst *) * (size_t)(S->ninsts + 1));
-        if (S->ninsts)
-            memcpy(v, S->insts, sizeof(Inst *) * (size_t)S->ninsts);
-        v[S->ninsts++] = in;
-        S->insts = v;
+        S->insts = grow(cc, S->insts, S->ninsts, sizeof(Inst *));
+        S->insts[S->ninsts++] = in;
         ref->inst = in;
         ref->off = 0;
         ref->size = n;
