@@ -28,7 +28,30 @@ static IrExpr *node(Compiler *cc, IrExprOp op, IrType t)
     IrExpr *e = arena_alloc(&cc->arena, sizeof *e);
     e->op = op;
     e->type = t;
+    e->height = 1;
+    e->size = 1;
     return e;
+}
+
+static void measure_child(IrExpr *e, const IrExpr *c)
+{
+    if (!c)
+        return;
+    if (c->height + 1 > e->height)
+        e->height = c->height + 1;
+    e->size = c->size > UINT32_MAX - e->size ? UINT32_MAX : e->size + c->size;
+}
+
+/* Contract: ir.h. Not recursive: the children are measured already. */
+void ir_measure(IrExpr *e)
+{
+    e->height = 1;
+    e->size = 1;
+    measure_child(e, e->a);
+    measure_child(e, e->b);
+    measure_child(e, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        measure_child(e, e->args[i]);
 }
 
 IrExpr *ir_const(Compiler *cc, double v, IrType t)
@@ -152,6 +175,7 @@ IrExpr *ir_bin(Compiler *cc, IrBinop op, IrExpr *a, IrExpr *b)
     e->sub = (int)op;
     e->a = a;
     e->b = b;
+    ir_measure(e);
     return e;
 }
 
@@ -164,6 +188,7 @@ IrExpr *ir_neg(Compiler *cc, IrExpr *a)
         return a->a;
     IrExpr *e = node(cc, IE_NEG, a->type == IRT_BOOL ? IRT_INT : a->type);
     e->a = a;
+    ir_measure(e);
     return e;
 }
 
@@ -174,6 +199,7 @@ IrExpr *ir_not(Compiler *cc, IrExpr *a)
         return ir_const(cc, x == 0, IRT_BOOL);
     IrExpr *e = node(cc, IE_NOT, IRT_BOOL);
     e->a = a;
+    ir_measure(e);
     return e;
 }
 
@@ -193,6 +219,7 @@ IrExpr *ir_call(Compiler *cc, IrFn fn, IrExpr **args, int nargs)
     e->args = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)(nargs ? nargs : 1));
     memcpy(e->args, args, sizeof(IrExpr *) * (size_t)nargs);
     e->nargs = nargs;
+    ir_measure(e);
     return e;
 }
 
@@ -205,6 +232,7 @@ IrExpr *ir_cond(Compiler *cc, IrExpr *c, IrExpr *a, IrExpr *b)
     e->a = c;
     e->b = a;
     e->c = b;
+    ir_measure(e);
     return e;
 }
 
@@ -229,6 +257,7 @@ static IrExpr *rebuild(Compiler *cc, IrExpr *e, IrExpr *a, IrExpr *b, IrExpr *c,
         if (a != e->a) {
             IrExpr *r = ir_rand(cc, (IrRand)e->sub, e->stream, e->site);
             r->a = a;
+            ir_measure(r);
             return r;
         }
         return e;

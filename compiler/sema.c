@@ -860,8 +860,10 @@ static Val conv_call(Ctx *x, AstNode *n)
         if (!l.ok || !expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
             return bad(cc);
         Val r = rand_draw(x, n, IR_POISSON);
-        if (r.ok)
+        if (r.ok) {
             r.e->a = l.e;
+            ir_measure(r.e);
+        }
         return r;
     }
     if (strcmp(s, "from_file") == 0) {
@@ -1245,7 +1247,7 @@ static Val conv_bin(Ctx *x, AstNode *n)
     return v;
 }
 
-static Val conv(Ctx *x, AstNode *n)
+static Val conv_node(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     switch (n->kind) {
@@ -1318,6 +1320,28 @@ static Val conv(Ctx *x, AstNode *n)
         error_at(cc, n->loc, "expected an expression");
         return bad(cc);
     }
+}
+
+/* Convert expression n, refusing a result that every later pass could not walk: the
+ * parser bounds the height of what is written, but lets, function bodies and derived
+ * values are inlined, and a chain of them can build a tree of any height, or of a size
+ * exponential in its length (`let b = a * a` shares a, printers write it twice). */
+static Val conv(Ctx *x, AstNode *n)
+{
+    Val v = conv_node(x, n);
+    if (v.ok && v.e->height - 1 > NC_MAX_EXPR_DEPTH) {
+        error_at(x->cc, n->loc, "expression too deeply nested (%u levels once lets, functions and "
+                 "derived values are inlined; the limit is %d)", (unsigned)v.e->height - 1,
+                 NC_MAX_EXPR_DEPTH);
+        return bad(x->cc);
+    }
+    if (v.ok && v.e->size > NC_MAX_EXPR_SIZE) {
+        error_at(x->cc, n->loc, "expression too large (%s%u operations once lets, functions and "
+                 "derived values are inlined; the limit is %d)", v.e->size == UINT32_MAX ? "over " : "",
+                 (unsigned)v.e->size, NC_MAX_EXPR_SIZE);
+        return bad(x->cc);
+    }
+    return v;
 }
 
 /* Evaluate a compile-time constant expression. */
