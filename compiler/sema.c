@@ -38,6 +38,12 @@ typedef struct Bind {
     int is_param;
     AstNode *ast;                 /* B_DERIVED: expression; B_FUNC/B_MODEL/B_RULE: node */
     struct Env *denv;             /* B_DERIVED: where to evaluate */
+    IrExpr *memo;                 /* B_DERIVED: its value as declared (checked without error), */
+    int memo_anydim;              /* read at each use, which would otherwise convert it again: */
+    struct SynCtx *memo_syn;      /* a chain of n derived values using the previous one twice
+                                     cost 2^n conversions (the synapse context must match) */
+    int memo_bad;                 /* B_DERIVED: its declaration has an error (reported there,
+                                     or muted like every use's would be) */
     PopRef *pop;                  /* B_POP */
     IrProj *proj;                 /* B_PROJ */
     const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
@@ -181,6 +187,8 @@ typedef struct Sema {
     IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
     struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
     int nev;
+    const char *limit_msg;        /* the first expression over a size limit (conv), */
+    SrcLoc limit_loc;             /* reported even where diagnostics were muted */
 } Sema;
 
 typedef struct EvPending {
@@ -648,6 +656,13 @@ static Val conv_name(Ctx *x, AstNode *n)
                                  "from_file(%s) in 'spike when'", n->name, n->name);
             return bad(cc);
         case B_DERIVED: {
+            if (b->memo_bad)
+                return bad(cc);
+            if (b->memo && b->memo_syn == x->S->syn) {
+                Val v = mkval(b->memo, b->dim);
+                v.anydim = b->memo_anydim;
+                return v;
+            }
             Ctx y = *x;
             y.env = b->denv;
             Val v = conv(&y, b->ast);
@@ -1328,20 +1343,28 @@ static Val conv_node(Ctx *x, AstNode *n)
  * exponential in its length (`let b = a * a` shares a, printers write it twice). */
 static Val conv(Ctx *x, AstNode *n)
 {
+    Compiler *cc = x->cc;
     Val v = conv_node(x, n);
-    if (v.ok && v.e->height - 1 > NC_MAX_EXPR_DEPTH) {
-        error_at(x->cc, n->loc, "expression too deeply nested (%u levels once lets, functions and "
-                 "derived values are inlined; the limit is %d)", (unsigned)v.e->height - 1,
-                 NC_MAX_EXPR_DEPTH);
-        return bad(x->cc);
+    const char *msg = NULL;
+    if (v.ok && v.e->height - 1 > NC_MAX_EXPR_DEPTH)
+        msg = arena_printf(&cc->arena, "expression too deeply nested (%u levels once lets, functions "
+                           "and derived values are inlined; the limit is %d)",
+                           (unsigned)v.e->height - 1, NC_MAX_EXPR_DEPTH);
+    else if (v.ok && v.e->size > NC_MAX_EXPR_SIZE)
+        msg = arena_printf(&cc->arena, "expression too large (%s%u nodes once lets, functions and "
+                           "derived values are inlined; the limit is %d)",
+                           v.e->size == UINT32_MAX ? "over " : "", (unsigned)v.e->size, NC_MAX_EXPR_SIZE);
+    if (!msg)
+        return v;
+    /* the height depends on the instance (a parameter `set` makes a variable where the generic
+     * check folded a constant), and instances are converted muted: sema_lower reports the
+     * first such error again at the end if nothing else was reported */
+    error_at(cc, n->loc, "%s", msg);
+    if (!x->S->limit_msg) {
+        x->S->limit_msg = msg;
+        x->S->limit_loc = n->loc;
     }
-    if (v.ok && v.e->size > NC_MAX_EXPR_SIZE) {
-        error_at(x->cc, n->loc, "expression too large (%s%u operations once lets, functions and "
-                 "derived values are inlined; the limit is %d)", v.e->size == UINT32_MAX ? "over " : "",
-                 (unsigned)v.e->size, NC_MAX_EXPR_SIZE);
-        return bad(x->cc);
-    }
-    return v;
+    return bad(cc);
 }
 
 /* Evaluate a compile-time constant expression. */
@@ -1722,16 +1745,25 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
                 Dim dim;
                 IrType ty;
                 Mute mu = mute(cc, quiet);
+                int nerr = cc->diag.nerrors;
                 int tok = type_of(cc, decl->a, &dim, &ty);
+                Val v = {0};
                 if (!decl->b)
                     error_at(cc, decl->loc, "derived value '%s' needs '= expression'", decl->name);
                 else if (tok) {
                     Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a derived value", 0, NULL, 0, 0};
-                    Val v = conv(&y, decl->b);
+                    v = conv(&y, decl->b);
                     expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
                 }
+                int clean = v.ok && cc->diag.nerrors == nerr;
                 unmute(cc, mu);
                 Bind b = {0};
+                if (clean) {
+                    b.memo = v.e;
+                    b.memo_anydim = v.anydim;
+                    b.memo_syn = S->syn;
+                }
+                b.memo_bad = decl->b && !clean;
                 b.name = decl->name;
                 b.kind = B_DERIVED;
                 b.loc = decl->loc;
@@ -4876,6 +4908,8 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
         build_body(S, S->insts[i]);
+    if (S->limit_msg && cc->diag.nerrors == 0)
+        error_at(cc, S->limit_loc, "%s", S->limit_msg);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)
         warning_at(cc, files[nfiles - 1]->loc, "the model has no 'run': nothing will be simulated");
     free(S->set_pop);
