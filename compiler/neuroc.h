@@ -17,9 +17,11 @@
 #if defined(__GNUC__)
 #define NC_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NC_NORETURN __attribute__((noreturn))
+#define NC_NOINLINE __attribute__((noinline))
 #else
 #define NC_PRINTF(f, a)
 #define NC_NORETURN
+#define NC_NOINLINE
 #endif
 
 typedef struct Compiler Compiler;

@@ -538,7 +538,8 @@ static IrExpr *grid_coord(Compiler *cc, const IrGrid *g, IrExpr *ix, int axis)
 }
 
 /* pos.x .. pos.u: the position of the current neuron (population initialisers, stimuli). */
-static Val conv_pos(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_pos(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     static const char axes[] = "xyzu";
@@ -612,7 +613,8 @@ static IrExpr *space_delta(Compiler *cc, const IrProj *pj, int axis)
 }
 
 /* dist (Euclidean, wrapped on periodic grids) or dx .. du in projection expressions. */
-static Val conv_space(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_space(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const IrProj *pj = x->S->proj;
@@ -638,7 +640,8 @@ static Val conv_space(Ctx *x, AstNode *n)
 
 /* ===== lattice positions and distances =====} */
 
-static Val conv_name(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     Bind *b = env_find(x->env, n->name);
@@ -838,7 +841,8 @@ static int model_has_topk(Compiler *cc, AstNode *model)
 
 static const char *data_file_path(Sema *S, AstNode *n, const char *what);
 
-static Val conv_call(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const char *s = n->name;
@@ -1158,7 +1162,8 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
     return r;
 }
 
-static Val conv_num(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_num(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     if (!n->str) {
@@ -3584,7 +3589,8 @@ static int syn_name(Ctx *x, AstNode *n, Val *out)
 }
 
 /* `pre.x` / `post.y`: a scope state, else a variable of the pre or post neuron. */
-static Val syn_field(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val syn_field(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     SynCtx *sy = x->S->syn;
