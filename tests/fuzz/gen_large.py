@@ -132,7 +132,7 @@ KINDS = {
     'unit_chain': (unit_chain, 30000, TOO_DEEP),
     'let_chain': (let_chain, 30000, TOO_DEEP),
     'derived_dag': (derived_dag, 200, TOO_LARGE),
-    'long_line': (long_line, 50000, 'ok'),
+    'long_line': (long_line, 250000, 'ok'),
     'consts': (consts, 400000, 'ok'),
     'pops': (pops, 20000, 'ok'),
     'projs': (projs, 20000, 'ok'),
