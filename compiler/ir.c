@@ -447,21 +447,27 @@ IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType
     v->per_neuron = per_neuron;
     v->pop = p;
     const char *base = arena_printf(&cc->arena, "%s_%s%s", p->cname, label, reserved_label(p, label) ? "_v" : "");
-    const char *name = base;
+    const char *name = intern_cstr(cc, base);
+    /* C names are interned: a clash is an equal pointer (a population of 20,000 states
+     * compared strings 2e8 times) */
     for (int tries = 2;; tries++) {
         int clash = 0;
-        for (int i = 0; i < p->nvars; i++)
-            if (strcmp(p->vars[i]->cname, name) == 0)
-                clash = 1;
+        for (int i = 0; i < p->nvars && !clash; i++)
+            clash = p->vars[i]->cname == name;
         if (!clash)
             break;
-        name = arena_printf(&cc->arena, "%s%d", base, tries);
+        name = intern_cstr(cc, arena_printf(&cc->arena, "%s%d", base, tries));
     }
     v->cname = name;
-    IrVar **nv = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)(p->nvars + 1));
-    if (p->nvars)
-        memcpy(nv, p->vars, sizeof(IrVar *) * (size_t)p->nvars);
-    nv[p->nvars++] = v;
-    p->vars = nv;
+    /* p->vars grows only here: its capacity is 4, then the power of two above nvars, and
+     * it is copied when full (a copy per variable was quadratic in time and memory) */
+    int n = p->nvars;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        IrVar **nv = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)(n < 4 ? 4 : 2 * n));
+        if (n)
+            memcpy(nv, p->vars, sizeof(IrVar *) * (size_t)n);
+        p->vars = nv;
+    }
+    p->vars[p->nvars++] = v;
     return v;
 }

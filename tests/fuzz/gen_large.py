@@ -97,6 +97,13 @@ def projs(n, rng):
     return ''.join(out)
 
 
+def states(n, rng):
+    """a neuron of n states, each decaying, in one population"""
+    decl = '; '.join('x%d: mV = %d mV' % (i, rng.randint(0, 9)) for i in range(n))
+    return (HDR + 'neuron N {\n  state { V: mV = 0 mV; ' + decl + ' }\n'
+            '  spike when V > 1 mV\n}\npopulation P = N[2]\nrun 1 ms\n')
+
+
 def big_file(n, rng):
     """about n MB: comment lines and constants, a small network at the end"""
     line = '# ' + 'x' * 76 + '\n'
@@ -136,6 +143,7 @@ KINDS = {
     'consts': (consts, 400000, 'ok'),
     'pops': (pops, 20000, 'ok'),
     'projs': (projs, 20000, 'ok'),
+    'states': (states, 30000, 'ok'),
     'big_file': (big_file, 50, 'ok'),
 }
 
