@@ -37,39 +37,135 @@ static void emit(Compiler *cc, const StrBuf *b)
         sb_putn(cc->diag.capture, b->s, b->len);
 }
 
-/* Echo the source line (control characters other than tab shown as blanks) and put a
- * caret line under columns [col, col+len), clamped to the line (at least one '^'). */
+/* Length of the valid UTF-8 sequence at s[0..n) (1 for ASCII), or 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
+{
+    size_t k;
+    unsigned c;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    if ((s[0] & 0xE0) == 0xC0) { k = 2; c = s[0] & 0x1F; }
+    else if ((s[0] & 0xF0) == 0xE0) { k = 3; c = s[0] & 0x0F; }
+    else if ((s[0] & 0xF8) == 0xF0) { k = 4; c = s[0] & 0x07; }
+    else return 0;
+    if (n < k)
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    if ((k == 2 && c < 0x80) || (k == 3 && c < 0x800) || (k == 4 && c < 0x10000) || c > 0x10FFFF ||
+        (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return k;
+}
+
+/* Contract: neuroc.h. Text from the model or the command line (paths, names, strings)
+ * reaches the terminal only through here: a newline in a file name must not start a
+ * forged diagnostic, an escape sequence must not drive the terminal. */
+void sb_put_escaped(StrBuf *b, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        size_t k = utf8_seq(u + i, n - i, &cp);
+        if (k == 0 || cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
+            unsigned char c = u[i];
+            if (c == '\n') sb_puts(b, "\\n");
+            else if (c == '\t') sb_puts(b, "\\t");
+            else if (c == '\r') sb_puts(b, "\\r");
+            else if (k == 0 || k == 1) sb_printf(b, "\\x%02x", c);
+            else sb_printf(b, "\\u%04x", cp);
+            i += k ? k : 1;
+            continue;
+        }
+        sb_putn(b, s + i, k);
+        i += k;
+    }
+}
+
+/* Contract: neuroc.h. */
+const char *diag_safe(Compiler *cc, const char *s)
+{
+    StrBuf b = {0};
+    sb_put_escaped(&b, s, strlen(s));
+    const char *r = arena_strndup(&cc->arena, b.s ? b.s : "", b.len);
+    sb_free(&b);
+    return r;
+}
+
+#define ECHO_WIDTH 240            /* a longer source line is echoed as a window around the caret */
+#define ECHO_BEFORE 80            /* ... starting this many columns before it */
+
+/* Echo the source line and put a caret line under columns [col, col+len), clamped to the
+ * line (at least one '^'). Control characters other than tab show as blanks, a byte that is
+ * not UTF-8 as '?' (a stray continuation byte, which the lexer counts as no column, as
+ * nothing), so every column stays one character. A line over ECHO_WIDTH columns shows
+ * only ECHO_WIDTH of them, from ECHO_BEFORE before the caret, with "..." at a cut. */
 static void render_source(Compiler *cc, StrBuf *b, SrcLoc loc)
 {
     size_t n;
     const char *line = src_line(cc, loc.file, loc.line, &n);
     if (!line || loc.col == 0)
         return;
-    size_t ncp = 0;               /* code points on the line */
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if ((c < 0x20 && c != '\t') || c == 0x7f)
-            sb_putc(b, ' ');
-        else
-            sb_putc(b, (char)c);
-        ncp += (c & 0xC0) != 0x80;
+    const unsigned char *u = (const unsigned char *)line;
+    uint64_t ncp = 0;             /* columns on the line */
+    for (size_t i = 0; i < n; i++)
+        ncp += (u[i] & 0xC0) != 0x80;
+    uint64_t first = 1, end = ncp + 1;    /* the columns shown: [first, end) */
+    if (ncp > ECHO_WIDTH) {
+        first = loc.col > ECHO_BEFORE ? loc.col - ECHO_BEFORE : 1;
+        if (first + ECHO_WIDTH > ncp + 1)
+            first = ncp + 1 > ECHO_WIDTH ? ncp + 1 - ECHO_WIDTH : 1;
+        end = first + ECHO_WIDTH;
     }
-    sb_putc(b, '\n');
-    /* leading whitespace of the caret line: tabs where the source has tabs */
-    uint32_t cp = 1;
-    for (size_t i = 0; i < n && cp < loc.col; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if ((c & 0xC0) == 0x80)
+    StrBuf lead = {0};            /* the caret line up to the caret: tabs where the source has tabs */
+    const char *cut = "...";
+    if (first > 1) {
+        sb_puts(b, cut);
+        sb_puts(&lead, "   ");
+    }
+    uint64_t col = 1;
+    for (size_t i = 0; i < n && col < end;) {
+        unsigned cp;
+        size_t k = utf8_seq(u + i, n - i, &cp);
+        if (k == 0 && (u[i] & 0xC0) == 0x80) {
+            i++;                  /* no column */
             continue;
-        sb_putc(b, c == '\t' ? '\t' : ' ');
-        cp++;
+        }
+        if (col >= first) {
+            if (k == 0)
+                sb_putc(b, '?');
+            else if (cp == '\t')
+                sb_putc(b, '\t');
+            else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+                sb_putc(b, ' ');
+            else
+                sb_putn(b, line + i, k);
+            if (col < loc.col)
+                sb_putc(&lead, cp == '\t' && k ? '\t' : ' ');
+        }
+        i += k ? k : 1;
+        col++;
     }
-    for (; cp < loc.col; cp++)
+    if (end <= ncp)
+        sb_puts(b, cut);
+    sb_putc(b, '\n');
+    if (lead.len)
+        sb_putn(b, lead.s, lead.len);
+    sb_free(&lead);
+    for (uint64_t c = col > loc.col ? loc.col : col; c < loc.col && c < end; c++)
         sb_putc(b, ' ');
     sb_putc(b, '^');
     uint64_t last = (uint64_t)loc.col + (loc.len ? loc.len : 1) - 1; /* last column underlined */
     if (last > ncp)
         last = ncp;
+    if (last >= end)
+        last = end - 1;
     for (uint64_t c = (uint64_t)loc.col + 1; c <= last; c++)
         sb_putc(b, '~');
     sb_putc(b, '\n');
@@ -130,12 +226,18 @@ void diag_vat(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list 
     }
     if (suppressed(cc))
         return;
-    if (loc.file == 0 || loc.file >= cc->nfiles)
+    StrBuf msg = {0};
+    if (loc.file == 0 || loc.file >= cc->nfiles) {
         sb_puts(&b, "neuroc");
-    else
-        sb_printf(&b, "%s:%u:%u", cc->files[loc.file].path, (unsigned)loc.line, (unsigned)loc.col);
+    } else {
+        const char *path = cc->files[loc.file].path;
+        sb_put_escaped(&b, path, strlen(path));
+        sb_printf(&b, ":%u:%u", (unsigned)loc.line, (unsigned)loc.col);
+    }
     sb_printf(&b, ": %s: ", level_name(lvl));
-    sb_vprintf(&b, fmt, ap);
+    sb_vprintf(&msg, fmt, ap);
+    sb_put_escaped(&b, msg.s ? msg.s : "", msg.len);
+    sb_free(&msg);
     sb_putc(&b, '\n');
     if (loc.file != 0 && loc.file < cc->nfiles)
         render_source(cc, &b, loc);
@@ -158,10 +260,13 @@ void diag_extra(Compiler *cc, const char *fmt, ...)
     va_list ap;
     if (suppressed(cc) || cc->diag.skip_notes)
         return;
+    StrBuf msg = {0};
     sb_puts(&b, "  ");
     va_start(ap, fmt);
-    sb_vprintf(&b, fmt, ap);
+    sb_vprintf(&msg, fmt, ap);
     va_end(ap);
+    sb_put_escaped(&b, msg.s ? msg.s : "", msg.len);
+    sb_free(&msg);
     sb_putc(&b, '\n');
     emit(cc, &b);
     sb_free(&b);

@@ -45,6 +45,20 @@ static int is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* 1 if p is a file an import may name; else 0, and when p exists all the same (a folder,
+ * a FIFO, a device, a file over the size limit) and *other is NULL, p goes there. */
+static int importable(const char *p, const char **other)
+{
+    struct stat st;
+    if (stat(p, &st) != 0)
+        return 0;
+    if (!src_unreadable(p))
+        return 1;
+    if (!*other)
+        *other = p;
+    return 0;
+}
+
 static const char *dir_of(Compiler *cc, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -55,24 +69,26 @@ static const char *dir_of(Compiler *cc, const char *path)
     return arena_strndup(&cc->arena, path, (size_t)(slash - path));
 }
 
-/* Where an import resolves: beside the importing file, then -I folders, then the stdlib. */
-static const char *resolve_import(Compiler *cc, const char *from, const char *name)
+/* Where an import resolves: beside the importing file, then -I folders, then the stdlib.
+ * NULL if none is a file; *other (NULL first) is then the first that exists all the same. */
+static const char *resolve_import(Compiler *cc, const char *from, const char *name,
+                                  const char **other)
 {
     if (name[0] == '/')
-        return is_file(name) ? name : NULL;
+        return importable(name, other) ? name : NULL;
     const char *c = arena_printf(&cc->arena, "%s/%s", dir_of(cc, from), name);
-    if (is_file(c))
+    if (importable(c, other))
         return c;
     for (int i = 0; i < cc->opt.nincdirs; i++) {
         c = arena_printf(&cc->arena, "%s/%s", cc->opt.incdirs[i], name);
-        if (is_file(c))
+        if (importable(c, other))
             return c;
     }
     if (cc->opt.stdlib_dir) {
         /* "stdlib/neurons.neuro" and "neurons.neuro" both name the stdlib's file */
         const char *base = strncmp(name, "stdlib/", 7) == 0 ? name + 7 : name;
         c = arena_printf(&cc->arena, "%s/%s", cc->opt.stdlib_dir, base);
-        if (is_file(c))
+        if (importable(c, other))
             return c;
     }
     return NULL;
@@ -120,10 +136,11 @@ static int load_tree(Compiler *cc, const char *path, uint32_t f, SrcLoc at, File
         error_at(cc, at, "imports nest too deeply");
         return 1;
     }
+    const char *why = NULL;
     if (!f)
-        f = src_load(cc, path);
+        f = src_load(cc, path, &why);
     if (!f) {
-        error_at(cc, at, "cannot read '%s': %s", path, strerror(errno));
+        error_at(cc, at, "cannot read '%s': %s", path, why);
         return 1;
     }
     AstNode *ast = parse_file(cc, f);
@@ -135,7 +152,13 @@ static int load_tree(Compiler *cc, const char *path, uint32_t f, SrcLoc at, File
         AstNode *it = ast->list.v[i];
         if (it->kind != AST_IMPORT)
             continue;
-        const char *p = resolve_import(cc, path, it->str);
+        const char *other = NULL;
+        const char *p = resolve_import(cc, path, it->str, &other);
+        if (!p && other) {
+            error_at(cc, it->loc, "cannot import '%s': '%s' %s", it->str, other, src_unreadable(other));
+            rc = 1;
+            continue;
+        }
         if (!p) {
             error_at(cc, it->loc, "cannot find import '%s'", it->str);
             diag_extra(cc, "  note: searched beside '%s', the -I folders and the stdlib (%s)", path,
@@ -284,9 +307,10 @@ int compile_file(Compiler *cc)
     const double t_start = now_s();
     Options *o = &cc->opt;
     if (o->dump == DUMP_TOKENS) {
-        uint32_t f = src_load(cc, o->input);
+        const char *why = NULL;
+        uint32_t f = src_load(cc, o->input, &why);
         if (!f) {
-            error_at(cc, NOLOC, "cannot read '%s': %s", o->input, strerror(errno));
+            error_at(cc, NOLOC, "cannot read '%s': %s", o->input, why);
             return 1;
         }
         return lex_dump(cc, f, stdout);

@@ -28,7 +28,30 @@ static IrExpr *node(Compiler *cc, IrExprOp op, IrType t)
     IrExpr *e = arena_alloc(&cc->arena, sizeof *e);
     e->op = op;
     e->type = t;
+    e->height = 1;
+    e->size = 1;
     return e;
+}
+
+static void measure_child(IrExpr *e, const IrExpr *c)
+{
+    if (!c)
+        return;
+    if (c->height + 1 > e->height)
+        e->height = c->height + 1;
+    e->size = c->size > UINT32_MAX - e->size ? UINT32_MAX : e->size + c->size;
+}
+
+/* Contract: ir.h. Not recursive: the children are measured already. */
+void ir_measure(IrExpr *e)
+{
+    e->height = 1;
+    e->size = 1;
+    measure_child(e, e->a);
+    measure_child(e, e->b);
+    measure_child(e, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        measure_child(e, e->args[i]);
 }
 
 IrExpr *ir_const(Compiler *cc, double v, IrType t)
@@ -152,6 +175,7 @@ IrExpr *ir_bin(Compiler *cc, IrBinop op, IrExpr *a, IrExpr *b)
     e->sub = (int)op;
     e->a = a;
     e->b = b;
+    ir_measure(e);
     return e;
 }
 
@@ -164,6 +188,7 @@ IrExpr *ir_neg(Compiler *cc, IrExpr *a)
         return a->a;
     IrExpr *e = node(cc, IE_NEG, a->type == IRT_BOOL ? IRT_INT : a->type);
     e->a = a;
+    ir_measure(e);
     return e;
 }
 
@@ -174,6 +199,7 @@ IrExpr *ir_not(Compiler *cc, IrExpr *a)
         return ir_const(cc, x == 0, IRT_BOOL);
     IrExpr *e = node(cc, IE_NOT, IRT_BOOL);
     e->a = a;
+    ir_measure(e);
     return e;
 }
 
@@ -193,6 +219,7 @@ IrExpr *ir_call(Compiler *cc, IrFn fn, IrExpr **args, int nargs)
     e->args = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)(nargs ? nargs : 1));
     memcpy(e->args, args, sizeof(IrExpr *) * (size_t)nargs);
     e->nargs = nargs;
+    ir_measure(e);
     return e;
 }
 
@@ -205,6 +232,7 @@ IrExpr *ir_cond(Compiler *cc, IrExpr *c, IrExpr *a, IrExpr *b)
     e->a = c;
     e->b = a;
     e->c = b;
+    ir_measure(e);
     return e;
 }
 
@@ -229,6 +257,7 @@ static IrExpr *rebuild(Compiler *cc, IrExpr *e, IrExpr *a, IrExpr *b, IrExpr *c,
         if (a != e->a) {
             IrExpr *r = ir_rand(cc, (IrRand)e->sub, e->stream, e->site);
             r->a = a;
+            ir_measure(r);
             return r;
         }
         return e;
@@ -418,21 +447,27 @@ IrVar *ir_new_var(Compiler *cc, IrPop *p, IrVarKind k, const char *label, IrType
     v->per_neuron = per_neuron;
     v->pop = p;
     const char *base = arena_printf(&cc->arena, "%s_%s%s", p->cname, label, reserved_label(p, label) ? "_v" : "");
-    const char *name = base;
+    const char *name = intern_cstr(cc, base);
+    /* C names are interned: a clash is an equal pointer (a population of 20,000 states
+     * compared strings 2e8 times) */
     for (int tries = 2;; tries++) {
         int clash = 0;
-        for (int i = 0; i < p->nvars; i++)
-            if (strcmp(p->vars[i]->cname, name) == 0)
-                clash = 1;
+        for (int i = 0; i < p->nvars && !clash; i++)
+            clash = p->vars[i]->cname == name;
         if (!clash)
             break;
-        name = arena_printf(&cc->arena, "%s%d", base, tries);
+        name = intern_cstr(cc, arena_printf(&cc->arena, "%s%d", base, tries));
     }
     v->cname = name;
-    IrVar **nv = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)(p->nvars + 1));
-    if (p->nvars)
-        memcpy(nv, p->vars, sizeof(IrVar *) * (size_t)p->nvars);
-    nv[p->nvars++] = v;
-    p->vars = nv;
+    /* p->vars grows only here: its capacity is 4, then the power of two above nvars, and
+     * it is copied when full (a copy per variable was quadratic in time and memory) */
+    int n = p->nvars;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        IrVar **nv = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)(n < 4 ? 4 : 2 * n));
+        if (n)
+            memcpy(nv, p->vars, sizeof(IrVar *) * (size_t)n);
+        p->vars = nv;
+    }
+    p->vars[p->nvars++] = v;
     return v;
 }

@@ -73,6 +73,9 @@ struct IrExpr {
     IrExpr **args;                /* IE_CALL */
     int nargs;
     int at;                       /* IE_VAR of a neuron variable in a synapse: IR_AT_* */
+    uint32_t height;              /* levels below and including this node (a leaf: 1) */
+    uint32_t size;                /* nodes as a tree, a shared subtree counted at each use
+                                     (what a printer writes), saturating at UINT32_MAX */
 };
 
 /* Whose neuron an IE_VAR reads inside synapse code: the neuron being processed (self), or
@@ -342,6 +345,8 @@ IrExpr *ir_not(struct Compiler *cc, IrExpr *a);
 IrExpr *ir_call(struct Compiler *cc, IrFn fn, IrExpr **args, int nargs);  /* folds constants */
 IrExpr *ir_cond(struct Compiler *cc, IrExpr *c, IrExpr *a, IrExpr *b);
 IrExpr *ir_rand(struct Compiler *cc, IrRand kind, uint32_t stream, uint32_t site);
+/* Recompute e's height and size from its children's, after setting a child by hand. */
+void ir_measure(IrExpr *e);
 int ir_is_const(const IrExpr *e, double *v);
 /* Copy of e with every IE_VAR in `from` replaced by the matching expression in `to`. */
 IrExpr *ir_subst(struct Compiler *cc, IrExpr *e, IrVar **from, IrExpr **to, int n);

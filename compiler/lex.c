@@ -21,6 +21,8 @@ void lex_init(Lexer *lx, Compiler *cc, uint32_t file)
     lx->end = lx->start + cc->files[file].size;
     lx->line_begin = lx->start;
     lx->line = 1;
+    lx->col_at = lx->start;
+    lx->col = 1;
     lx->last.file = file;
     lx->last.line = 1;
     lx->last.col = 1;
@@ -35,13 +37,22 @@ static uint32_t codepoints(const char *b, const char *e)
     return n;
 }
 
-/* The location of bytes [b, e) on the current line: columns counted in code points. */
+/* The location of bytes [b, e) on the current line: columns counted in code points.
+ * Tokens come in order, so the column is counted on from the previous token's start
+ * (col_at, col) rather than from the start of the line: a line of n tokens costs O(n),
+ * not O(n^2). */
 SrcLoc lex_loc(Lexer *lx, const char *b, const char *e)
 {
     SrcLoc l;
+    if (lx->col_at < lx->line_begin || lx->col_at > b) {
+        lx->col_at = lx->line_begin;
+        lx->col = 1;
+    }
+    lx->col += codepoints(lx->col_at, b);
+    lx->col_at = b;
     l.file = lx->file;
     l.line = lx->line;
-    l.col = 1 + codepoints(lx->line_begin, b);
+    l.col = lx->col;
     l.len = codepoints(b, e);
     if (l.len == 0)
         l.len = 1;

@@ -17,9 +17,11 @@
 #if defined(__GNUC__)
 #define NC_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NC_NORETURN __attribute__((noreturn))
+#define NC_NOINLINE __attribute__((noinline))
 #else
 #define NC_PRINTF(f, a)
 #define NC_NORETURN
+#define NC_NOINLINE
 #endif
 
 typedef struct Compiler Compiler;
@@ -88,8 +90,13 @@ typedef struct SrcFile {
     uint32_t nlines;
 } SrcFile;
 
-/* Load a file into the arena; returns its index (>= 1) or 0 if unreadable (errno kept). */
-uint32_t src_load(Compiler *cc, const char *path);
+#define NC_MAX_SOURCE ((size_t)1 << 30)          /* bytes in one source file (1 GiB) */
+/* Load a file into the arena; returns its index (>= 1), or 0 if it cannot be read, with the
+ * reason in *why ("is a directory", "is not a regular file", "is larger than 1 GiB, ...",
+ * strerror) when why is not NULL. Only a regular file is opened (no FIFO, no device). */
+uint32_t src_load(Compiler *cc, const char *path, const char **why);
+/* Why path is not a source file that src_load may read, or NULL if it is one. */
+const char *src_unreadable(const char *path);
 /* Register in-memory text (tests, fuzzing); returns its index. */
 uint32_t src_add(Compiler *cc, const char *path, const char *text, size_t size);
 /* The text of line `line` of file `file`, without its newline; *len receives the length. */
@@ -119,6 +126,11 @@ void diag_vat(Compiler *cc, DiagLevel lvl, SrcLoc loc, const char *fmt, va_list 
 #define note_at(cc, loc, ...) diag_at((cc), DIAG_NOTE, (loc), __VA_ARGS__)
 /* A plain continuation line under the last message ("  right-hand side is mV/ms"). */
 void diag_extra(Compiler *cc, const char *fmt, ...) NC_PRINTF(2, 3);
+/* Append s[0..n) for a terminal: control characters (C0, DEL, C1) and bytes that are not
+ * UTF-8 written as \n, \t, \r, \xHH or \uHHHH. Every diagnostic goes through it (its path and
+ * its message); print other text from a model or the command line with diag_safe. */
+void sb_put_escaped(StrBuf *b, const char *s, size_t n);
+const char *diag_safe(Compiler *cc, const char *s);    /* escaped copy of s (arena) */
 
 /* --- lex.c (grammar/lexer.re) ------------------------------------------- */
 
@@ -135,6 +147,8 @@ typedef struct Lexer {
     uint32_t file;
     const char *start, *cur, *end, *line_begin;
     uint32_t line;
+    const char *col_at;           /* lex_loc: byte whose column is col (on this line, or stale) */
+    uint32_t col;
     int depth;                    /* ( and [ nesting: newlines inside are blanks */
     int prev;                     /* previous token code, for newline -> SEMI */
     int after_number;             /* next token may be a UNIT */
@@ -158,6 +172,14 @@ SrcLoc lex_loc(Lexer *lx, const char *b, const char *e);   /* location of bytes 
 
 /* --- parse.c ------------------------------------------------------------ */
 
+/* The most levels an expression tree may have (operators of every kind, calls, unit
+ * expressions; after sema inlines lets, functions and derived values too): every pass
+ * over expressions recurses, so deeper input is refused, not a stack overflow. */
+#define NC_MAX_EXPR_DEPTH 1000
+/* The most nodes an expression may have once inlined, a shared subtree counted at each use
+ * (sema.c): `let b = a * a` in a chain doubles the size at each step. */
+#define NC_MAX_EXPR_SIZE 1000000
+
 /* Parse file `file` into an AST_FILE node; NULL after a syntax error (diagnosed). */
 AstNode *parse_file(Compiler *cc, uint32_t file);
 /* Report "unexpected X[, expected A or B]" at t (used by the grammar's %syntax_error). */
@@ -170,6 +192,7 @@ int ncparse_accepts(NcParser *p, int code);     /* would `code` be shifted next?
 int ncparse_accepts_seq(NcParser *p, const int *codes, int n);  /* would these n tokens be taken next? */
 int ncparse_expected(NcParser *p, int *codes, int max);  /* acceptable terminals; returns the count */
 int ncparse_failed(NcParser *p);                /* 0 ok, 1 syntax error reported, 2 stack overflow */
+AstNode *ncparse_too_deep(NcParser *p);         /* the tallest expression over NC_MAX_EXPR_DEPTH, or NULL */
 AstNode *ncparse_finish(NcParser *p);           /* the AST_FILE or NULL; finalizes */
 
 /* --- hint.c ------------------------------------------------------------- */
@@ -248,6 +271,8 @@ struct AstNode {
     AstNode *a, *b, *c, *d;       /* children */
     AstList list, list2;          /* ordered children */
     SrcLoc loc2;                  /* location of name2 / str where useful */
+    int height;                   /* expressions and unit expressions: levels of the tree
+                                     below and including this node, 0 for a leaf (parser) */
     /* filled by sema */
     void *sema;                   /* per-kind annotation (see sema.c) */
 };

@@ -101,8 +101,12 @@ AstNode *parse_file(Compiler *cc, uint32_t file)
         if (t.code == 0)
             break;
     }
+    AstNode *deep = ncparse_too_deep(p);
+    if (deep)
+        error_at(cc, deep->loc, "expression too deeply nested (%d levels; the limit is %d)",
+                 deep->height, NC_MAX_EXPR_DEPTH);
     root = ncparse_finish(p);
-    if (failed)
+    if (failed || deep)
         return NULL;
     if (!root)
         nc_ice("parser accepted no file");

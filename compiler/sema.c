@@ -39,6 +39,12 @@ typedef struct Bind {
     int is_param;
     AstNode *ast;                 /* B_DERIVED: expression; B_FUNC/B_MODEL/B_RULE: node */
     struct Env *denv;             /* B_DERIVED: where to evaluate */
+    IrExpr *memo;                 /* B_DERIVED: its value as declared (checked without error), */
+    int memo_anydim;              /* read at each use, which would otherwise convert it again: */
+    struct SynCtx *memo_syn;      /* a chain of n derived values using the previous one twice
+                                     cost 2^n conversions (the synapse context must match) */
+    int memo_bad;                 /* B_DERIVED: its declaration has an error (reported there,
+                                     or muted like every use's would be) */
     PopRef *pop;                  /* B_POP */
     IrProj *proj;                 /* B_PROJ */
     const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
@@ -50,13 +56,31 @@ typedef struct Env {
     struct Env *parent;
     Bind *v;
     int n, cap;
+    int *slot;                    /* past ENV_LINEAR names: open hash of v (index + 1, 0 free),
+                                     2 * cap slots keyed by the interned name's address */
 } Env;
 
+#define ENV_LINEAR 16             /* scopes this small are searched in order */
+
+static uint32_t env_hash(const char *name)
+{
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32);
+}
+
+/* The first binding of `name` in scope e itself (names are interned: compared by address). */
 static Bind *env_find_here(Env *e, const char *name)
 {
-    for (int i = 0; i < e->n; i++)
-        if (e->v[i].name == name)
-            return &e->v[i];
+    if (!e->slot) {
+        for (int i = 0; i < e->n; i++)
+            if (e->v[i].name == name)
+                return &e->v[i];
+        return NULL;
+    }
+    uint32_t mask = 2 * (uint32_t)e->cap - 1;
+    for (uint32_t h = env_hash(name) & mask; e->slot[h]; h = (h + 1) & mask)
+        if (e->v[e->slot[h] - 1].name == name)
+            return &e->v[e->slot[h] - 1];
     return NULL;
 }
 
@@ -97,6 +121,7 @@ typedef struct RInst {
     struct RInst *lead;           /* the instance whose state this one's input joins, or NULL */
     IrProj *ring;                 /* on a lead: the projection whose delay ring the group's
                                      projections add into (the first of them), or NULL */
+    int slot;                     /* finish_rings: a lead's place in its instance's recs */
 } RInst;
 
 typedef struct Stim {
@@ -167,6 +192,8 @@ typedef struct Sema {
     int conv_depth;               /* conv() calls open: 0 outside an expression */
     int inf_seen;                 /* conv(): the expression so far reads an infinite name */
     int no_float_check;           /* a compile-time number (a count, a time in steps) */
+    const char *limit_msg;        /* the first expression over a size limit (conv), */
+    SrcLoc limit_loc;             /* reported even where diagnostics were muted */
 } Sema;
 
 typedef struct EvPending {
@@ -210,26 +237,51 @@ static Val syn_field(Ctx *x, AstNode *n);
 static int syn_assign_check(Ctx *x, AstNode *st, Bind *b);
 static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out);
 
-/* A copy of array `v` (n elements of `size`) with room for one more, from the arena. */
+/* Array `v` of n elements of `size` (NULL when n is 0), with room for one more. Every such
+ * array comes from here, so its capacity follows from n: 4, then the powers of two. It is
+ * copied into a new arena block only when n reaches that capacity (amortised O(1): a model
+ * of 100,000 populations must not copy the list 100,000 times). */
 static void *grow(Compiler *cc, void *v, int n, size_t size)
 {
-    void *w = arena_alloc(&cc->arena, size * (size_t)(n + 1));
+    if (n > 0 && (n < 4 || (n & (n - 1)) != 0))
+        return v;                 /* room left */
+    size_t cap = n < 4 ? 4 : 2 * (size_t)n;
+    void *w = arena_alloc(&cc->arena, size * cap);
     if (n)
         memcpy(w, v, size * (size_t)n);
     return w;
 }
 
+/* Enter v[i] into e's hash (a name bound twice keeps its first binding there). */
+static void env_index(Env *e, int i)
+{
+    uint32_t mask = 2 * (uint32_t)e->cap - 1;
+    uint32_t h = env_hash(e->v[i].name) & mask;
+    for (; e->slot[h]; h = (h + 1) & mask)
+        if (e->v[e->slot[h] - 1].name == e->v[i].name)
+            return;
+    e->slot[h] = i + 1;
+}
+
 static void add_bind(Compiler *cc, Env *e, Bind b)
 {
     if (e->n == e->cap) {
-        int cap = e->cap ? 2 * e->cap : 16;
+        int cap = e->cap ? 2 * e->cap : ENV_LINEAR;
         Bind *v = arena_alloc(&cc->arena, sizeof *v * (size_t)cap);
         if (e->n)
             memcpy(v, e->v, sizeof *v * (size_t)e->n);
         e->v = v;
         e->cap = cap;
+        e->slot = NULL;
+        if (cap > ENV_LINEAR) {
+            e->slot = arena_alloc(&cc->arena, sizeof *e->slot * 2 * (size_t)cap);
+            for (int i = 0; i < e->n; i++)
+                env_index(e, i);
+        }
     }
     e->v[e->n++] = b;
+    if (e->slot)
+        env_index(e, e->n - 1);
 }
 
 /* Declare `b` in `e`, reporting a redefinition in the same scope. */
@@ -521,7 +573,8 @@ static IrExpr *grid_coord(Compiler *cc, const IrGrid *g, IrExpr *ix, int axis)
 }
 
 /* pos.x .. pos.u: the position of the current neuron (population initialisers, stimuli). */
-static Val conv_pos(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_pos(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     static const char axes[] = "xyzu";
@@ -595,7 +648,8 @@ static IrExpr *space_delta(Compiler *cc, const IrProj *pj, int axis)
 }
 
 /* dist (Euclidean, wrapped on periodic grids) or dx .. du in projection expressions. */
-static Val conv_space(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_space(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const IrProj *pj = x->S->proj;
@@ -621,7 +675,8 @@ static Val conv_space(Ctx *x, AstNode *n)
 
 /* ===== lattice positions and distances =====} */
 
-static Val conv_name(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     if (strcmp(n->name, "refractory") == 0) {     /* a keyword: only the flag is spelled so */
@@ -646,6 +701,13 @@ static Val conv_name(Ctx *x, AstNode *n)
                                  "from_file(%s) in 'spike when'", n->name, n->name);
             return bad(cc);
         case B_DERIVED: {
+            if (b->memo_bad)
+                return bad(cc);
+            if (b->memo && b->memo_syn == x->S->syn) {
+                Val v = mkval(b->memo, b->dim);
+                v.anydim = b->memo_anydim;
+                return v;
+            }
             Ctx y = *x;
             y.env = b->denv;
             Val v = conv(&y, b->ast);
@@ -822,7 +884,8 @@ static int model_has_topk(Compiler *cc, AstNode *model)
 
 static const char *data_file_path(Sema *S, AstNode *n, const char *what);
 
-static Val conv_call(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const char *s = n->name;
@@ -859,8 +922,10 @@ static Val conv_call(Ctx *x, AstNode *n)
         if (!l.ok || !expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
             return bad(cc);
         Val r = rand_draw(x, n, IR_POISSON);
-        if (r.ok)
+        if (r.ok) {
             r.e->a = l.e;
+            ir_measure(r.e);
+        }
         return r;
     }
     if (strcmp(s, "from_file") == 0) {
@@ -1140,7 +1205,8 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
     return r;
 }
 
-static Val conv_num(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val conv_num(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     if (!n->str) {
@@ -1326,6 +1392,36 @@ static Val conv_node(Ctx *x, AstNode *n)
     }
 }
 
+/* Convert expression n, refusing a result that every later pass could not walk: the
+ * parser bounds the height of what is written, but lets, function bodies and derived
+ * values are inlined, and a chain of them can build a tree of any height, or of a size
+ * exponential in its length (`let b = a * a` shares a, printers write it twice). */
+static Val conv_limited(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Val v = conv_node(x, n);
+    const char *msg = NULL;
+    if (v.ok && v.e->height - 1 > NC_MAX_EXPR_DEPTH)
+        msg = arena_printf(&cc->arena, "expression too deeply nested (%u levels once lets, functions "
+                           "and derived values are inlined; the limit is %d)",
+                           (unsigned)v.e->height - 1, NC_MAX_EXPR_DEPTH);
+    else if (v.ok && v.e->size > NC_MAX_EXPR_SIZE)
+        msg = arena_printf(&cc->arena, "expression too large (%s%u nodes once lets, functions and "
+                           "derived values are inlined; the limit is %d)",
+                           v.e->size == UINT32_MAX ? "over " : "", (unsigned)v.e->size, NC_MAX_EXPR_SIZE);
+    if (!msg)
+        return v;
+    /* the height depends on the instance (a parameter `set` makes a variable where the generic
+     * check folded a constant), and instances are converted muted: sema_lower reports the
+     * first such error again at the end if nothing else was reported */
+    error_at(cc, n->loc, "%s", msg);
+    if (!x->S->limit_msg) {
+        x->S->limit_msg = msg;
+        x->S->limit_loc = n->loc;
+    }
+    return bad(cc);
+}
+
 /* A real constant in e past float's range (a visit budget bounds shared subtrees). */
 static int float_overflow(const IrExpr *e, double *big, int *budget)
 {
@@ -1354,7 +1450,7 @@ static Val conv(Ctx *x, AstNode *n)
     int had_inf = S->inf_seen;
     S->inf_seen = 0;
     S->conv_depth++;
-    Val v = conv_node(x, n);
+    Val v = conv_limited(x, n);
     S->conv_depth--;
     double c;
     if (v.ok && ir_is_const(v.e, &c) && isinf(c) && n->kind == AST_NAME)
@@ -1770,16 +1866,25 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
                 Dim dim;
                 IrType ty;
                 Mute mu = mute(cc, quiet);
+                int nerr = cc->diag.nerrors;
                 int tok = type_of(cc, decl->a, &dim, &ty);
+                Val v = {0};
                 if (!decl->b)
                     error_at(cc, decl->loc, "derived value '%s' needs '= expression'", decl->name);
                 else if (tok) {
                     Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a derived value", 0, NULL, 0, 0};
-                    Val v = conv(&y, decl->b);
+                    v = conv(&y, decl->b);
                     expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
                 }
+                int clean = v.ok && cc->diag.nerrors == nerr;
                 unmute(cc, mu);
                 Bind b = {0};
+                if (clean) {
+                    b.memo = v.e;
+                    b.memo_anydim = v.anydim;
+                    b.memo_syn = S->syn;
+                }
+                b.memo_bad = decl->b && !clean;
                 b.name = decl->name;
                 b.kind = B_DERIVED;
                 b.loc = decl->loc;
@@ -2797,31 +2902,41 @@ static void finish_rings(Sema *S)
 {
     Compiler *cc = S->cc;
     IrModel *m = S->m;
+    IrProj **last = xmalloc(sizeof *last * (size_t)(m->nprojs + 1)); /* by ring id */
+    memset(last, 0, sizeof *last * (size_t)(m->nprojs + 1));
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
+        int r = j->ring->id >= 0 && j->ring->id < m->nprojs ? j->ring->id : m->nprojs;
         j->ring->ring_n++;
         j->ring->ring_delay |= j->delay != NULL;
+        if (last[r])
+            last[r]->ring_last = 0;
         j->ring_last = 1;
-        for (int q = k + 1; q < m->nprojs; q++)
-            if (m->projs[q]->ring == j->ring)
-                j->ring_last = 0;
+        last[r] = j;
     }
+    free(last);
     for (int i = 0; i < S->ninsts; i++) {
         Inst *in = S->insts[i];
+        /* each group's names in one pass: a lead and its members (which come after it) */
+        StrBuf *names = xmalloc(sizeof *names * (size_t)(in->nrecs + 1));
+        int *count = xmalloc(sizeof *count * (size_t)(in->nrecs + 1));
+        for (int k = 0; k < in->nrecs; k++) {
+            RInst *r = in->recs[k];
+            RInst *l = r->lead ? r->lead : r;
+            memset(&names[k], 0, sizeof names[k]);
+            count[k] = 0;
+            if (l == r || l->slot >= k || in->recs[l->slot] != l) {
+                l = r;            /* a lead (or a member whose lead is not here) */
+                r->slot = k;
+            }
+            sb_printf(&names[l->slot], "%s%s %s", count[l->slot] ? ", " : "",
+                      r->proj ? "projection" : "stimulus", r->proj ? r->proj->name : r->stim->node->name);
+            count[l->slot]++;
+        }
         for (int k = 0; k < in->nrecs; k++) {
             RInst *l = in->recs[k];
-            if (l->lead)
-                continue;
-            StrBuf b = {0};
-            int n = 0;
-            for (int q = k; q < in->nrecs; q++) {
-                RInst *r = in->recs[q];
-                if (r != l && r->lead != l)
-                    continue;
-                sb_printf(&b, "%s%s %s", n ? ", " : "", r->proj ? "projection" : "stimulus",
-                          r->proj ? r->proj->name : r->stim->node->name);
-                n++;
-            }
+            StrBuf b = names[k];
+            int n = count[k];
             if (n > 1) {
                 m->merges = grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
                 m->merges[m->nmerges++] =
@@ -2831,6 +2946,8 @@ static void finish_rings(Sema *S)
             }
             sb_free(&b);
         }
+        free(names);
+        free(count);
     }
 }
 
@@ -3235,11 +3352,8 @@ static void do_population(Sema *S, AstNode *it)
                                       &it->list, n, 0);
         memset(&S->grid_next, 0, sizeof S->grid_next);
         add_pop(S, in->pop);
-        Inst **v = arena_alloc(&cc->arena, sizeof(Inst *) * (size_t)(S->ninsts + 1));
-        if (S->ninsts)
-            memcpy(v, S->insts, sizeof(Inst *) * (size_t)S->ninsts);
-        v[S->ninsts++] = in;
-        S->insts = v;
+        S->insts = grow(cc, S->insts, S->ninsts, sizeof(Inst *));
+        S->insts[S->ninsts++] = in;
         ref->inst = in;
         ref->off = 0;
         ref->size = n;
@@ -3750,7 +3864,8 @@ static int syn_name(Ctx *x, AstNode *n, Val *out)
 }
 
 /* `pre.x` / `post.y`: a scope state, else a variable of the pre or post neuron. */
-static Val syn_field(Ctx *x, AstNode *n)
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+static NC_NOINLINE Val syn_field(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     SynCtx *sy = x->S->syn;
@@ -5135,6 +5250,8 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
         build_body(S, S->insts[i]);
+    if (S->limit_msg && cc->diag.nerrors == 0)
+        error_at(cc, S->limit_loc, "%s", S->limit_msg);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)
         warning_at(cc, files[nfiles - 1]->loc, "the model has no 'run': nothing will be simulated");
     free(S->set_pop);

@@ -2,10 +2,14 @@
  * sentinel (the lexer relies on it) and get a line-start table, so diagnostics can echo
  * any line.  SrcLoc spans are combined here.
  */
+#define _DEFAULT_SOURCE
 #include "neuroc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Register in-memory text under `path`; the text is copied into the arena with a NUL
  * sentinel.  Returns the file index (>= 1). */
@@ -44,26 +48,62 @@ uint32_t src_add(Compiler *cc, const char *path, const char *text, size_t size)
     return cc->nfiles++;
 }
 
-/* Load a file into the arena; returns its index (>= 1) or 0 if it cannot be read
- * (errno is kept for the caller's message). */
-uint32_t src_load(Compiler *cc, const char *path)
+/* Why path cannot be a source file, or NULL if it is a regular file that may be read.
+ * Checked before it is opened: a FIFO would block the open, /dev/zero would never end. */
+const char *src_unreadable(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return strerror(errno);
+    if (S_ISDIR(st.st_mode))
+        return "is a directory";
+    if (!S_ISREG(st.st_mode))
+        return "is not a regular file";
+    if ((uint64_t)st.st_size > NC_MAX_SOURCE)
+        return "is larger than 1 GiB, the most a source file may have";
+    return NULL;
+}
+
+/* Load a file into the arena; returns its index (>= 1), or 0 if it cannot be read, with the
+ * reason in *why when why is not NULL. */
+uint32_t src_load(Compiler *cc, const char *path, const char **why)
+{
+    const char *bad = src_unreadable(path);
     StrBuf b = {0};
-    char tmp[8192];
-    size_t n;
-    if (!fp)
-        return 0;
-    while ((n = fread(tmp, 1, sizeof tmp, fp)) > 0)
-        sb_putn(&b, tmp, n);
-    if (ferror(fp)) {
-        int e = errno;
-        fclose(fp);
+    char tmp[65536];
+    struct stat st;
+    int fd = -1;
+    if (!bad) {
+        /* O_NONBLOCK: should the file have become a FIFO since the stat, the open must not wait */
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            bad = strerror(errno);
+        else if (fstat(fd, &st) != 0)
+            bad = strerror(errno);
+        else if (!S_ISREG(st.st_mode))
+            bad = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+    }
+    while (!bad) {
+        ssize_t n = read(fd, tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            bad = strerror(errno);
+        else if (n == 0)
+            break;
+        else if (b.len + (size_t)n > NC_MAX_SOURCE)
+            bad = "is larger than 1 GiB, the most a source file may have";
+        else
+            sb_putn(&b, tmp, (size_t)n);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (bad) {
         sb_free(&b);
-        errno = e;
+        if (why)
+            *why = bad;
         return 0;
     }
-    fclose(fp);
     uint32_t id = src_add(cc, path, b.s ? b.s : "", b.len);
     sb_free(&b);
     return id;

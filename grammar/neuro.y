@@ -21,6 +21,7 @@
 static void set_result(void *parser, AstNode *file);
 static void set_failed(void *parser);
 static void set_overflow(void *parser);
+static AstNode *tall(void *parser, AstNode *n, int below);
 
 static AstNode *nd(Compiler *cc, AstKind k, SrcLoc loc) { return ast_new(cc, k, loc); }
 static SrcLoc sp(SrcLoc a, SrcLoc b) { return loc_span(a, b); }
@@ -29,18 +30,30 @@ static AstList list1(Compiler *cc, AstNode *n) { AstList l = {0}; if (n) ast_app
 static AstList listof(AstNode *holder) { AstList l = {0}; if (holder) l = holder->list; return l; }
 static Token notok(void) { Token t; memset(&t, 0, sizeof t); return t; }
 
-static AstNode *binop(Compiler *cc, AstNode *a, int op, AstNode *b)
+static int maxh(AstNode *a, AstNode *b) { return a->height > b->height ? a->height : b->height; }
+
+static AstNode *binop(void *parser, Compiler *cc, AstNode *a, int op, AstNode *b)
 {
     AstNode *n = ast_new(cc, AST_BINOP, loc_span(a->loc, b->loc));
     n->a = a; n->op = op; n->b = b;
-    return n;
+    return tall(parser, n, maxh(a, b));
 }
 
-static AstNode *unop(Compiler *cc, Token o, AstNode *a)
+static AstNode *unop(void *parser, Compiler *cc, Token o, AstNode *a)
 {
     AstNode *n = ast_new(cc, AST_UNOP, loc_span(o.loc, a->loc));
     n->op = o.code; n->a = a;
-    return n;
+    return tall(parser, n, a->height);
+}
+
+/* A call's height: one above its tallest argument. */
+static AstNode *callh(void *parser, AstNode *n)
+{
+    int h = 0;
+    for (int i = 0; i < n->list.n; i++)
+        if (n->list.v[i]->height > h)
+            h = n->list.v[i]->height;
+    return tall(parser, n, h);
 }
 
 /* A node with name (and its location in loc2 when useful). */
@@ -191,8 +204,8 @@ type(A) ::= STRTYPE(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_STRING; }
 
 /* unit_expr ::= unit_term { ( "*" | "/" ) unit_term } */
 unitexpr(A) ::= unitterm(T). { A = T; }
-unitexpr(A) ::= unitexpr(X) STAR unitterm(Y). { A = nd(cc, AST_UMUL, sp(X->loc, Y->loc)); A->a = X; A->b = Y; }
-unitexpr(A) ::= unitexpr(X) SLASH unitterm(Y). { A = nd(cc, AST_UDIV, sp(X->loc, Y->loc)); A->a = X; A->b = Y; }
+unitexpr(A) ::= unitexpr(X) STAR unitterm(Y). { A = nd(cc, AST_UMUL, sp(X->loc, Y->loc)); A->a = X; A->b = Y; tall(yypParser, A, maxh(X, Y)); }
+unitexpr(A) ::= unitexpr(X) SLASH unitterm(Y). { A = nd(cc, AST_UDIV, sp(X->loc, Y->loc)); A->a = X; A->b = Y; tall(yypParser, A, maxh(X, Y)); }
 /* unit_term ::= IDENT [ "^" [ "-" ] NUMBER ] | NUMBER | "(" unit_expr ")" */
 unitterm(A) ::= IDENT(N). { A = named(cc, AST_UNAME, N.loc, N); A->num = 1; }
 unitterm(A) ::= IDENT(N) CARET NUMBER(X). { A = named(cc, AST_UNAME, sp(N.loc, X.loc), N); A->num = X.num; }
@@ -232,7 +245,7 @@ stmt(A) ::= . { A = NULL; }
 stmt(A) ::= lvalue(V) assignop(O) expr(E). { A = nd(cc, AST_ASSIGN, sp(V->loc, E->loc)); A->a = V; A->op = O; A->b = E; }
 stmt(A) ::= LET(K) IDENT(N) opttype(T) ASSIGN expr(E). { A = named(cc, AST_LET, sp(K.loc, E->loc), N); A->a = T; A->b = E; }
 stmt(A) ::= ifstmt(S). { A = S; }
-stmt(A) ::= IDENT(N) LPAREN optargs(X) RPAREN(R). { A = nd(cc, AST_CALLSTMT, sp(N.loc, R.loc)); A->a = named(cc, AST_CALL, sp(N.loc, R.loc), N); A->a->list = X; }
+stmt(A) ::= IDENT(N) LPAREN optargs(X) RPAREN(R). { A = nd(cc, AST_CALLSTMT, sp(N.loc, R.loc)); A->a = named(cc, AST_CALL, sp(N.loc, R.loc), N); A->a->list = X; callh(yypParser, A->a); }
 stmt(A) ::= RETURN(K) expr(E). { A = nd(cc, AST_RETURN, sp(K.loc, E->loc)); A->a = E; }
 
 /* if_stmt ::= "if" expr block [ "else" ( block | if_stmt ) ] */
@@ -330,24 +343,24 @@ optevery(A) ::= EVERY expr(E). { A = E; }
 
 /* {===================== Expressions ===================== */
 
-expr(A) ::= expr(X) QUESTION expr(Y) COLON expr(Z). { A = nd(cc, AST_COND, sp(X->loc, Z->loc)); A->a = X; A->b = Y; A->c = Z; }
-expr(A) ::= expr(X) OROR expr(Y). { A = binop(cc, X, TK_OROR, Y); }
-expr(A) ::= expr(X) ANDAND expr(Y). { A = binop(cc, X, TK_ANDAND, Y); }
-expr(A) ::= expr(X) EQ expr(Y). { A = binop(cc, X, TK_EQ, Y); }
-expr(A) ::= expr(X) NE expr(Y). { A = binop(cc, X, TK_NE, Y); }
-expr(A) ::= expr(X) LT expr(Y). { A = binop(cc, X, TK_LT, Y); }
-expr(A) ::= expr(X) LE expr(Y). { A = binop(cc, X, TK_LE, Y); }
-expr(A) ::= expr(X) GT expr(Y). { A = binop(cc, X, TK_GT, Y); }
-expr(A) ::= expr(X) GE expr(Y). { A = binop(cc, X, TK_GE, Y); }
-expr(A) ::= expr(X) PLUS expr(Y). { A = binop(cc, X, TK_PLUS, Y); }
-expr(A) ::= expr(X) MINUS expr(Y). { A = binop(cc, X, TK_MINUS, Y); }
-expr(A) ::= expr(X) STAR expr(Y). { A = binop(cc, X, TK_STAR, Y); }
-expr(A) ::= expr(X) SLASH expr(Y). { A = binop(cc, X, TK_SLASH, Y); }
-expr(A) ::= expr(X) PERCENT expr(Y). { A = binop(cc, X, TK_PERCENT, Y); }
-expr(A) ::= expr(X) CARET expr(Y). { A = binop(cc, X, TK_CARET, Y); }
-expr(A) ::= MINUS(O) expr(X). [UMINUS] { A = unop(cc, O, X); }
-expr(A) ::= NOT(O) expr(X). { A = unop(cc, O, X); }
-expr(A) ::= expr(X) IN unitref(U). { A = nd(cc, AST_IN, sp(X->loc, U->loc)); A->a = X; A->b = U; }
+expr(A) ::= expr(X) QUESTION expr(Y) COLON expr(Z). { A = nd(cc, AST_COND, sp(X->loc, Z->loc)); A->a = X; A->b = Y; A->c = Z; tall(yypParser, A, maxh(X, maxh(Y, Z) > Y->height ? Z : Y)); }
+expr(A) ::= expr(X) OROR expr(Y). { A = binop(yypParser, cc, X, TK_OROR, Y); }
+expr(A) ::= expr(X) ANDAND expr(Y). { A = binop(yypParser, cc, X, TK_ANDAND, Y); }
+expr(A) ::= expr(X) EQ expr(Y). { A = binop(yypParser, cc, X, TK_EQ, Y); }
+expr(A) ::= expr(X) NE expr(Y). { A = binop(yypParser, cc, X, TK_NE, Y); }
+expr(A) ::= expr(X) LT expr(Y). { A = binop(yypParser, cc, X, TK_LT, Y); }
+expr(A) ::= expr(X) LE expr(Y). { A = binop(yypParser, cc, X, TK_LE, Y); }
+expr(A) ::= expr(X) GT expr(Y). { A = binop(yypParser, cc, X, TK_GT, Y); }
+expr(A) ::= expr(X) GE expr(Y). { A = binop(yypParser, cc, X, TK_GE, Y); }
+expr(A) ::= expr(X) PLUS expr(Y). { A = binop(yypParser, cc, X, TK_PLUS, Y); }
+expr(A) ::= expr(X) MINUS expr(Y). { A = binop(yypParser, cc, X, TK_MINUS, Y); }
+expr(A) ::= expr(X) STAR expr(Y). { A = binop(yypParser, cc, X, TK_STAR, Y); }
+expr(A) ::= expr(X) SLASH expr(Y). { A = binop(yypParser, cc, X, TK_SLASH, Y); }
+expr(A) ::= expr(X) PERCENT expr(Y). { A = binop(yypParser, cc, X, TK_PERCENT, Y); }
+expr(A) ::= expr(X) CARET expr(Y). { A = binop(yypParser, cc, X, TK_CARET, Y); }
+expr(A) ::= MINUS(O) expr(X). [UMINUS] { A = unop(yypParser, cc, O, X); }
+expr(A) ::= NOT(O) expr(X). { A = unop(yypParser, cc, O, X); }
+expr(A) ::= expr(X) IN unitref(U). { A = nd(cc, AST_IN, sp(X->loc, U->loc)); A->a = X; A->b = U; tall(yypParser, A, maxh(X, U)); }
 expr(A) ::= primary(P). { A = P; }
 
 unitref(A) ::= IDENT(N). { A = named(cc, AST_UNAME, N.loc, N); A->num = 1; }
@@ -362,7 +375,7 @@ primary(A) ::= REFRACTORY(N). { A = named(cc, AST_NAME, N.loc, N); } /* the neur
 primary(A) ::= IDENT(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= PRE(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
 primary(A) ::= POST(N) DOT IDENT(M). { A = named(cc, AST_FIELD, sp(N.loc, M.loc), N); A->name2 = M.text; A->loc2 = M.loc; }
-primary(A) ::= IDENT(N) LPAREN optargs(X) RPAREN(R). { A = named(cc, AST_CALL, sp(N.loc, R.loc), N); A->list = X; }
+primary(A) ::= IDENT(N) LPAREN optargs(X) RPAREN(R). { A = named(cc, AST_CALL, sp(N.loc, R.loc), N); A->list = X; callh(yypParser, A); }
 primary(A) ::= LPAREN expr(E) RPAREN. { A = E; }
 primary(A) ::= STRING(S). { A = nd(cc, AST_STRING, S.loc); A->str = S.text; }
 primary(A) ::= TRUE(K). { A = nd(cc, AST_BOOL, K.loc); A->flag = 1; }
@@ -374,7 +387,7 @@ args(A) ::= arg(B). { A = list1(cc, B); }
 args(A) ::= args(L) COMMA arg(B). { A = L; ast_append(cc, &A, B); }
 /* arg ::= expr | IDENT "=" expr */
 arg(A) ::= expr(E). { A = E; }
-arg(A) ::= IDENT(N) ASSIGN expr(E). { A = named(cc, AST_ARG, sp(N.loc, E->loc), N); A->a = E; }
+arg(A) ::= IDENT(N) ASSIGN expr(E). { A = named(cc, AST_ARG, sp(N.loc, E->loc), N); A->a = E; A->height = E->height; }
 
 %code {
 /* {===================== Glue for compiler/parse.c ===================== */
@@ -383,7 +396,25 @@ struct NcParser {
     yyParser p;                   /* first: actions get it as yypParser */
     AstNode *result;              /* the AST_FILE once accepted */
     int failed;                   /* 1: syntax error reported; 2: stack overflow (not reported) */
+    AstNode *too_deep;            /* the tallest expression over NC_MAX_EXPR_DEPTH, or NULL */
 };
+
+/* Set n's height from its tallest child's, and keep the tallest expression over the limit
+ * (parse.c reports it once the file is read, with its full height; left-associative chains
+ * grow without deepening the parser's stack, so its overflow check cannot see them). */
+static AstNode *tall(void *parser, AstNode *n, int below)
+{
+    NcParser *p = parser;
+    n->height = below + 1;
+    if (n->height > NC_MAX_EXPR_DEPTH && (!p->too_deep || n->height > p->too_deep->height))
+        p->too_deep = n;
+    return n;
+}
+
+AstNode *ncparse_too_deep(NcParser *p)
+{
+    return p->too_deep;
+}
 
 static void set_result(void *parser, AstNode *file) { ((NcParser *)parser)->result = file; }
 static void set_failed(void *parser) { ((NcParser *)parser)->failed = 1; }

@@ -12,10 +12,11 @@
 
 static int load(Compiler *cc, const char *path)
 {
-    uint32_t f = src_load(cc, path);
+    const char *why = NULL;
+    uint32_t f = src_load(cc, path, &why);
     SrcLoc none = {0, 0, 0, 0};
     if (!f)
-        error_at(cc, none, "cannot read '%s': %s", path, strerror(errno));
+        error_at(cc, none, "cannot read '%s': %s", path, why);
     return (int)f;
 }
 

@@ -69,6 +69,57 @@ static void test_render(void)
     compiler_free_front(&cc);
 }
 
+/* Paths and messages reach the terminal escaped: no forged diagnostic, no control bytes;
+ * a long line is echoed as a window; invalid UTF-8 in the echo shows as '?'. */
+static void test_escape(void)
+{
+    Compiler cc;
+    StrBuf b = {0};
+    memset(&cc, 0, sizeof cc);
+    compiler_init_front(&cc);
+    cc.diag.out = NULL;
+    cc.diag.capture = &b;
+    const char *text = "const x = 1\n";
+    uint32_t f = src_add(&cc, "a\nb.neuro:1:1: error: forged\x1b[2J", text, strlen(text));
+    SrcLoc loc = {f, 1, 7, 1};
+    error_at(&cc, loc, "cannot find import '%s'", "x\ny\r\t\x7f\xc2\x9b\xff\xc2\xb5");
+    CHECK_STR(b.s, "a\\nb.neuro:1:1: error: forged\\x1b[2J:1:7: error: cannot find import "
+                   "'x\\ny\\r\\t\\x7f\\u009b\\xff\xc2\xb5'\n"
+                   "const x = 1\n"
+                   "      ^\n");
+    b.len = 0;
+    diag_extra(&cc, "  note: %s", "p\nq");
+    CHECK_STR(b.s, "    note: p\\nq\n");
+    CHECK_STR(diag_safe(&cc, "d\x1b]0;t\x07"), "d\\x1b]0;t\\x07");
+
+    /* invalid bytes in the echoed line: '?' (a stray continuation byte: nothing) */
+    b.len = 0;
+    const char *bad = "# \xff\x9b\xc2\x9b z\nx\n";
+    uint32_t g = src_add(&cc, "b.neuro", bad, strlen(bad));
+    SrcLoc at = {g, 1, 6, 1};
+    error_at(&cc, at, "here");
+    CHECK_STR(b.s, "b.neuro:1:6: error: here\n# ?  z\n     ^\n");
+
+    /* a line of 10,000 columns: 240 of them around the caret */
+    b.len = 0;
+    StrBuf big = {0};
+    for (int i = 0; i < 1000; i++)
+        sb_puts(&big, "abcdefghi ");
+    uint32_t h = src_add(&cc, "c.neuro", big.s, big.len);
+    SrcLoc mid = {h, 1, 5001, 3};
+    error_at(&cc, mid, "there");
+    const char *nl = strchr(b.s, '\n');
+    CHECK(nl && strncmp(nl + 1, "...", 3) == 0);
+    const char *echo = nl + 1, *nl2 = strchr(echo, '\n');
+    CHECK(nl2 && nl2 - echo == 3 + 240 + 3);
+    CHECK(strncmp(nl2 + 1, "   ", 3) == 0 && nl2[1 + 3 + 80] == '^' && nl2[1 + 3 + 81] == '~' &&
+          nl2[1 + 3 + 83] == '\n');
+    CHECK(echo[3 + 80] == 'a');               /* column 5001 is an 'a' */
+    sb_free(&big);
+    sb_free(&b);
+    compiler_free_front(&cc);
+}
+
 static void test_arena(void)
 {
     Compiler cc;
@@ -109,6 +160,7 @@ static void test_arena(void)
 int main(void)
 {
     test_render();
+    test_escape();
     test_arena();
     return unit_report("test_diag");
 }

@@ -7,12 +7,27 @@
 # Crashes, leaks, timeouts and UB reports go to WORK/crash-<target>-*, logs to
 # WORK/<target>.log (libFuzzer stops at the first finding). Exit status 1 if any target
 # found something. Add each finding, once fixed, to tests/fuzz/corpus/<target>/.
+# Two campaigns need no fuzzing build, only a neuroc:
+#   tests/fuzz/campaign.sh --large NEUROC WORK SEEDS   every gen_large.py kind, seeds 1..SEEDS
+#       (run_large.py: 4 GiB of address space and 120 s each), niced
+#   tests/fuzz/campaign.sh --dims NEUROC WORK          every dimension mutant (mutate_dims.py)
+#       of examples/, stdlib/ and tests/, niced
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -ge 3 ] && [ "$1" = --large ]; then
+    exec nice -n 19 python3 "$here/run_large.py" "$2" "$3" --all "${4:-3}"
+fi
+if [ $# -ge 3 ] && [ "$1" = --dims ]; then
+    root=$(cd "$here/../.." && pwd)
+    models=$(find "$root/examples" "$root/stdlib" "$root/tests" -name '*.neuro' \
+             ! -path '*/fuzz/corpus/*' ! -path '*/golden/diag/*' | sort)
+    # shellcheck disable=SC2086
+    exec nice -n 19 python3 "$here/mutate_dims.py" "$2" "$3" $models
+fi
 if [ $# -lt 4 ]; then
-    sed -n '2,10p' "$0"
+    sed -n '2,16p' "$0"
     exit 2
 fi
-here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 work=$2
 front_s=$3
