@@ -1794,7 +1794,8 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
                 }
             } else if (decl->b) {
                 Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a parameter default", 0, NULL, 0, 0};
-                Mute mu2 = mute(cc, quiet && !loud);
+                /* a default in `weight` is checked where a projection binds weight */
+                Mute mu2 = mute(cc, (quiet && !loud) || dim.e[DIM_W] != 0);
                 Dim vd;
                 if (const_eval(&y, decl->b, &val, &vd)) {
                     Val tmp = mkval(ir_const(cc, val, ty), vd);
@@ -5020,7 +5021,12 @@ static void do_sim(Sema *S, AstNode *sim)
             double v;
             Dim d;
             if (const_eval(&x, s->a, &v, &d)) {
-                if (!dim_eq(d, dim_time()) || !(v > 0) || !isfinite(v)) {
+                if (!dim_eq(d, dim_time())) {
+                    error_at(cc, s->a->loc, "dt has dimension %s, expected a time, e.g. 'dt = 0.1 ms'",
+                             fmt_dim(cc, d));
+                    continue;
+                }
+                if (!(v > 0) || !isfinite(v)) {
                     error_at(cc, s->a->loc, "dt must be a positive finite time, e.g. 'dt = 0.1 ms'");
                     continue;
                 }
@@ -5195,6 +5201,11 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1, 0);
             receptor_part(S, host, r, 2, &host->pop->body);
             receptor_part(S, host, r, 4, &host->pop->body);
+        } else if (it->op == TK_SYNAPSE) {   /* its parameters' types and defaults, used or not
+                                               (those in `weight` where a projection binds it) */
+            Env env = {0};
+            env.parent = &S->global;
+            bind_params(S, &env, it, NULL, NULL, NULL, NULL, 0, it->loc);
         }
     }
 

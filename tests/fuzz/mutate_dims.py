@@ -28,23 +28,6 @@ SWAP = {
 # ms", "the run length must be a time (...), got mV", "dt must be a positive time")
 DIM_ERROR = re.compile(r'error: .*(dimension|must be a (positive )?(time|length)|needs a positive|, got |'
                        r' but port .* is )')
-MODEL = re.compile(r'^(neuron|synapse|receptor)\s', re.M)
-# Known holes, reported in docs/robustness.md and left to sema.c's owners: counted apart,
-# not failures, until fixed (then delete the entry and the mutants must be rejected).
-KNOWN = [
-    ('synapse parameter default', 'the default of a synapse model\'s parameter is not checked '
-     'against its declared unit'),
-]
-
-
-def known(text, b):
-    """The KNOWN entry that explains an accepted mutant at offset b, or None."""
-    models = list(MODEL.finditer(text, 0, b))
-    if models and models[-1].group(1) == 'synapse':
-        p = text.rfind('param', models[-1].start(), b)
-        if p >= 0 and '}' not in text[text.find('{', p):b]:
-            return KNOWN[0]
-    return None
 NUM = r'(?<![A-Za-z0-9_.])((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)'
 LIT = re.compile(NUM + r'([ \t]*)(' + '|'.join(sorted(SWAP, key=len, reverse=True)) + r')(?![A-Za-z0-9_])')
 
@@ -123,7 +106,7 @@ def main(argv):
             cands.append((model, text, lit))
     if sample is not None and sample < len(cands):
         cands = random.Random(seed).sample(cands, sample)
-    npass = nskip = nfail = nknown = 0
+    npass = nskip = nfail = 0
     for model, text, (b, e, num, unit) in cands:
         if float(num) == 0:
             nskip += 1
@@ -138,18 +121,11 @@ def main(argv):
         if rc == 1 and DIM_ERROR.search(err):
             npass += 1
             continue
-        k = known(text, b) if rc == 0 else None
-        if k:
-            nknown += 1
-            print('known %s: accepted (%s)' % (where, k[0]))
-            continue
         nfail += 1
         first = err.strip().splitlines()[0] if err.strip() else '(no diagnostic)'
         print('FAIL %s: exit %d: %s' % (where, rc, first[:200]))
-    print('%d mutants: %d rejected with a dimension error, %d skipped (zero), %d known, %d failed'
-          % (npass + nskip + nfail + nknown, npass, nskip, nknown, nfail))
-    for name, what in KNOWN if nknown else []:
-        print('known: %s: %s' % (name, what))
+    print('%d mutants: %d rejected with a dimension error, %d skipped (zero), %d failed'
+          % (npass + nskip + nfail, npass, nskip, nfail))
     return 1 if nfail else 0
 
 
