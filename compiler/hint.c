@@ -276,8 +276,8 @@ int hint_syntax_error(Compiler *cc, ParseHint *h, NcParser *p, const Token *t, c
 
 /* {===== unknown names, units and models ===== */
 
-/* Edit distance of two short strings (99 when either is long). */
-static int distance(const char *a, const char *b)
+/* Contract: the edit distance of two short strings (99 when either is over 30 bytes). */
+int hint_distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
     if (la > 30 || lb > 30)
@@ -327,7 +327,7 @@ const char *hint_unit_near(const char *name, char *buf, int len)
             if (strlen(cand) < 2 || !unit_lookup(cand, &dm, &sc))
                 continue;
             /* a case slip counts as half an edit: 'PF' is 'pF' before it is 'nF' */
-            int d = same_ignoring_case(name, cand) ? 1 : 2 * distance(name, cand);
+            int d = same_ignoring_case(name, cand) ? 1 : 2 * hint_distance(name, cand);
             if (d < best && d <= 2) {
                 best = d;
                 snprintf(buf, (size_t)len, "%s", cand);

@@ -237,6 +237,8 @@ void hint_unknown_unit(Compiler *cc, const char *name);
 void hint_unknown_model(Compiler *cc, const char *name);
 /* The known unit nearest to `name` (a case slip or one edit away), in buf; NULL if none. */
 const char *hint_unit_near(const char *name, char *buf, int len);
+/* The edit distance of two short strings (99 when either is over 30 bytes). */
+int hint_distance(const char *a, const char *b);
 
 /* --- ast.c -------------------------------------------------------------- */
 

@@ -493,26 +493,6 @@ static void unmute(Compiler *cc, Mute m)
 
 /* {===== expressions ===== */
 
-static int edit_distance(const char *a, const char *b)
-{
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 30 || lb > 30)
-        return 99;
-    int d[32][32];
-    for (int i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (int j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (int i = 1; i <= la; i++)
-        for (int j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 static void suggest(Ctx *x, const char *name)
 {
     const char *best = NULL;
@@ -520,7 +500,7 @@ static void suggest(Ctx *x, const char *name)
     int bd = 3;
     for (Env *e = x->env; e; e = e->parent)
         for (int i = 0; i < e->n; i++) {
-            int dd = edit_distance(name, e->v[i].name);
+            int dd = hint_distance(name, e->v[i].name);
             /* close enough to be a typo: 'bar' is not a misspelt 'tau' */
             if (dd < bd && 2 * dd < (int)strlen(name) && e->v[i].kind != B_MODEL) {
                 bd = dd;
