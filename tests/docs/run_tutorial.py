@@ -150,6 +150,8 @@ def run_path_block(text, work, install, md, where):
     """Install the build as scripts/quickstart.sh does, run the tutorial's PATH line in the
     stand-in checkout, and return that PATH if it finds the installed neuroc, else None."""
     build, cmake = install
+    if not os.path.exists(cmake):   # a build carried to another machine (the GPU's)
+        cmake = shutil.which("cmake") or cmake
     checkout = os.path.join(work, ".checkout")
     prefix = os.path.join(checkout, quickstart_prefix(md))
     subprocess.run([cmake, "--install", build, "--prefix", prefix], check=True,
