@@ -31,20 +31,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "e2e"))
 import adex_ref  # noqa: E402
+from spiketimes import check_first_spikes, cv, isis  # noqa: E402
 import nrtio  # noqa: E402
 
 T_END = 500.0
-
-
-def isis(t):
-    return [b - a for a, b in zip(t, t[1:])]
-
-
-def cv(x):
-    if len(x) < 2:
-        return float("nan")
-    m = sum(x) / len(x)
-    return math.sqrt(sum((y - m) ** 2 for y in x) / len(x)) / m
 
 
 def pattern_ok(name, t):
@@ -97,12 +87,7 @@ def main():
         tol_n = max(1, int(0.1 * len(ref))) if name == "irregular" else 1
         chk.check(abs(len(got) - len(ref)) <= tol_n, "%s: spike count" % name,
                   "%d +- %d" % (len(ref), tol_n), len(got))
-        k = min(4, len(ref), len(got))
-        errs = [g - r for g, r in zip(got[:k], ref[:k])]
-        chk.check(k == min(4, len(ref)) and all(abs(e) <= (j + 1) * (dt + 0.05) for j, e in enumerate(errs)),
-                  "%s: first %d spike times" % (name, k),
-                  " ".join("%.3f" % x for x in ref[:k]) + " (spike j +- j * %.2f ms)" % (dt + 0.05),
-                  " ".join("%.3f" % x for x in got[:k]) + " (errors %s)" % " ".join("%+.3f" % e for e in errs))
+        check_first_spikes(chk, name, got, ref, dt, min(4, len(ref)))
         ok, desc = pattern_ok(name, got)
         chk.check(ok, "%s: pattern" % name, name, desc)
         st = nrtio.load_recording(out, name + "_Vw.csv", man)

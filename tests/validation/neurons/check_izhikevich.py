@@ -26,7 +26,6 @@ At dt 0.01 ms (the scheme, first order, close to the continuous model): against 
    or > 40 ms, at least 4 of each); FS fast without adaptation (> 100 Hz over 100-500 ms, late
    CV < 0.05); LTS fast with adaptation (first ISI < 1/3 of the late ones, > 50 Hz).
 """
-import math
 import os
 import sys
 
@@ -34,20 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "e2e"))
 import izhikevich_ref as ref_mod  # noqa: E402
+from spiketimes import check_first_spikes, cv, isis  # noqa: E402
 import nrtio  # noqa: E402
 
 T_END = 500.0
-
-
-def isis(t):
-    return [b - a for a, b in zip(t, t[1:])]
-
-
-def cv(x):
-    if len(x) < 2:
-        return float("nan")
-    m = sum(x) / len(x)
-    return math.sqrt(sum((y - m) ** 2 for y in x) / len(x)) / m
 
 
 def pattern_ok(name, t):
@@ -93,12 +82,7 @@ def check_fine(chk, out, man, dt):
         ref, trace = ref_mod.rk4(p, T_END, every=0.1)
         got = sorted(nrtio.load_recording(out, name + "_spikes.csv", man).t)
         chk.check(abs(len(got) - len(ref)) <= 1, "%s: spike count" % name, "%d +- 1" % len(ref), len(got))
-        k = min(4, len(ref), len(got))
-        errs = [g - r for g, r in zip(got[:k], ref[:k])]
-        chk.check(k == 4 and all(abs(e) <= (j + 1) * (dt + 0.05) for j, e in enumerate(errs)),
-                  "%s: first %d spike times" % (name, k),
-                  " ".join("%.3f" % x for x in ref[:k]) + " (spike j +- j * %.2f ms)" % (dt + 0.05),
-                  " ".join("%.3f" % x for x in got[:k]) + " (errors %s)" % " ".join("%+.3f" % e for e in errs))
+        check_first_spikes(chk, name, got, ref, dt, 4)
         ok, desc = pattern_ok(name, got)
         chk.check(ok, "%s: pattern" % name, name, desc)
         st = nrtio.load_recording(out, name + "_V.csv", man)
