@@ -8,7 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "rt_internal.h"
+#include "rt_plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,434 +30,6 @@
 /* Traces shown per state figure panel. */
 #define MAX_TRACES 8
 
-/* {===== A small JSON reader (manifest.json) ===== */
-
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-typedef struct Json Json;
-struct Json {
-    int type;
-    double num;                   /* J_NUM, J_BOOL (0/1) */
-    char *str;                    /* J_STR */
-    int n;                        /* J_ARR, J_OBJ: items */
-    char **keys;                  /* J_OBJ */
-    Json *items;
-};
-
-typedef struct JParse {
-    const char *s;
-    int depth;
-} JParse;
-
-static void json_free(Json *j)
-{
-    int k;
-    if (!j)
-        return;
-    for (k = 0; k < j->n; k++) {
-        json_free(&j->items[k]);
-        if (j->keys)
-            free(j->keys[k]);
-    }
-    free(j->items);
-    free(j->keys);
-    free(j->str);
-}
-
-static void skip_ws(JParse *p)
-{
-    while (*p->s == ' ' || *p->s == '\n' || *p->s == '\r' || *p->s == '\t')
-        p->s++;
-}
-
-/* A JSON string at p->s (after the quote); \uXXXX is kept as '?' beyond ASCII. */
-static char *parse_str(JParse *p)
-{
-    size_t cap = 16, n = 0;
-    char *out = malloc(cap), *grown;
-    if (!out)
-        return NULL;
-    for (;;) {
-        char c = *p->s++;
-        if (c == '\0' || (unsigned char)c < 0x20) {
-            free(out);
-            return NULL;
-        }
-        if (c == '"')
-            break;
-        if (c == '\\') {
-            c = *p->s++;
-            switch (c) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'u': {
-                unsigned v = 0;
-                int k;
-                for (k = 0; k < 4; k++) {
-                    char h = *p->s++;
-                    v = v * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0'
-                                            : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                            : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 0);
-                    if (!h) {
-                        free(out);
-                        return NULL;
-                    }
-                }
-                c = v < 0x80 ? (char)v : '?';
-                break;
-            }
-            case '"': case '\\': case '/': break;
-            default:
-                free(out);
-                return NULL;
-            }
-        }
-        if (n + 2 > cap) {
-            cap *= 2;
-            grown = realloc(out, cap);
-            if (!grown) {
-                free(out);
-                return NULL;
-            }
-            out = grown;
-        }
-        out[n++] = c;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* One value into *j. 0 on success. */
-static int parse_value(JParse *p, Json *j)
-{
-    memset(j, 0, sizeof *j);
-    skip_ws(p);
-    if (++p->depth > 64)
-        return -1;
-    if (*p->s == '{' || *p->s == '[') {
-        int obj = *p->s == '{';
-        char close = obj ? '}' : ']';
-        j->type = obj ? J_OBJ : J_ARR;
-        p->s++;
-        skip_ws(p);
-        if (*p->s == close) {
-            p->s++;
-            p->depth--;
-            return 0;
-        }
-        for (;;) {
-            Json *items = realloc(j->items, sizeof *items * (size_t)(j->n + 1));
-            if (!items)
-                return -1;
-            j->items = items;
-            if (obj) {
-                char **keys = realloc(j->keys, sizeof *keys * (size_t)(j->n + 1));
-                if (!keys)
-                    return -1;
-                j->keys = keys;
-                j->keys[j->n] = NULL;
-                skip_ws(p);
-                if (*p->s != '"')
-                    return -1;
-                p->s++;
-                if (!(j->keys[j->n] = parse_str(p)))
-                    return -1;
-                skip_ws(p);
-                if (*p->s++ != ':') {
-                    free(j->keys[j->n]);
-                    return -1;
-                }
-            }
-            if (parse_value(p, &j->items[j->n]) != 0) {
-                j->n++;
-                return -1;
-            }
-            j->n++;
-            skip_ws(p);
-            if (*p->s == ',') {
-                p->s++;
-                continue;
-            }
-            if (*p->s++ != close)
-                return -1;
-            break;
-        }
-    } else if (*p->s == '"') {
-        p->s++;
-        j->type = J_STR;
-        if (!(j->str = parse_str(p)))
-            return -1;
-    } else if (strncmp(p->s, "true", 4) == 0 || strncmp(p->s, "false", 5) == 0) {
-        j->type = J_BOOL;
-        j->num = p->s[0] == 't';
-        p->s += p->s[0] == 't' ? 4 : 5;
-    } else if (strncmp(p->s, "null", 4) == 0) {
-        j->type = J_NULL;
-        p->s += 4;
-    } else {
-        char *end;
-        j->type = J_NUM;
-        j->num = strtod(p->s, &end);
-        if (end == p->s)
-            return -1;
-        p->s = end;
-    }
-    p->depth--;
-    return 0;
-}
-
-static const Json *jget(const Json *o, const char *key)
-{
-    int k;
-    if (!o || o->type != J_OBJ)
-        return NULL;
-    for (k = 0; k < o->n; k++)
-        if (strcmp(o->keys[k], key) == 0)
-            return &o->items[k];
-    return NULL;
-}
-
-static double jnum(const Json *o, const char *key, double dflt)
-{
-    const Json *v = jget(o, key);
-    return v && (v->type == J_NUM || v->type == J_BOOL) ? v->num : dflt;
-}
-
-static const char *jstr(const Json *o, const char *key, const char *dflt)
-{
-    const Json *v = jget(o, key);
-    return v && v->type == J_STR ? v->str : dflt;
-}
-
-/* ===== JSON =====} */
-
-/* {===== Reading recordings ===== */
-
-/* A whole file into a NUL-terminated malloc'd buffer; NULL with errmsg. */
-static char *slurp(nrt_ctx *ctx, const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL, *grown;
-    size_t cap = 0, n = 0, k;
-    if (!f) {
-        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    do {
-        if (cap - n < 65536) {
-            cap = cap ? cap * 2 : 65536 * 2;
-            grown = realloc(buf, cap + 1);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                nrt_seterr(ctx, "out of memory reading '%s'", path);
-                return NULL;
-            }
-            buf = grown;
-        }
-        k = fread(buf + n, 1, cap - n, f);
-        n += k;
-    } while (k > 0);
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
-
-/* The rows of a recording, streamed: spikes (step, index) or state rows (t, values). */
-typedef struct Reader {
-    FILE *f;
-    int npy;
-    double *ht;                   /* hdf5: every spike's time and id, read at open */
-    int64_t *hid;
-    int64_t rows;                 /* npy: rows in the header; csv: -1 (unknown) */
-    int64_t done;
-    size_t row_bytes;             /* npy */
-    char *line;                   /* csv: the current line (getline) */
-    size_t line_cap;
-    nrt_ctx *ctx;
-    char *path;
-    int bad;                      /* a row that is no spike: errmsg says which */
-} Reader;
-
-static int64_t rd_le(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    int i;
-    for (i = n - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return (int64_t)v;
-}
-
-/* Open `path` (format by extension) whose rows have `cols` float64 values after t (state),
- * or are spike rows (cols < 0). NULL with errmsg when it cannot be read or is not what the
- * manifest says. */
-static Reader *rd_open(nrt_ctx *ctx, const char *path, int cols, const char *group)
-{
-    Reader *r = calloc(1, sizeof *r);
-    const char *ext = strrchr(path, '.');
-    if (!r) {
-        nrt_seterr(ctx, "out of memory opening '%s'", path);
-        return NULL;
-    }
-    r->ctx = ctx;
-    r->path = strdup(path);
-    if (!r->path) {
-        nrt_seterr(ctx, "out of memory opening '%s'", path);
-        free(r);
-        return NULL;
-    }
-    if (group) {
-        if (nrt_h5_read_spikes(ctx, path, group, &r->ht, &r->hid, &r->rows) != NRT_OK) {
-            free(r->path);
-            free(r);
-            return NULL;
-        }
-        return r;
-    }
-    r->npy = ext && strcmp(ext, ".npy") == 0;
-    r->f = fopen(path, "rb");
-    if (!r->f) {
-        nrt_seterr(ctx, "cannot read '%s': %s", path, strerror(errno));
-        free(r->path);
-        free(r);
-        return NULL;
-    }
-    if (r->npy) {
-        unsigned char pre[12];
-        char *dict, *shape;
-        size_t hl, pl;
-        const char *want = cols < 0 ? "[('t', '<f8'), ('i', '<i4')]" : "[('t', '<f8')";
-        if (fread(pre, 1, 10, r->f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0 ||
-            (pre[6] != 1 && pre[6] != 2))
-            goto bad;
-        pl = pre[6] == 1 ? 10 : 12;
-        if (pl == 12 && fread(pre + 10, 1, 2, r->f) != 2)
-            goto bad;
-        hl = (size_t)rd_le(pre + 8, (int)pl - 8);
-        if (hl > (1u << 26) || !(dict = malloc(hl + 1)))
-            goto bad;
-        if (fread(dict, 1, hl, r->f) != hl) {
-            free(dict);
-            goto bad;
-        }
-        dict[hl] = '\0';
-        shape = strstr(dict, "'shape': (");
-        if (!strstr(dict, want) || !shape) {
-            free(dict);
-            goto bad;
-        }
-        r->rows = strtoll(shape + 10, NULL, 10);
-        free(dict);
-        r->row_bytes = cols < 0 ? 12 : 8 * (size_t)(1 + cols);
-    } else {
-        r->rows = -1;
-        if (getline(&r->line, &r->line_cap, r->f) < 0 || strncmp(r->line, "t_ms", 4) != 0)
-            goto bad;
-    }
-    return r;
-bad:
-    nrt_seterr(ctx, "'%s' is not a recording of the kind manifest.json says", path);
-    fclose(r->f);
-    free(r->line);
-    free(r->path);
-    free(r);
-    return NULL;
-}
-
-static void rd_close(Reader *r)
-{
-    if (r) {
-        if (r->f)
-            fclose(r->f);
-        free(r->path);
-        free(r->ht);
-        free(r->hid);
-        free(r->line);
-        free(r);
-    }
-}
-
-/* Next spike: 1 with (*t, *i), 0 at the end (or at a truncated row), or at a time that is no
- * time of a run (NaN, infinite, negative: r->bad, with errmsg). */
-static int rd_spike(Reader *r, double *t, int64_t *i)
-{
-    if (r->ht) {
-        if (r->done >= r->rows)
-            return 0;
-        *t = r->ht[r->done];
-        *i = r->hid[r->done];
-    } else if (r->npy) {
-        unsigned char row[12];
-        double d;
-        uint64_t u;
-        if (r->done >= r->rows || fread(row, 1, 12, r->f) != 12)
-            return 0;
-        u = (uint64_t)rd_le(row, 8);
-        memcpy(&d, &u, sizeof d);
-        *t = d;
-        *i = (int32_t)(uint32_t)rd_le(row + 8, 4);
-    } else {
-        char *e;
-        if (getline(&r->line, &r->line_cap, r->f) < 0)
-            return 0;
-        *t = strtod(r->line, &e);
-        if (*e != ',')
-            return 0;
-        *i = strtoll(e + 1, NULL, 10);
-    }
-    if (!isfinite(*t) || *t < 0) {
-        nrt_seterr(r->ctx, "'%s': row %lld: the spike time %g ms is not a finite time >= 0",
-                   r->path ? r->path : "?", (long long)r->done + 1, *t);
-        r->bad = 1;
-        return 0;
-    }
-    r->done++;
-    return 1;
-}
-
-/* Next state row: 1 with vals[0] = t and vals[1..cols], 0 at the end. */
-static int rd_row(Reader *r, double *vals, int cols)
-{
-    int k;
-    if (r->npy) {
-        unsigned char b[8];
-        if (r->done >= r->rows)
-            return 0;
-        for (k = 0; k <= cols; k++) {
-            uint64_t u;
-            if (fread(b, 1, 8, r->f) != 8)
-                return 0;
-            u = (uint64_t)rd_le(b, 8);
-            memcpy(&vals[k], &u, sizeof u);
-        }
-    } else {
-        char *s, *e;
-        if (getline(&r->line, &r->line_cap, r->f) < 0)
-            return 0;
-        s = r->line;
-        for (k = 0; k <= cols; k++) {
-            vals[k] = strtod(s, &e);
-            if (e == s)
-                return 0;
-            s = *e == ',' ? e + 1 : e;
-        }
-    }
-    r->done++;
-    return 1;
-}
-
-/* ===== Reading =====} */
 
 /* {===== Figures ===== */
 
@@ -484,13 +56,13 @@ typedef struct Plot {
 static int readable(Plot *P, const Json *rec)
 {
     size_t n = strlen(P->skipped);
-    if (!jstr(rec, "group", NULL))
+    if (!pl_jstr(rec, "group", NULL))
         return 1;
 #if defined(__GNUC__)
     if (nrt_h5_read_spikes)
         return 1;
     snprintf(P->skipped + n, sizeof P->skipped - n, "%s%.200s", n ? ", " : "",
-             jstr(rec, "file", "?"));
+             pl_jstr(rec, "file", "?"));
     return 0;
 #else
     (void)n;
@@ -579,10 +151,10 @@ static void url_text(FILE *f, const char *s)
  * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
 static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
 {
-    const Json *recs = jget(P->man, "recordings");
+    const Json *recs = pl_jget(P->man, "recordings");
     int len = stem_len(file), k, twin = 0;
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
-        const char *o = jstr(&recs->items[k], "file", "");
+        const char *o = pl_jstr(&recs->items[k], "file", "");
         if (strcmp(o, file) != 0 && stem_len(o) == len && strncmp(o, file, (size_t)len) == 0)
             twin = 1;
     }
@@ -606,8 +178,8 @@ static int64_t step_of(const Plot *P, double t)
 /* Raster of one spike recording: a mark per spike, or a density of bins above max_marks. */
 static nrt_status fig_raster(Plot *P, const Json *rec)
 {
-    const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
-    const double Nd = jnum(rec, "population_size", 0);
+    const char *file = pl_jstr(rec, "file", "?"), *pop = pl_jstr(rec, "population", "?");
+    const double Nd = pl_jnum(rec, "population_size", 0);
     int64_t N = Nd >= 1 && Nd < 4e18 ? (int64_t)Nd : 1, n = 0, i, *counts = NULL;
     char name[300], *path, title[400], note[300], ylabel[300], caption[512];
     nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
@@ -624,19 +196,19 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     fig_name(P, name, sizeof name, "raster", file);
     if (!(path = path_in(P, file)))
         return NRT_ENOMEM;
-    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+    r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
     if (!r) {
         free(path);
         return NRT_EINVAL;
     }
-    while (rd_spike(r, &t, &i)) /* count first: marks or density */
+    while (pl_rd_spike(r, &t, &i)) /* count first: marks or density */
         n++;
     if (r->bad) {
-        rd_close(r);
+        pl_rd_close(r);
         free(path);
         return NRT_EINVAL;
     }
-    rd_close(r);
+    pl_rd_close(r);
     pn.xhi = P->T;
     pn.yhi = (double)N;
     dens = n > P->max_marks;
@@ -657,10 +229,10 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
             return NRT_ENOMEM;
         }
     }
-    r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+    r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
     free(path);
     if (!r || !(f = fig_open(P, name))) {
-        rd_close(r);
+        pl_rd_close(r);
         free(counts);
         return NRT_EIO;
     }
@@ -673,13 +245,13 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
         mh = mh < 1.5 ? 1.5 : mh > 6 ? 6 : mh;
         fprintf(f, "<path class=\"spikes\" data-spikes=\"%lld\" stroke=\"%s\" "
                    "stroke-width=\"1.2\" fill=\"none\" d=\"", (long long)n, nrt_svg_color(0));
-        while (rd_spike(r, &t, &i))
+        while (pl_rd_spike(r, &t, &i))
             fprintf(f, "M%.2f %.2fv%.2f", nrt_svg_px(&pn, t),
                     nrt_svg_py(&pn, (double)i + 0.5) - mh / 2, mh);
         fputs("\"/>\n", f);
         snprintf(note, sizeof note, "%lld spikes, one mark each", (long long)n);
     } else {
-        while (rd_spike(r, &t, &i)) {
+        while (pl_rd_spike(r, &t, &i)) {
             int64_t c = step_of(P, t) / spc, w = i / npr;
             if (c >= 0 && c < cols && w >= 0 && w < rows && ++counts[w * cols + c] > maxc)
                 maxc = counts[w * cols + c];
@@ -707,7 +279,7 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     }
     nrt_svg_note(f, pn.x, pn.y - 6, note);
     nrt_svg_end(f);
-    rd_close(r);
+    pl_rd_close(r);
     free(counts);
     snprintf(caption, sizeof caption, "Spike raster of %s: %s", pop, note);
     return fig_close(P, f, name, caption);
@@ -726,8 +298,8 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     nrt_status st = NRT_OK;
 
     for (k = 0; k < recs->n; k++)
-        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0 &&
-            (!jstr(&recs->items[k], "group", NULL) || strstr(P->skipped, jstr(&recs->items[k], "file", "?")) == NULL))
+        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "spikes") == 0 &&
+            (!pl_jstr(&recs->items[k], "group", NULL) || strstr(P->skipped, pl_jstr(&recs->items[k], "file", "?")) == NULL))
             nr++;
     if (nr == 0)
         return NRT_OK;
@@ -751,43 +323,43 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     nr = 0;
     for (k = 0; k < recs->n && st == NRT_OK; k++) {
         const Json *rec = &recs->items[k];
-        double N = jnum(rec, "population_size", 0), t;
+        double N = pl_jnum(rec, "population_size", 0), t;
         int64_t i;
         char *path;
         Reader *r;
-        if (strcmp(jstr(rec, "kind", ""), "spikes") != 0 ||
-            (jstr(rec, "group", NULL) && strstr(P->skipped, jstr(rec, "file", "?"))))
+        if (strcmp(pl_jstr(rec, "kind", ""), "spikes") != 0 ||
+            (pl_jstr(rec, "group", NULL) && strstr(P->skipped, pl_jstr(rec, "file", "?"))))
             continue;
         /* the population names the curve, with the file when it has several recordings */
-        files[nr] = jstr(rec, "file", "?");
-        snprintf(lab[nr], sizeof lab[nr], "%.100s", jstr(rec, "population", "?"));
+        files[nr] = pl_jstr(rec, "file", "?");
+        snprintf(lab[nr], sizeof lab[nr], "%.100s", pl_jstr(rec, "population", "?"));
         for (i = 0; i < recs->n; i++)
             if (&recs->items[i] != rec &&
-                strcmp(jstr(&recs->items[i], "kind", ""), "spikes") == 0 &&
-                strcmp(jstr(&recs->items[i], "population", ""), lab[nr]) == 0)
-                snprintf(lab[nr], sizeof lab[nr], "%.60s (%.60s)", jstr(rec, "population", "?"),
+                strcmp(pl_jstr(&recs->items[i], "kind", ""), "spikes") == 0 &&
+                strcmp(pl_jstr(&recs->items[i], "population", ""), lab[nr]) == 0)
+                snprintf(lab[nr], sizeof lab[nr], "%.60s (%.60s)", pl_jstr(rec, "population", "?"),
                          files[nr]);
         labels[nr] = lab[nr];
         rates[nr] = calloc((size_t)nb, sizeof **rates);
-        if (!rates[nr++] || !(path = path_in(P, jstr(rec, "file", "?")))) {
+        if (!rates[nr++] || !(path = path_in(P, pl_jstr(rec, "file", "?")))) {
             nrt_seterr(P->ctx, "out of memory plotting rates");
             st = NRT_ENOMEM;
             break;
         }
-        r = rd_open(P->ctx, path, -1, jstr(rec, "group", NULL));
+        r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
         free(path);
         if (!r) {
             st = NRT_EINVAL;
             break;
         }
-        while (rd_spike(r, &t, &i)) {
+        while (pl_rd_spike(r, &t, &i)) {
             int64_t s = step_of(P, t);
             if (s >= 0 && s / spb < nb)
                 rates[nr - 1][s / spb] += 1;
         }
         if (r->bad)
             st = NRT_EINVAL;
-        rd_close(r);
+        pl_rd_close(r);
         if (st != NRT_OK)
             break;
         for (b = 0; b < nb; b++) {
@@ -839,9 +411,9 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
  * longer than two samples per pixel, each pixel column shows its minimum and maximum. */
 static nrt_status fig_state(Plot *P, const Json *rec)
 {
-    const char *file = jstr(rec, "file", "?"), *pop = jstr(rec, "population", "?");
-    const Json *vars = jget(rec, "variables"), *units = jget(rec, "units"),
-               *neurons = jget(rec, "neurons"), *pops;
+    const char *file = pl_jstr(rec, "file", "?"), *pop = pl_jstr(rec, "population", "?");
+    const Json *vars = pl_jget(rec, "variables"), *units = pl_jget(rec, "units"),
+               *neurons = pl_jget(rec, "neurons"), *pops;
     const char *what = "synapse";
     int nv = vars && vars->type == J_ARR ? vars->n : 0;
     int ni = neurons && neurons->type == J_ARR ? neurons->n : 0;
@@ -860,7 +432,7 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     fig_name(P, name, sizeof name, "state", file);
     if (!(path = path_in(P, file)))
         return NRT_ENOMEM;
-    r = rd_open(P->ctx, path, cols, NULL);
+    r = pl_rd_open(P->ctx, path, cols, NULL);
     free(path);
     if (!r)
         return NRT_EINVAL;
@@ -870,17 +442,17 @@ static nrt_status fig_state(Plot *P, const Json *rec)
             grown = realloc(data, sizeof *data * (size_t)(cap * (1 + cols)));
             if (!grown) {
                 free(data);
-                rd_close(r);
+                pl_rd_close(r);
                 nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
                 return NRT_ENOMEM;
             }
             data = grown;
         }
-        if (!rd_row(r, data + rows * (1 + cols), cols))
+        if (!pl_rd_row(r, data + rows * (1 + cols), cols))
             break;
         rows++;
     }
-    rd_close(r);
+    pl_rd_close(r);
     if (!(f = fig_open(P, name))) {
         free(data);
         return NRT_EIO;
@@ -888,9 +460,9 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     snprintf(title, sizeof title, "Recorded state of %s (%s)", pop, file);
     nrt_svg_begin(f, 900, H, title);
     /* `record w of PROJ` names the projection as its population: its columns are synapses */
-    pops = jget(P->man, "populations");
+    pops = pl_jget(P->man, "populations");
     for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++)
-        if (strcmp(jstr(&pops->items[k], "name", ""), pop) == 0)
+        if (strcmp(pl_jstr(&pops->items[k], "name", ""), pop) == 0)
             what = "neuron";
     for (k = 0; k < shown; k++) {
         const Json *nk = &neurons->items[k];
@@ -900,7 +472,7 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     }
     for (v = 0; v < nv; v++) {
         const char *vn = vars->items[v].type == J_STR ? vars->items[v].str : "?";
-        const char *u = jstr(units, vn, "1");
+        const char *u = pl_jstr(units, vn, "1");
         nrt_panel pn = {80, 40 + 280.0 * v, 790, 210, 0, P->T, 0, 0};
         double lo = INFINITY, hi = -INFINITY;
         fputs("<g class=\"panel\" data-variable=\"", f);
@@ -984,7 +556,7 @@ static nrt_status fig_state(Plot *P, const Json *rec)
         }
         nrt_svg_legend(f, &pn, shown, labels);
         snprintf(note, sizeof note, "%lld samples every %g ms%s%s", (long long)rows,
-                 jnum(rec, "every_steps", 1) * P->dt,
+                 pl_jnum(rec, "every_steps", 1) * P->dt,
                  decim ? "; min and max per pixel column" : "",
                  shown < ni ? (what[0] == 'n' ? "; the first 8 neurons" : "; the first 8 synapses")
                             : "");
@@ -1002,41 +574,41 @@ static nrt_status fig_state(Plot *P, const Json *rec)
 /* index.html: the run's summary, a table of populations, every figure, every file. */
 static nrt_status write_index(Plot *P)
 {
-    const Json *m = P->man, *pops = jget(m, "populations"), *recs = jget(m, "recordings"),
-               *tm = jget(m, "timing_s");
+    const Json *m = P->man, *pops = pl_jget(m, "populations"), *recs = pl_jget(m, "recordings"),
+               *tm = pl_jget(m, "timing_s");
     double sim_s = (double)P->steps * P->dt * 1e-3;
     FILE *f = fig_open(P, "index.html");
     int k;
     if (!f)
         return NRT_EIO;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
-    nrt_svg_text(f, jstr(m, "model", "model"));
+    nrt_svg_text(f, pl_jstr(m, "model", "model"));
     fputs(" run</title>\n<style>body{font-family:DejaVu Sans,Arial,sans-serif;margin:2em;"
           "color:#222}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
           "td,th{border:1px solid #ccc;padding:3px 10px;text-align:left}"
           "td.n{text-align:right}figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}"
           "figcaption{color:#555}</style>\n</head>\n<body>\n<h1>", f);
-    nrt_svg_text(f, jstr(m, "model", "model"));
+    nrt_svg_text(f, pl_jstr(m, "model", "model"));
     fputs("</h1>\n<table class=\"summary\">\n<tr><th>model</th><td>", f);
-    nrt_svg_text(f, jstr(m, "model", "?"));
+    nrt_svg_text(f, pl_jstr(m, "model", "?"));
     fputs("</td></tr>\n<tr><th>back end</th><td>", f);
-    nrt_svg_text(f, jstr(m, "backend", "?"));
+    nrt_svg_text(f, pl_jstr(m, "backend", "?"));
     fprintf(f, "</td></tr>\n<tr><th>seed</th><td>%.0f</td></tr>\n"
                "<tr><th>dt</th><td>%g ms</td></tr>\n"
                "<tr><th>steps</th><td>%lld of %.0f (%g s simulated)%s</td></tr>\n",
-            jnum(m, "seed", 0), P->dt, (long long)P->steps, jnum(m, "total_steps", 0), sim_s,
-            jnum(m, "interrupted", 0) ? ", stopped early" : "");
+            pl_jnum(m, "seed", 0), P->dt, (long long)P->steps, pl_jnum(m, "total_steps", 0), sim_s,
+            pl_jnum(m, "interrupted", 0) ? ", stopped early" : "");
     fprintf(f, "<tr><th>timing</th><td>build %.3g s, construct %.3g s, simulate %.3g s, "
                "total %.3g s</td></tr>\n</table>\n",
-            jnum(tm, "build", 0), jnum(tm, "construct", 0), jnum(tm, "simulate", 0),
-            jnum(tm, "total", 0));
+            pl_jnum(tm, "build", 0), pl_jnum(tm, "construct", 0), pl_jnum(tm, "simulate", 0),
+            pl_jnum(tm, "total", 0));
     fputs("<h2>Populations</h2>\n<table class=\"populations\">\n<tr><th>population</th>"
           "<th>size</th><th>spikes</th><th>rate (Hz)</th></tr>\n", f);
     for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++) {
         const Json *p = &pops->items[k];
-        double n = jnum(p, "size", 0), sp = jnum(p, "spikes", 0);
+        double n = pl_jnum(p, "size", 0), sp = pl_jnum(p, "spikes", 0);
         fputs("<tr><td>", f);
-        nrt_svg_text(f, jstr(p, "name", "?"));
+        nrt_svg_text(f, pl_jstr(p, "name", "?"));
         fprintf(f, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
                    "<td class=\"n\">%.2f</td></tr>\n",
                 n, sp, n > 0 && sim_s > 0 ? sp / n / sim_s : 0.0);
@@ -1065,14 +637,14 @@ static nrt_status write_index(Plot *P)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
         const Json *r = &recs->items[k];
         fputs("<li><a href=\"", f);
-        url_text(f, jstr(r, "file", "?"));
+        url_text(f, pl_jstr(r, "file", "?"));
         fputs("\">", f);
-        nrt_svg_text(f, jstr(r, "file", "?"));
+        nrt_svg_text(f, pl_jstr(r, "file", "?"));
         fputs("</a>: ", f);
-        nrt_svg_text(f, jstr(r, "kind", "?"));
+        nrt_svg_text(f, pl_jstr(r, "kind", "?"));
         fputs(" of ", f);
-        nrt_svg_text(f, jstr(r, "population", "?"));
-        fprintf(f, ", %.0f rows</li>\n", jnum(r, "rows", 0));
+        nrt_svg_text(f, pl_jstr(r, "population", "?"));
+        fprintf(f, ", %.0f rows</li>\n", pl_jnum(r, "rows", 0));
     }
     fputs("</ul>\n</body>\n</html>\n", f);
     return fig_close(P, f, "index.html", NULL);
@@ -1096,7 +668,7 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     P.max_marks = env && atoi(env) > 0 ? atoi(env) : MAX_MARKS;
     if (!(mpath = path_in(&P, "manifest.json")))
         return NRT_ENOMEM;
-    text = slurp(ctx, mpath, NULL);
+    text = pl_slurp(ctx, mpath, NULL);
     if (!text) {
         nrt_seterr(ctx, "no readable manifest.json in '%s' (is it the output folder of a run?)",
                    dir);
@@ -1105,9 +677,9 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     }
     jp.s = text;
     jp.depth = 0;
-    if (parse_value(&jp, &man) != 0 || man.type != J_OBJ) {
+    if (pl_parse_value(&jp, &man) != 0 || man.type != J_OBJ) {
         nrt_seterr(ctx, "'%s' is not valid JSON", mpath);
-        json_free(&man);
+        pl_json_free(&man);
         free(text);
         free(mpath);
         return NRT_EINVAL;
@@ -1115,35 +687,35 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     free(text);
     free(mpath);
     P.man = &man;
-    P.dt = jnum(&man, "dt_ms", 0);
+    P.dt = pl_jnum(&man, "dt_ms", 0);
     {
-        const double cs = jnum(&man, "completed_steps", 0);
+        const double cs = pl_jnum(&man, "completed_steps", 0);
         P.steps = cs >= 0 && cs < 4e18 ? (int64_t)cs : -1;
     }
     if (!(P.dt > 0) || !isfinite(P.dt) || P.steps < 0) {
         nrt_seterr(ctx, "manifest.json in '%s' has no positive dt_ms or no completed_steps >= 0",
                    dir);
-        json_free(&man);
+        pl_json_free(&man);
         return NRT_EINVAL;
     }
     P.T = (double)(P.steps > 0 ? P.steps : 1) * P.dt;
     if (!(P.T < 1e300)) {
         nrt_seterr(ctx, "manifest.json in '%s': completed_steps x dt_ms is no finite time", dir);
-        json_free(&man);
+        pl_json_free(&man);
         return NRT_EINVAL;
     }
-    recs = jget(&man, "recordings");
+    recs = pl_jget(&man, "recordings");
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
-        if (strcmp(jstr(&recs->items[k], "kind", ""), "spikes") == 0)
+        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "spikes") == 0)
             st = fig_raster(&P, &recs->items[k]);
     if (st == NRT_OK && recs && recs->type == J_ARR)
         st = fig_rates(&P, recs);
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
-        if (strcmp(jstr(&recs->items[k], "kind", ""), "state") == 0)
+        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "state") == 0)
             st = fig_state(&P, &recs->items[k]);
     if (st == NRT_OK)
         st = write_index(&P);
     free(P.figs);
-    json_free(&man);
+    pl_json_free(&man);
     return st;
 }
