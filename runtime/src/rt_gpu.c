@@ -165,9 +165,16 @@ nrt_status nrt_gpu_open(nrt_ctx *ctx, nrt_api api, nrt_gpu **out)
         nrt_seterr(ctx, "%s: there %s; see --list-devices", req, have);
         return NRT_EINVAL;
     }
+    const char *sync = getenv("NEUROC_GPU_SYNC");
+    if (sync && *sync && strcmp(sync, "0") != 0 && strcmp(sync, "1") != 0) {
+        nrt_seterr(ctx, "invalid $NEUROC_GPU_SYNC '%s' (expected 0, or 1: wait after every "
+                   "kernel launch)", sync);
+        return NRT_EINVAL;
+    }
     st = ops->open(ctx, idx, out);
     if (st != NRT_OK)
         return st;
+    (*out)->sync_each = sync && strcmp(sync, "1") == 0;
     (*out)->info.index = idx;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", (*out)->info.name);
     if (ctx->fault.device_mem && ctx->fault.device_mem < (*out)->info.global_mem)
@@ -275,6 +282,23 @@ nrt_status nrt_gpu_load(nrt_gpu *g, const void *image, size_t len, const char *o
     if (st == NRT_OK)
         g->loaded = 1;
     return st;
+}
+
+/* Contract: see rt_gpu_impl.h. */
+nrt_status nrt_gpu_waited(nrt_gpu *g, nrt_status st, const char *what, const char *name)
+{
+    char why[sizeof g->ctx->errmsg];
+    if (st != NRT_OK || !g->sync_each || g->capturing || (st = g->ops->sync(g)) == NRT_OK)
+        return st;
+    snprintf(why, sizeof why, "%s", g->ctx->errmsg);
+    nrt_seterr(g->ctx, "%s '%s' failed ($NEUROC_GPU_SYNC=1 waits after every launch, fill "
+               "and copy): %s", what, name, why);
+    return st;
+}
+
+static nrt_status launched(nrt_kernel *k, nrt_status st)
+{
+    return nrt_gpu_waited(k->g, st, "kernel", k->name);
 }
 
 /* Contract: see nrt_gpu.h. */
@@ -429,7 +453,7 @@ static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t grou
         return NRT_OK;
     if (k->ar && (st = nrt_arena_bind(k)) != NRT_OK)
         return st;
-    return g->ops->launch(k, groups, batch, group_size, local_bytes, coop);
+    return launched(k, g->ops->launch(k, groups, batch, group_size, local_bytes, coop));
 }
 
 nrt_status nrt_gpu_launch(nrt_kernel *k, size_t groups, size_t group_size, size_t local_bytes)
@@ -461,7 +485,7 @@ nrt_status nrt_gpu_launch_cluster(nrt_kernel *k, size_t cluster, size_t group_si
                                              : "the API has no thread-block clusters");
         return NRT_EINVAL;
     }
-    return k->g->ops->launch_cluster(k, cluster, group_size, local_bytes);
+    return launched(k, k->g->ops->launch_cluster(k, cluster, group_size, local_bytes));
 }
 
 size_t nrt_gpu_max_cluster(nrt_kernel *k, size_t group_size, size_t local_bytes)
@@ -726,7 +750,7 @@ nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t
         return NRT_EINVAL;
     }
     b = nrt_arena_resolve(g, b, &off, &tmp);
-    return g->ops->fill32(g, b, off, v, bytes);
+    return nrt_gpu_waited(g, g->ops->fill32(g, b, off, v, bytes), "filling", b->what);
 }
 
 static nrt_status check_slot(nrt_gpu *g, int slot)

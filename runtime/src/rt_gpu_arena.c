@@ -82,7 +82,8 @@ static nrt_status grow(nrt_gpu *g, size_t need, const char *what)
     if (st != NRT_OK)
         return st;
     if (g->arena) {
-        if (g->arena_top && (st = g->ops->copy(g, g->arena, h, g->arena_top)) != NRT_OK) {
+        if (g->arena_top && (st = nrt_gpu_waited(g, g->ops->copy(g, g->arena, h, g->arena_top),
+                                                  "moving the arena for", what)) != NRT_OK) {
             g->ops->free(g, h);
             return st;
         }
@@ -110,7 +111,7 @@ nrt_status nrt_arena_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t
     t.h = g->arena;
     t.bytes = g->arena_cap;
     snprintf(t.what, sizeof t.what, "%s", what);
-    if ((st = g->ops->fill32(g, &t, off, 0, len)) != NRT_OK)
+    if ((st = nrt_gpu_waited(g, g->ops->fill32(g, &t, off, 0, len), "zeroing", what)) != NRT_OK)
         return st;
     g->arena_top = end;
     *h = (uintptr_t)off + 1;

@@ -32,6 +32,7 @@ struct nrt_gpu {
     nrt_gpu_info info;
     int loaded;                   /* nrt_gpu_load succeeded */
     int capturing;                /* between capture_begin and capture_end */
+    int sync_each;                /* $NEUROC_GPU_SYNC=1: wait after every launch (nrt_gpu.h) */
     int marked[NRT_GPU_SLOTS];    /* slot holds an event */
     nrt_kernel *kernels;          /* every kernel made, freed by nrt_gpu_close */
     nrt_graph *graphs;
@@ -147,6 +148,12 @@ const nrt_gpu_buf *nrt_arena_resolve(nrt_gpu *g, const nrt_gpu_buf *b, size_t *o
                                      nrt_gpu_buf *tmp);
 /* Argument i of k is buffer b (of the arena) or, b NULL, not of the arena any more. */
 nrt_status nrt_arena_arg(nrt_kernel *k, int i, const nrt_gpu_buf *b);
+/* st, or with $NEUROC_GPU_SYNC=1 (g->sync_each) the result of waiting for the device after
+ * the work just enqueued, a failure named "WHAT 'NAME' failed": a fault is reported where it
+ * happens rather than at a later call (CUDA_LAUNCH_BLOCKING's role, for both APIs). Off by
+ * default: it serialises host and device. */
+nrt_status nrt_gpu_waited(nrt_gpu *g, nrt_status st, const char *what, const char *name);
+
 /* Before a launch: bind k's arguments of the arena that it moved since. */
 nrt_status nrt_arena_bind(nrt_kernel *k);
 void nrt_arena_kernel_free(nrt_kernel *k);

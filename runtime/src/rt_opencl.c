@@ -497,10 +497,35 @@ static nrt_status cl_oom(nrt_gpu *g, cl_int e, size_t bytes, const char *what)
     return NRT_EDEVICE;
 }
 
+/* Fill bytes [off, off + n) of m with a pattern of `size` bytes (1 or 4; off and n multiples
+ * of it), in pieces of at most 256 MiB, 4 bytes at a time where they line up: NVIDIA's
+ * driver breaks its queue (CL_INVALID_COMMAND_QUEUE) on one fill of 1.5 GB with a 1-byte
+ * pattern, which is how the microcircuit's arena grows in table mode. */
+static cl_int fill(cl_command_queue q, cl_mem m, const uint32_t *pat, size_t size, size_t off,
+                   size_t n)
+{
+    const size_t piece = (size_t)1 << 28;
+    cl_int e = CL_SUCCESS;
+    if (size == 1 && n >= 4) {   /* the 4-byte body, then the 1-byte ends */
+        size_t a = (off + 3) / 4 * 4, b = (off + n) / 4 * 4;
+        if ((e = fill(q, m, pat, 1, off, a - off)) == CL_SUCCESS &&
+            (e = fill(q, m, pat, 4, a, b - a)) == CL_SUCCESS)
+            e = fill(q, m, pat, 1, b, off + n - b);
+        return e;
+    }
+    while (n > 0 && e == CL_SUCCESS) {
+        size_t k = n < piece ? n : piece;
+        e = cl.clEnqueueFillBuffer(q, m, pat, size, off, k, 0, NULL, NULL);
+        off += k;
+        n -= k;
+    }
+    return e;
+}
+
 static nrt_status cl_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t *h)
 {
     cl_gpu *c = CLG(g);
-    static const unsigned char zero = 0;
+    static const uint32_t zero = 0;
     cl_mem m;
     cl_int e;
     if (c->max_alloc && bytes > c->max_alloc)
@@ -513,7 +538,7 @@ static nrt_status cl_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t
         return cl_fail(g->ctx, e, "allocating %s (%zu bytes) on the device", what, bytes);
     }
     /* Zero it now and wait: drivers may allocate lazily, and a failure shows here. */
-    e = cl.clEnqueueFillBuffer(c->q, m, &zero, 1, 0, bytes, 0, NULL, NULL);
+    e = fill(c->q, m, &zero, 1, 0, bytes);
     if (e == CL_SUCCESS)
         e = cl.clFinish(c->q);
     if (e != CL_SUCCESS) {
@@ -581,8 +606,7 @@ static nrt_status cl_read(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, void *ds
 static nrt_status cl_fill32(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, uint32_t v,
                             size_t bytes)
 {
-    cl_int e = cl.clEnqueueFillBuffer(CLG(g)->q, (cl_mem)b->h, &v, sizeof v, off, bytes, 0,
-                                      NULL, NULL);
+    cl_int e = fill(CLG(g)->q, (cl_mem)b->h, &v, sizeof v, off, bytes);
     return e == CL_SUCCESS ? NRT_OK : cl_copy_fail(g, e, "filling", b, off, bytes);
 }
 

@@ -123,6 +123,43 @@ static void check_arena(nrt_ctx *ctx)
     nrt_gpu_close(g);
 }
 
+/* $NEUROC_GPU_SYNC: a malformed value is refused at open; 1 waits after every launch and fill
+ * (nrt_gpu_waited), the results unchanged. Fills past 256 MiB go in pieces (rt_opencl.c). */
+static void check_sync_fill(nrt_ctx *ctx)
+{
+    const size_t big = ((size_t)1 << 28) + 12;
+    nrt_gpu *g = NULL;
+    nrt_dmem m;
+    nrt_kernel *ki;
+    int32_t w[4];
+    size_t len;
+    char *src;
+    setenv("NEUROC_GPU_SYNC", "yes", 1);
+    CHECK(nrt_gpu_open(ctx, NRT_API_OPENCL, &g) == NRT_EINVAL && !g &&
+          strstr(ctx->errmsg, "invalid $NEUROC_GPU_SYNC 'yes'"));
+    setenv("NEUROC_GPU_SYNC", "1", 1);
+    CHECKF(nrt_gpu_open(ctx, NRT_API_OPENCL, &g) == NRT_OK, "%s", ctx->errmsg);
+    unsetenv("NEUROC_GPU_SYNC");
+    if (!g)
+        return;
+    CHECKF(nrt_gpu_alloc(g, &m, big + 1, "big") == NRT_OK, "%s", ctx->errmsg); /* zeroed: 1-byte tail */
+    CHECK(nrt_gpu_read(g, m, big - 4, w, 4) == NRT_OK && w[0] == 0);
+    CHECK(nrt_gpu_fill32(g, m, 4, 7u, big - 4) == NRT_OK);
+    CHECK(nrt_gpu_read(g, m, 0, w, sizeof w) == NRT_OK && w[0] == 0 && w[1] == 7 && w[3] == 7);
+    CHECK(nrt_gpu_read(g, m, big - 8, w, 8) == NRT_OK && w[0] == 7 && w[1] == 7);
+    CHECK(nrt_gpu_read(g, m, ((size_t)1 << 28) - 4, w, 8) == NRT_OK && w[0] == 7 && w[1] == 7);
+    src = program(arena_kernels, 0, &len);
+    CHECKF(nrt_gpu_load(g, src, len, "-cl-std=CL1.2") == NRT_OK, "%s", ctx->errmsg);
+    free(src);
+    ki = nrt_gpu_kernel(g, "incr", 2);
+    CHECK(ki && nrt_gpu_arg_mem(ki, 0, m) == NRT_OK && nrt_gpu_arg_i32(ki, 1, 4) == NRT_OK &&
+          nrt_gpu_launch(ki, 1, 4, 0) == NRT_OK);
+    CHECK(nrt_gpu_read(g, m, 0, w, sizeof w) == NRT_OK && w[0] == 1 && w[1] == 8 && w[3] == 8);
+    nrt_gpu_free(g, &m);
+    nrt_gpu_close(g);
+    printf("sync: $NEUROC_GPU_SYNC checked; a fill of %zu bytes in pieces\n", big);
+}
+
 int main(void)
 {
     nrt_ctx ctx;
@@ -171,6 +208,7 @@ int main(void)
     }
     nrt_gpu_close(g); /* frees the buffers and kernels the checks left */
     check_arena(&ctx);
+    check_sync_fill(&ctx);
 
     /* a program that does not build: its log goes to stderr */
     CHECKF(nrt_gpu_open(&ctx, NRT_API_OPENCL, &g2) == NRT_OK, "%s", ctx.errmsg);
