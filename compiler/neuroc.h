@@ -1,6 +1,6 @@
 /* neuroc.h -- the compiler's internal header, one section per .c file (style rule 3).
  *
- * Pipeline (compiler/driver.c): source -> lex -> parse (AST) -> sema (names, units,
+ * Pipeline (driver/driver.c): source -> lex -> parse (AST) -> sema (names, units,
  * types) -> ir_build (lowered, integrator-explicit model) -> cg (backend vtable) -> text.
  * Everything the compiler allocates lives in the Compiler's arena and is freed at once.
  */
