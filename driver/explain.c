@@ -2,14 +2,14 @@
  *
  * Runs after sema_lower in place of the back end (driver.c): the model's settings, each
  * population and projection with its estimated synapse count, the integrator chosen for
- * every dynamics block, the run-time parameters, the kernel plan of the chosen back end
- * and GPU schedule, the estimated memory, and the warnings a user should read.
+ * every dynamics block, the run-time parameters, the chosen back end's own lines (its
+ * schedule and kernel plan: Backend.explain), the estimated memory, and the warnings a user
+ * should read (the back end's last: Backend.explain_warn).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "codegen.h"
-#include "neuroc.h"
+#include "driver.h"
 
 /* Expected synapses of a projection, or -1 when only the build knows (from_file, pairs). */
 static double est_syn(const IrProj *j)
@@ -26,101 +26,12 @@ static double est_syn(const IrProj *j)
     }
 }
 
-/* The kernel plan: what runs in one time step, per back end and schedule (codegen/c,
- * codegen/simt.c; docs/architecture.md "Back ends"). */
-static void kernel_plan(const IrModel *m, const char *backend, const char *sched)
+/* Contract: driver.h. */
+void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch)
 {
-    int nplast = 0, ntopk = 0;
-    for (int k = 0; k < m->nprojs; k++)
-        nplast += m->projs[k]->plast != NULL;
-    for (int i = 0; i < m->npops; i++)
-        ntopk += m->pops[i]->topk != NULL;
-    if (strcmp(backend, "c") == 0) {
-        printf("kernel plan (c): one thread; each step:");
-        for (int k = 0; k < m->nprojs; k++)
-            if (m->projs[k]->plast)
-                printf(" arrive_%s,", m->projs[k]->name);
-        for (int i = 0; i < m->npops; i++)
-            printf(" step_%s (%lld neurons%s),", m->pops[i]->name, (long long)m->pops[i]->size,
-                   m->pops[i]->topk ? ", then top-k selection" : "");
-        for (int k = 0; k < m->nprojs; k++)
-            printf(" %s_%s%s,", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
-                   m->projs[k]->procedural ? " (rows regenerated)" : "");
-        printf(" records\n");
-        return;
-    }
-    printf("kernel plan (%s, %s): ", backend, sched);
-    if (strcmp(sched, "free") == 0) {
-        printf("nc_k_free gives each work-item a neuron and runs it through a chunk of steps with no "
-               "barrier (no projections couple the neurons), setting a spike bit per step; then per chunk "
-               "nc_k_fcount, nc_k_fscan and nc_k_fwrite count the bits and write spike counts and "
-               "recordings in index order; the host copies one chunk while the device runs the next\n");
-        return;
-    }
-    if (strcmp(sched, "block") == 0) {
-        printf("nc_k_block runs the whole network in one work-group for a chunk of steps; each step, "
-               "separated by barriers:");
-    } else if (strcmp(sched, "cluster") == 0) {
-        printf("nc_k_cluster runs the network on one thread-block cluster (up to 16 work-groups on as "
-               "many SMs; $NEUROC_CLUSTER) for a chunk of steps, each group for its own slice of "
-               "every population and of the targets (its own synapses of one-weight projections in "
-               "its shared memory where they fit), the step's spike words exchanged through "
-               "distributed shared memory (words that do not come within 2 s, as when other "
-               "processes share the GPU, stop the launch, and its steps run again in the block "
-               "schedule); each step:");
-        if (simt_push_model(m)) {   /* nc_k_push: a step of its own */
-            printf(" (push step, nc_k_push) each work-item updates its neuron of every population "
-                   "from registers, each warp adds one per synapse of its spikes into the targets' "
-                   "groups (red.async into their shared memory) and arrives on every group's "
-                   "mbarrier, and one wait ends the step: no barrier, no spike list; states recorded "
-                   "by their owners, spikes from the warps' words after each chunk (nc_k_fcount, "
-                   "nc_k_fscan, nc_k_fwrite); where a group's out-tables do not fit its shared "
-                   "memory, or a group holds more neurons than work-items, the word step: ");
-        }
-    } else if (strcmp(sched, "persistent") == 0) {
-        printf("nc_k_persistent, one cooperative kernel for a chunk of steps; each step, separated by "
-               "grid barriers:");
-    } else {
-        printf("each step%s:", strcmp(sched, "graph") == 0 ? " (a chunk of steps captured once as a CUDA "
-                                                               "graph and replayed)" : ", launched");
-    }
-    int grid = strcmp(sched, "block") != 0 && strcmp(sched, "cluster") != 0;
-    if (nplast)
-        printf(" plastic arrivals (%s),", grid ? "nc_k_plast0-1" : "phases 0-1");
-    printf(" neurons of");
-    for (int i = 0; i < m->npops; i++)
-        printf(" %s", m->pops[i]->name);
-    printf(" (%s)%s,", grid ? "nc_k_neurons: a work-item per neuron, atomic spike compaction"
-                            : strcmp(sched, "cluster") == 0 ? "each group its own; every group's spike words "
-                                                               "compacted in index order by one warp while "
-                                                               "the others record the states"
-                                                             : "ordered spike compaction by a block scan",
-           ntopk ? (grid ? " top-k radix select (nc_k_tk*, nc_k_after)" : " top-k radix select") : "");
-    if (m->nprojs) {
-        printf(" delivery of");
-        for (int k = 0; k < m->nprojs; k++)
-            printf(" %s", m->projs[k]->name);
-        printf(" (%s),", grid ? "nc_k_synapses: a work-group per spike, atomic adds"
-                              : "one-weight projections with a ring of their own: the (spike, projection) "
-                                "pairs at once, atomic adds of that one weight, the same sums in any order; "
-                                "the others spike by spike, each target summed in the C back end's order");
-    }
-    if (nplast)
-        printf(" learning (%s),", grid ? "nc_k_plast2-6" : "phases 2-6");
-    printf(" recording tail; the host copies one chunk while the device runs the next\n");
-}
-
-/* Contract: prints the --explain report of m for `backend` ("c", "cuda", "opencl") to
- * stdout: settings, populations, projections, integrators, merged receptors, run-time
- * parameters, kernel
- * plan, estimated memory and warnings. */
-void explain_model(Compiler *cc, IrModel *m, const char *backend, const char *arch)
-{
-    int gpu = strcmp(backend, "c") != 0;
-    const char *sched = gpu ? simt_schedule(m, arch, cc->opt.gpu_mode) : NULL;
     printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
            m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
-           (double)m->total_steps * m->dt, backend);
+           (double)m->total_steps * m->dt, be->name);
     double bytes = 0, neurons = 0, synapses = 0;
     for (int i = 0; i < m->npops; i++) {
         IrPop *p = m->pops[i];
@@ -166,11 +77,8 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend, const char *ar
         printf("run-time parameter: %s = %.15g %s (./sim --set %s=VALUE)\n", m->rtparams[i].name, v->init,
                v->unit ? v->unit : "1", m->rtparams[i].name);
     }
-    if (gpu)
-        printf("schedule: %s (%s)\n", sched,
-               cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
-               : "auto: free for up to 30,000 neurons without projections or top-k; for up to 20,000 neurons and 4e6 synapses without procedural projections one thread-block cluster (CUDA, sm_90 and later, no plasticity, top-k or shared variables), else one work-group; else per-step kernels");
-    kernel_plan(m, backend, sched);
+    if (be->explain)   /* the back end's schedule and kernel plan */
+        be->explain(cc, m, arch);
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
 
     /* warnings a user should read before a long run */
@@ -183,7 +91,7 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend, const char *ar
     for (int k = 0; k < m->nprojs; k++)
         if (est_syn(m->projs[k]) == 0)
             printf("warning %d: projection %s is expected to have no synapses\n", ++nw, m->projs[k]->name);
-    if (!gpu && neurons * (double)m->total_steps > 1e10)
+    if (!be->gpu && neurons * (double)m->total_steps > 1e10)
         printf("warning %d: %.3g neuron-steps on one CPU thread: expect a long run; --backend cuda or opencl "
                "runs it on a GPU\n", ++nw, neurons * (double)m->total_steps);
     for (int k = 0; k < m->nprojs; k++) {
@@ -192,13 +100,8 @@ void explain_model(Compiler *cc, IrModel *m, const char *backend, const char *ar
             printf("warning %d: projection %s stores ~%.3g synapses (%.1f GiB): 'storage = procedural' "
                    "keeps none\n", ++nw, m->projs[k]->name, syn, syn * (m->dbl ? 12 : 8) / 1073741824.0);
     }
-    if (gpu && strcmp(sched, "block") != 0 && strcmp(sched, "cluster") != 0 && m->nprojs)
-        printf("warning %d: the %s schedule adds synaptic input with atomics, in no fixed order: results "
-               "equal the C back end's up to rounding; --gpu-mode block is bit-identical\n", ++nw, sched);
-    if (gpu && strcmp(sched, "block") == 0 && (neurons > 20000 || synapses > 4e6))
-        printf("warning %d: the block schedule runs %.0f neurons and ~%.3g synapses in one work-group: "
-               "per-step kernels (--gpu-mode %s) are faster at this size\n", ++nw, neurons, synapses,
-               strcmp(backend, "cuda") == 0 ? "graph" : "launch");
+    if (be->explain_warn)
+        nw = be->explain_warn(cc, m, arch, neurons, synapses, nw);
     if (nw == 0)
         printf("warnings: none\n");
 }
