@@ -25,7 +25,8 @@ int simt_check(Compiler *cc, const IrModel *m, const Options *o)
     return 0;
 }
 
-/* The kernel plan of schedule sched for target t. */
+/* The kernel plan: what runs in one time step of schedule sched on target t (simt.c;
+ * docs/architecture.md "Back ends"). */
 static void kernel_plan(const IrModel *m, const SimtTarget *t, const char *sched)
 {
     int nplast = 0, ntopk = 0;
