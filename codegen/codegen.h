@@ -199,13 +199,47 @@ typedef struct BuildOpts {
     const char *hdf5_lib;         /* libhdf5 to link (a model with .h5 recordings), else "-lm" */
 } BuildOpts;
 
+/* A back end: its name, what it is, and the hooks through which the driver (driver/driver.c)
+ * and --explain (driver/explain.c) reach it, in the manner of chibicc's and QBE's target
+ * records. The back ends are the rows of `backends` (backends.c); nothing above codegen/
+ * names one. A NULL hook does nothing: a check that passes, no lines. */
 typedef struct Backend {
-    const char *name;             /* "c", "cuda", "opencl" */
+    const char *name;             /* "c", "cuda", "opencl": --backend NAME */
+    int gpu;                      /* runs on a GPU: --gpu-mode picks its schedule */
+    /* Before --explain and code generation: refuse what the back end cannot build of m with
+     * the options o (a --gpu-mode, --mpi); 0, or -1 diagnosed. */
+    int (*check)(Compiler *cc, const IrModel *m, const Options *o);
+    /* The target when --gpu-arch is not given (arena-owned); NULL: no target to choose. */
+    const char *(*arch_default)(Compiler *cc);
+    /* Before emit, with bo complete (its gpu_arch the target): refuse what the back end
+     * cannot build of m for that target; 0, or -1 diagnosed. */
+    int (*check_target)(Compiler *cc, const IrModel *m, const BuildOpts *bo);
     /* Write the sources into o->emit_dir; returns 0 on success (diagnosed otherwise). */
     int (*emit)(Compiler *cc, IrModel *m, const BuildOpts *o);
     /* Compile and link the emitted sources into o->output. */
     int (*build)(Compiler *cc, IrModel *m, const BuildOpts *o);
+    /* --explain, for the target arch (NULL where arch_default is): the back end's lines
+     * after the run-time parameters (its schedule, its kernel plan), */
+    void (*explain)(Compiler *cc, const IrModel *m, const char *arch);
+    /* and its warnings after the model's, numbered from nw + 1; returns the new count.
+     * neurons, synapses: the model's totals (synapses estimated, as --explain prints). */
+    int (*explain_warn)(Compiler *cc, const IrModel *m, const char *arch, double neurons,
+                        double synapses, int nw);
 } Backend;
+
+/* --- backends.c: the table of back ends ----------------------------------- */
+
+/* Every back end, NULL-terminated, in the order the messages list them. */
+extern const Backend *const backends[];
+/* The back end called name, or NULL. */
+const Backend *backend_find(const char *name);
+/* The one --backend auto picks. */
+const Backend *backend_auto(void);
+/* The rows of the table (c/backend_c.c, gpu/backend_cuda.c, gpu/backend_opencl.c): named
+ * by backends.c alone. */
+extern const Backend backend_c;
+extern const Backend backend_cuda;
+extern const Backend backend_opencl;
 
 /* --- cache.c: the compile cache (key of the emitted build, entries in a folder) --- */
 typedef struct CacheKey {
@@ -223,62 +257,6 @@ int cache_key(Compiler *cc, const char *backend, const BuildOpts *bo, CacheKey *
 const char *cache_entry(Compiler *cc, const char *dir, const CacheKey *k);
 CacheResult cache_fetch(Compiler *cc, const char *entry, const char *output);
 int cache_store(Compiler *cc, const char *entry, const char *output);
-
-/* backend_cuda.c: the arch nvcc targets when --gpu-arch is not given (the present GPU's,
- * else sm_90) */
-const char *cuda_default_arch(Compiler *cc);
-
-extern const Backend backend_c;
-extern const Backend backend_cuda;
-extern const Backend backend_opencl;
-
-/* --- simt.c: the layer the GPU back ends share ---------------------------- */
-
-typedef struct SimtTarget {
-    const char *name;             /* "cuda" / "opencl" */
-    const char *api;              /* NRT_API_CUDA / NRT_API_OPENCL (C text) */
-    const char *load_options;     /* passed to nrt_gpu_load (OpenCL build options) */
-    int graphs;                   /* CUDA graphs and cooperative launches exist */
-} SimtTarget;
-
-/* The schedule a model gets: `requested` unless "auto"/NULL (see simt.c); graphs: CUDA. */
-const char *simt_schedule(const IrModel *m, const char *arch, const char *requested);
-/* 1 when m can take the free schedule: no projections, no top-k (simt_free.c). */
-int simt_free_ok(const IrModel *m);
-/* Why the cluster schedule cannot run m on CUDA target arch (sm_XY), or NULL (simt.c). */
-const char *simt_cluster_why(const IrModel *m, const char *arch);
-/* 1 when m's cluster schedule takes the push step: every projection of one weight into a
- * two-slot ring of its own, no synapse recording (simt_push.c). */
-int simt_push_model(const IrModel *m);
-/* --mpi with the cuda back end: refuse what distributed GPU runs do not take (simt_mpi.c). */
-int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode);
-/* The device program (one text for CUDA and OpenCL) and the host program of m. */
-int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t, Out *o);
-/* program_header: the header that defines nc_program[] and nc_program_len, or NULL: they
- * are defined by another object (the CUDA build's <model>_program.c) */
-int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarget *t,
-                   const char *program_header, Out *o);
-/* A C header holding `data` as nc_program[] / nc_program_len. */
-int simt_write_program_header(Compiler *cc, const char *path, const unsigned char *data, size_t len);
-/* Compile and link the host program: sources or objects a and b (b may be NULL), with
- * libneurort, into bo->output. */
-int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const char *a, const char *b);
-/* Start compiling the host program `src` into the object `obj` (cg_spawn's process id), so
- * that it compiles while nvcc runs; simt_link_host then links it. */
-int simt_spawn_host(Compiler *cc, const BuildOpts *bo, const char *src, const char *obj);
-
-/* --- simt_topk.c: top-k selection and gathered delivery on the GPU back ends ---- */
-
-enum { SIMT_TOPK_LOCAL = 8 + 256 };           /* ints of local memory a top-k pass uses */
-int simt_topk_any(const IrModel *m);           /* a population has a top-k condition */
-int simt_topk_words(const IrModel *m);         /* 32-bit words of the selection key */
-int simt_topk_passes(const IrModel *m);        /* radix passes (8 bits each) */
-int simt_gathers(const IrProj *j);             /* delivered by a per-target gather */
-int simt_needs_flags(const IrModel *m, const IrPop *p); /* its spike flags are read by a gather */
-void simt_topk_common(Out *o, const IrModel *m);        /* device helpers shared by populations */
-void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p); /* nc_tk_pass_<P> */
-void simt_gather(Out *o, const IrModel *m, const IrProj *j);   /* nc_deliver_<J>_grid */
-void simt_gather_host(Out *o, const IrProj *j);  /* host: build and upload the column index */
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);

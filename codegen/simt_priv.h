@@ -4,6 +4,7 @@
 #define NEUROC_SIMT_PRIV_H
 
 #include "codegen.h"
+#include "gpu/gpu.h"
 
 enum { ARG_MEM, ARG_I64, ARG_U32 };
 

@@ -1,6 +1,6 @@
 /* neuroc.h -- the compiler's internal header, one section per .c file (style rule 3).
  *
- * Pipeline (compiler/driver.c): source -> lex -> parse (AST) -> sema (names, units,
+ * Pipeline (driver/driver.c): source -> lex -> parse (AST) -> sema (names, units,
  * types) -> ir_build (lowered, integrator-explicit model) -> cg (backend vtable) -> text.
  * Everything the compiler allocates lives in the Compiler's arena and is freed at once.
  */
@@ -290,7 +290,7 @@ const char *ast_kind_name(AstKind k);
 void ast_print(Compiler *cc, AstNode *n, StrBuf *out);
 void ast_print_expr(AstNode *e, StrBuf *out);    /* fully parenthesised where needed */
 
-/* --- driver.c ----------------------------------------------------------- */
+/* --- the command line's options (driver/main.c sets them) ---------------- */
 
 typedef enum Dump { DUMP_NONE, DUMP_TOKENS, DUMP_AST, DUMP_IR } Dump;
 
@@ -327,17 +327,7 @@ struct Compiler {
     struct IrModel *ir;           /* set by ir_build */
 };
 
-void compiler_init(Compiler *cc);
-void compiler_free(Compiler *cc);
-int compile_file(Compiler *cc);                 /* the pass list; 0 on success */
-/* The front end on file `file` already registered (src_add/src_load; its path says where
- * imports resolve): parse with its imports, check, lower. NULL after errors (diagnosed).
- * The in-process entry of the fuzzer (tests/fuzz). */
-struct IrModel *compile_front(Compiler *cc, uint32_t file);
-
-/* --- explain.c ---------------------------------------------------------- */
-
-/* --explain: print what would be built for back end "c", "cuda" or "opencl" to stdout. */
-void explain_model(Compiler *cc, struct IrModel *m, const char *backend, const char *arch);
+/* The driver (driver/driver.h) sets the Compiler up and runs the passes: compiler_init,
+ * compile_file, compile_front, compiler_free. */
 
 #endif

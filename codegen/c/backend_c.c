@@ -1845,4 +1845,25 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return 0;
 }
 
-const Backend backend_c = {"c", emit_c, build_c};
+/* --explain: the kernel plan of the C program, what runs in one time step. */
+static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
+{
+    printf("kernel plan (c): one thread; each step:");
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            printf(" arrive_%s,", m->projs[k]->name);
+    for (int i = 0; i < m->npops; i++)
+        printf(" step_%s (%lld neurons%s),", m->pops[i]->name, (long long)m->pops[i]->size,
+               m->pops[i]->topk ? ", then top-k selection" : "");
+    for (int k = 0; k < m->nprojs; k++)
+        printf(" %s_%s%s,", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
+               m->projs[k]->procedural ? " (rows regenerated)" : "");
+    printf(" records\n");
+}
+
+const Backend backend_c = {
+    .name = "c",
+    .emit = emit_c,
+    .build = build_c,
+    .explain = explain_c,
+};

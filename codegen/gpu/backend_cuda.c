@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codegen.h"
+#include "gpu.h"
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
 
@@ -164,4 +164,39 @@ static int build_cuda(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return simt_link_host(cc, m, bo, obj, prog);
 }
 
-const Backend backend_cuda = {"cuda", emit_cuda, build_cuda};
+/* The cluster schedule needs a target with thread-block clusters (sm_90 and later) and a
+ * model it can run. */
+static int check_target_cuda(Compiler *cc, const IrModel *m, const BuildOpts *bo)
+{
+    if (bo->gpu_mode && strcmp(bo->gpu_mode, "cluster") == 0) {
+        const char *why = simt_cluster_why(m, bo->gpu_arch);
+        if (why) {
+            error_at(cc, NOLOC, "the cluster schedule cannot run this model: %s", why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void explain_cuda(Compiler *cc, const IrModel *m, const char *arch)
+{
+    simt_explain(cc, m, arch, &target);
+}
+
+static int explain_warn_cuda(Compiler *cc, const IrModel *m, const char *arch, double neurons,
+                             double synapses, int nw)
+{
+    return simt_explain_warn(cc, m, arch, &target, neurons, synapses, nw);
+}
+
+const Backend backend_cuda = {
+    .name = "cuda",
+    .gpu = 1,
+    .check = simt_check,
+    .arch_default = cuda_default_arch,
+    .check_target = check_target_cuda,
+    .emit = emit_cuda,
+    .build = build_cuda,
+    .explain = explain_cuda,
+    .explain_warn = explain_warn_cuda,
+};

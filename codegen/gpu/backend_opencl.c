@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codegen.h"
+#include "gpu.h"
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
 
@@ -48,4 +48,34 @@ static int build_opencl(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return simt_link_host(cc, m, bo, arena_printf(&cc->arena, "%s/%s.c", bo->emit_dir, m->name), NULL);
 }
 
-const Backend backend_opencl = {"opencl", emit_opencl, build_opencl};
+/* OpenCL has no graphs, cooperative launches or thread-block clusters. */
+static int check_opencl(Compiler *cc, const IrModel *m, const Options *o)
+{
+    if (o->gpu_mode && (strcmp(o->gpu_mode, "graph") == 0 || strcmp(o->gpu_mode, "persistent") == 0 ||
+                        strcmp(o->gpu_mode, "cluster") == 0)) {
+        error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
+        return -1;
+    }
+    return simt_check(cc, m, o);
+}
+
+static void explain_opencl(Compiler *cc, const IrModel *m, const char *arch)
+{
+    simt_explain(cc, m, arch, &target);
+}
+
+static int explain_warn_opencl(Compiler *cc, const IrModel *m, const char *arch, double neurons,
+                               double synapses, int nw)
+{
+    return simt_explain_warn(cc, m, arch, &target, neurons, synapses, nw);
+}
+
+const Backend backend_opencl = {
+    .name = "opencl",
+    .gpu = 1,
+    .check = check_opencl,
+    .emit = emit_opencl,
+    .build = build_opencl,
+    .explain = explain_opencl,
+    .explain_warn = explain_warn_opencl,
+};

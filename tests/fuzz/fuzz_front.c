@@ -5,8 +5,7 @@
  * Every input must end in an IR model or in diagnostics: a crash, a hang, a leak, an
  * undefined behaviour (under the sanitizers) or a model with no IR and no error is a bug.
  */
-#include "codegen.h"
-#include "neuroc.h"
+#include "driver.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  *   test_sema_mutate N STDLIB_DIR FILE...
  */
 #define _DEFAULT_SOURCE
-#include "codegen.h"
+#include "driver.h"
 #include "sema.h"
 #include "../front/unit.h"
 

@@ -1,10 +1,13 @@
 /* driver.c -- the pass list (style rule 1).
  *
- *   load -> parse (+ imports) -> [--dump=tokens|ast] -> sema_lower (IR)
- *        -> [--dump=ir | --explain] -> backend->emit -> [compile cache] -> backend->build
+ *   load -> parse (+ imports) -> [--dump=tokens|ast] -> sema_lower (IR) -> [--dump=ir]
+ *        -> backend->check -> [--explain] -> backend->check_target -> backend->emit
+ *        -> [compile cache] -> backend->build
  *
- * Passes talk only through their data: files, AST, IrModel. The driver also finds the
- * runtime and the stdlib relative to the neuroc executable (build tree or install).
+ * Passes talk only through their data: files, AST, IrModel. The back end is a row of the
+ * table of back ends (codegen/backends.c), reached only through its Backend record
+ * (codegen.h). The driver also finds the runtime and the stdlib relative to the neuroc
+ * executable (build tree or install).
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -16,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codegen.h"
+#include "driver.h"
 #include "sema.h"
 
 #ifndef NEUROC_LIBDIR
@@ -189,22 +192,38 @@ static const char *model_name(Compiler *cc, const char *path)
     return s[0] ? s : "model";
 }
 
+/* The names of the back ends (only those on a GPU where gpu_only), each after `pre`: "x",
+ * "x or y", "x<sep>y or z". */
+static void backend_list(StrBuf *out, int gpu_only, const char *pre, const char *sep)
+{
+    int n = 0, k = 0;
+    for (int i = 0; backends[i]; i++)
+        n += !gpu_only || backends[i]->gpu;
+    for (int i = 0; backends[i]; i++)
+        if (!gpu_only || backends[i]->gpu) {
+            k++;
+            sb_printf(out, "%s%s%s", k == 1 ? "" : k == n ? " or " : sep, pre, backends[i]->name);
+        }
+}
+
+/* --backend: a row of the table of back ends (backends.c), or auto's choice, which is said. */
 static const Backend *pick_backend(Compiler *cc)
 {
     const char *b = cc->opt.backend;
-    if (strcmp(b, "c") == 0)
-        return &backend_c;
+    const Backend *be = backend_find(b);
+    if (be)
+        return be;
+    StrBuf list = {0};
     if (strcmp(b, "auto") == 0) {
-        fprintf(stderr, "neuroc: back end 'auto' picked 'c' (ask for a GPU with --backend cuda "
-                            "or --backend opencl)\n");
-        return &backend_c;
+        be = backend_auto();
+        backend_list(&list, 1, "--backend ", " or ");
+        fprintf(stderr, "neuroc: back end 'auto' picked '%s' (ask for a GPU with %s)\n", be->name, list.s);
+    } else {
+        backend_list(&list, 0, "", ", ");
+        error_at(cc, NOLOC, "unknown back end '%s' (expected auto, %s)", b, list.s);
     }
-    if (strcmp(b, "cuda") == 0)
-        return &backend_cuda;
-    if (strcmp(b, "opencl") == 0)
-        return &backend_opencl;
-    error_at(cc, NOLOC, "unknown back end '%s' (expected auto, c, cuda or opencl)", b);
-    return NULL;
+    sb_free(&list);
+    return be;
 }
 
 static int make_dir(const char *p)
@@ -349,25 +368,14 @@ int compile_file(Compiler *cc)
     const Backend *be = pick_backend(cc);
     if (!be)
         return 1;
-    if (o->gpu_mode && be == &backend_opencl &&
-        (strcmp(o->gpu_mode, "graph") == 0 || strcmp(o->gpu_mode, "persistent") == 0 ||
-         strcmp(o->gpu_mode, "cluster") == 0)) {
-        error_at(cc, NOLOC, "the %s schedule needs CUDA (OpenCL has block and launch)", o->gpu_mode);
-        return 1;
-    }
-    if (o->gpu_mode && strcmp(o->gpu_mode, "free") == 0 && be != &backend_c && (o->mpi || !simt_free_ok(m))) {
-        error_at(cc, NOLOC, "the free schedule takes a model without projections or top-k, in one process%s",
-                 o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)" : "");
-        return 1;
-    }
-    if (o->mpi && be != &backend_c && simt_mpi_check(cc, m, o->gpu_mode))
+    if (be->check && be->check(cc, m, o))   /* the schedule, --mpi */
         return 1;
     m->mpi = o->mpi;
     for (int i = 0; o->no_check && i < m->npops; i++)   /* no state check code at all */
         for (int j = 0; j < m->pops[i]->nvars; j++)
             m->pops[i]->vars[j]->nocheck = 1;
     if (o->explain) {
-        explain_model(cc, m, be->name, be == &backend_cuda ? (o->gpu_arch ? o->gpu_arch : cuda_default_arch(cc)) : NULL);
+        explain_model(cc, m, be, be->arch_default ? (o->gpu_arch ? o->gpu_arch : be->arch_default(cc)) : NULL);
         return 0;
     }
     BuildOpts bo = {0};
@@ -383,21 +391,16 @@ int compile_file(Compiler *cc)
     bo.verbose = o->verbose;
     bo.gpu_mode = o->gpu_mode;
     bo.gpu_arch = o->gpu_arch;
-    if (be == &backend_cuda && !bo.gpu_arch)   /* the device program is written for it */
-        bo.gpu_arch = cuda_default_arch(cc);
-    if (be == &backend_cuda && o->gpu_mode && strcmp(o->gpu_mode, "cluster") == 0) {
-        const char *why = simt_cluster_why(m, bo.gpu_arch);
-        if (why) {
-            error_at(cc, NOLOC, "the cluster schedule cannot run this model: %s", why);
-            return 1;
-        }
-    }
+    if (be->arch_default && !bo.gpu_arch)   /* the device program is written for it */
+        bo.gpu_arch = be->arch_default(cc);
     bo.nvcc = o->nvcc;
     bo.hdf5_lib = "-lm";
 #ifdef NEUROC_HDF5_LIB
     if (cg_needs_hdf5(m))
         bo.hdf5_lib = NEUROC_HDF5_LIB;
 #endif
+    if (be->check_target && be->check_target(cc, m, &bo))   /* the schedule on that target */
+        return 1;
     char tmpl[] = "/tmp/neuroc-XXXXXX";
     if (o->emit_only) {
         if (make_dir(o->emit_only) != 0) {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "neuroc.h"
+#include "driver.h"
 #include "neurort.h"
 
 /* A NEUROC_SANITIZE build builds the simulators with its own sanitizer flags (CMakeLists.txt). */

@@ -1,0 +1,107 @@
+/* explain.c -- `neuroc --explain`: what would be built, in words, from the IrModel alone.
+ *
+ * Runs after sema_lower in place of the back end (driver.c): the model's settings, each
+ * population and projection with its estimated synapse count, the integrator chosen for
+ * every dynamics block, the run-time parameters, the chosen back end's own lines (its
+ * schedule and kernel plan: Backend.explain), the estimated memory, and the warnings a user
+ * should read (the back end's last: Backend.explain_warn).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "driver.h"
+
+/* Expected synapses of a projection, or -1 when only the build knows (from_file, pairs). */
+static double est_syn(const IrProj *j)
+{
+    const double np = (double)j->pre.size, nq = (double)j->post.size;
+    switch (j->rule) {
+    case IR_ALL_TO_ALL: return np * nq;
+    case IR_ONE_TO_ONE: return np;
+    case IR_FIXED_PROB: return (j->p < 1 ? j->p : 1) * np * nq;
+    case IR_FIXED_INDEGREE: return (double)j->k * nq;
+    case IR_FIXED_OUTDEGREE: return (double)j->k * np;
+    case IR_FIXED_TOTAL: return (double)j->k;
+    default: return -1;
+    }
+}
+
+/* Contract: driver.h. */
+void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch)
+{
+    printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
+           m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
+           (double)m->total_steps * m->dt, be->name);
+    double bytes = 0, neurons = 0, synapses = 0;
+    for (int i = 0; i < m->npops; i++) {
+        IrPop *p = m->pops[i];
+        int per = 0;
+        for (int k = 0; k < p->nvars; k++)
+            per += p->vars[k]->per_neuron;
+        printf("population %s: %s, %lld neurons, %d per-neuron variables\n", p->name, p->model,
+               (long long)p->size, per);
+        bytes += (double)p->size * per * (m->dbl ? 8 : 4);
+        neurons += (double)p->size;
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        IrProj *j = m->projs[k];
+        /* ORDER: IrRule */
+        static const char *const rules[] = {"", "all_to_all", "one_to_one", "fixed_prob", "fixed_indegree",
+                                            "fixed_outdegree", "fixed_total", "from_file",
+                                            "prob/within/where"};
+        double syn = est_syn(j);
+        char count[64] = "synapses counted when built";
+        if (syn >= 0)
+            snprintf(count, sizeof count, "~%.0f synapses", syn);
+        printf("projection %s: %s[%lld:%lld] -> %s[%lld:%lld], %s, %s%s%s%s\n", j->name,
+               j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
+               j->post.pop->name, (long long)j->post.offset,
+               (long long)(j->post.offset + j->post.size), rules[j->rule], count,
+               j->delay ? ", per-synapse delays" : ", delay 1 step", j->plast ? ", plastic" : "",
+               j->procedural ? ", procedural: rows regenerated at each spike, no synapse memory" : "");
+        if (syn > 0 && !j->procedural)
+            bytes += syn * (4 + (m->dbl ? 8 : 4) + (j->delay ? 4 : 0));
+        if (syn > 0)
+            synapses += syn;
+    }
+    int nslow = 0;
+    for (int i = 0; i < m->nnotes; i++) {
+        printf("integrator: %s\n", m->notes[i]);
+        const char *n = m->notes[i];
+        nslow += strstr(n, "rk4") != NULL || (strstr(n, "euler") != NULL && strstr(n, "exp_euler") == NULL);
+    }
+    for (int i = 0; i < m->nmerges; i++)
+        printf("merged: %s\n", m->merges[i]);
+    for (int i = 0; i < m->nrtparams; i++) {
+        const IrVar *v = m->rtparams[i].var;
+        printf("run-time parameter: %s = %.15g %s (./sim --set %s=VALUE)\n", m->rtparams[i].name, v->init,
+               v->unit ? v->unit : "1", m->rtparams[i].name);
+    }
+    if (be->explain)   /* the back end's schedule and kernel plan */
+        be->explain(cc, m, arch);
+    printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
+
+    /* warnings a user should read before a long run */
+    int nw = 0;
+    if (m->nrecs == 0)
+        printf("warning %d: nothing is recorded: the run writes only manifest.json (add 'record spikes of P to \"s.npy\"')\n", ++nw);
+    if (nslow)
+        printf("warning %d: %d dynamics block%s integrated by rk4 or euler, whose error depends on dt: "
+               "compare a run with dt halved\n", ++nw, nslow, nslow > 1 ? "s are" : " is");
+    for (int k = 0; k < m->nprojs; k++)
+        if (est_syn(m->projs[k]) == 0)
+            printf("warning %d: projection %s is expected to have no synapses\n", ++nw, m->projs[k]->name);
+    if (!be->gpu && neurons * (double)m->total_steps > 1e10)
+        printf("warning %d: %.3g neuron-steps on one CPU thread: expect a long run; --backend cuda or opencl "
+               "runs it on a GPU\n", ++nw, neurons * (double)m->total_steps);
+    for (int k = 0; k < m->nprojs; k++) {
+        double syn = est_syn(m->projs[k]);
+        if (!m->projs[k]->procedural && !m->projs[k]->plast && syn > 1e9)
+            printf("warning %d: projection %s stores ~%.3g synapses (%.1f GiB): 'storage = procedural' "
+                   "keeps none\n", ++nw, m->projs[k]->name, syn, syn * (m->dbl ? 12 : 8) / 1073741824.0);
+    }
+    if (be->explain_warn)
+        nw = be->explain_warn(cc, m, arch, neurons, synapses, nw);
+    if (nw == 0)
+        printf("warnings: none\n");
+}
