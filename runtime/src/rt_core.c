@@ -282,24 +282,15 @@ static int is_opt(const char *a, const char *name)
     return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
 }
 
-/* Contract: see neurort.h. Sets out_dir (default <dir of argv[0]>/<model>_out), seed
- * (default_seed unless --seed), quiet, device (-1 unless --device, which only backend
- * "cuda" and "opencl" accept), t0; creates out_dir (mkdir -p); installs SIGINT/SIGTERM
- * handlers (SA_RESETHAND: a second signal terminates as usual) that set
- * ctx->stop_requested. Returns NRT_EHELP after printing usage to stdout, or after
- * --list-devices printed the devices (nrt_gpu_list; its NRT_EDEVICE when it cannot),
- * NRT_EINVAL on a bad option, NRT_EIO when the folder cannot be created; errmsg says why.
- * With --instances B > 1 (not --dry-run, and ctx->batch not set) it ends in
- * nrt_instances_run (rt_instances.c). */
-nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
-{
-    const char *model = ctx->model ? ctx->model : "model";
-    const char *prog = (argc > 0 && argv && argv[0]) ? argv[0] : model;
-    const char *out = NULL, *ckpt_at = NULL;
-    int help = 0, list = 0, api = gpu_api(ctx), i, seed_given = 0, set_given = 0;
-    int instances_given = 0;
-    struct sigaction sa;
+/* nrt_init's options as given (the rest go straight into ctx). */
+typedef struct {
+    const char *out, *ckpt_at;
+    int help, list, seed_given, set_given, instances_given;
+} init_opts;
 
+/* Every field nrt_init sets, at its default. */
+static void init_defaults(nrt_ctx *ctx, int argc, char **argv, const char *model)
+{
     ctx->errmsg[0] = '\0';
     ctx->seed = ctx->default_seed;
     ctx->quiet = 0;
@@ -324,11 +315,16 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     ctx->start_phase = 0;
     if (default_out_dir(ctx, (argc > 0 && argv) ? argv[0] : NULL, model) != 0)
         ctx->out_dir = NULL;
+}
 
+/* The options, one by one: NRT_EINVAL with errmsg on a bad one. */
+static nrt_status init_parse(nrt_ctx *ctx, int argc, char **argv, int api, init_opts *o)
+{
+    int i;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            help = 1;
+            o->help = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             ctx->quiet = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
@@ -356,10 +352,10 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
         } else if (strcmp(a, "--plot") == 0) {
             ctx->plot = 1;
         } else if (is_opt(a, "--out")) {
-            out = opt_value(ctx, "--out", argc, argv, &i);
-            if (!out)
+            o->out = opt_value(ctx, "--out", argc, argv, &i);
+            if (!o->out)
                 return NRT_EINVAL;
-            if (!*out) {
+            if (!*o->out) {
                 nrt_seterr(ctx, "option '--out' needs a non-empty folder name");
                 return NRT_EINVAL;
             }
@@ -367,7 +363,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             const char *v = opt_value(ctx, "--seed", argc, argv, &i);
             if (!v)
                 return NRT_EINVAL;
-            seed_given = 1;
+            o->seed_given = 1;
             if (parse_u64(v, &ctx->seed) != 0) {
                 nrt_seterr(ctx, "invalid seed '%s' for '--seed' (expected a decimal integer "
                            "from 0 to 18446744073709551615)", v);
@@ -375,7 +371,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             }
         } else if (is_opt(a, "--set")) {
             const char *v = opt_value(ctx, "--set", argc, argv, &i);
-            set_given = 1;
+            o->set_given = 1;
             if (!v || nrt_param_set(ctx, v) != NRT_OK)
                 return NRT_EINVAL;
         } else if (is_opt(a, "--sweep")) {
@@ -394,7 +390,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
                 return NRT_EINVAL;
             }
             *(jobs ? &ctx->jobs : &ctx->instances) = (int64_t)b;
-            instances_given |= !jobs;
+            o->instances_given |= !jobs;
         } else if (is_opt(a, "--checkpoint") || is_opt(a, "--resume")) {
             const char *name = is_opt(a, "--resume") ? "--resume" : "--checkpoint";
             const char *v = opt_value(ctx, name, argc, argv, &i);
@@ -406,7 +402,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             }
             *(name[2] == 'r' ? &ctx->resume_dir : &ctx->ckpt_dir) = v;
         } else if (is_opt(a, "--checkpoint-at")) {
-            if (!(ckpt_at = opt_value(ctx, "--checkpoint-at", argc, argv, &i)))
+            if (!(o->ckpt_at = opt_value(ctx, "--checkpoint-at", argc, argv, &i)))
                 return NRT_EINVAL;
         } else if (strcmp(a, "--stop-after-checkpoint") == 0) {
             ctx->ckpt_stop = 1;
@@ -419,7 +415,7 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
                 return NRT_EINVAL;
             }
             if (strcmp(a, "--list-devices") == 0) {
-                list = 1;
+                o->list = 1;
                 continue;
             }
             if (!(v = opt_value(ctx, "--device", argc, argv, &i)))
@@ -438,35 +434,24 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             return NRT_EINVAL;
         }
     }
-    if (help) {
-        print_usage(ctx, prog, model);
-        fflush(stdout);
-        return NRT_EHELP;
-    }
-    if (list) {
-        nrt_status st;
-#if defined(__GNUC__)
-        if (!nrt_gpu_list) {
-            nrt_seterr(ctx, "--list-devices: this program was linked without the device "
-                       "layer of libneurort");
-            return NRT_EINVAL;
-        }
-#endif
-        st = nrt_gpu_list(ctx, (nrt_api)api);
-        return st == NRT_OK ? NRT_EHELP : st;
-    }
+    return NRT_OK;
+}
+
+/* What the options ask of each other, and of a checkpoint to resume. */
+static nrt_status init_check(nrt_ctx *ctx, init_opts *o)
+{
     if (nrt_fault_init(ctx) != NRT_OK)
         return NRT_EINVAL;
-    if ((ckpt_at || ctx->ckpt_stop) && !ctx->ckpt_dir) {
+    if ((o->ckpt_at || ctx->ckpt_stop) && !ctx->ckpt_dir) {
         nrt_seterr(ctx, "'%s' needs --checkpoint DIR",
-                   ckpt_at ? "--checkpoint-at" : "--stop-after-checkpoint");
+                   o->ckpt_at ? "--checkpoint-at" : "--stop-after-checkpoint");
         return NRT_EINVAL;
     }
     if (ctx->sweep) {   /* a batch of one instance per value, each with the one seed */
         const int64_t k = nrt_sweep_count(ctx);
         if (k == 0)
             return NRT_EINVAL;
-        if (instances_given && ctx->instances != k) {
+        if (o->instances_given && ctx->instances != k) {
             nrt_seterr(ctx, "'--sweep' gives %lld values but '--instances' asks for %lld "
                        "instances (one per value; --instances may be left out)", (long long)k,
                        (long long)ctx->instances);
@@ -481,35 +466,41 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
                    "the run with --seed N+b", ctx->ckpt_dir ? "--checkpoint" : "--resume");
         return NRT_EINVAL;
     }
-    if (ctx->resume_dir && set_given) {
+    if (ctx->resume_dir && o->set_given) {
         nrt_seterr(ctx, "'--set' with '--resume': a resumed run keeps the run-time parameters "
                    "of its checkpoint");
         return NRT_EINVAL;
     }
-    if (ctx->ckpt_stop && !ckpt_at) {
+    if (ctx->ckpt_stop && !o->ckpt_at) {
         nrt_seterr(ctx, "'--stop-after-checkpoint' needs --checkpoint-at T");
         return NRT_EINVAL;
     }
-    if (ckpt_at && nrt_ckpt_parse_at(ctx, ckpt_at, &ctx->ckpt_step) != 0)
+    if (o->ckpt_at && nrt_ckpt_parse_at(ctx, o->ckpt_at, &ctx->ckpt_step) != 0)
         return NRT_EINVAL;
     if (ctx->resume_dir && !ctx->dry_run) {
-        if (nrt_ckpt_open(ctx, ctx->resume_dir, seed_given) != 0)
+        if (nrt_ckpt_open(ctx, ctx->resume_dir, o->seed_given) != 0)
             return NRT_EIO;
-        if (!out) {
+        if (!o->out) {
             int k = snprintf(ctx->out_dir_buf, sizeof ctx->out_dir_buf, "%s/out",
                              ctx->resume_dir);
             ctx->out_dir = (k > 0 && (size_t)k < sizeof ctx->out_dir_buf) ? ctx->out_dir_buf
                                                                           : NULL;
         }
     }
-    if (ckpt_at && (ctx->ckpt_step <= ctx->start_step || ctx->ckpt_step > ctx->total_steps)) {
+    if (o->ckpt_at && (ctx->ckpt_step <= ctx->start_step || ctx->ckpt_step > ctx->total_steps)) {
         nrt_seterr(ctx, "--checkpoint-at %s is step %lld, outside the steps this run makes "
-                   "(%lld to %lld)", ckpt_at, (long long)ctx->ckpt_step,
+                   "(%lld to %lld)", o->ckpt_at, (long long)ctx->ckpt_step,
                    (long long)ctx->start_step + 1, (long long)ctx->total_steps);
         return NRT_EINVAL;
     }
-    if (out)
-        ctx->out_dir = out;
+    return NRT_OK;
+}
+
+/* The output folder: made, and an earlier run's manifest gone. */
+static nrt_status init_out_dir(nrt_ctx *ctx, const init_opts *o)
+{
+    if (o->out)
+        ctx->out_dir = o->out;
     if (!ctx->out_dir) {
         nrt_seterr(ctx, "path of the default output folder is too long (use --out DIR)");
         return NRT_EINVAL;
@@ -529,6 +520,14 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
             return NRT_EIO;
         }
     }
+
+    return NRT_OK;
+}
+
+/* SIGINT/SIGTERM set ctx->stop_requested (SA_RESETHAND: a second one terminates). */
+static void init_signals(nrt_ctx *ctx)
+{
+    struct sigaction sa;
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -551,6 +550,47 @@ nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
     ctx->progress_line_open = 0;
     ctx->t0 = nrt_now();
     ctx->t_last_progress = ctx->t0;
+}
+
+/* Contract: see neurort.h. Sets out_dir (default <dir of argv[0]>/<model>_out), seed
+ * (default_seed unless --seed), quiet, device (-1 unless --device, which only backend
+ * "cuda" and "opencl" accept), t0; creates out_dir (mkdir -p); installs SIGINT/SIGTERM
+ * handlers (SA_RESETHAND: a second signal terminates as usual) that set
+ * ctx->stop_requested. Returns NRT_EHELP after printing usage to stdout, or after
+ * --list-devices printed the devices (nrt_gpu_list; its NRT_EDEVICE when it cannot),
+ * NRT_EINVAL on a bad option, NRT_EIO when the folder cannot be created; errmsg says why.
+ * With --instances B > 1 (not --dry-run, and ctx->batch not set) it ends in
+ * nrt_instances_run (rt_instances.c). */
+nrt_status nrt_init(nrt_ctx *ctx, int argc, char **argv)
+{
+    const char *model = ctx->model ? ctx->model : "model";
+    const char *prog = (argc > 0 && argv && argv[0]) ? argv[0] : model;
+    const int api = gpu_api(ctx);
+    init_opts o = {0};
+    nrt_status st;
+
+    init_defaults(ctx, argc, argv, model);
+    if ((st = init_parse(ctx, argc, argv, api, &o)) != NRT_OK)
+        return st;
+    if (o.help) {
+        print_usage(ctx, prog, model);
+        fflush(stdout);
+        return NRT_EHELP;
+    }
+    if (o.list) {
+#if defined(__GNUC__)
+        if (!nrt_gpu_list) {
+            nrt_seterr(ctx, "--list-devices: this program was linked without the device "
+                       "layer of libneurort");
+            return NRT_EINVAL;
+        }
+#endif
+        st = nrt_gpu_list(ctx, (nrt_api)api);
+        return st == NRT_OK ? NRT_EHELP : st;
+    }
+    if ((st = init_check(ctx, &o)) != NRT_OK || (st = init_out_dir(ctx, &o)) != NRT_OK)
+        return st;
+    init_signals(ctx);
     if (ctx->instances > 1 && !ctx->dry_run && !ctx->batch)
         return nrt_instances_run(ctx);
     return NRT_OK;
