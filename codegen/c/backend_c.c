@@ -7,8 +7,7 @@
  * Summation into a ring slot follows (projection, spike index, synapse rank) order.
  *
  * This file is the Backend object: emit_c writes the program's parts in order, each from
- * the file of its concern (c_priv.h), and build_c compiles it; it also holds the dialect
- * hooks that spell the C program's storage for cg_print.c.
+ * the file of its concern (c_priv.h), and build_c compiles it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -18,73 +17,6 @@
 #include "c_priv.h"
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
-
-/* {===== dialect hooks ===== */
-
-static void c_var(const CgDialect *d, const IrVar *v, StrBuf *out)
-{
-    if (v->kind == IV_PRE && d->pre_hist)
-        sb_printf(out, "%s_h%s[%s]", v->cname, d->pre_after ? "a" : "", d->index);
-    else if (v->per_neuron)
-        sb_printf(out, "%s[%s]", v->cname, d->index);
-    else
-        sb_puts(out, v->cname);
-}
-
-static void c_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
-{
-    const IrProp *p = e->prop;
-    int nn = p->n * p->n, k = e->row * p->n + e->col;
-    if (p->per_neuron)
-        sb_printf(out, "%s[((size_t)%s * 4 + %d) * %d + %d]", p->cname, d->index, e->sub, nn, k);
-    else
-        sb_printf(out, "%s[%d][%d]", p->cname, e->sub, k);
-}
-
-static void c_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
-{
-    StrBuf at = {0};
-    if (p->post.offset)
-        sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
-    else
-        sb_printf(&at, "%s_slot + %s", p->cname, d->index);
-    out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at.s);
-    out_line(o, "%s_ring[%s] = 0;", p->cname, at.s);
-    sb_free(&at);
-}
-
-static void c_spike(const CgDialect *d, const IrPop *pop, Out *o)
-{
-    out_line(o, "%s_spk[%s_nspk++] = %s;", pop->cname, pop->cname, d->index);
-}
-
-/* Contract: c_priv.h. */
-CgDialect cgc_dialect(const IrModel *m, const IrPop *pop)
-{
-    CgDialect d = cg_dialect(m->dbl, pop);
-    d.var = c_var;
-    d.prop = c_prop;
-    d.recv = c_recv;
-    d.spike = c_spike;
-    return d;
-}
-
-/* ===== dialect hooks =====} */
-
-/* Contract: c_priv.h. */
-const char *cgc_storage_type(IrType t)
-{
-    return t == IRT_REAL ? "real" : "int32_t";
-}
-
-/* Contract: c_priv.h. */
-void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b)
-{
-    b->len = 0;
-    if (b->s)
-        b->s[0] = 0;
-    cg_expr(d, e, b);
-}
 
 static const char *src_path(Compiler *cc, const IrModel *m, const BuildOpts *bo)
 {

@@ -3,31 +3,7 @@
  * local_step and deliver_step), and main (build, run and set phases, checkpoints, the
  * arrays freed on every way out). The parts it calls come from the files of c_priv.h.
  */
-#include <stdarg.h>
-#include <string.h>
-
 #include "c_priv.h"
-
-/* The arrays the program allocates, freed by its free_all() on every way out (so that
- * leak checkers see an array that only the dead code used as freed, not as lost). */
-static StrBuf owned;
-
-/* Contract: c_priv.h. */
-void cgc_own(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sb_puts(&owned, "nrt_free(");
-    sb_vprintf(&owned, fmt, ap);
-    sb_puts(&owned, ");\n");
-    va_end(ap);
-}
-
-/* Contract: c_priv.h. */
-void cgc_own_reset(void)
-{
-    sb_free(&owned);
-}
 
 /* Contract: c_priv.h. */
 void cgc_prelude(Out *o, const IrModel *m)
@@ -365,15 +341,7 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
 void cgc_main(Out *o, const IrModel *m)
 {
     cg_finite_c(o, m);
-    out_open(o, "static void free_all(void)");
-    out_line(o, "/* every array the program allocated (nrt_free ignores those never allocated) */");
-    for (const char *l = owned.s; l && *l;) {
-        const char *e = strchr(l, '\n');
-        out_line(o, "%.*s", (int)(e - l), l);
-        l = e + 1;
-    }
-    out_close(o);
-    out_blank(o);
+    cgc_free_all(o);
     out_open(o, "static int fail(const char *prog)");
     out_line(o, "const int rc = nrt_fail(&ctx, prog);");
     out_line(o, "free_all();");

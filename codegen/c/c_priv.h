@@ -1,23 +1,25 @@
 /* c_priv.h -- the C back end's private header: what its files share, by file.
  *
  * backend_c.c holds the Backend object (emit_c writes the program's parts in order); each
- * other file emits one concern of the generated program. Nothing here is seen outside
- * codegen/c: the rest of neuroc reaches the C back end only through backend_c (codegen.h).
+ * other file emits one concern of the generated program, c_common.c what they all use.
+ * Nothing here is seen outside codegen/c: the rest of neuroc reaches the C back end only
+ * through backend_c (codegen.h).
  */
 #ifndef NEUROC_C_PRIV_H
 #define NEUROC_C_PRIV_H
 
 #include "codegen.h"
 
-/* --- backend_c.c: the entry, the dialect hooks, small helpers ------------ */
+/* --- c_common.c: the dialect hooks, storage types, the arrays owned ----- */
 CgDialect cgc_dialect(const IrModel *m, const IrPop *pop);   /* cg_dialect with the C hooks */
 const char *cgc_storage_type(IrType t);                      /* "real" or "int32_t" */
 void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b);   /* b = e's text */
-
-/* --- c_host.c: the program around the populations and projections ------- */
 /* An array the program allocates, freed by free_all() on every way out: fmt names it. */
 void cgc_own(const char *fmt, ...) NC_PRINTF(1, 2);
 void cgc_own_reset(void);                  /* forget the arrays (before and after a model) */
+void cgc_free_all(Out *o);                 /* free_all(): nrt_free of every array owned */
+
+/* --- c_host.c: the program around the populations and projections ------- */
 void cgc_prelude(Out *o, const IrModel *m);    /* includes, types, inline helpers */
 void cgc_records(Out *o, const IrModel *m);    /* the recordings and open_records() */
 void cgc_step(Out *o, const IrModel *m);       /* do_step() */
