@@ -337,6 +337,74 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
     out_line(o, "nc_D = nrt_mpi_min(mpi, dmin);");
 }
 
+/* The body of run phase p: steps up to `end` (with --mpi in intervals of nc_D steps, the
+ * spikes exchanged after each), checkpoints, a stop; event-driven synapses brought current. */
+static void emit_run_phase(Out *o, const IrModel *m, int p, const IrPhase *ph, int64_t end)
+{
+    out_line(o, "/* run %lld steps */", (long long)ph->steps);
+    if (m->mpi) {   /* intervals of nc_D steps, the spikes exchanged after each */
+        out_open(o, "for (; step < %lld && !nc_stop;)", (long long)end);
+        out_line(o, "const int64_t e = %lld - step < nc_D ? %lld : step + nc_D;", (long long)end, (long long)end);
+        out_line(o, "if (nrt_mpi_begin(&ctx, mpi, (int)(e - step), %d) != NRT_OK) return fail(argv[0]);",
+                 m->npops);
+        out_open(o, "for (int64_t s = step; s < e; s++)");
+        out_line(o, "if (local_step(s) != 0) return fail(argv[0]);");
+        out_line(o, "if (ctx.check_finite && (s + 1) %% ctx.check_finite == 0 && check_finite(s) != 0) return fail(argv[0]);");
+        out_close(o);
+        out_line(o, "nc_stop = nrt_mpi_exchange(&ctx, mpi, ctx.stop_requested);");
+        out_line(o, "if (nc_stop < 0) return fail(argv[0]);");
+        out_line(o, "for (int64_t s = step; s < e; s++) if (deliver_step(s, (int)(s - step)) != 0) return fail(argv[0]);");
+        out_line(o, "step = e;");
+        out_line(o, "ctx.step = step;");
+        out_line(o, "nrt_progress(&ctx);");
+        out_close(o);
+        out_line(o, "if (nc_stop) ctx.stop_requested = stop = 1;");
+    } else {
+        out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
+        out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
+        out_line(o, "ctx.step = step + 1;");
+        out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
+        out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
+        out_open(o, "if (ctx.step == ctx.ckpt_step)");
+        out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
+        out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
+        out_close(o);
+        out_close(o);
+        out_open(o, "if (ctx.stop_requested)");
+        out_line(o, "stop = 1;");
+        out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
+        out_close(o);
+    }
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && m->projs[k]->plast->event)
+            out_line(o, "if (!stop) catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
+                     m->projs[k]->cname);
+}
+
+/* The body of a set phase: the new value, then the propagators that depend on it. */
+static void emit_set_phase(Out *o, const IrModel *m, const IrPhase *ph)
+{
+    const IrVar *v = ph->var;
+    CgDialect d = cgc_dialect(m, v->pop);
+    StrBuf val = {0};
+    cg_real(&d, ph->value, &val);
+    out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
+    if (ph->proj) {
+        out_line(o, "%s = %s;", v->cname, val.s);
+        out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
+        sb_free(&val);
+        return;
+    }
+    if (v->per_neuron) {
+        out_line(o, "for (int64_t n = %lld; n < %lld; n++) %s[n] = %s;", (long long)ph->view.offset,
+                 (long long)(ph->view.offset + ph->view.size), v->cname, val.s);
+    } else {
+        out_line(o, "%s = %s;", v->cname, val.s);
+    }
+    out_line(o, "if (props_%s() != 0) return fail(argv[0]);", v->pop->cname);
+    sb_free(&val);
+}
+
 /* Contract: c_priv.h. */
 void cgc_main(Out *o, const IrModel *m)
 {
@@ -392,68 +460,11 @@ void cgc_main(Out *o, const IrModel *m)
         out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
             end += ph->steps;
-            out_line(o, "/* run %lld steps */", (long long)ph->steps);
-            if (m->mpi) {   /* intervals of nc_D steps, the spikes exchanged after each */
-                out_open(o, "for (; step < %lld && !nc_stop;)", (long long)end);
-                out_line(o, "const int64_t e = %lld - step < nc_D ? %lld : step + nc_D;", (long long)end, (long long)end);
-                out_line(o, "if (nrt_mpi_begin(&ctx, mpi, (int)(e - step), %d) != NRT_OK) return fail(argv[0]);",
-                         m->npops);
-                out_open(o, "for (int64_t s = step; s < e; s++)");
-                out_line(o, "if (local_step(s) != 0) return fail(argv[0]);");
-                out_line(o, "if (ctx.check_finite && (s + 1) %% ctx.check_finite == 0 && check_finite(s) != 0) return fail(argv[0]);");
-                out_close(o);
-                out_line(o, "nc_stop = nrt_mpi_exchange(&ctx, mpi, ctx.stop_requested);");
-                out_line(o, "if (nc_stop < 0) return fail(argv[0]);");
-                out_line(o, "for (int64_t s = step; s < e; s++) if (deliver_step(s, (int)(s - step)) != 0) return fail(argv[0]);");
-                out_line(o, "step = e;");
-                out_line(o, "ctx.step = step;");
-                out_line(o, "nrt_progress(&ctx);");
-                out_close(o);
-                out_line(o, "if (nc_stop) ctx.stop_requested = stop = 1;");
-            } else {
-                out_open(o, "for (; step < %lld && !ctx.stop_requested; step++)", (long long)end);
-                out_line(o, "if (do_step(step) != 0) return fail(argv[0]);");
-                out_line(o, "ctx.step = step + 1;");
-                out_line(o, "if (ctx.check_finite && (step + 1) %% ctx.check_finite == 0 && check_finite(step) != 0) return fail(argv[0]);");
-                out_line(o, "if ((step & 1023) == 0) nrt_progress(&ctx);");
-                out_open(o, "if (ctx.step == ctx.ckpt_step)");
-                out_line(o, "if (ckpt_save(%d) != 0) return fail(argv[0]);", p);
-                out_line(o, "if (ctx.ckpt_stop) { stop = 1; break; }");
-                out_close(o);
-                out_close(o);
-                out_open(o, "if (ctx.stop_requested)");
-                out_line(o, "stop = 1;");
-                out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != ctx.step && ckpt_save(%d) != 0) return fail(argv[0]);", p);
-                out_close(o);
-            }
-            for (int k = 0; k < m->nprojs; k++)
-                if (m->projs[k]->plast && m->projs[k]->plast->event)
-                    out_line(o, "if (!stop) catchup_%s(step); /* event-driven synapse dynamics: current at the end of the run */",
-                             m->projs[k]->cname);
-            out_close(o);
+            emit_run_phase(o, m, p, ph, end);
         } else {
-            const IrVar *v = ph->var;
-            CgDialect d = cgc_dialect(m, v->pop);
-            StrBuf val = {0};
-            cg_real(&d, ph->value, &val);
-            out_line(o, "/* set %s.%s */", ph->proj ? ph->proj->name : ph->view.pop->name, v->label);
-            if (ph->proj) {
-                out_line(o, "%s = %s;", v->cname, val.s);
-                out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
-                out_close(o);
-                sb_free(&val);
-                continue;
-            }
-            if (v->per_neuron) {
-                out_line(o, "for (int64_t n = %lld; n < %lld; n++) %s[n] = %s;", (long long)ph->view.offset,
-                         (long long)(ph->view.offset + ph->view.size), v->cname, val.s);
-            } else {
-                out_line(o, "%s = %s;", v->cname, val.s);
-            }
-            out_line(o, "if (props_%s() != 0) return fail(argv[0]);", v->pop->cname);
-            out_close(o);
-            sb_free(&val);
+            emit_set_phase(o, m, ph);
         }
+        out_close(o);
     }
     out_line(o, "ctx.t_simulate = nrt_sim_end(&ctx, t0);");
     out_line(o, "if (ctx.stop_requested) ctx.interrupted = 1;");

@@ -312,26 +312,12 @@ static void emit_keep_spikes(Out *o, const IrProj *j)
     out_close(o);
 }
 
-/* Phase 0 (arrivals) and phase 2 (learning) of a plastic projection; docs/language.md §9. In
- * order pre_first the arrivals of step + 1 run in learn_ of step, after the synapse dynamics
- * of the step (the handlers catch up to step + 1), before `on post`; `on post` and `on pre &
- * post` read the pre { } scope after its `on spike` (dp). */
-static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
+/* arrive_<J>: phase 0 ('on step'), or phase 1 with the arrivals of the step (post_first). */
+static void emit_arrive(Out *o, const IrProj *j, const CgDialect *dh)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
-    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     int pre_first = !pl->post_first;
-    PlastNames nm;
-    CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
-    CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
-    CgDialect dp = dh;                               /* on post, on pre & post */
-    CgDialect da = dh;                               /* the arrivals */
-    if (pre_first) {                                 /* handlers see the dynamics of this step */
-        dp.pre_hist = j->delay ? "hi" : NULL;
-        dp.pre_after = cg_pre_after(j);
-        dp.step = da.step = "(step + 1)";
-    }
     StrBuf dlb = {0};
     const char *dl = delay_of(j, &dlb);
 
@@ -343,18 +329,28 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
     if (!pre_first)
-        emit_arrivals(o, j, &dh, 0);
+        emit_arrivals(o, j, dh, 0);
     if (pl->on_step.n) {
         open_all_synapses(o, j, 0);
         out_line(o, "const int64_t dslot = (step + %s - 1) %% %s_D; /* delivered after the delay */", dl, c);
         out_line(o, "(void)dslot;");
-        cg_block(&dh, &pl->on_step, o);
+        cg_block(dh, &pl->on_step, o);
         out_close(o);
         out_close(o);
     }
     out_close(o);
     out_blank(o);
+    sb_free(&dlb);
+}
 
+/* learn_<J>: the learning phases, in the order of pl->post_first (see emit_plast_step). */
+static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDialect *ds, const CgDialect *dp,
+                       const CgDialect *da)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
+    int pre_first = !pl->post_first;
     if (pre_first)
         out_line(o, "/* %s, phase 2 (pre_first): scope dynamics, synapse dynamics, 'on pre' of the next step's "
                     "arrivals, pre 'on spike', 'on post', 'on pre & post', post 'on spike' */", j->name);
@@ -368,32 +364,32 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "(void)hs;");
     if (pl->npre || pl->pre_step.n) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
-        cg_block(&ds, &pl->pre_step, o);
+        cg_block(ds, &pl->pre_step, o);
         for (int k = 0; k < pl->npre; k++) {
             out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
-            if (dp.pre_after)
+            if (dp->pre_after)
                 out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
         }
         out_close(o);
     }
     if (pl->post_step.n) {
         out_open(o, "for (int64_t j = 0; j < %lld; j++)", npost);
-        cg_block(&ds, &pl->post_step, o);
+        cg_block(ds, &pl->post_step, o);
         out_close(o);
     }
     if (pre_first) {
         emit_keep_spikes(o, j);
         if (pl->syn_step.n) {
             open_all_synapses(o, j, 1);
-            cg_block(&dh, &pl->syn_step, o);
+            cg_block(dh, &pl->syn_step, o);
             out_close(o);
             out_close(o);
         }
-        emit_arrivals(o, j, &da, 1);
+        emit_arrivals(o, j, da, 1);
         if (pl->pre_spike.n) {
             open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
-            cg_block(&ds, &pl->pre_spike, o);
-            for (int k = 0; k < pl->npre && dp.pre_after; k++)
+            cg_block(ds, &pl->pre_spike, o);
+            for (int k = 0; k < pl->npre && dp->pre_after; k++)
                 out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
             out_close(o);
         }
@@ -404,8 +400,8 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dp, &pl->syn_catch, o);
-        cg_block(&dp, &pl->on_post, o);
+        cg_block(dp, &pl->syn_catch, o);
+        cg_block(dp, &pl->on_post, o);
         out_close(o);
         out_close(o);
     }
@@ -418,8 +414,8 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "if (!%s_fired[j]) continue;", c);
         hist_elem(o, j, 1);
         out_line(o, "(void)hi;");
-        cg_block(&dp, &pl->syn_catch, o);
-        cg_block(&dp, &pl->on_prepost, o);
+        cg_block(dp, &pl->syn_catch, o);
+        cg_block(dp, &pl->on_prepost, o);
         out_close(o);
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
         out_line(o, "%s_fired[j] = 0;", c);
@@ -427,17 +423,17 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
     }
     if (pl->pre_spike.n && !pre_first) {
         open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
-        cg_block(&ds, &pl->pre_spike, o);
+        cg_block(ds, &pl->pre_spike, o);
         out_close(o);
     }
     if (pl->post_spike.n) {
         open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
-        cg_block(&ds, &pl->post_spike, o);
+        cg_block(ds, &pl->post_spike, o);
         out_close(o);
     }
     if (pl->syn_step.n && !pre_first) {
         open_all_synapses(o, j, 1);
-        cg_block(&dh, &pl->syn_step, o);
+        cg_block(dh, &pl->syn_step, o);
         out_close(o);
         out_close(o);
     }
@@ -445,18 +441,46 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         emit_keep_spikes(o, j);
     out_close(o);
     out_blank(o);
-    if (pl->event) {
-        out_line(o, "/* %s: event-driven synapse dynamics, every synapse brought up to `step` steps done */", j->name);
-        out_open(o, "static void catchup_%s(int64_t step)", c);
-        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
-        out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-        cg_block(&dh, &pl->syn_catch, o);
-        out_close(o);
-        out_close(o);
-        out_close(o);
-        out_blank(o);
+}
+
+/* catchup_<J>: event-driven synapse dynamics (pl->event), brought up to a step. */
+static void emit_catchup(Out *o, const IrProj *j, const CgDialect *dh)
+{
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size;
+    out_line(o, "/* %s: event-driven synapse dynamics, every synapse brought up to `step` steps done */", j->name);
+    out_open(o, "static void catchup_%s(int64_t step)", c);
+    out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    cg_block(dh, &j->plast->syn_catch, o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Phase 0 (arrivals) and phase 2 (learning) of a plastic projection; docs/language.md §9. In
+ * order pre_first the arrivals of step + 1 run in learn_ of step, after the synapse dynamics
+ * of the step (the handlers catch up to step + 1), before `on post`; `on post` and `on pre &
+ * post` read the pre { } scope after its `on spike` (dp). */
+static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
+{
+    const IrPlast *pl = j->plast;
+    int pre_first = !pl->post_first;
+    PlastNames nm;
+    CgDialect dh = plast_dialect(m, j, &nm, "hi");   /* handlers */
+    CgDialect ds = plast_dialect(m, j, &nm, NULL);   /* scopes */
+    CgDialect dp = dh;                               /* on post, on pre & post */
+    CgDialect da = dh;                               /* the arrivals */
+    if (pre_first) {                                 /* handlers see the dynamics of this step */
+        dp.pre_hist = j->delay ? "hi" : NULL;
+        dp.pre_after = cg_pre_after(j);
+        dp.step = da.step = "(step + 1)";
     }
-    sb_free(&dlb);
+    emit_arrive(o, j, &dh);
+    emit_learn(o, j, &dh, &ds, &dp, &da);
+    if (pl->event)
+        emit_catchup(o, j, &dh);
 }
 
 /* Contract: c_priv.h. */
