@@ -101,6 +101,55 @@ static void alloc_line(Out *o, const char *base, const char *suffix, const char 
     cgc_own("%s%s", base, suffix);
 }
 
+/* props_<J>: the exact propagators of j's synapse scopes (dd: in double), from the
+ * current parameters (load time and after 'set'). */
+static void emit_plast_props(Out *o, const IrProj *j, const CgDialect *dd)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    out_line(o, "/* exact propagators of %s's synapse scopes, from the current parameters (load time and after 'set') */",
+             j->name);
+    out_open(o, "static int props_%s(void)", c);
+    for (int k = 0; k < pl->scope->nprops; k++)
+        cgc_one_prop(o, dd, pl->scope->props[k], pl->scope->props[k]->A, 0);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* In build_<J>: the column index of j, the synapses onto each post neuron (<J>_cptr, in
+ * ascending synapse order <J>_csyn, with their pre neuron <J>_cpre), for `on post`. */
+static void emit_col_index(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    long long npost = (long long)j->post.size;
+    StrBuf cnt = {0};
+    sb_setf(&cnt, "%lld + 1", npost);
+    alloc_line(o, c, "_cptr", cnt.s, "column index", j->name);
+    alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
+    alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
+    out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
+    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
+    out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
+    out_begin(o);
+    sb_setf(&cnt, "%lld + 1", npost);
+    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt.s, j->name);
+    out_line(o, "if (!fill) return -1;");
+    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt.s);
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
+    out_line(o, "%s_csyn[q] = s;", c);
+    out_line(o, "%s_cpre[q] = i;", c);
+    out_close(o);
+    out_close(o);
+    out_line(o, "nrt_free(fill);");
+    out_close(o);
+    sb_free(&cnt);
+}
+
+/* props_<J>, then build_<J>: the synapses and their initial state, the delays, the ring, the
+ * column index, the spike history and the arrivals, the pre { } and post { } scopes. */
 static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
 {
     const IrPlast *pl = j->plast;
@@ -116,14 +165,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     dd.real = "double";
     StrBuf b = {0};
     StrBuf cnt = {0};
-    out_line(o, "/* exact propagators of %s's synapse scopes, from the current parameters (load time and after 'set') */",
-             j->name);
-    out_open(o, "static int props_%s(void)", c);
-    for (int k = 0; k < pl->scope->nprops; k++)
-        cgc_one_prop(o, &dd, pl->scope->props[k], pl->scope->props[k]->A, 0);
-    out_line(o, "return 0;");
-    out_close(o);
-    out_blank(o);
+    emit_plast_props(o, j, &dd);
     out_open(o, "static int build_%s(void)", c);
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
@@ -164,27 +206,7 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "nrt_free(rk);");
     sb_setf(&cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt.s, "receptor input ring", j->name);
-    sb_setf(&cnt, "%lld + 1", npost);
-    alloc_line(o, c, "_cptr", cnt.s, "column index", j->name);
-    alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
-    alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
-    out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
-    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
-    out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
-    out_begin(o);
-    sb_setf(&cnt, "%lld + 1", npost);
-    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt.s, j->name);
-    out_line(o, "if (!fill) return -1;");
-    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt.s);
-    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
-    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-    out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
-    out_line(o, "%s_csyn[q] = s;", c);
-    out_line(o, "%s_cpre[q] = i;", c);
-    out_close(o);
-    out_close(o);
-    out_line(o, "nrt_free(fill);");
-    out_close(o);
+    emit_col_index(o, j);
     sb_setf(&cnt, "%s_D * %lld", c, npre);
     alloc_line(o, c, "_hist", cnt.s, "spike history", j->name);
     sb_setf(&cnt, "%s_D", c);
