@@ -27,7 +27,7 @@ void cgc_step_mpi(Out *o, const IrModel *m);   /* --mpi: local_step(), deliver_s
 void cgc_main(Out *o, const IrModel *m);       /* check_finite, free_all, fail, main() */
 
 /* --- c_neuron.c: populations --------------------------------------------- */
-void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m);
+void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m);   /* its arrays, scalars */
 void cgc_pop_init(Out *o, const IrPop *p, const IrModel *m);   /* props_<P>, init_<P> */
 void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m);   /* step_<P> */
 /* One exact propagator's Phi and Psi into entries `which`, `which` + 1 of pr (dd: double). */
