@@ -1,4 +1,5 @@
-/* cg_print.c -- IR expressions and statements as C-family source text.
+/* cg_print.c -- IR expressions and statements as C-family source text (and the helpers its
+ * random draws call).
  *
  * Shared by every back end: the C reference, CUDA and OpenCL print the same IR through
  * this one printer, differing only in the CgDialect hooks (storage spelling, spikes,
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "nrt_math.h"
 
 /* ORDER: IrFn; double and float spellings. Transcendentals are nrt_math.h's (the same bits
  * in C, CUDA and OpenCL); the rest are exact in IEEE arithmetic everywhere. */
@@ -338,3 +340,86 @@ void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
     }
     sb_free(&e);
 }
+
+/* {===== random draws =====
+ * cg_expr prints a draw (IE_RAND) as a call of nc_uniform, nc_normal or nc_poisson; these
+ * are the helpers it calls, and the split of a Poisson mean known when compiling, which the
+ * printer folds into nc_poisson_c and the helper nc_poisson_k computes the same way. */
+
+/* Contract: codegen.h. */
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
+{
+    const char *args = "uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site";
+    out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
+    out_open(o, "%s real nc_uniform_k(%s)", qual, args);
+    out_line(o, "return (real)nrt_u01(nrt_rng(key, stream, elem, sub, step, site).v[0]);");
+    out_close(o);
+    out_open(o, "%s double nc_gauss(nrt_u32x4 r)", qual);
+    out_line(o, "return sqrt(-2.0 * nrt_log(nrt_u01(r.v[0]))) * nrt_cos(6.283185307179586 * nrt_u01(r.v[1]));");
+    out_close(o);
+    out_open(o, "%s real nc_normal_k(%s)", qual, args);
+    out_line(o, "return (real)nc_gauss(nrt_rng(key, stream, elem, sub, step, site));");
+    out_close(o);
+    /* docs/language.md §11: a sum of m independent Poisson(lam / m) counts, each found by
+     * inversion of a 53-bit uniform (two per Philox block; block j of a draw moves the site
+     * by j << 20), in double with + - * / and nrt_exp only, so every back end gets the
+     * same count; above 2^22 the rounded normal approximation */
+    out_open(o, "%s real nc_poisson_m(%s, int m, double l, double e0, int kmax)", qual, args);
+    out_line(o, "double n = 0.0;");
+    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
+    out_open(o, "for (int c = 0; c < m; c++)");
+    out_line(o, "if (c > 0 && (c & 1) == 0) r = nrt_rng(key, stream, elem, sub, step, site + ((uint32_t)(c >> 1) << 20));");
+    out_line(o, "const double u = (c & 1) ? nrt_u01_53(r.v[2], r.v[3]) : nrt_u01_53(r.v[0], r.v[1]);");
+    out_line(o, "double p = e0, F = e0;");
+    out_line(o, "int k = 0;");
+    out_open(o, "while (u > F && k < kmax)");
+    out_line(o, "k++;");
+    out_line(o, "p = p * l / (double)k;");
+    out_line(o, "F += p;");
+    out_close(o);
+    out_line(o, "n += (double)k;");
+    out_close(o);
+    out_line(o, "return (real)n;");
+    out_close(o);
+    /* the split, its mean and e^-mean: cg_poisson_split's, for a mean known when compiling */
+    out_open(o, "%s real nc_poisson_k(%s, double lam)", qual, args);
+    out_line(o, "if (!(lam > 0.0)) return (real)0;");
+    out_open(o, "if (lam > 4194304.0)");
+    out_line(o, "double n = floor(lam + sqrt(lam) * nc_gauss(nrt_rng(key, stream, elem, sub, step, site)) + 0.5);");
+    out_line(o, "return (real)(n > 0.0 ? n : 0.0);");
+    out_close(o);
+    out_line(o, "const int m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;");
+    out_line(o, "const double l = lam / (double)m;");
+    out_line(o, "return nc_poisson_m(key, stream, elem, sub, step, site, m, l, nrt_exp(-l), (int)(l + 12.0 * sqrt(l)) + 30);");
+    out_close(o);
+    /* fixed arity: OpenCL C has no variadic macros (NVIDIA's compiler rejects them) */
+    out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
+    out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, e0, kmax) nc_poisson_m(seedkey, a, b, c, d, e, m, l, e0, kmax)");
+    /* construction code (CgDialect.cold): the same draws through one out-of-line copy */
+    if (!cold_qual)
+        return;
+    out_open(o, "%s real nc_uniform_ck(%s)", cold_qual, args);
+    out_line(o, "return nc_uniform_k(key, stream, elem, sub, step, site);");
+    out_close(o);
+    out_open(o, "%s real nc_normal_ck(%s)", cold_qual, args);
+    out_line(o, "return nc_normal_k(key, stream, elem, sub, step, site);");
+    out_close(o);
+    out_line(o, "#define nc_uniform_cold(a, b, c, d, e) nc_uniform_ck(seedkey, a, b, c, d, e)");
+    out_line(o, "#define nc_normal_cold(a, b, c, d, e) nc_normal_ck(seedkey, a, b, c, d, e)");
+}
+
+/* Contract: codegen.h. */
+int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax)
+{
+    if (!(lam > 0.0) || lam > 4194304.0)
+        return 0;
+    *m = lam <= 65536.0 ? (int)ceil(lam / 8.0) : 8192;
+    *l = lam / (double)*m;
+    *e0 = nrt_exp(-*l);
+    *kmax = (int)(*l + 12.0 * sqrt(*l)) + 30;
+    return 1;
+}
+
+/* ===== random draws =====} */

@@ -1,7 +1,7 @@
 /* cg_proc.c -- a projection's row as generated code: the loops that visit row i's synapses
  * in ascending order of post, following the draws of runtime/src/rt_conn.c to the letter.
  *
- * Stored connectivity uses them through the PAIRS row function (cg_conn_row, cg_build.c);
+ * Stored connectivity uses them through the PAIRS row function (cg_conn_row, cg_conn.c);
  * procedural connectivity (IrProj.procedural, docs/language.md §12.4) puts them where a
  * spike is delivered, so a row is regenerated instead of read from a CSR. Both paths visit
  * the same synapses in the same order, and `rank` (the synapse's position in its row) keys

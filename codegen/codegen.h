@@ -95,7 +95,15 @@ void cg_cstring(const char *s, StrBuf *out);
  * nc_poisson_k decides at run time. The generated nc_poisson_k computes the same values. */
 int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax);
 
-/* The connectivity spec of a projection as C statements declaring `spec` (cg_build.c). */
+/* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
+ * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
+ * a C ("static inline") or SIMT ("NC_DEV") program, and nc_uniform_cold and nc_normal_cold
+ * (CgDialect.cold) as functions `cold_qual` unless it is NULL. */
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual);
+
+/* --- cg_conn.c, cg_proc.c: a projection's connectivity as generated code -- */
+
+/* The connectivity spec of a projection as C statements declaring `spec`. */
 void cg_conn_spec(Out *o, const IrProj *j);
 /* j's part of its device kernels' names (nc_k_syn_<part>, nc_rows_count_<part>): its C name,
  * or its id where the C name is long (an OpenCL driver may name a file after a kernel, as
@@ -103,8 +111,11 @@ void cg_conn_spec(Out *o, const IrProj *j);
 const char *cg_kname(const IrProj *j, char buf[16]);
 
 /* The row function nc_row_<proj> of an IR_PAIRS projection, for a C (qual "static") or
- * SIMT ("NC_DEV", outq "NC_G") program (cg_build.c). */
+ * SIMT ("NC_DEV", outq "NC_G") program. */
 void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, const char *outq);
+
+/* 1 when e reads column col (0: w, 1: delay) of an edge file. */
+int cg_uses_edge(const IrExpr *e, int col);
 
 /* Row i's synapses visited in ascending order of post, as rt_conn.c draws them (cg_proc.c):
  * with i, key0 and rank (int64_t, 0) in scope, the loops bind j and run body(o, arg) per
@@ -112,30 +123,29 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 typedef void (*CgRowBody)(Out *o, const void *arg);
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 
-/* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
- * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
- * a C ("static inline") or SIMT ("NC_DEV") program, and nc_uniform_cold and nc_normal_cold
- * (CgDialect.cold) as functions `cold_qual` unless it is NULL (cg_build.c). */
-void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual);
+/* --- cg_host.c, cg_mem.c, cg_finite.c: parts of every host program ------ */
 
 /* nc_sf_has(ptr, idx, nsteps, step, n): the spike file (CSR by step, nrt_spike_file) lists
  * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
- * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn (cg_build.c). */
+ * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn. */
 void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq);
 
-/* 1 when e reads column col (0: w, 1: delay) of an edge file (cg_build.c). */
-int cg_uses_edge(const IrExpr *e, int col);
-/* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
- * projection (cg_build.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
- * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
-void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* Opens main() with the run context (and nc_model_hash, cg_ckpt_hash_decl) and the
- * populations registered (cg_build.c); `before_init`, unless NULL, is a statement run just
- * before nrt_init. */
+ * populations registered; `before_init`, unless NULL, is a statement run just before
+ * nrt_init. */
 void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *before_init);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
  * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
 void cg_mpi_start(Out *o);
+/* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
+ * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
+const char *cg_spikes_open(const IrRecord *rec);
+/* 1 when a recording of m is an .h5 file. */
+int cg_needs_hdf5(const IrModel *m);
+/* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
+ * projection (cg_mem.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
+ * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
+void cg_mem_plan(Out *o, const IrModel *m, int gpu);
 /* The state check (cg_finite.c): the variables it looks at, its test of a value, the
  * report of a failed one; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);
@@ -146,11 +156,6 @@ void cg_finite_lo(const IrModel *m, const IrVar *v, StrBuf *out);
 void cg_finite_report(const IrModel *m, const IrVar *v, const char *x, const char *n,
                       const char *step, const char *how, StrBuf *out);
 void cg_finite_c(Out *o, const IrModel *m);
-/* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
- * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
-const char *cg_spikes_open(const IrRecord *rec);
-/* 1 when a recording of m is an .h5 file. */
-int cg_needs_hdf5(const IrModel *m);
 
 /* --- cg_ckpt.c: checkpoints ---------------------------------------------- */
 
@@ -179,7 +184,7 @@ uint64_t cg_ckpt_hash(Compiler *cc, const IrModel *m);
 void cg_ckpt_hash_decl(Compiler *cc, Out *o, const IrModel *m);
 void cg_ckpt_c(Compiler *cc, Out *o, IrModel *m);
 
-/* --dump=ir: the lowered model as readable text (cg_print.c). */
+/* --- cg_dump.c: --dump=ir, the lowered model as readable text ------------ */
 void cg_dump_ir(IrModel *m, StrBuf *out);
 
 /* --- back ends ------------------------------------------------------------ */

@@ -53,7 +53,7 @@
  *                   lattice box around i for `within`) and keeps j when it is not an autapse
  *                   to drop, the rule's condition holds and, with a probability p(i, j),
  *                       x = draw(element = i, sub = j): nrt_u01_53(x.v[0], x.v[1]) <= p
- *                   (codegen/cg_build.c, cg_conn_row). Each pair has its own draw, so rows
+ *                   (codegen/cg_conn.c, cg_conn_row). Each pair has its own draw, so rows
  *                   and pairs can be visited in any order. Two passes: count, then fill.
  *   Output: row_ptr (n_pre + 1 int64), col (nnz int32, post index local to the post target).
  *   The device build (rt_gpu_conn.c, kernels in nrt_conn_dev.h) follows the same text and

@@ -1,0 +1,57 @@
+/* c_priv.h -- the C back end's private header: what its files share, by file.
+ *
+ * backend_c.c holds the Backend object (emit_c writes the program's parts in order); each
+ * other file emits one concern of the generated program, c_common.c what they all use.
+ * Nothing here is seen outside codegen/c: the rest of neuroc reaches the C back end only
+ * through backend_c (codegen.h).
+ */
+#ifndef NEUROC_C_PRIV_H
+#define NEUROC_C_PRIV_H
+
+#include "codegen.h"
+
+/* --- c_common.c: the dialect hooks, storage types, the arrays owned ----- */
+CgDialect cgc_dialect(const IrModel *m, const IrPop *pop);   /* cg_dialect with the C hooks */
+const char *cgc_storage_type(IrType t);                      /* "real" or "int32_t" */
+void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b);   /* b = e's text */
+/* An array the program allocates, freed by free_all() on every way out: fmt names it. */
+void cgc_own(const char *fmt, ...) NC_PRINTF(1, 2);
+void cgc_own_reset(void);                  /* forget the arrays (before and after a model) */
+void cgc_free_all(Out *o);                 /* free_all(): nrt_free of every array owned */
+
+/* --- c_host.c: the program around the populations and projections ------- */
+void cgc_prelude(Out *o, const IrModel *m);    /* includes, types, inline helpers */
+void cgc_records(Out *o, const IrModel *m);    /* the recordings and open_records() */
+void cgc_step(Out *o, const IrModel *m);       /* do_step() */
+void cgc_step_mpi(Out *o, const IrModel *m);   /* --mpi: local_step(), deliver_step() */
+void cgc_main(Out *o, const IrModel *m);       /* check_finite, free_all, fail, main() */
+
+/* --- c_neuron.c: populations --------------------------------------------- */
+void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m);   /* its arrays, scalars */
+void cgc_pop_init(Out *o, const IrPop *p, const IrModel *m);   /* props_<P>, init_<P> */
+void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m);   /* step_<P> */
+/* One exact propagator's Phi and Psi into entries `which`, `which` + 1 of pr (dd: double). */
+void cgc_one_prop(Out *o, const CgDialect *dd, const IrProp *pr, IrExpr **A, int which);
+
+/* --- c_proj.c: stored static projections and the delay rings ------------ */
+void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_ */
+void cgc_ring_alloc(Out *o, const IrProj *j);   /* the end of build_<J>: j's ring, sized maxd + 1 */
+void cgc_ring_decl(Out *o, const IrProj *j);    /* the declarations of j's ring, if it owns one */
+
+/* --- c_proc.c: procedural projections ------------------------------------ */
+void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
+
+/* --- c_plast.c: plastic projections -------------------------------------- */
+/* The row function (PAIRS), storage, props_, build_, arrive_, learn_, catchup_ of j. */
+void cgc_plast(Out *o, const IrProj *j, const IrModel *m);
+
+/* --- c_mpi.c: distributed runs (--mpi) ----------------------------------- */
+int cgc_mpi_replicated(const IrModel *m, const IrPop *p);   /* every rank steps all of p */
+int cgc_mpi_recorded(const IrModel *m, const IrProj *j);    /* `record ... of j` exists */
+void cgc_mpi_prelude(Out *o);                               /* mpi, nc_D, nc_stop, nc_view */
+/* <c><lo>, <c><hi>: this rank's slice of j's post population, in j's post view. */
+void cgc_mpi_view(Out *o, const IrProj *j, const char *c, const char *lo, const char *hi);
+/* In build_<J>, after the full build: keep the synapses onto this rank's slice. */
+void cgc_mpi_restrict(Out *o, const IrModel *m, const IrProj *j, int file);
+
+#endif

@@ -1,0 +1,164 @@
+/* c_proc.c -- the C back end's procedural projections (IrProj.procedural, docs/language.md
+ * §12.4): no synapse arrays; the rows are regenerated from the seed wherever they are needed,
+ * through the row loops of cg_proc.c, into the same delay rings as stored projections.
+ */
+#include "c_priv.h"
+
+/* {===== procedural projections ===== */
+
+/* What the row loops (cg_row_loops) run per synapse of a procedural projection. */
+typedef struct ProcBody {
+    const IrProj *j;
+    const CgDialect *d, *dd;      /* w in real, delay in double */
+    int what;                     /* PB_* */
+    int mpi;                      /* deliver only into this rank's slice (m->mpi) */
+} ProcBody;
+
+enum { PB_BUILD, PB_DELIVER, PB_FILL };
+
+/* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c). */
+static void proc_delay(Out *o, const ProcBody *pb)
+{
+    StrBuf b = {0};
+    if (!pb->j->delay) {
+        out_line(o, "const int32_t dd = 1;");
+        return;
+    }
+    cg_expr(pb->dd, pb->j->delay, &b);
+    out_line(o, "const double delay = %s;", b.s);
+    out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+    out_open(o, "if (!(steps < 1e9))");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
+             pb->j->name);
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+    sb_free(&b);
+}
+
+static void proc_body(Out *o, const void *arg)
+{
+    const ProcBody *pb = arg;
+    const char *c = pb->j->cname;
+    StrBuf b = {0};
+    if (pb->what != PB_BUILD) {
+        cg_expr(pb->d, pb->j->w, &b);
+        out_line(o, "const real w = %s;", b.s);
+        out_line(o, "(void)w;");
+    }
+    proc_delay(o, pb);
+    if (pb->what == PB_BUILD) {
+        out_line(o, "if (dd > maxd) maxd = dd;");
+        if (pb->mpi)
+            out_line(o, "if (dd < %s_dmin) %s_dmin = dd;", c, c);
+    } else if (pb->what == PB_DELIVER) {
+        if (pb->mpi)   /* only this rank's targets */
+            out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
+        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
+                 (long long)pb->j->post.size);
+    } else {
+        out_line(o, "const int64_t s = c.row_ptr[i] + rank;");
+        out_line(o, "c.col[s] = (int32_t)j;");
+        out_line(o, "w_[s] = w;");
+        if (pb->j->delay)
+            out_line(o, "d_[s] = dd;");
+    }
+    sb_free(&b);
+}
+
+/* Row i's loops with `rank` and `key0` declared around them. */
+static void proc_row(Out *o, const ProcBody *pb)
+{
+    out_begin(o);
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    cg_row_loops(o, pb->d, pb->j, proc_body, pb);
+    out_close(o);
+}
+
+/* A procedural projection (IrProj.procedural): no synapse arrays. build_* walks every row
+ * once (the longest delay sizes the ring; a bad delay stops the program as when stored),
+ * propagate_* regenerates the rows of this step's spikes and adds into the ring, and
+ * save_* (--save-connectivity) writes the synapses as the stored form would hold them. */
+void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
+{
+    const char *c = j->cname;
+    CgDialect d = cgc_dialect(m, j->pre.pop);
+    d.rng_elem = "i";
+    d.rng_sub = "rank";
+    d.rng_step = "0";
+    d.index = "i";
+    CgDialect dd = d;
+    dd.dbl = 1;
+    dd.real = "double";
+    ProcBody pb = {j, &d, &dd, PB_BUILD, m->mpi};
+    out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld], procedural (rows regenerated per spike) */",
+             j->name, j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
+             j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
+    if (j->rule == IR_PAIRS)
+        cg_conn_row(o, &d, j, "static", "");   /* for the memory plan's estimate */
+    cgc_ring_decl(o, j);
+    if (m->mpi)
+        out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
+                 c, c, c);
+    out_blank(o);
+    out_open(o, "static int build_%s(void)", c);
+    if (m->mpi)
+        cgc_mpi_view(o, j, c, "_vlo", "_vhi");
+    out_line(o, "int64_t maxd = 1;");
+    if (j->delay) {
+        out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
+        proc_row(o, &pb);
+        out_close(o);
+    }
+    cgc_ring_alloc(o, j);
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* regenerate the rows of this step's spikes of %s, into the ring at step + delay */", j->pre.pop->name);
+    out_open(o, "static void propagate_%s(int64_t step)", c);
+    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
+    out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    pb.what = PB_DELIVER;
+    proc_row(o, &pb);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* --save-connectivity: the rows, their weights and delays, as stored connectivity holds them */");
+    out_open(o, "static int save_%s(void)", c);
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = %lld;", (long long)j->pre.size);
+    out_line(o, "c.n_post = %lld;", (long long)j->post.size);
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "if (!c.row_ptr) return -1;");
+    out_line(o, "c.row_ptr[0] = 0;");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre; i++)");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    out_begin(o);
+    cg_row_loops(o, &d, j, NULL, NULL);
+    out_close(o);
+    out_line(o, "c.row_ptr[i + 1] = c.row_ptr[i] + rank;");
+    out_close(o);
+    out_line(o, "c.nnz = c.row_ptr[c.n_pre];");
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "real *w_ = nrt_alloc(&ctx, n * sizeof(real), \"%s: weights\");", j->name);
+    out_line(o, "int32_t *d_ = %s;", j->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.col || !w_%s;", j->delay ? " || !d_" : "");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre && !bad; i++)");
+    pb.what = PB_FILL;
+    proc_row(o, &pb);
+    out_close(o);
+    out_line(o, "bad = bad || nrt_conn_save(&ctx, \"%s\", &c, w_, (int)sizeof(real), d_) != NRT_OK;", j->name);
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w_);");
+    out_line(o, "nrt_free(d_);");
+    out_line(o, "return bad ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* ===== procedural projections =====} */

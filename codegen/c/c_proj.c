@@ -1,0 +1,140 @@
+/* c_proj.c -- the C back end's stored static projections: build_<J> makes the synapses
+ * (nrt_conn_build or an edge file, then the weights and delays), propagate_<J> pushes a
+ * step's spikes into the delay ring of the target (IrProj.ring), which the target's step
+ * reads (c_neuron.c). The rings are also those of procedural projections (c_proc.c).
+ */
+#include "c_priv.h"
+
+/* The end of build_<j>, its longest delay in `maxd`: j's ring has maxd + 1 slots; a ring
+ * shared by merged receptors (IrProj.ring) has the most any of its projections needs and is
+ * allocated by the last of them. */
+void cgc_ring_alloc(Out *o, const IrProj *j)
+{
+    const char *r = j->ring->cname;
+    if (j->ring->ring_n == 1) {
+        out_line(o, "%s_D = maxd + 1;", r);
+    } else {
+        out_line(o, "if (maxd + 1 > %s_D) %s_D = maxd + 1;", r, r);
+        if (!j->ring_last) {
+            out_line(o, "return 0; /* the last projection into the ring of %s allocates it */", j->ring->name);
+            return;
+        }
+    }
+    out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
+             (long long)j->post.size, j->ring->name);
+    out_line(o, "return %s_ring ? 0 : -1;", r);
+    cgc_own("%s_ring", r);
+}
+
+/* The declarations of j's ring, if j owns one. */
+void cgc_ring_decl(Out *o, const IrProj *j)
+{
+    if (j->ring != j)
+        return;
+    out_line(o, "static int64_t %s_D; /* ring slots: longest delay + 1 */", j->cname);
+    out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
+}
+
+/* A stored static projection: its synapses (nrt_csr, weights, delays) built at load time,
+ * and propagate_<J>, which pushes a step's spikes into the ring at step + delay. */
+void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
+{
+    CgDialect d = cgc_dialect(m, j->pre.pop);
+    d.rng_elem = "i";
+    d.rng_sub = "rank";
+    d.rng_step = "0";
+    d.index = "i";
+    StrBuf b = {0};
+    out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld] */", j->name, j->pre.pop->name,
+             (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size), j->post.pop->name,
+             (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
+    out_line(o, "static nrt_csr %s;", j->cname);
+    if (j->rule == IR_FROM_FILE) {
+        StrBuf f = {0};
+        cg_cstring(j->file, &f);
+        out_line(o, "static const char *const %s_file = \"%s\";", j->cname, f.s);
+        out_line(o, "static double *%s_fw, *%s_fd; /* the file's w and delay columns, or NULL */",
+                 j->cname, j->cname);
+        sb_free(&f);
+        d.edge[0] = arena_printf(&cc->arena, "%s_fw[s]", j->cname);
+        d.edge[1] = arena_printf(&cc->arena, "(%s_fd ? %s_fd[s] : 0.0)", j->cname, j->cname);
+    }
+    if (j->rule == IR_PAIRS)
+        cg_conn_row(o, &d, j, "static", "");
+    out_line(o, "static real *%s_w;", j->cname);
+    out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
+    cgc_ring_decl(o, j);
+    out_blank(o);
+    CgDialect dd = d;
+    dd.dbl = 1;
+    dd.real = "double";
+    out_open(o, "static int build_%s(void)", j->cname);
+    if (j->rule == IR_FROM_FILE) {
+        out_line(o, "if (nrt_conn_file(&ctx, %s_file, %lld, %lld, %d, &%s, &%s_fw, &%s_fd) != NRT_OK) return -1;",
+                 j->cname, (long long)j->pre.size, (long long)j->post.size, cg_uses_edge(j->w, 0),
+                 j->cname, j->cname, j->cname);
+    } else {
+        cg_conn_spec(o, j);
+        out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", j->cname);
+    }
+    if (m->mpi)
+        cgc_mpi_restrict(o, m, j, j->rule == IR_FROM_FILE);
+    out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
+             j->cname, j->cname, j->cname, j->name);
+    out_line(o, "if (!%s_w) return -1;", j->cname);
+    cgc_own("%s_w", j->cname);
+    if (j->delay) {
+        out_line(o, "%s_d = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(int32_t), \"%s: delays\");",
+                 j->cname, j->cname, j->cname, j->name);
+        out_line(o, "if (!%s_d) return -1;", j->cname);
+        cgc_own("%s_d", j->cname);
+    }
+    out_line(o, "int64_t maxd = 1;");
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", j->cname);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
+    if (m->mpi)
+        out_line(o, "const int64_t j = %s.col[s], rank = rk[s]; /* its rank in the full row */", j->cname);
+    else
+        out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", j->cname, j->cname);
+    out_line(o, "(void)j; (void)rank;");
+    cgc_expr_str(&d, j->w, &b);
+    out_line(o, "%s_w[s] = %s;", j->cname, b.s);
+    if (j->delay) {
+        cgc_expr_str(&dd, j->delay, &b);
+        out_line(o, "const double delay = %s;", b.s);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
+                 j->name);
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "%s_d[s] = dd;", j->cname);
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    if (m->mpi)
+        out_line(o, "nrt_free(rk);");
+    cgc_ring_alloc(o, j);
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* push this step's spikes of %s into the ring, to arrive at step + delay */", j->pre.pop->name);
+    out_open(o, "static void propagate_%s(int64_t step)", j->cname);
+    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
+    out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
+    if (j->delay)
+        out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->ring->cname);
+    else
+        out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->ring->cname);
+    out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->post.size,
+             j->cname, j->cname);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    sb_free(&b);
+}

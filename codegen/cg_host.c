@@ -1,0 +1,127 @@
+/* cg_host.c -- pieces of the host program every back end shares: the spike-file lookup
+ * helper, the runtime calls that open recordings, and the start of main (the run context,
+ * the command line, the populations; with --mpi, the ranks).
+ */
+#include <string.h>
+
+#include "codegen.h"
+
+/* Contract: codegen.h. */
+void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
+{
+    int any = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->sfile) {
+            out_line(o, "#define %s_sfn ((int64_t)%lld) /* steps covered by the spike file's CSR */",
+                     m->pops[i]->cname, (long long)m->total_steps);
+            any = 1;
+        }
+    if (!any)
+        return;
+    out_line(o, "/* spike when from_file: is neuron n in the step's sorted list? */");
+    out_open(o, "%s int nc_sf_has(%sconst int64_t *p, %sconst int32_t *x, int64_t ns, int64_t step, int64_t n)",
+             qual, gq, gq);
+    out_line(o, "if (step < 0 || step >= ns) return 0;");
+    out_line(o, "int64_t lo = p[step], hi = p[step + 1];");
+    out_line(o, "const int64_t end = hi;");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if ((int64_t)x[mid] < n) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "return lo < end && (int64_t)x[lo] == n;");
+    out_close(o);
+}
+
+/* 1 when a recording goes to an HDF5 file (its name ends in .h5). */
+static int is_h5(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 3 && strcmp(file + n - 3, ".h5") == 0;
+}
+
+/* Contract: see codegen.h. */
+const char *cg_spikes_open(const IrRecord *rec)
+{
+    return is_h5(rec->file) ? "nrt_rec_spikes_h5" : "nrt_rec_spikes";
+}
+
+/* Contract: see codegen.h. */
+int cg_needs_hdf5(const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs; r++)
+        if (is_h5(m->recs[r].file))
+            return 1;
+    return 0;
+}
+
+/* The start of a generated program's main, shared by every back end: the run context (model,
+ * back end, seed, dt, steps), the command line, the seed key and the populations. */
+void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *before_init)
+{
+    StrBuf b = {0};
+    cg_cstring(m->name, &b);
+    out_open(o, "int main(int argc, char **argv)");
+    out_line(o, "ctx.model = \"%s\";", b.s);
+    out_line(o, "ctx.backend = \"%s\";", backend);
+    out_line(o, "ctx.default_seed = %lluULL;", (unsigned long long)m->seed);
+    out_line(o, "ctx.dt = dt;");
+    out_line(o, "ctx.total_steps = %lld;", (long long)m->total_steps);
+    out_line(o, "ctx.nphases = %d;", m->nphases);
+    if (m->nrtparams) {
+        out_open(o, "static nrt_param nc_params[%d] =", m->nrtparams);
+        for (int i = 0; i < m->nrtparams; i++) {
+            const IrVar *v = m->rtparams[i].var;
+            StrBuf n = {0}, u = {0}, du = {0};
+            cg_cstring(m->rtparams[i].name, &n);
+            cg_cstring(v->unit ? v->unit : "1", &u);
+            cg_cstring(v->decl_unit ? v->decl_unit : "1", &du);
+            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g, \"%s\", %.17g},", n.s, u.s,
+                     v->dim.e[0], v->dim.e[1], v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5],
+                     v->type == IRT_INT, v->init, du.s, v->decl_unit ? v->decl_scale : 1.0);
+            sb_free(&n);
+            sb_free(&u);
+            sb_free(&du);
+        }
+        out_close_with(o, ";");
+        out_line(o, "ctx.params = nc_params;");
+        out_line(o, "ctx.nparams = %d;", m->nrtparams);
+    }
+    out_line(o, "ctx.model_hash = nc_model_hash;");
+    if (before_init)
+        out_line(o, "%s", before_init);
+    out_line(o, "nrt_status st = nrt_init(&ctx, argc, argv);");
+    out_line(o, "if (st == NRT_EHELP) return ctx.exit_status;");
+    out_open(o, "if (st != NRT_OK)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return st == NRT_EINVAL ? 2 : 1;");
+    out_close(o);
+    out_line(o, "seedkey = nrt_seed_key(ctx.seed);");
+    int checked = 0;
+    for (int i = 0; i < m->npops; i++)
+        checked |= cg_finite_any(m->pops[i]);
+    if (!checked)   /* so that --bench and the manifest say so */
+        out_line(o, "ctx.check_finite = 0; /* no state to check (or neuroc --no-check-finite) */");
+    for (int i = 0; i < m->npops; i++) {
+        StrBuf pn = {0};
+        cg_cstring(m->pops[i]->name, &pn);
+        out_line(o, "nrt_pop_register(&ctx, \"%s\", %lld);", pn.s, (long long)m->pops[i]->size);
+        sb_free(&pn);
+    }
+    sb_free(&b);
+}
+
+/* Contract: codegen.h. */
+void cg_mpi_start(Out *o)
+{
+    out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
+    out_open(o, "if (!mpi)");
+    out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 1;");
+    out_close(o);
+    out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+}
