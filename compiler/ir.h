@@ -201,7 +201,7 @@ struct IrTopk {
     IrBlock after;
 };
 
-/* ORDER: nrt_rule in neurort.h (cg_build.c maps one to the other by name). */
+/* ORDER: nrt_rule in neurort.h (cg_conn.c maps one to the other by name). */
 typedef enum IrRule {
     IR_ALL_TO_ALL = 1, IR_ONE_TO_ONE, IR_FIXED_PROB, IR_FIXED_INDEGREE, IR_FIXED_OUTDEGREE,
     IR_FIXED_TOTAL, IR_FROM_FILE,

@@ -409,6 +409,115 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
 
 /* One state recording: a panel per variable, a trace per neuron (the first MAX_TRACES);
  * longer than two samples per pixel, each pixel column shows its minimum and maximum. */
+/* The rows of a state recording (time, then cols values): *data malloc'd, *rows of them. */
+static nrt_status state_read(Plot *P, const char *file, const char *path, int cols,
+                             double **data, int64_t *rows)
+{
+    Reader *r = pl_rd_open(P->ctx, path, cols, NULL);
+    int64_t cap = 0;
+    double *grown;
+    *data = NULL;
+    *rows = 0;
+    if (!r)
+        return NRT_EINVAL;
+    for (;;) {
+        if (*rows == cap) {
+            cap = cap ? cap * 2 : 1024;
+            grown = realloc(*data, sizeof **data * (size_t)(cap * (1 + cols)));
+            if (!grown) {
+                free(*data);
+                *data = NULL;
+                pl_rd_close(r);
+                nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
+                return NRT_ENOMEM;
+            }
+            *data = grown;
+        }
+        if (!pl_rd_row(r, *data + *rows * (1 + cols), cols))
+            break;
+        (*rows)++;
+    }
+    pl_rd_close(r);
+    return NRT_OK;
+}
+
+/* The y range of columns first .. first + shown - 1 (finite values), padded. */
+static void state_range(const double *data, int64_t rows, int cols, int first, int shown,
+                        double *plo, double *phi)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int64_t s = 0; s < rows; s++)
+        for (int k = 0; k < shown; k++) {
+            double x = data[s * (1 + cols) + 1 + first + k];
+            if (isfinite(x)) {
+                lo = fmin(lo, x);
+                hi = fmax(hi, x);
+            }
+        }
+    if (!(lo <= hi)) {
+        lo = 0;
+        hi = 1;
+    } else if (hi - lo < 1e-12 * fmax(1.0, fabs(hi))) {
+        double pad = fabs(hi) > 0 ? 0.1 * fabs(hi) : 1.0;
+        lo -= pad;
+        hi += pad;
+    } else {
+        double pad = 0.05 * (hi - lo);
+        lo -= pad;
+        hi += pad;
+    }
+    *plo = lo;
+    *phi = hi;
+}
+
+/* The path data of column c: every sample, or (decim) each pixel column's min and max. */
+static void state_trace(FILE *f, const nrt_panel *pn, const double *data, int64_t rows, int cols,
+                        int c0, int decim)
+{
+    int64_t s;
+    int pen = 0;
+    if (!decim) {
+        for (s = 0; s < rows; s++) {
+            double t = data[s * (1 + cols)], x = data[s * (1 + cols) + c0];
+            if (!isfinite(x)) {
+                pen = 0;
+                continue;
+            }
+            fprintf(f, "%c%.2f %.2f", pen ? 'L' : 'M', nrt_svg_px(pn, t),
+                    nrt_svg_py(pn, x));
+            pen = 1;
+        }
+    } else {
+        /* pixel column of each sample by its time; a column's min and max */
+        int ncol = (int)pn->w, c, cur = -1;
+        double mn = INFINITY, mx = -INFINITY;
+        for (s = 0; s <= rows; s++) {
+            double x = s < rows ? data[s * (1 + cols) + c0] : NAN;
+            c = s < rows ? (int)(nrt_svg_px(pn, data[s * (1 + cols)]) - pn->x) : ncol;
+            c = c < 0 ? 0 : c > ncol ? ncol : c;
+            if (c == ncol && s < rows)
+                c = ncol - 1;
+            if (c != cur && cur >= 0) {
+                if (mn <= mx) {
+                    double xc = pn->x + cur + 0.5;
+                    fprintf(f, "%c%.2f %.2fL%.2f %.2f", pen ? 'L' : 'M', xc,
+                            nrt_svg_py(pn, mn), xc, nrt_svg_py(pn, mx));
+                    pen = 1;
+                } else {
+                    pen = 0;
+                }
+                mn = INFINITY;
+                mx = -INFINITY;
+            }
+            cur = c;
+            if (isfinite(x)) {
+                mn = fmin(mn, x);
+                mx = fmax(mx, x);
+            }
+        }
+    }
+}
+
 static nrt_status fig_state(Plot *P, const Json *rec)
 {
     const char *file = pl_jstr(rec, "file", "?"), *pop = pl_jstr(rec, "population", "?");
@@ -418,12 +527,12 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     int nv = vars && vars->type == J_ARR ? vars->n : 0;
     int ni = neurons && neurons->type == J_ARR ? neurons->n : 0;
     int cols = nv * ni, shown = ni < MAX_TRACES ? ni : MAX_TRACES, v, k;
-    int64_t rows = 0, cap = 0, s;
-    double *data = NULL, *grown;
+    int64_t rows = 0;
+    double *data = NULL;
     char name[300], *path, title[400], ylabel[300], note[300], caption[512];
     const char *labels[MAX_TRACES];
     char lab[MAX_TRACES][48];
-    Reader *r;
+    nrt_status st;
     FILE *f;
     int H = 60 + nv * 280;
 
@@ -432,27 +541,10 @@ static nrt_status fig_state(Plot *P, const Json *rec)
     fig_name(P, name, sizeof name, "state", file);
     if (!(path = path_in(P, file)))
         return NRT_ENOMEM;
-    r = pl_rd_open(P->ctx, path, cols, NULL);
+    st = state_read(P, file, path, cols, &data, &rows);
     free(path);
-    if (!r)
-        return NRT_EINVAL;
-    for (;;) {
-        if (rows == cap) {
-            cap = cap ? cap * 2 : 1024;
-            grown = realloc(data, sizeof *data * (size_t)(cap * (1 + cols)));
-            if (!grown) {
-                free(data);
-                pl_rd_close(r);
-                nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
-                return NRT_ENOMEM;
-            }
-            data = grown;
-        }
-        if (!pl_rd_row(r, data + rows * (1 + cols), cols))
-            break;
-        rows++;
-    }
-    pl_rd_close(r);
+    if (st != NRT_OK)
+        return st;
     if (!(f = fig_open(P, name))) {
         free(data);
         return NRT_EIO;
@@ -479,26 +571,7 @@ static nrt_status fig_state(Plot *P, const Json *rec)
         nrt_svg_text(f, vn);
         fputs("\">\n", f);
         int decim = (double)rows > 2 * pn.w;
-        for (s = 0; s < rows; s++)
-            for (k = 0; k < shown; k++) {
-                double x = data[s * (1 + cols) + 1 + v * ni + k];
-                if (isfinite(x)) {
-                    lo = fmin(lo, x);
-                    hi = fmax(hi, x);
-                }
-            }
-        if (!(lo <= hi)) {
-            lo = 0;
-            hi = 1;
-        } else if (hi - lo < 1e-12 * fmax(1.0, fabs(hi))) {
-            double pad = fabs(hi) > 0 ? 0.1 * fabs(hi) : 1.0;
-            lo -= pad;
-            hi += pad;
-        } else {
-            double pad = 0.05 * (hi - lo);
-            lo -= pad;
-            hi += pad;
-        }
+        state_range(data, rows, cols, v * ni, shown, &lo, &hi);
         pn.ylo = lo;
         pn.yhi = hi;
         if (strcmp(u, "1") == 0)
@@ -507,51 +580,11 @@ static nrt_status fig_state(Plot *P, const Json *rec)
             snprintf(ylabel, sizeof ylabel, "%s (%s)", vn, u);
         nrt_svg_axes(f, &pn, "time (ms)", ylabel, 0);
         for (k = 0; k < shown; k++) {
-            int pen = 0;
             fprintf(f, "<path class=\"trace\" data-variable=\"");
             nrt_svg_text(f, vn);
             fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\" d=\"",
                     nrt_svg_color(k));
-            if (!decim) {
-                for (s = 0; s < rows; s++) {
-                    double t = data[s * (1 + cols)], x = data[s * (1 + cols) + 1 + v * ni + k];
-                    if (!isfinite(x)) {
-                        pen = 0;
-                        continue;
-                    }
-                    fprintf(f, "%c%.2f %.2f", pen ? 'L' : 'M', nrt_svg_px(&pn, t),
-                            nrt_svg_py(&pn, x));
-                    pen = 1;
-                }
-            } else {
-                /* pixel column of each sample by its time; a column's min and max */
-                int ncol = (int)pn.w, c, cur = -1;
-                double mn = INFINITY, mx = -INFINITY;
-                for (s = 0; s <= rows; s++) {
-                    double x = s < rows ? data[s * (1 + cols) + 1 + v * ni + k] : NAN;
-                    c = s < rows ? (int)(nrt_svg_px(&pn, data[s * (1 + cols)]) - pn.x) : ncol;
-                    c = c < 0 ? 0 : c > ncol ? ncol : c;
-                    if (c == ncol && s < rows)
-                        c = ncol - 1;
-                    if (c != cur && cur >= 0) {
-                        if (mn <= mx) {
-                            double xc = pn.x + cur + 0.5;
-                            fprintf(f, "%c%.2f %.2fL%.2f %.2f", pen ? 'L' : 'M', xc,
-                                    nrt_svg_py(&pn, mn), xc, nrt_svg_py(&pn, mx));
-                            pen = 1;
-                        } else {
-                            pen = 0;
-                        }
-                        mn = INFINITY;
-                        mx = -INFINITY;
-                    }
-                    cur = c;
-                    if (isfinite(x)) {
-                        mn = fmin(mn, x);
-                        mx = fmax(mx, x);
-                    }
-                }
-            }
+            state_trace(f, &pn, data, rows, cols, 1 + v * ni + k, decim);
             fputs("\"/>\n", f);
         }
         nrt_svg_legend(f, &pn, shown, labels);
