@@ -497,35 +497,38 @@ static nrt_status cl_oom(nrt_gpu *g, cl_int e, size_t bytes, const char *what)
     return NRT_EDEVICE;
 }
 
-/* Fill bytes [off, off + n) of m with a pattern of `size` bytes (1 or 4; off and n multiples
- * of it), in pieces of at most 256 MiB, 4 bytes at a time where they line up: NVIDIA's
- * driver breaks its queue (CL_INVALID_COMMAND_QUEUE) on one fill of 1.5 GB with a 1-byte
- * pattern, which is how the microcircuit's arena grows in table mode. */
-static cl_int fill(cl_command_queue q, cl_mem m, const uint32_t *pat, size_t size, size_t off,
-                   size_t n)
+/* Fill bytes [off, off + n) of m with the 4-byte value v, starting at a byte of it that
+ * off fixes (byte i of the buffer gets byte i % 4 of v; off and n need not be multiples of
+ * 4). The body goes in fills of a 128-byte pattern, at most 256 MiB each; the ends, under
+ * 128 bytes, are written. NVIDIA's driver faults on fills whose index in pattern-sized
+ * elements passes about 2^31 (a 1-byte pattern over 1.5 GB, a 4-byte one past 8 GiB: the
+ * queue breaks, CL_INVALID_COMMAND_QUEUE, and the context with it); 128-byte elements put
+ * that past 256 GiB. */
+static cl_int fill(cl_command_queue q, cl_mem m, uint32_t v, size_t off, size_t n)
 {
     const size_t piece = (size_t)1 << 28;
+    uint32_t pat[64];   /* 128 bytes the fills repeat; twice that for the ends */
+    size_t a = (off + 127) / 128 * 128, b = (off + n) / 128 * 128;
     cl_int e = CL_SUCCESS;
-    if (size == 1 && n >= 4) {   /* the 4-byte body, then the 1-byte ends */
-        size_t a = (off + 3) / 4 * 4, b = (off + n) / 4 * 4;
-        if ((e = fill(q, m, pat, 1, off, a - off)) == CL_SUCCESS &&
-            (e = fill(q, m, pat, 4, a, b - a)) == CL_SUCCESS)
-            e = fill(q, m, pat, 1, b, off + n - b);
-        return e;
-    }
-    while (n > 0 && e == CL_SUCCESS) {
-        size_t k = n < piece ? n : piece;
-        e = cl.clEnqueueFillBuffer(q, m, pat, size, off, k, 0, NULL, NULL);
-        off += k;
-        n -= k;
-    }
+    for (int i = 0; i < 64; i++)
+        pat[i] = v;
+    if (a >= b)   /* no whole element, so n < 256: one write */
+        return n ? cl.clEnqueueWriteBuffer(q, m, CL_TRUE, off, n, (char *)pat + off % 4, 0,
+                                           NULL, NULL) : CL_SUCCESS;
+    if (a > off)
+        e = cl.clEnqueueWriteBuffer(q, m, CL_TRUE, off, a - off, (char *)pat + off % 4, 0, NULL,
+                                    NULL);
+    for (size_t o = a; o < b && e == CL_SUCCESS; o += piece)
+        e = cl.clEnqueueFillBuffer(q, m, pat, 128, o, b - o < piece ? b - o : piece, 0,
+                                   NULL, NULL);
+    if (e == CL_SUCCESS && off + n > b)
+        e = cl.clEnqueueWriteBuffer(q, m, CL_TRUE, b, off + n - b, pat, 0, NULL, NULL);
     return e;
 }
 
 static nrt_status cl_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t *h)
 {
     cl_gpu *c = CLG(g);
-    static const uint32_t zero = 0;
     cl_mem m;
     cl_int e;
     if (c->max_alloc && bytes > c->max_alloc)
@@ -538,7 +541,7 @@ static nrt_status cl_alloc(nrt_gpu *g, size_t bytes, const char *what, uintptr_t
         return cl_fail(g->ctx, e, "allocating %s (%zu bytes) on the device", what, bytes);
     }
     /* Zero it now and wait: drivers may allocate lazily, and a failure shows here. */
-    e = fill(c->q, m, &zero, 1, 0, bytes);
+    e = fill(c->q, m, 0, 0, bytes);
     if (e == CL_SUCCESS)
         e = cl.clFinish(c->q);
     if (e != CL_SUCCESS) {
@@ -606,7 +609,7 @@ static nrt_status cl_read(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, void *ds
 static nrt_status cl_fill32(nrt_gpu *g, const nrt_gpu_buf *b, size_t off, uint32_t v,
                             size_t bytes)
 {
-    cl_int e = fill(CLG(g)->q, (cl_mem)b->h, &v, sizeof v, off, bytes);
+    cl_int e = fill(CLG(g)->q, (cl_mem)b->h, v, off, bytes);
     return e == CL_SUCCESS ? NRT_OK : cl_copy_fail(g, e, "filling", b, off, bytes);
 }
 

@@ -124,7 +124,8 @@ static void check_arena(nrt_ctx *ctx)
 }
 
 /* $NEUROC_GPU_SYNC: a malformed value is refused at open; 1 waits after every launch and fill
- * (nrt_gpu_waited), the results unchanged. Fills past 256 MiB go in pieces (rt_opencl.c). */
+ * (nrt_gpu_waited), the results unchanged. Fills: a 128-byte pattern in pieces of at most
+ * 256 MiB, the unaligned ends written (rt_opencl.c). */
 static void check_sync_fill(nrt_ctx *ctx)
 {
     const size_t big = ((size_t)1 << 28) + 12;
@@ -148,6 +149,10 @@ static void check_sync_fill(nrt_ctx *ctx)
     CHECK(nrt_gpu_read(g, m, 0, w, sizeof w) == NRT_OK && w[0] == 0 && w[1] == 7 && w[3] == 7);
     CHECK(nrt_gpu_read(g, m, big - 8, w, 8) == NRT_OK && w[0] == 7 && w[1] == 7);
     CHECK(nrt_gpu_read(g, m, ((size_t)1 << 28) - 4, w, 8) == NRT_OK && w[0] == 7 && w[1] == 7);
+    /* a range without a whole 128-byte element (one write), its neighbours kept */
+    CHECK(nrt_gpu_fill32(g, m, 260, 9u, 200) == NRT_OK);
+    CHECK(nrt_gpu_read(g, m, 256, w, 8) == NRT_OK && w[0] == 7 && w[1] == 9);
+    CHECK(nrt_gpu_read(g, m, 456, w, 8) == NRT_OK && w[0] == 9 && w[1] == 7);
     src = program(arena_kernels, 0, &len);
     CHECKF(nrt_gpu_load(g, src, len, "-cl-std=CL1.2") == NRT_OK, "%s", ctx->errmsg);
     free(src);
