@@ -27,6 +27,10 @@
 #include <CL/cl.h>
 #include <dlfcn.h>
 
+#ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
+#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
+#endif
+
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
@@ -367,15 +371,37 @@ static nrt_status cl_open(nrt_ctx *ctx, int index, nrt_gpu **out)
     return st;
 }
 
+/* The build options: the program's, and for a program in table mode (the arena is on before
+ * it is loaded: its kernels read every argument from the table, into registers) on NVIDIA's
+ * driver a cap on registers so that every kernel launches with the device's largest
+ * work-group: without it the microcircuit's nc_k_synapses needs more than 128 and cannot
+ * launch with 512 work-items (CL_OUT_OF_RESOURCES; H200, 2026-11-27). */
+static const char *build_options(cl_gpu *c, const char *options, char *buf, size_t cap)
+{
+    cl_uint regs = 0;
+    int n = c->base.info.max_group_size;
+    if (!c->base.arena_on || !cl_has_ext(c->dev, "cl_nv_compiler_options") || n <= 0)
+        return options;
+    if (cl.clGetDeviceInfo(c->dev, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof regs, &regs,
+                           NULL) != CL_SUCCESS || regs == 0)
+        regs = 65536;
+    n = (int)(regs / (cl_uint)n);
+    n = n < 16 ? 16 : n > 255 ? 255 : n;
+    snprintf(buf, cap, "%s -cl-nv-maxrregcount=%d", options, n);
+    return buf;
+}
+
 static nrt_status cl_load_program(nrt_gpu *g, const void *image, size_t len,
                                   const char *options)
 {
     cl_gpu *c = CLG(g);
     const char *src = image;
+    char opts[1024];
     cl_int e, eb;
     c->prog = cl.clCreateProgramWithSource(c->cx, 1, &src, &len, &e);
     if (!c->prog)
         return cl_fail(g->ctx, e, "creating the device program");
+    options = build_options(c, options, opts, sizeof opts);
     eb = cl.clBuildProgram(c->prog, 1, &c->dev, options, NULL, NULL);
     if (eb != CL_SUCCESS) {
         size_t n = 0;
