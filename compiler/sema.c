@@ -8,6 +8,7 @@
  *   4. bodies    one fused per-neuron step body per population (receptors, stimuli,
  *                integration via ode.c, update, threshold, reset, refractoriness)
  * Checking and lowering are one walk: converting an AST expression yields IR and its Dim.
+ * The passes live in sema_*.c behind sema_priv.h; this file holds the pass list.
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
@@ -17,50 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neuro.h"
 #include "nrt_philox.h"
-#include "sema.h"
-
-/* {===== environments ===== */
-
-typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR } BindKind;
-
-typedef struct Inst Inst;
-typedef struct PopRef PopRef;
-
-typedef struct Bind {
-    const char *name;
-    BindKind kind;
-    SrcLoc loc;
-    IrExpr *e;                    /* B_VAL: the value */
-    Dim dim;
-    IrVar *var;                   /* assignable storage (states), or NULL */
-    int port;                     /* 1: an input port (e is its local) */
-    int is_param;
-    AstNode *ast;                 /* B_DERIVED: expression; B_FUNC/B_MODEL/B_RULE: node */
-    struct Env *denv;             /* B_DERIVED: where to evaluate */
-    IrExpr *memo;                 /* B_DERIVED: its value as declared (checked without error), */
-    int memo_anydim;              /* read at each use, which would otherwise convert it again: */
-    struct SynCtx *memo_syn;      /* a chain of n derived values using the previous one twice
-                                     cost 2^n conversions (the synapse context must match) */
-    int memo_bad;                 /* B_DERIVED: its declaration has an error (reported there,
-                                     or muted like every use's would be) */
-    PopRef *pop;                  /* B_POP */
-    IrProj *proj;                 /* B_PROJ */
-    const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
-                                     absolute path it names; NULL when it has no value (generic
-                                     check) or the value was reported */
-} Bind;
-
-typedef struct Env {
-    struct Env *parent;
-    Bind *v;
-    int n, cap;
-    int *slot;                    /* past ENV_LINEAR names: open hash of v (index + 1, 0 free),
-                                     2 * cap slots keyed by the interned name's address */
-} Env;
-
-#define ENV_LINEAR 16             /* scopes this small are searched in order */
+#include "sema_priv.h"
 
 static uint32_t env_hash(const char *name)
 {
@@ -69,7 +28,7 @@ static uint32_t env_hash(const char *name)
 }
 
 /* The first binding of `name` in scope e itself (names are interned: compared by address). */
-static Bind *env_find_here(Env *e, const char *name)
+Bind *sema_env_find_here(Env *e, const char *name)
 {
     if (!e->slot) {
         for (int i = 0; i < e->n; i++)
@@ -84,164 +43,21 @@ static Bind *env_find_here(Env *e, const char *name)
     return NULL;
 }
 
-static Bind *env_find(Env *e, const char *name)
+Bind *sema_env_find(Env *e, const char *name)
 {
     for (; e; e = e->parent) {
-        Bind *b = env_find_here(e, name);
+        Bind *b = sema_env_find_here(e, name);
         if (b)
             return b;
     }
     return NULL;
 }
 
-/* ===== environments =====} */
-
-typedef struct Port {
-    const char *name;
-    Dim dim;
-    int local;                    /* body local accumulating the port this step */
-} Port;
-
-typedef struct RInst {
-    AstNode *model;
-    Env env;
-    IrProj *proj;
-    int64_t off, size;            /* post view within the base population */
-    Port *port;                   /* target port of the post neuron */
-    int input_local;
-    AstNode *inits;               /* PC_RECEPTOR node (list = inits) */
-    Inst *post;
-    uint32_t site;
-    struct Stim *stim;            /* fed by a `stimulus ... via` instead of a projection */
-    Dim input_dim;                /* of its input, with `weight` bound (stimulus receptors) */
-    /* Merged receptors (merge_lead): an instance equal to an earlier linear one on the same
-     * post view adds its input into that one's (`lead`) and has no state of its own. */
-    int merge;                    /* may merge: not a plastic projection's, not onto top-k */
-    int lin;                      /* the model is linear (-1: not checked yet) */
-    struct RInst *lead;           /* the instance whose state this one's input joins, or NULL */
-    IrProj *ring;                 /* on a lead: the projection whose delay ring the group's
-                                     projections add into (the first of them), or NULL */
-    int slot;                     /* finish_rings: a lead's place in its instance's recs */
-} RInst;
-
-typedef struct Stim {
-    AstNode *node;
-    uint32_t id;
-    int64_t off, size;
-    Port *port;
-    RInst *rec;                   /* `via Model(args)`: the receptor it feeds, else NULL */
-} Stim;
-
-struct Inst {
-    AstNode *model;
-    IrPop *pop;
-    Env env;
-    Port *ports;
-    int nports;
-    RInst **recs;
-    int nrecs;
-    Stim *stims;
-    int nstims;
-    uint32_t step_site;           /* RNG call sites of NEURON_STEP draws */
-    IrVar *refr;
-    int refr_local;               /* the local holding `refractory` (valid with refr) */
-    int dummy;
-};
-
-struct PopRef {
-    const char *name;
-    Inst *inst;                   /* the base population's instance */
-    int64_t off, size;            /* the view */
-    SrcLoc loc;
-};
-
-/* The functions being inlined, innermost first (recursion check). */
-typedef struct FnFrame {
-    AstNode *fn;
-    const struct FnFrame *up;
-} FnFrame;
-
-typedef struct Sema {
-    Compiler *cc;
-    IrModel *m;
-    Env global;
-    AstNode *sim;
-    const char **set_pop, **set_par; /* `set P.x` targets, by base population */
-    int *set_view;                /* ... set through a view (the parameter becomes an array) */
-    int nsets;
-    AstNode **rt;                 /* `runtime` targets (FIELD nodes), settable like `set` ones */
-    int nrt;
-    Inst **insts;
-    int ninsts;
-    int nstims;
-    SrcLoc useloc;                /* where the model being instantiated is used */
-    const FnFrame *calls;         /* functions being inlined now (conv_func nests) */
-    AstNode **recursive;          /* functions already reported as recursive */
-    int nrecursive;
-    IrGrid grid_next;             /* the layout of the population being instantiated */
-    IrProj *proj;                 /* the projection being lowered (dist, dx .. du) */
-    Dim wsub;                     /* plastic synapse being lowered: the bound `weight` unit, */
-    int has_wsub;                 /* substituted into its parameters' declared dimensions */
-    struct SynCtx *syn;           /* the plastic synapse whose code is being converted, or NULL */
-    AstNode **syn_seen;           /* synapse models lowered once (later uses are muted) */
-    int nsyn_seen;
-    AstNode *topk_call;           /* the `topk` term of the spike condition being converted */
-    IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
-    struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
-    int nev;
-    int conv_depth;               /* conv() calls open: 0 outside an expression */
-    int inf_seen;                 /* conv(): the expression so far reads an infinite name */
-    int no_float_check;           /* a compile-time number (a count, a time in steps) */
-    const char *limit_msg;        /* the first expression over a size limit (conv), */
-    SrcLoc limit_loc;             /* reported even where diagnostics were muted */
-} Sema;
-
-typedef struct EvPending {
-    IrPlast *pl;
-    OdeEq *eqs;
-    int n;
-} EvPending;
-
-#define A_T 1u
-#define A_INDEX 2u
-#define A_PREPOST 4u
-#define A_CROSSED 8u
-#define A_POS 16u                 /* lattice positions pos.x .. pos.u of the neuron */
-#define A_REFR 32u                /* `refractory`: this step's flag (docs/language.md §9, step 4) */
-
-typedef struct Ctx {
-    Sema *S;
-    Compiler *cc;
-    Env *env;
-    IrPop *pop;                   /* owner of locals (NULL: none may be created) */
-    IrBlock *out;                 /* sink for statements (let) */
-    uint32_t stream;              /* RNG stream; 0: no random draws here */
-    uint32_t *site;
-    const char *where;            /* "a parameter value", for messages */
-    unsigned allow;
-    Inst *inst;                   /* for crossed(): where to add prev variables */
-    int depth;                    /* func inlining depth */
-    int64_t ioff;                 /* `i` = base index - ioff (views) */
-} Ctx;
-
-typedef struct Val {
-    IrExpr *e;
-    Dim d;
-    int ok;                       /* 0 after an error: suppress follow-up checks */
-    int anydim;                   /* the literal 0: matches every dimension */
-} Val;
-
-static Val conv(Ctx *x, AstNode *n);
-static int syn_name(Ctx *x, AstNode *n, Val *out);
-static Val syn_field(Ctx *x, AstNode *n);
-static int syn_assign_check(Ctx *x, AstNode *st, Bind *b);
-static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out);
-
 /* Array `v` of n elements of `size` (NULL when n is 0), with room for one more. Every such
  * array comes from here, so its capacity follows from n: 4, then the powers of two. It is
  * copied into a new arena block only when n reaches that capacity (amortised O(1): a model
  * of 100,000 populations must not copy the list 100,000 times). */
-static void *grow(Compiler *cc, void *v, int n, size_t size)
+void *sema_grow(Compiler *cc, void *v, int n, size_t size)
 {
     if (n > 0 && (n < 4 || (n & (n - 1)) != 0))
         return v;                 /* room left */
@@ -263,7 +79,7 @@ static void env_index(Env *e, int i)
     e->slot[h] = i + 1;
 }
 
-static void add_bind(Compiler *cc, Env *e, Bind b)
+void sema_add_bind(Compiler *cc, Env *e, Bind b)
 {
     if (e->n == e->cap) {
         int cap = e->cap ? 2 * e->cap : ENV_LINEAR;
@@ -285,53 +101,53 @@ static void add_bind(Compiler *cc, Env *e, Bind b)
 }
 
 /* Declare `b` in `e`, reporting a redefinition in the same scope. */
-static int declare(Compiler *cc, Env *e, Bind b)
+int sema_declare(Compiler *cc, Env *e, Bind b)
 {
-    Bind *old = env_find_here(e, b.name);
+    Bind *old = sema_env_find_here(e, b.name);
     if (old) {
         error_at(cc, b.loc, "redefinition of '%s'", b.name);
         note_at(cc, old->loc, "'%s' first defined here", b.name);
         return 0;
     }
-    add_bind(cc, e, b);
+    sema_add_bind(cc, e, b);
     return 1;
 }
 
-static const char *fmt_dim(Compiler *cc, Dim d)
+const char *sema_fmt_dim(Compiler *cc, Dim d)
 {
     char buf[96];
     dim_format(d, buf, sizeof buf);
     return arena_strdup(&cc->arena, buf);
 }
 
-static Val bad(Compiler *cc)
+Val sema_bad(Compiler *cc)
 {
     Val v = {ir_const(cc, 0, IRT_REAL), DIM_NONE, 0, 1};
     return v;
 }
 
-static Val mkval(IrExpr *e, Dim d)
+Val sema_mkval(IrExpr *e, Dim d)
 {
     Val v = {e, d, 1, 0};
     return v;
 }
 
 /* Report a dimension mismatch between two operands. */
-static int same_dim(Ctx *x, Val a, Val b, SrcLoc loc, const char *what)
+int sema_same_dim(Ctx *x, Val a, Val b, SrcLoc loc, const char *what)
 {
     if (!a.ok || !b.ok || a.anydim || b.anydim || dim_eq(a.d, b.d))
         return 1;
-    error_at(x->cc, loc, "dimension mismatch in %s: %s vs %s", what, fmt_dim(x->cc, a.d),
-             fmt_dim(x->cc, b.d));
+    error_at(x->cc, loc, "dimension mismatch in %s: %s vs %s", what, sema_fmt_dim(x->cc, a.d),
+             sema_fmt_dim(x->cc, b.d));
     return 0;
 }
 
-static int expect_dim(Ctx *x, Val v, Dim want, SrcLoc loc, const char *what)
+int sema_expect_dim(Ctx *x, Val v, Dim want, SrcLoc loc, const char *what)
 {
     if (!v.ok || v.anydim || dim_eq(v.d, want))
         return 1;
-    error_at(x->cc, loc, "%s has dimension %s, expected %s", what, fmt_dim(x->cc, v.d),
-             fmt_dim(x->cc, want));
+    error_at(x->cc, loc, "%s has dimension %s, expected %s", what, sema_fmt_dim(x->cc, v.d),
+             sema_fmt_dim(x->cc, want));
     return 0;
 }
 
@@ -360,10 +176,8 @@ static int unit_one(Compiler *cc, AstNode *u)
     return 0;
 }
 
-static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc);
-
 /* Resolve a declared type (AST_TYPE) to a Dim and IR type. */
-static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
+int sema_type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
 {
     *d = DIM_NONE;
     *ty = IRT_REAL;
@@ -390,12 +204,12 @@ static int type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
     if (!u)
         return 1;
     double sc;
-    return unit_scale(cc, u, d, &sc);
+    return sema_unit_scale(cc, u, d, &sc);
 }
 
 /* The dimension and scale (internal value of one unit) of a unit expression: declared
  * types and `x in U`. */
-static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
+int sema_unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
 {
     *d = DIM_NONE;
     *sc = 1;
@@ -422,7 +236,7 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
     case AST_UDIV: {
         Dim a, b;
         double sa, sb;
-        if (!unit_scale(cc, u->a, &a, &sa) || !unit_scale(cc, u->b, &b, &sb))
+        if (!sema_unit_scale(cc, u->a, &a, &sa) || !sema_unit_scale(cc, u->b, &b, &sb))
             return 0;
         if (!dim_fits(a, b, u->kind == AST_UMUL ? 1 : -1)) {
             error_at(cc, u->loc, "this unit's dimension is out of range (exponents run from %d "
@@ -434,7 +248,7 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
         return 1;
     }
     case AST_TYPE:
-        return unit_scale(cc, u->a, d, sc);
+        return sema_unit_scale(cc, u->a, d, sc);
     default:
         error_at(cc, u->loc, "expected a unit");
         return 0;
@@ -443,11 +257,11 @@ static int unit_scale(Compiler *cc, AstNode *u, Dim *d, double *sc)
 
 /* The text of a checked unit expression, as the runtime's unit parser (nrt_units.h) reads
  * it: "Hz", "1/ms", "mS/cm^2", "pA/(um^2)". */
-static const char *decl_unit_text(Compiler *cc, AstNode *u)
+const char *sema_decl_unit_text(Compiler *cc, AstNode *u)
 {
     switch (u ? u->kind : AST_UNUM) {
     case AST_TYPE:
-        return decl_unit_text(cc, u->a);
+        return sema_decl_unit_text(cc, u->a);
     case AST_NAME:
     case AST_UNAME:
         if (u->kind == AST_UNAME && u->num != 1)
@@ -456,23 +270,15 @@ static const char *decl_unit_text(Compiler *cc, AstNode *u)
     case AST_UMUL:
     case AST_UDIV: {
         const int paren = u->b->kind == AST_UMUL || u->b->kind == AST_UDIV;
-        return arena_printf(&cc->arena, paren ? "%s%c(%s)" : "%s%c%s", decl_unit_text(cc, u->a),
-                            u->kind == AST_UMUL ? '*' : '/', decl_unit_text(cc, u->b));
+        return arena_printf(&cc->arena, paren ? "%s%c(%s)" : "%s%c%s", sema_decl_unit_text(cc, u->a),
+                            u->kind == AST_UMUL ? '*' : '/', sema_decl_unit_text(cc, u->b));
     }
     default:
         return "1";
     }
 }
 
-/* Mute diagnostics (model bodies re-converted for real instances after the generic
- * check already reported their errors). */
-typedef struct Mute {
-    FILE *out;
-    StrBuf *cap;
-    int nerr, on;
-} Mute;
-
-static Mute mute(Compiler *cc, int on)
+Mute sema_mute(Compiler *cc, int on)
 {
     Mute m = {cc->diag.out, cc->diag.capture, cc->diag.nerrors, on};
     if (on) {
@@ -482,7 +288,7 @@ static Mute mute(Compiler *cc, int on)
     return m;
 }
 
-static void unmute(Compiler *cc, Mute m)
+void sema_unmute(Compiler *cc, Mute m)
 {
     if (!m.on)
         return;
@@ -491,9 +297,7 @@ static void unmute(Compiler *cc, Mute m)
     cc->diag.nerrors = m.nerr;
 }
 
-/* {===== expressions ===== */
-
-static void suggest(Ctx *x, const char *name)
+void sema_suggest(Ctx *x, const char *name)
 {
     const char *best = NULL;
     SrcLoc bloc = {0, 0, 0, 0};
@@ -516,9 +320,7 @@ static void suggest(Ctx *x, const char *name)
     }
 }
 
-/* {===== lattice positions and distances ===== */
-
-static Dim dim_len(void)
+Dim sema_dim_len(void)
 {
     Dim d = DIM_NONE;
     d.e[DIM_L] = 1;
@@ -526,7 +328,7 @@ static Dim dim_len(void)
 }
 
 /* Axis of a lattice name: pos.x .. pos.u and dx .. du (0..3); -1 for `dist`; -2 otherwise. */
-static int space_axis(const char *s)
+int sema_space_axis(const char *s)
 {
     static const char axes[] = "xyzu";
     if (strcmp(s, "dist") == 0)
@@ -554,7 +356,7 @@ static IrExpr *grid_coord(Compiler *cc, const IrGrid *g, IrExpr *ix, int axis)
 
 /* pos.x .. pos.u: the position of the current neuron (population initialisers, stimuli). */
 /* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
-static NC_NOINLINE Val conv_pos(Ctx *x, AstNode *n)
+NC_NOINLINE Val sema_conv_pos(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     static const char axes[] = "xyzu";
@@ -562,12 +364,12 @@ static NC_NOINLINE Val conv_pos(Ctx *x, AstNode *n)
     if (!a) {
         error_at(cc, n->loc2, "unknown position '%s': a lattice has axes x, y, z and u",
                  n->name2);
-        return bad(cc);
+        return sema_bad(cc);
     }
     if (!(x->allow & A_POS) || !x->inst) {
         error_at(cc, n->loc, "positions are available in population initialisers and stimuli, "
                              "not in %s", x->where);
-        return bad(cc);
+        return sema_bad(cc);
     }
     const IrGrid *g = &x->inst->pop->grid;
     int axis = (int)(a - axes);
@@ -575,13 +377,13 @@ static NC_NOINLINE Val conv_pos(Ctx *x, AstNode *n)
         error_at(cc, n->loc, "'pos.%s' needs a grid of %d dimension%s; population '%s' has %s",
                  n->name2, axis + 1, axis ? "s" : "", x->inst->pop->name,
                  g->ndim ? arena_printf(&cc->arena, "%d", g->ndim) : "no grid");
-        return bad(cc);
+        return sema_bad(cc);
     }
-    return mkval(grid_coord(cc, g, ir_leaf(cc, IE_INDEX, IRT_INT), axis), dim_len());
+    return sema_mkval(grid_coord(cc, g, ir_leaf(cc, IE_INDEX, IRT_INT), axis), sema_dim_len());
 }
 
 /* Check that a projection's two grids can be measured against each other; 1 if so. */
-static int space_ok(Compiler *cc, const IrProj *pj, SrcLoc loc, const char *what)
+int sema_space_ok(Compiler *cc, const IrProj *pj, SrcLoc loc, const char *what)
 {
     const IrGrid *a = &pj->pre.pop->grid, *b = &pj->post.pop->grid;
     if (!a->ndim || !b->ndim) {
@@ -629,31 +431,29 @@ static IrExpr *space_delta(Compiler *cc, const IrProj *pj, int axis)
 
 /* dist (Euclidean, wrapped on periodic grids) or dx .. du in projection expressions. */
 /* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
-static NC_NOINLINE Val conv_space(Ctx *x, AstNode *n)
+NC_NOINLINE Val sema_conv_space(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const IrProj *pj = x->S->proj;
-    int axis = space_axis(n->name);
-    if (!pj || !space_ok(cc, pj, n->loc, arena_printf(&cc->arena, "'%s'", n->name)))
-        return bad(cc);
+    int axis = sema_space_axis(n->name);
+    if (!pj || !sema_space_ok(cc, pj, n->loc, arena_printf(&cc->arena, "'%s'", n->name)))
+        return sema_bad(cc);
     int nd = pj->post.pop->grid.ndim;
     if (axis >= nd) {
         error_at(cc, n->loc, "'%s' needs grids of %d dimensions; these are %d-D", n->name,
                  axis + 1, nd);
-        return bad(cc);
+        return sema_bad(cc);
     }
     if (axis >= 0)
-        return mkval(space_delta(cc, pj, axis), dim_len());
+        return sema_mkval(space_delta(cc, pj, axis), sema_dim_len());
     IrExpr *sum = NULL;
     for (int d = 0; d < nd; d++) {
         IrExpr *dd = space_delta(cc, pj, d);
         IrExpr *sq = ir_bin(cc, IB_MUL, dd, dd);
         sum = sum ? ir_bin(cc, IB_ADD, sum, sq) : sq;
     }
-    return mkval(ir_call(cc, IF_SQRT, (IrExpr *[]){sum}, 1), dim_len());
+    return sema_mkval(ir_call(cc, IF_SQRT, (IrExpr *[]){sum}, 1), sema_dim_len());
 }
-
-/* ===== lattice positions and distances =====} */
 
 /* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
 static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
@@ -661,87 +461,87 @@ static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
     Compiler *cc = x->cc;
     if (strcmp(n->name, "refractory") == 0) {     /* a keyword: only the flag is spelled so */
         if ((x->allow & A_REFR) && x->inst && x->inst->refr)
-            return mkval(ir_local(cc, x->inst->refr_local, IRT_BOOL), DIM_NONE);
+            return sema_mkval(ir_local(cc, x->inst->refr_local, IRT_BOOL), DIM_NONE);
         error_at(cc, n->loc, "'refractory' can be read only in a neuron with a 'refractory' period");
         diag_extra(cc, "  note: it is true in the steps of the period (docs/language.md §9)");
-        return bad(cc);
+        return sema_bad(cc);
     }
-    Bind *b = env_find(x->env, n->name);
+    Bind *b = sema_env_find(x->env, n->name);
     if (b) {
         switch (b->kind) {
         case B_VAL:
             if (!b->e) {
                 error_at(cc, n->loc, "input port '%s' can only be read in dynamics, update and "
                                      "spike handlers", n->name);
-                return bad(cc);
+                return sema_bad(cc);
             }
-            return mkval(b->e, b->dim);
+            return sema_mkval(b->e, b->dim);
         case B_STR:
             error_at(cc, n->loc, "'%s' is a string parameter: it can only name the file of "
                                  "from_file(%s) in 'spike when'", n->name, n->name);
-            return bad(cc);
+            return sema_bad(cc);
         case B_DERIVED: {
             if (b->memo_bad)
-                return bad(cc);
+                return sema_bad(cc);
             if (b->memo && b->memo_syn == x->S->syn) {
-                Val v = mkval(b->memo, b->dim);
+                Val v = sema_mkval(b->memo, b->dim);
                 v.anydim = b->memo_anydim;
                 return v;
             }
             Ctx y = *x;
             y.env = b->denv;
-            Val v = conv(&y, b->ast);
+            Val v = sema_conv(&y, b->ast);
             if (v.ok && !dim_eq(v.d, b->dim) && !v.anydim)
-                return bad(cc); /* reported where the derived value is declared */
+                return sema_bad(cc); /* reported where the derived value is declared */
             v.d = b->dim;
             return v;
         }
         default:
             error_at(cc, n->loc, "'%s' is not a value", n->name);
-            return bad(cc);
+            return sema_bad(cc);
         }
     }
     Val sv;
-    if (x->S->syn && syn_name(x, n, &sv))
+    if (x->S->syn && sema_syn_name(x, n, &sv))
         return sv;
     const char *s = n->name;
     if (strcmp(s, "t") == 0) {
         if (!(x->allow & A_T)) {
             error_at(cc, n->loc, "time 't' is not available in %s", x->where);
-            return bad(cc);
+            return sema_bad(cc);
         }
-        return mkval(ir_leaf(cc, IE_T, IRT_REAL), dim_time());
+        return sema_mkval(ir_leaf(cc, IE_T, IRT_REAL), dim_time());
     }
     if (strcmp(s, "dt") == 0)
-        return mkval(ir_const(cc, cc->ir->dt, IRT_REAL), dim_time());
+        return sema_mkval(ir_const(cc, cc->ir->dt, IRT_REAL), dim_time());
     if (strcmp(s, "i") == 0 || strcmp(s, "j") == 0) {
         int pp = (x->allow & A_PREPOST) != 0;
         if (s[0] == 'j' && !pp) {
             error_at(cc, n->loc, "'j' (postsynaptic index) is only available in projections");
-            return bad(cc);
+            return sema_bad(cc);
         }
         if (!pp && !(x->allow & A_INDEX)) {
             error_at(cc, n->loc, "neuron index 'i' is not available in %s", x->where);
-            return bad(cc);
+            return sema_bad(cc);
         }
         IrExprOp op = pp ? (s[0] == 'i' ? IE_PRE : IE_POST) : IE_INDEX;
         IrExpr *ix = ir_leaf(cc, op, IRT_INT);
         if (!pp && x->ioff)
             ix = ir_bin(cc, IB_SUB, ix, ir_const(cc, (double)x->ioff, IRT_INT));
-        return mkval(ix, DIM_NONE);
+        return sema_mkval(ix, DIM_NONE);
     }
-    if ((x->allow & A_PREPOST) && space_axis(s) >= -1)
-        return conv_space(x, n);
+    if ((x->allow & A_PREPOST) && sema_space_axis(s) >= -1)
+        return sema_conv_space(x, n);
     if (strcmp(s, "inf") == 0)
-        return mkval(ir_const(cc, INFINITY, IRT_REAL), DIM_NONE);
+        return sema_mkval(ir_const(cc, INFINITY, IRT_REAL), DIM_NONE);
     if (strcmp(s, "pi") == 0)
-        return mkval(ir_const(cc, 3.14159265358979323846, IRT_REAL), DIM_NONE);
+        return sema_mkval(ir_const(cc, 3.14159265358979323846, IRT_REAL), DIM_NONE);
     if (strcmp(s, "e") == 0)
-        return mkval(ir_const(cc, 2.71828182845904523536, IRT_REAL), DIM_NONE);
+        return sema_mkval(ir_const(cc, 2.71828182845904523536, IRT_REAL), DIM_NONE);
     error_at(cc, n->loc, "unknown name '%s'", s);
-    suggest(x, s);
+    sema_suggest(x, s);
     hint_unknown_name(cc, n->loc, s);
-    return bad(cc);
+    return sema_bad(cc);
 }
 
 static IrExpr *to_real(Compiler *cc, IrExpr *e)
@@ -755,9 +555,9 @@ static Val rand_draw(Ctx *x, AstNode *n, IrRand kind)
     Compiler *cc = x->cc;
     if (!x->stream) {
         error_at(cc, n->loc, "random draws are not allowed in %s", x->where);
-        return bad(cc);
+        return sema_bad(cc);
     }
-    return mkval(ir_rand(cc, kind, x->stream, (*x->site)++), DIM_NONE);
+    return sema_mkval(ir_rand(cc, kind, x->stream, (*x->site)++), DIM_NONE);
 }
 
 typedef struct Args {
@@ -802,17 +602,17 @@ static Val conv_topk(Ctx *x, AstNode *n)
     if (n != x->S->topk_call) {
         error_at(cc, n->loc, "'topk' is a term of a 'spike when' condition, joined to the other terms "
                              "with '&&'");
-        return bad(cc);
+        return sema_bad(cc);
     }
     Args a;
     if (!split_args(x, n, &a, 2, 2))
-        return bad(cc);
-    Val key = conv(x, a.pos[0]), k = conv(x, a.pos[1]);
+        return sema_bad(cc);
+    Val key = sema_conv(x, a.pos[0]), k = sema_conv(x, a.pos[1]);
     if (!key.ok || !k.ok)
-        return bad(cc);
+        return sema_bad(cc);
     if (key.e->type == IRT_BOOL) {
         error_at(cc, a.pos[0]->loc, "the first argument of 'topk' is the value to rank, a number");
-        return bad(cc);
+        return sema_bad(cc);
     }
     double kv;
     if (ir_is_const(k.e, &kv) && kv == floor(kv) && fabs(kv) < 2e9)
@@ -822,19 +622,19 @@ static Val conv_topk(Ctx *x, AstNode *n)
         error_at(cc, a.pos[1]->loc, "the second argument of 'topk' is the number of winners: an integer "
                                     "that is the same for every neuron and step");
         diag_extra(cc, "  hint: a constant, or a parameter 'k: int' of the model");
-        return bad(cc);
+        return sema_bad(cc);
     }
     x->S->topk_key = key.e;
     x->S->topk_k = k.e;
-    return mkval(ir_const(cc, 1, IRT_BOOL), DIM_NONE);
+    return sema_mkval(ir_const(cc, 1, IRT_BOOL), DIM_NONE);
 }
 
 /* The `topk(..)` call among the terms of condition e joined by '&&', or NULL; a second one
  * is reported (*dup = 1). */
-static AstNode *topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
+AstNode *sema_topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
 {
     if (e->kind == AST_BINOP && e->op == TK_ANDAND)
-        return topk_term(cc, e->b, topk_term(cc, e->a, found, dup), dup);
+        return sema_topk_term(cc, e->b, sema_topk_term(cc, e->a, found, dup), dup);
     if (e->kind != AST_CALL || strcmp(e->name, "topk") != 0)
         return found;
     if (found) {
@@ -846,15 +646,15 @@ static AstNode *topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup)
 }
 
 /* The neuron model's spike condition has a `topk` term (its inputs are gathered, not merged). */
-static int model_has_topk(Compiler *cc, AstNode *model)
+int sema_model_has_topk(Compiler *cc, AstNode *model)
 {
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
         int dup = 0;
         if (mem->kind == AST_SPIKE_WHEN) {
-            Mute mu = mute(cc, 1);
-            AstNode *t = topk_term(cc, mem->a, NULL, &dup);
-            unmute(cc, mu);
+            Mute mu = sema_mute(cc, 1);
+            AstNode *t = sema_topk_term(cc, mem->a, NULL, &dup);
+            sema_unmute(cc, mu);
             if (t)
                 return 1;
         }
@@ -862,45 +662,43 @@ static int model_has_topk(Compiler *cc, AstNode *model)
     return 0;
 }
 
-static const char *data_file_path(Sema *S, AstNode *n, const char *what);
-
 /* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
-static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
+NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const char *s = n->name;
     Args a;
-    Bind *b = env_find(x->env, s);
+    Bind *b = sema_env_find(x->env, s);
     if (b && b->kind == B_FUNC)
         return conv_func(x, n, b->ast, b->denv);
     if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0) {
         int uni = s[0] == 'u';
         if (!split_args(x, n, &a, 0, 2))
-            return bad(cc);
+            return sema_bad(cc);
         if (a.npos == 1) {
             error_at(cc, n->loc, "'%s' takes 0 or 2 arguments (%s)", s, uni ? "low, high" : "mean, sd");
-            return bad(cc);
+            return sema_bad(cc);
         }
         Val r = rand_draw(x, n, uni ? IR_UNIFORM : IR_NORMAL);
         if (!r.ok || a.npos == 0)
             return r;
-        Val p = conv(x, a.pos[0]), q = conv(x, a.pos[1]);
-        if (!same_dim(x, p, q, n->loc, uni ? "the bounds of 'uniform'" : "the arguments of 'normal'"))
-            return bad(cc);
+        Val p = sema_conv(x, a.pos[0]), q = sema_conv(x, a.pos[1]);
+        if (!sema_same_dim(x, p, q, n->loc, uni ? "the bounds of 'uniform'" : "the arguments of 'normal'"))
+            return sema_bad(cc);
         Dim d = p.anydim ? q.d : p.d;
         IrExpr *e = uni ? ir_bin(cc, IB_ADD, p.e, ir_bin(cc, IB_MUL, ir_bin(cc, IB_SUB, q.e, p.e), r.e))
                         : ir_bin(cc, IB_ADD, p.e, ir_bin(cc, IB_MUL, q.e, r.e));
-        Val v = mkval(e, d);
+        Val v = sema_mkval(e, d);
         v.ok = p.ok && q.ok;
         return v;
     }
     if (strcmp(s, "poisson") == 0) {
         /* a Poisson count of mean lambda (docs/language.md §11) */
         if (!split_args(x, n, &a, 1, 1))
-            return bad(cc);
-        Val l = conv(x, a.pos[0]);
-        if (!l.ok || !expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
-            return bad(cc);
+            return sema_bad(cc);
+        Val l = sema_conv(x, a.pos[0]);
+        if (!l.ok || !sema_expect_dim(x, l, DIM_NONE, a.pos[0]->loc, "the mean of 'poisson'"))
+            return sema_bad(cc);
         Val r = rand_draw(x, n, IR_POISSON);
         if (r.ok) {
             r.e->a = l.e;
@@ -913,45 +711,45 @@ static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
         if (!(x->allow & A_CROSSED) || !x->inst) {
             error_at(cc, n->loc, "'from_file' is a connectivity rule or a spike condition: only "
                                  "available in 'connect =' and 'spike when'");
-            return bad(cc);
+            return sema_bad(cc);
         }
         AstNode *fa = n->list.n == 1 ? n->list.v[0] : NULL;
-        Bind *sb = fa && fa->kind == AST_NAME ? env_find(x->env, fa->name) : NULL;
+        Bind *sb = fa && fa->kind == AST_NAME ? sema_env_find(x->env, fa->name) : NULL;
         if (sb && sb->kind != B_STR)
             sb = NULL;
         if (!fa || (fa->kind != AST_STRING && !sb)) {
             error_at(cc, n->loc, "from_file in 'spike when' takes a file name: from_file(\"spikes.csv\")");
             if (fa && fa->kind == AST_NAME)
                 diag_extra(cc, "  note: or a parameter declared 'string' (docs/language.md §5.2)");
-            return bad(cc);
+            return sema_bad(cc);
         }
         IrPop *p = x->inst->pop;
-        const char *path = sb ? sb->path : data_file_path(x->S, fa, "spike file");
+        const char *path = sb ? sb->path : sema_data_file_path(x->S, fa, "spike file");
         if (!path && sb && !sb->ast) /* a string parameter without a value: a generic check */
-            return mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
+            return sema_mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
         if (!path)
-            return bad(cc);
+            return sema_bad(cc);
         if (p->sfile && strcmp(p->sfile, path) != 0) {
             error_at(cc, n->loc, "a spike condition reads at most one spike file");
-            return bad(cc);
+            return sema_bad(cc);
         }
         p->sfile = path;
-        return mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
+        return sema_mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
     }
     if (strcmp(s, "crossed") == 0) {
         if (!split_args(x, n, &a, 2, 2))
-            return bad(cc);
+            return sema_bad(cc);
         if (!(x->allow & A_CROSSED) || !x->inst) {
             error_at(cc, n->loc, "'crossed' is only available in 'spike when'");
-            return bad(cc);
+            return sema_bad(cc);
         }
-        Val v = conv(x, a.pos[0]), th = conv(x, a.pos[1]);
-        same_dim(x, v, th, n->loc, "'crossed'");
+        Val v = sema_conv(x, a.pos[0]), th = sema_conv(x, a.pos[1]);
+        sema_same_dim(x, v, th, n->loc, "'crossed'");
         if (!v.ok || !th.ok)
-            return bad(cc);
+            return sema_bad(cc);
         if (v.e->op != IE_VAR || v.e->var->kind != IV_STATE) {
             error_at(cc, a.pos[0]->loc, "the first argument of 'crossed' must be a state variable");
-            return bad(cc);
+            return sema_bad(cc);
         }
         IrVar *sv = v.e->var, *prev = NULL;
         IrPop *p = x->inst->pop;
@@ -971,28 +769,28 @@ static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
         }
         IrExpr *e = ir_bin(cc, IB_AND, ir_bin(cc, IB_LT, ir_var(cc, prev), th.e),
                            ir_bin(cc, IB_GE, v.e, th.e));
-        return mkval(e, DIM_NONE);
+        return sema_mkval(e, DIM_NONE);
     }
     if (strcmp(s, "pulse") == 0) {
         if (!split_args(x, n, &a, 3, 3))
-            return bad(cc);
-        Val t = conv(x, a.pos[0]), t0 = conv(x, a.pos[1]), w = conv(x, a.pos[2]);
+            return sema_bad(cc);
+        Val t = sema_conv(x, a.pos[0]), t0 = sema_conv(x, a.pos[1]), w = sema_conv(x, a.pos[2]);
         if (!t.ok || !t0.ok || !w.ok)
-            return bad(cc);
-        expect_dim(x, t, dim_time(), a.pos[0]->loc, "the time argument of 'pulse'");
-        expect_dim(x, t0, dim_time(), a.pos[1]->loc, "the start of 'pulse'");
-        expect_dim(x, w, dim_time(), a.pos[2]->loc, "the duration of 'pulse'");
+            return sema_bad(cc);
+        sema_expect_dim(x, t, dim_time(), a.pos[0]->loc, "the time argument of 'pulse'");
+        sema_expect_dim(x, t0, dim_time(), a.pos[1]->loc, "the start of 'pulse'");
+        sema_expect_dim(x, w, dim_time(), a.pos[2]->loc, "the duration of 'pulse'");
         IrExpr *c = ir_bin(cc, IB_AND, ir_bin(cc, IB_GE, t.e, t0.e),
                            ir_bin(cc, IB_LT, t.e, ir_bin(cc, IB_ADD, t0.e, w.e)));
-        return mkval(ir_cond(cc, c, ir_const(cc, 1, IRT_REAL), ir_const(cc, 0, IRT_REAL)), DIM_NONE);
+        return sema_mkval(ir_cond(cc, c, ir_const(cc, 1, IRT_REAL), ir_const(cc, 0, IRT_REAL)), DIM_NONE);
     }
     if (strcmp(s, "pow") == 0) {
         if (!split_args(x, n, &a, 2, 2))
-            return bad(cc);
-        Val p = conv(x, a.pos[0]), q = conv(x, a.pos[1]);
+            return sema_bad(cc);
+        Val p = sema_conv(x, a.pos[0]), q = sema_conv(x, a.pos[1]);
         if (!p.ok || !q.ok)
-            return bad(cc);
-        expect_dim(x, q, DIM_NONE, a.pos[1]->loc, "the exponent");
+            return sema_bad(cc);
+        sema_expect_dim(x, q, DIM_NONE, a.pos[1]->loc, "the exponent");
         double k;
         if (!dim_is_none(p.d)) {
             int ok = 0;
@@ -1001,72 +799,72 @@ static NC_NOINLINE Val conv_call(Ctx *x, AstNode *n)
                 d = dim_pow(p.d, (int)k, 1, &ok);
             if (!ok) {
                 error_at(cc, n->loc, "a quantity with dimension %s needs a constant integer exponent",
-                         fmt_dim(cc, p.d));
-                return bad(cc);
+                         sema_fmt_dim(cc, p.d));
+                return sema_bad(cc);
             }
-            return mkval(ir_bin(cc, IB_POW, p.e, q.e), d);
+            return sema_mkval(ir_bin(cc, IB_POW, p.e, q.e), d);
         }
-        return mkval(ir_bin(cc, IB_POW, p.e, q.e), DIM_NONE);
+        return sema_mkval(ir_bin(cc, IB_POW, p.e, q.e), DIM_NONE);
     }
     for (int f = 0; f < IF__COUNT; f++) {
         if (strcmp(s, ir_builtin_name[f]) != 0)
             continue;
         int ar = ir_builtin_arity[f];
         if (!split_args(x, n, &a, ar, ar))
-            return bad(cc);
+            return sema_bad(cc);
         IrExpr *args[3] = {NULL, NULL, NULL};
         Val v[3] = {{NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}};
         int ok = 1;
         for (int i = 0; i < ar; i++) {
-            v[i] = conv(x, a.pos[i]);
+            v[i] = sema_conv(x, a.pos[i]);
             args[i] = v[i].e;
             ok &= v[i].ok;
         }
         if (!ok)
-            return bad(cc);
+            return sema_bad(cc);
         Dim d = DIM_NONE;
         if (f == IF_ABS || f == IF_MIN || f == IF_MAX || f == IF_CLIP || f == IF_FLOOR ||
             f == IF_CEIL || f == IF_ROUND) {
             d = v[0].anydim && ar > 1 ? v[1].d : v[0].d;
             for (int i = 1; i < ar; i++)
-                if (!same_dim(x, v[0], v[i], n->loc, arena_printf(&cc->arena, "'%s'", s)))
-                    return bad(cc);
+                if (!sema_same_dim(x, v[0], v[i], n->loc, arena_printf(&cc->arena, "'%s'", s)))
+                    return sema_bad(cc);
         } else if (f == IF_SQRT) {
             int okp;
             d = dim_pow(v[0].d, 1, 2, &okp);
             if (!okp) {
-                error_at(cc, n->loc, "square root of a quantity with dimension %s", fmt_dim(cc, v[0].d));
-                return bad(cc);
+                error_at(cc, n->loc, "square root of a quantity with dimension %s", sema_fmt_dim(cc, v[0].d));
+                return sema_bad(cc);
             }
         } else {
             for (int i = 0; i < ar; i++)
                 if (!v[i].anydim && !dim_is_none(v[i].d)) {
                     error_at(cc, a.pos[i]->loc, "'%s' needs a dimensionless argument, got %s", s,
-                             fmt_dim(cc, v[i].d));
+                             sema_fmt_dim(cc, v[i].d));
                     diag_extra(cc, "  hint: divide by a reference value, or strip the unit "
-                                   "explicitly with 'in', e.g. 'x in %s'", fmt_dim(cc, v[i].d));
-                    return bad(cc);
+                                   "explicitly with 'in', e.g. 'x in %s'", sema_fmt_dim(cc, v[i].d));
+                    return sema_bad(cc);
                 }
         }
-        return mkval(ir_call(cc, (IrFn)f, args, ar), d);
+        return sema_mkval(ir_call(cc, (IrFn)f, args, ar), d);
     }
     if (strcmp(s, "topk") == 0)
         return conv_topk(x, n);
     if (strcmp(s, "deliver") == 0) {
         error_at(cc, n->loc, "'deliver' is a statement of synapse handlers");
-        return bad(cc);
+        return sema_bad(cc);
     }
     error_at(cc, n->loc, "unknown function '%s'", s);
-    suggest(x, s);
-    return bad(cc);
+    sema_suggest(x, s);
+    return sema_bad(cc);
 }
 
 /* `let name [: type] = expr` whose value is inlined where the name is used (functions,
  * dynamics): a binding of the converted expression, its declared dimension checked. */
-static Bind inline_let(Ctx *y, AstNode *st, int *ok)
+Bind sema_inline_let(Ctx *y, AstNode *st, int *ok)
 {
     Compiler *cc = y->cc;
-    Val v = conv(y, st->b);
+    Val v = sema_conv(y, st->b);
     Bind b = {0};
     b.name = st->name;
     b.kind = B_VAL;
@@ -1076,8 +874,8 @@ static Bind inline_let(Ctx *y, AstNode *st, int *ok)
     if (st->a) {
         Dim d;
         IrType ty;
-        type_of(cc, st->a, &d, &ty);
-        expect_dim(y, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
+        sema_type_of(cc, st->a, &d, &ty);
+        sema_expect_dim(y, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
         b.dim = d;
     }
     if (ok)
@@ -1098,7 +896,7 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
         Sema *S = x->S;
         for (int i = 0; i < S->nrecursive; i++)
             if (S->recursive[i] == fn)
-                return bad(cc);
+                return sema_bad(cc);
         AstNode **v = arena_alloc(&cc->arena, sizeof *v * (size_t)(S->nrecursive + 1));
         if (S->nrecursive)
             memcpy(v, S->recursive, sizeof *v * (size_t)S->nrecursive);
@@ -1107,17 +905,17 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
         error_at(cc, call->loc, "recursive call of '%s' (functions are inlined, so recursion is "
                                 "not allowed)", fn->name);
         note_at(cc, fn->loc2, "'%s' declared here", fn->name);
-        return bad(cc);
+        return sema_bad(cc);
     }
     if (x->depth > 16) {
         error_at(cc, call->loc, "functions nest too deeply (more than 16 calls inside each other)");
-        return bad(cc);
+        return sema_bad(cc);
     }
     if (call->list.n != fn->list.n) {
         error_at(cc, call->loc, "'%s' takes %d argument%s, %d given", fn->name, fn->list.n,
                  fn->list.n == 1 ? "" : "s", call->list.n);
         note_at(cc, fn->loc, "'%s' declared here", fn->name);
-        return bad(cc);
+        return sema_bad(cc);
     }
     Env *fenv = arena_alloc(&cc->arena, sizeof *fenv);
     fenv->parent = denv ? denv : x->env;
@@ -1126,11 +924,11 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
         AstNode *prm = fn->list.v[i], *arg = call->list.v[i];
         if (arg->kind == AST_ARG)
             arg = arg->a;
-        Val v = conv(x, arg);
+        Val v = sema_conv(x, arg);
         Dim d;
         IrType ty;
-        type_of(cc, prm->a, &d, &ty);
-        if (!expect_dim(x, v, d, arg->loc, arena_printf(&cc->arena, "argument '%s' of '%s'",
+        sema_type_of(cc, prm->a, &d, &ty);
+        if (!sema_expect_dim(x, v, d, arg->loc, arena_printf(&cc->arena, "argument '%s' of '%s'",
                                                          prm->name, fn->name)))
             ok = 0;
         Bind b = {0};
@@ -1139,14 +937,14 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
         b.loc = prm->loc;
         b.e = v.e;
         b.dim = d;
-        add_bind(cc, fenv, b);
+        sema_add_bind(cc, fenv, b);
         ok &= v.ok;
     }
     if (!ok)
-        return bad(cc);
+        return sema_bad(cc);
     Dim rd;
     IrType rt;
-    type_of(cc, fn->a, &rd, &rt);
+    sema_type_of(cc, fn->a, &rd, &rt);
     Ctx y = *x;
     FnFrame frame = {fn, x->S->calls};
     y.env = fenv;
@@ -1154,33 +952,33 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv)
     x->S->calls = &frame;
     Val r;
     if (fn->b && fn->b->kind == AST_SBLOCK) {
-        r = bad(cc);
+        r = sema_bad(cc);
         int got = 0;
         for (int i = 0; i < fn->b->list.n; i++) {
             AstNode *st = fn->b->list.v[i];
             if (st->kind == AST_LET) {
-                add_bind(cc, fenv, inline_let(&y, st, NULL));
+                sema_add_bind(cc, fenv, sema_inline_let(&y, st, NULL));
             } else if (st->kind == AST_RETURN) {
-                r = conv(&y, st->a);
+                r = sema_conv(&y, st->a);
                 got = 1;
                 break;
             } else {
                 error_at(cc, st->loc, "only 'let' and 'return' are supported in function bodies");
                 x->S->calls = frame.up;
-                return bad(cc);
+                return sema_bad(cc);
             }
         }
         if (!got) {
             error_at(cc, fn->loc2, "function '%s' has no 'return'", fn->name);
             x->S->calls = frame.up;
-            return bad(cc);
+            return sema_bad(cc);
         }
     } else {
-        r = conv(&y, fn->b);
+        r = sema_conv(&y, fn->b);
     }
     x->S->calls = frame.up;
-    if (r.ok && !expect_dim(&y, r, rd, fn->b->loc, arena_printf(&cc->arena, "the result of '%s'", fn->name)))
-        return bad(cc);
+    if (r.ok && !sema_expect_dim(&y, r, rd, fn->b->loc, arena_printf(&cc->arena, "the result of '%s'", fn->name)))
+        return sema_bad(cc);
     r.d = rd;
     return r;
 }
@@ -1190,28 +988,28 @@ static NC_NOINLINE Val conv_num(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     if (!n->str) {
-        Val v = mkval(ir_const(cc, n->num, IRT_REAL), DIM_NONE);
+        Val v = sema_mkval(ir_const(cc, n->num, IRT_REAL), DIM_NONE);
         v.anydim = n->num == 0;
         return v;
     }
     if (strcmp(n->str, "step") == 0 || strcmp(n->str, "steps") == 0)
-        return mkval(ir_const(cc, n->num * cc->ir->dt, IRT_REAL), dim_time());
+        return sema_mkval(ir_const(cc, n->num * cc->ir->dt, IRT_REAL), dim_time());
     Dim d;
     double sc;
     char err[128];
     if (!unit_parse(n->str, &d, &sc, err, sizeof err)) {
         error_at(cc, n->loc2.line ? n->loc2 : n->loc, "%s", err);
-        return bad(cc);
+        return sema_bad(cc);
     }
-    return mkval(ir_const(cc, n->num * sc, IRT_REAL), d);
+    return sema_mkval(ir_const(cc, n->num * sc, IRT_REAL), d);
 }
 
 static Val conv_bin(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
-    Val a = conv(x, n->a), b = conv(x, n->b);
+    Val a = sema_conv(x, n->a), b = sema_conv(x, n->b);
     if (!a.ok || !b.ok)
-        return bad(cc);
+        return sema_bad(cc);
     IrBinop op;
     switch (n->op) {
     case TK_PLUS: op = IB_ADD; break;
@@ -1236,8 +1034,8 @@ static Val conv_bin(Ctx *x, AstNode *n)
     int anyd = 0;
     switch (op) {
     case IB_ADD: case IB_SUB: case IB_MOD:
-        if (!same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "operands of %s", opname[op])))
-            return bad(cc);
+        if (!sema_same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "operands of %s", opname[op])))
+            return sema_bad(cc);
         d = a.anydim ? b.d : a.d;
         anyd = a.anydim && b.anydim;
         break;
@@ -1246,7 +1044,7 @@ static Val conv_bin(Ctx *x, AstNode *n)
         if (!(a.anydim || (op == IB_MUL && b.anydim) || dim_fits(a.d, b.d, op == IB_MUL ? 1 : -1))) {
             error_at(cc, n->loc, "the dimension of this %s is out of range (exponents run from "
                      "%d to %d)", op == IB_MUL ? "product" : "quotient", INT8_MIN, INT8_MAX);
-            return bad(cc);
+            return sema_bad(cc);
         }
         if (op == IB_DIV) {
             d = dim_div(a.d, b.d);
@@ -1259,8 +1057,8 @@ static Val conv_bin(Ctx *x, AstNode *n)
         if (b.anydim) d = a.d;
         break;
     case IB_POW: {
-        if (!expect_dim(x, b, DIM_NONE, n->b->loc, "the exponent"))
-            return bad(cc);
+        if (!sema_expect_dim(x, b, DIM_NONE, n->b->loc, "the exponent"))
+            return sema_bad(cc);
         if (!dim_is_none(a.d) && !a.anydim) {
             double k;
             int ok = 0;
@@ -1268,20 +1066,20 @@ static Val conv_bin(Ctx *x, AstNode *n)
                 d = dim_pow(a.d, (int)k, 1, &ok);
             if (!ok) {
                 error_at(cc, n->loc, "a quantity with dimension %s needs a constant integer exponent",
-                         fmt_dim(cc, a.d));
-                return bad(cc);
+                         sema_fmt_dim(cc, a.d));
+                return sema_bad(cc);
             }
         }
         break;
     }
     case IB_LT: case IB_LE: case IB_GT: case IB_GE: case IB_EQ: case IB_NE:
-        if (!same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "comparison %s", opname[op])))
-            return bad(cc);
+        if (!sema_same_dim(x, a, b, n->loc, arena_printf(&cc->arena, "comparison %s", opname[op])))
+            return sema_bad(cc);
         break;
     case IB_AND: case IB_OR:
         if (a.e->type != IRT_BOOL || b.e->type != IRT_BOOL) {
             error_at(cc, n->loc, "operands of %s must be conditions", opname[op]);
-            return bad(cc);
+            return sema_bad(cc);
         }
         break;
     }
@@ -1289,10 +1087,10 @@ static Val conv_bin(Ctx *x, AstNode *n)
     double k;
     if (op == IB_POW && ir_is_const(b.e, &k) && (k == 2 || k == 3) && !ir_is_const(a.e, NULL)) {
         IrExpr *sq = ir_bin(cc, IB_MUL, a.e, a.e);
-        Val v = mkval(k == 2 ? sq : ir_bin(cc, IB_MUL, sq, a.e), d);
+        Val v = sema_mkval(k == 2 ? sq : ir_bin(cc, IB_MUL, sq, a.e), d);
         return v;
     }
-    Val v = mkval(ir_bin(cc, op, to_real(cc, a.e), b.e), d);
+    Val v = sema_mkval(ir_bin(cc, op, to_real(cc, a.e), b.e), d);
     v.anydim = anyd && ir_is_const(v.e, &k) && k == 0;
     return v;
 }
@@ -1304,71 +1102,71 @@ static Val conv_node(Ctx *x, AstNode *n)
     case AST_NUM:
         return conv_num(x, n);
     case AST_BOOL:
-        return mkval(ir_const(cc, n->flag, IRT_BOOL), DIM_NONE);
+        return sema_mkval(ir_const(cc, n->flag, IRT_BOOL), DIM_NONE);
     case AST_STRING:
         error_at(cc, n->loc, "a string is not a value (strings name files: from_file(\"edges.csv\"))");
-        return bad(cc);
+        return sema_bad(cc);
     case AST_NAME:
         return conv_name(x, n);
     case AST_FIELD:
         if (x->S->syn)
-            return syn_field(x, n);
+            return sema_syn_field(x, n);
         if (strcmp(n->name, "pos") == 0)
-            return conv_pos(x, n);
+            return sema_conv_pos(x, n);
         error_at(cc, n->loc, "'%s.%s' is not available here", n->name, n->name2);
         if (strcmp(n->name, "pre") == 0 || strcmp(n->name, "post") == 0)
             diag_extra(cc, "  note: pre/post scopes belong to plastic synapses, which this "
                            "version of neuroc does not support yet");
-        return bad(cc);
+        return sema_bad(cc);
     case AST_CALL:
-        return conv_call(x, n);
+        return sema_conv_call(x, n);
     case AST_UNOP: {
-        Val a = conv(x, n->a);
+        Val a = sema_conv(x, n->a);
         if (!a.ok)
             return a;
         if (n->op == TK_NOT) {
             if (a.e->type != IRT_BOOL) {
                 error_at(cc, n->loc, "operand of '!' must be a condition");
-                return bad(cc);
+                return sema_bad(cc);
             }
-            return mkval(ir_not(cc, a.e), DIM_NONE);
+            return sema_mkval(ir_not(cc, a.e), DIM_NONE);
         }
-        Val v = mkval(ir_neg(cc, a.e), a.d);
+        Val v = sema_mkval(ir_neg(cc, a.e), a.d);
         v.anydim = a.anydim;
         return v;
     }
     case AST_BINOP:
         return conv_bin(x, n);
     case AST_COND: {
-        Val c = conv(x, n->a), a = conv(x, n->b), b = conv(x, n->c);
+        Val c = sema_conv(x, n->a), a = sema_conv(x, n->b), b = sema_conv(x, n->c);
         if (!c.ok || !a.ok || !b.ok)
-            return bad(cc);
+            return sema_bad(cc);
         if (c.e->type != IRT_BOOL) {
             error_at(cc, n->a->loc, "the condition of '?:' must be a condition");
-            return bad(cc);
+            return sema_bad(cc);
         }
-        if (!same_dim(x, a, b, n->loc, "the branches of '?:'"))
-            return bad(cc);
-        Val v = mkval(ir_cond(cc, c.e, a.e, b.e), a.anydim ? b.d : a.d);
+        if (!sema_same_dim(x, a, b, n->loc, "the branches of '?:'"))
+            return sema_bad(cc);
+        Val v = sema_mkval(ir_cond(cc, c.e, a.e, b.e), a.anydim ? b.d : a.d);
         v.anydim = a.anydim && b.anydim;
         return v;
     }
     case AST_IN: {
-        Val a = conv(x, n->a);
+        Val a = sema_conv(x, n->a);
         Dim d;
         double sc;
-        if (!a.ok || !unit_scale(cc, n->b, &d, &sc))
-            return bad(cc);
+        if (!a.ok || !sema_unit_scale(cc, n->b, &d, &sc))
+            return sema_bad(cc);
         if (!a.anydim && !dim_eq(a.d, d)) {
             error_at(cc, n->loc, "'in' converts between equal dimensions: %s is not %s",
-                     fmt_dim(cc, a.d), fmt_dim(cc, d));
-            return bad(cc);
+                     sema_fmt_dim(cc, a.d), sema_fmt_dim(cc, d));
+            return sema_bad(cc);
         }
-        return mkval(ir_bin(cc, IB_DIV, a.e, ir_const(cc, sc, IRT_REAL)), DIM_NONE);
+        return sema_mkval(ir_bin(cc, IB_DIV, a.e, ir_const(cc, sc, IRT_REAL)), DIM_NONE);
     }
     default:
         error_at(cc, n->loc, "expected an expression");
-        return bad(cc);
+        return sema_bad(cc);
     }
 }
 
@@ -1399,7 +1197,7 @@ static Val conv_limited(Ctx *x, AstNode *n)
         x->S->limit_msg = msg;
         x->S->limit_loc = n->loc;
     }
-    return bad(cc);
+    return sema_bad(cc);
 }
 
 /* A real constant in e past float's range (a visit budget bounds shared subtrees). */
@@ -1424,7 +1222,7 @@ static int float_overflow(const IrExpr *e, double *big, int *budget)
  * not is reported); where the model computes in float, every constant of a whole expression
  * fits a float (an overflow would be inf in the generated code; folded steps in between are
  * computed in double and may exceed it). */
-static Val conv(Ctx *x, AstNode *n)
+Val sema_conv(Ctx *x, AstNode *n)
 {
     Sema *S = x->S;
     int had_inf = S->inf_seen;
@@ -1441,7 +1239,7 @@ static Val conv(Ctx *x, AstNode *n)
                  : c > 0 ? "infinite; a value must be finite (or 'inf' where infinity is meant)"
                          : "minus infinite; a value must be finite (or '-inf' where infinity is meant)");
         S->inf_seen |= had_inf;
-        return bad(x->cc);
+        return sema_bad(x->cc);
     }
     S->inf_seen |= had_inf;
     int budget = 100000;
@@ -1451,15 +1249,15 @@ static Val conv(Ctx *x, AstNode *n)
                  "magnitude)", ir_is_const(v.e, NULL) ? "this value" : "a constant in this expression",
                  c, (double)FLT_MAX);
         diag_extra(x->cc, "  note: 'sim { precision = double }' computes in double");
-        return bad(x->cc);
+        return sema_bad(x->cc);
     }
     return v;
 }
 
 /* Evaluate a compile-time constant expression. */
-static int const_eval(Ctx *x, AstNode *n, double *out, Dim *d)
+int sema_const_eval(Ctx *x, AstNode *n, double *out, Dim *d)
 {
-    Val v = conv(x, n);
+    Val v = sema_conv(x, n);
     if (!v.ok)
         return 0;
     if (!ir_is_const(v.e, out)) {
@@ -1471,11 +1269,7 @@ static int const_eval(Ctx *x, AstNode *n, double *out, Dim *d)
     return 1;
 }
 
-/* ===== expressions =====} */
-
-/* {===== statements ===== */
-
-static void emit_assign(Compiler *cc, IrBlock *out, IrVar *v, IrExpr *e)
+void sema_emit_assign(Compiler *cc, IrBlock *out, IrVar *v, IrExpr *e)
 {
     IrStmt *s = ir_stmt(cc, IS_ASSIGN);
     s->var = v;
@@ -1483,7 +1277,7 @@ static void emit_assign(Compiler *cc, IrBlock *out, IrVar *v, IrExpr *e)
     ir_block_add(cc, out, s);
 }
 
-static int emit_local(Ctx *x, const char *hint, IrType t, IrExpr *e, IrBlock *out)
+int sema_emit_local(Ctx *x, const char *hint, IrType t, IrExpr *e, IrBlock *out)
 {
     int id = ir_new_local(x->cc, x->pop, hint, t);
     IrStmt *s = ir_stmt(x->cc, IS_LOCAL);
@@ -1494,24 +1288,22 @@ static int emit_local(Ctx *x, const char *hint, IrType t, IrExpr *e, IrBlock *ou
     return id;
 }
 
-static void conv_block(Ctx *x, AstNode *blk, IrBlock *out);
-
-static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
+void sema_conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
 {
     Compiler *cc = x->cc;
     switch (st->kind) {
     case AST_ASSIGN: {
         AstNode *lv = st->a;
-        if (x->S->syn && !syn_assign_check(x, st, env_find(x->env, lv->name)))
+        if (x->S->syn && !sema_syn_assign_check(x, st, sema_env_find(x->env, lv->name)))
             return;
         if (lv->kind != AST_NAME) {
             error_at(cc, lv->loc, "cannot assign to '%s.%s' here", lv->name, lv->name2);
             return;
         }
-        Bind *b = env_find(x->env, lv->name);
+        Bind *b = sema_env_find(x->env, lv->name);
         if (!b) {
             error_at(cc, lv->loc, "unknown name '%s'", lv->name);
-            suggest(x, lv->name);
+            sema_suggest(x, lv->name);
             return;
         }
         if (!b->var) {
@@ -1521,10 +1313,10 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
                 note_at(cc, b->loc, "'%s' declared here", lv->name);
             return;
         }
-        Val v = conv(x, st->b);
+        Val v = sema_conv(x, st->b);
         if (!v.ok)
             return;
-        Val cur = mkval(ir_var(cc, b->var), b->dim);
+        Val cur = sema_mkval(ir_var(cc, b->var), b->dim);
         IrExpr *e = v.e;
         if ((b->var->type == IRT_BOOL) != (v.e->type == IRT_BOOL)) {
             error_at(cc, st->b->loc, b->var->type == IRT_BOOL
@@ -1539,66 +1331,66 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
         }
         switch (st->op) {
         case TK_ASSIGN:
-            expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value assigned to '%s'", lv->name));
+            sema_expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value assigned to '%s'", lv->name));
             break;
         case TK_PLUSEQ:
         case TK_MINUSEQ:
-            expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value added to '%s'", lv->name));
+            sema_expect_dim(x, v, b->dim, st->b->loc, arena_printf(&cc->arena, "the value added to '%s'", lv->name));
             e = ir_bin(cc, st->op == TK_PLUSEQ ? IB_ADD : IB_SUB, cur.e, v.e);
             break;
         case TK_STAREQ:
         case TK_SLASHEQ:
-            expect_dim(x, v, DIM_NONE, st->b->loc, arena_printf(&cc->arena, "the factor of '%s'", lv->name));
+            sema_expect_dim(x, v, DIM_NONE, st->b->loc, arena_printf(&cc->arena, "the factor of '%s'", lv->name));
             e = ir_bin(cc, st->op == TK_STAREQ ? IB_MUL : IB_DIV, cur.e, v.e);
             break;
         default:
             NC_UNREACHABLE();
         }
-        emit_assign(cc, out, b->var, e);
+        sema_emit_assign(cc, out, b->var, e);
         return;
     }
     case AST_LET: {
-        Val v = conv(x, st->b);
+        Val v = sema_conv(x, st->b);
         Dim d = v.d;
         IrType ty = v.e->type;
         if (st->a) {
-            type_of(cc, st->a, &d, &ty);
-            expect_dim(x, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
+            sema_type_of(cc, st->a, &d, &ty);
+            sema_expect_dim(x, v, d, st->b->loc, arena_printf(&cc->arena, "'%s'", st->name));
         }
-        int id = emit_local(x, st->name, ty, v.e, out);
+        int id = sema_emit_local(x, st->name, ty, v.e, out);
         Bind b = {0};
         b.name = st->name;
         b.kind = B_VAL;
         b.loc = st->loc;
         b.e = ir_local(cc, id, ty);
         b.dim = d;
-        declare(cc, x->env, b);
+        sema_declare(cc, x->env, b);
         return;
     }
     case AST_IF: {
-        Val c = conv(x, st->a);
+        Val c = sema_conv(x, st->a);
         if (c.ok && c.e->type != IRT_BOOL) {
             error_at(cc, st->a->loc, "the condition of 'if' must be a condition");
             return;
         }
         IrStmt *s = ir_stmt(cc, IS_IF);
         s->e = c.e;
-        conv_block(x, st->b, &s->body);
+        sema_conv_block(x, st->b, &s->body);
         if (st->c) {
             if (st->c->kind == AST_IF)
-                conv_stmt(x, st->c, &s->els);
+                sema_conv_stmt(x, st->c, &s->els);
             else
-                conv_block(x, st->c, &s->els);
+                sema_conv_block(x, st->c, &s->els);
         }
         ir_block_add(cc, out, s);
         return;
     }
     case AST_SBLOCK:
-        conv_block(x, st, out);
+        sema_conv_block(x, st, out);
         return;
     case AST_CALLSTMT:
         if (st->a && strcmp(st->a->name, "deliver") == 0 && x->S->syn) {
-            syn_deliver(x, st, out);
+            sema_syn_deliver(x, st, out);
             return;
         }
         if (st->a && strcmp(st->a->name, "deliver") == 0) {
@@ -1617,19 +1409,15 @@ static void conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
 }
 
 /* A block opens a scope: its lets are not visible after it. */
-static void conv_block(Ctx *x, AstNode *blk, IrBlock *out)
+void sema_conv_block(Ctx *x, AstNode *blk, IrBlock *out)
 {
     Env inner = {0};
     inner.parent = x->env;
     Ctx y = *x;
     y.env = &inner;
     for (int i = 0; i < blk->list.n; i++)
-        conv_stmt(&y, blk->list.v[i], out);
+        sema_conv_stmt(&y, blk->list.v[i], out);
 }
-
-/* ===== statements =====} */
-
-/* {===== model instances ===== */
 
 static AstNode *find_arg(AstList *args, const char *name)
 {
@@ -1640,7 +1428,7 @@ static AstNode *find_arg(AstList *args, const char *name)
 }
 
 /* Report arguments that name no parameter, and positional ones. */
-static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *what)
+int sema_check_args(Compiler *cc, AstList *args, AstNode *model, const char *what)
 {
     int ok = 1;
     for (int i = 0; i < args->n; i++) {
@@ -1668,14 +1456,13 @@ static int check_args(Compiler *cc, AstList *args, AstNode *model, const char *w
     return ok;
 }
 
-
-/* declare() for model members: a real instance (quiet) repeats what the generic check of
+/* sema_declare() for model members: a real instance (quiet) repeats what the generic check of
  * the model already reported, such as a redefinition. */
-static void declare_q(Compiler *cc, Env *e, Bind b, int quiet)
+void sema_declare_q(Compiler *cc, Env *e, Bind b, int quiet)
 {
-    Mute mu = mute(cc, quiet);
-    declare(cc, e, b);
-    unmute(cc, mu);
+    Mute mu = sema_mute(cc, quiet);
+    sema_declare(cc, e, b);
+    sema_unmute(cc, mu);
 }
 
 static int is_set_target(Sema *S, const char *pop, const char *par, int *viaview)
@@ -1712,28 +1499,28 @@ static void bind_string(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNod
     b.kind = B_STR;
     b.loc = decl->loc;
     AstNode *val = arg ? arg->a : decl->b;
-    Mute mu = mute(cc, quiet && !arg && val); /* a default: reported by the generic check */
+    Mute mu = sema_mute(cc, quiet && !arg && val); /* a default: reported by the generic check */
     if (val && val->kind != AST_STRING) {
         error_at(cc, val->loc, "parameter '%s' of '%s' is a string: a file name in quotes, "
                  "%s = \"spikes.csv\"", decl->name, model->name, decl->name);
         b.ast = val;
     } else if (val) {
         b.ast = val;
-        b.path = data_file_path(S, val, "spike file");
+        b.path = sema_data_file_path(S, val, "spike file");
     } else if (quiet) {
         error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given", decl->name,
                  model->name);
         note_at(cc, decl->loc, "'%s' declared here", decl->name);
     }
-    unmute(cc, mu);
-    declare_q(cc, env, b, quiet);
+    sema_unmute(cc, mu);
+    sema_declare_q(cc, env, b, quiet);
 }
 
 /* Parameters of a model instance: constants, settable scalars or per-neuron arrays.
  * `args` come from Model(args) in the network (checked unmuted by the caller),
  * `inits` are the population's initialisers. */
-static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList *inits,
-                        IrPop *pop, const char *setname, int quiet, SrcLoc useloc)
+void sema_bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList *inits,
+                      IrPop *pop, const char *setname, int quiet, SrcLoc useloc)
 {
     Compiler *cc = S->cc;
     for (int m = 0; m < model->list.n; m++) {
@@ -1752,9 +1539,9 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             /* a synapse has no generic check: its instances report its declarations (each
              * message once, diag.c), defaults where `weight` is bound (a plastic synapse) */
             int loud = model->op == TK_SYNAPSE;
-            Mute mu = mute(cc, quiet && !loud);
-            int tok = type_of(cc, decl->a, &dim, &ty);
-            unmute(cc, mu);
+            Mute mu = sema_mute(cc, quiet && !loud);
+            int tok = sema_type_of(cc, decl->a, &dim, &ty);
+            sema_unmute(cc, mu);
             if (S->has_wsub)
                 dim = dim_subst_weight(dim, S->wsub);
             loud = loud && dim.e[DIM_W] == 0;
@@ -1766,24 +1553,24 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
             } else if (arg) {
                 Ctx y = {S, cc, &S->global, NULL, NULL, 0, NULL, "a model argument", 0, NULL, 0, 0};
                 Dim ad;
-                if (const_eval(&y, arg->a, &val, &ad)) {
-                    Val tmp = mkval(ir_const(cc, val, ty), ad);
+                if (sema_const_eval(&y, arg->a, &val, &ad)) {
+                    Val tmp = sema_mkval(ir_const(cc, val, ty), ad);
                     tmp.anydim = val == 0;
-                    expect_dim(&y, tmp, edim, arg->a->loc,
-                               arena_printf(&cc->arena, "parameter '%s'", decl->name));
+                    sema_expect_dim(&y, tmp, edim, arg->a->loc,
+                                    arena_printf(&cc->arena, "parameter '%s'", decl->name));
                 }
             } else if (decl->b) {
                 Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a parameter default", 0, NULL, 0, 0};
                 /* a default in `weight` is checked where a projection binds weight */
-                Mute mu2 = mute(cc, (quiet && !loud) || dim.e[DIM_W] != 0);
+                Mute mu2 = sema_mute(cc, (quiet && !loud) || dim.e[DIM_W] != 0);
                 Dim vd;
-                if (const_eval(&y, decl->b, &val, &vd)) {
-                    Val tmp = mkval(ir_const(cc, val, ty), vd);
+                if (sema_const_eval(&y, decl->b, &val, &vd)) {
+                    Val tmp = sema_mkval(ir_const(cc, val, ty), vd);
                     tmp.anydim = val == 0;
-                    expect_dim(&y, tmp, dim, decl->b->loc,
-                               arena_printf(&cc->arena, "the default of '%s'", decl->name));
+                    sema_expect_dim(&y, tmp, dim, decl->b->loc,
+                                    arena_printf(&cc->arena, "the default of '%s'", decl->name));
                 }
-                unmute(cc, mu2);
+                sema_unmute(cc, mu2);
             } else if (quiet && !(inits && pop_init_assigns(inits, decl->name))) {
                 /* (generic check instances leave it open) */
                 error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given",
@@ -1811,24 +1598,24 @@ static void bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstLis
                               : decl->a->kind != AST_TYPE ? decl->a
                               : decl->a->op == TY_UNIT ? decl->a->a : NULL;
                 Dim ud;
-                if (ut && unit_scale(cc, ut, &ud, &v->decl_scale))
-                    v->decl_unit = decl_unit_text(cc, ut);   /* --set's hints and --help */
+                if (ut && sema_unit_scale(cc, ut, &ud, &v->decl_scale))
+                    v->decl_unit = sema_decl_unit_text(cc, ut);   /* --set's hints and --help */
                 if (per) {
-                    emit_assign(cc, &pop->init, v, ir_const(cc, val, ty));
+                    sema_emit_assign(cc, &pop->init, v, ir_const(cc, val, ty));
                     b.var = v; /* assignable from the population's initialisers only */
                 }
                 b.e = ir_var(cc, v);
             } else {
                 b.e = ir_const(cc, val, ty);
             }
-            declare_q(cc, env, b, quiet);
+            sema_declare_q(cc, env, b, quiet);
         }
     }
 }
 
 /* Declare a model's functions (derived = 0) or its derived values (derived = 1, after the
  * parameters, which derived values may use). */
-static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int derived)
+void sema_bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int derived)
 {
     Compiler *cc = S->cc;
     for (int m = 0; m < model->list.n; m++) {
@@ -1840,25 +1627,25 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
             b.loc = mem->loc;
             b.ast = mem;
             b.denv = env;
-            declare_q(cc, env, b, quiet);
+            sema_declare_q(cc, env, b, quiet);
         } else if (mem->kind == AST_BLOCK_DECL && mem->op == TK_DERIVED && derived) {
             for (int d = 0; d < mem->list.n; d++) {
                 AstNode *decl = mem->list.v[d];
                 Dim dim;
                 IrType ty;
-                Mute mu = mute(cc, quiet);
+                Mute mu = sema_mute(cc, quiet);
                 int nerr = cc->diag.nerrors;
-                int tok = type_of(cc, decl->a, &dim, &ty);
+                int tok = sema_type_of(cc, decl->a, &dim, &ty);
                 Val v = {0};
                 if (!decl->b)
                     error_at(cc, decl->loc, "derived value '%s' needs '= expression'", decl->name);
                 else if (tok) {
                     Ctx y = {S, cc, env, NULL, NULL, 0, NULL, "a derived value", 0, NULL, 0, 0};
-                    v = conv(&y, decl->b);
-                    expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
+                    v = sema_conv(&y, decl->b);
+                    sema_expect_dim(&y, v, dim, decl->b->loc, arena_printf(&cc->arena, "derived value '%s'", decl->name));
                 }
                 int clean = v.ok && cc->diag.nerrors == nerr;
-                unmute(cc, mu);
+                sema_unmute(cc, mu);
                 Bind b = {0};
                 if (clean) {
                     b.memo = v.e;
@@ -1873,15 +1660,15 @@ static void bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int
                 b.ast = decl->b ? decl->b : decl;
                 b.denv = env;
                 if (decl->b)
-                    declare_q(cc, env, b, quiet);
+                    sema_declare_q(cc, env, b, quiet);
             }
         }
     }
 }
 
-static const char *unit_text(Compiler *cc, Dim d)
+const char *sema_unit_text(Compiler *cc, Dim d)
 {
-    return fmt_dim(cc, d);
+    return sema_fmt_dim(cc, d);
 }
 
 /* A name in a range bound that is not a global constant, or NULL. */
@@ -1889,7 +1676,7 @@ static AstNode *range_name(Sema *S, AstNode *n)
 {
     if (!n)
         return NULL;
-    if (n->kind == AST_NAME && !env_find(&S->global, n->name))
+    if (n->kind == AST_NAME && !sema_env_find(&S->global, n->name))
         return n;
     if (n->kind == AST_IN)
         return range_name(S, n->a);
@@ -1912,7 +1699,7 @@ static AstNode *range_name(Sema *S, AstNode *n)
  * valid range, checked after each step like finiteness (docs/language.md §4). The bounds
  * are constants (numbers with units, global consts) of the state's dimension, so every
  * instance has the same; lo < hi. Reports through the caller's muting. */
-static void state_range(Sema *S, AstNode *decl, IrVar *v)
+void sema_state_range(Sema *S, AstNode *decl, IrVar *v)
 {
     Compiler *cc = S->cc;
     if (!decl->list2.n)
@@ -1935,11 +1722,11 @@ static void state_range(Sema *S, AstNode *decl, IrVar *v)
         }
         Ctx y = {S, cc, &S->global, NULL, NULL, 0, NULL, "a range bound", 0, NULL, 0, 0};
         Dim d;
-        if (!const_eval(&y, e[k], &b[k], &d))
+        if (!sema_const_eval(&y, e[k], &b[k], &d))
             return;
-        Val tmp = mkval(ir_const(cc, b[k], IRT_REAL), d);
+        Val tmp = sema_mkval(ir_const(cc, b[k], IRT_REAL), d);
         tmp.anydim = b[k] == 0;
-        if (!expect_dim(&y, tmp, v->dim, e[k]->loc, k ? "the upper range bound" : "the lower range bound"))
+        if (!sema_expect_dim(&y, tmp, v->dim, e[k]->loc, k ? "the upper range bound" : "the lower range bound"))
             return;
         if (!isfinite(b[k])) {
             error_at(cc, e[k]->loc, "a range bound must be finite");
@@ -1959,7 +1746,7 @@ static void state_range(Sema *S, AstNode *decl, IrVar *v)
 }
 
 /* A `range` only on the states of neurons and receptors: the run checks those. */
-static void check_range_places(Compiler *cc, AstNode *model)
+void sema_check_range_places(Compiler *cc, AstNode *model)
 {
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -1989,8 +1776,8 @@ static void check_range_places(Compiler *cc, AstNode *model)
 }
 
 /* Create a neuron instance: parameters, states (with initialisers), ports. */
-static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstList *args,
-                                AstList *inits, int64_t size, int dummy)
+Inst *sema_instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstList *args,
+                              AstList *inits, int64_t size, int dummy)
 {
     Compiler *cc = S->cc;
     Inst *in = arena_alloc(&cc->arena, sizeof *in);
@@ -2005,11 +1792,11 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     pop->model = model->name;
     pop->size = size;
     int quiet = !dummy;
-    if (args && !check_args(cc, args, model, "neuron"))
+    if (args && !sema_check_args(cc, args, model, "neuron"))
         args = NULL;
-    bind_funcs_derived(S, &in->env, model, quiet, 0);
-    bind_params(S, &in->env, model, args, inits, pop, dummy ? NULL : popname, quiet, S->useloc);
-    bind_funcs_derived(S, &in->env, model, quiet, 1);
+    sema_bind_funcs_derived(S, &in->env, model, quiet, 0);
+    sema_bind_params(S, &in->env, model, args, inits, pop, dummy ? NULL : popname, quiet, S->useloc);
+    sema_bind_funcs_derived(S, &in->env, model, quiet, 1);
     int viaview = 0;
     if (!dummy && is_set_target(S, popname, intern_cstr(cc, "active"), &viaview)) {
         pop->active = ir_new_var(cc, pop, IV_PARAM, "active", IRT_INT, DIM_NONE, 0);
@@ -2028,18 +1815,18 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
         for (int k = 0; k < inits->n; k++) {
             AstNode *it = inits->v[k];
             if (it->kind == AST_LET) {
-                conv_stmt(&ix, it, &pop->init);
+                sema_conv_stmt(&ix, it, &pop->init);
                 continue;
             }
-            Bind *b = env_find_here(&in->env, it->name);
+            Bind *b = sema_env_find_here(&in->env, it->name);
             if (b && b->kind == B_STR)
                 error_at(cc, it->loc,
                          "string parameter '%s' is the same for the whole population: give it "
                          "as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
             if (b && b->is_param) {
-                Val v = conv(&ix, it->a);
-                if (expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
-                    emit_assign(cc, &pop->init, b->var, v.e);
+                Val v = sema_conv(&ix, it->a);
+                if (sema_expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
+                    sema_emit_assign(cc, &pop->init, b->var, v.e);
             }
         }
     }
@@ -2052,31 +1839,31 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             AstNode *decl = mem->list.v[d];
             Dim dim;
             IrType ty;
-            Mute mu = mute(cc, quiet);
-            int tok = type_of(cc, decl->a, &dim, &ty);
-            unmute(cc, mu);
+            Mute mu = sema_mute(cc, quiet);
+            int tok = sema_type_of(cc, decl->a, &dim, &ty);
+            sema_unmute(cc, mu);
             Bind b = {0};
             b.name = decl->name;
             b.kind = B_VAL;
             b.loc = decl->loc;
             b.dim = dim;
             if (mem->op == TK_INPUT) {
-                in->ports = grow(cc, in->ports, in->nports, sizeof(Port));
+                in->ports = sema_grow(cc, in->ports, in->nports, sizeof(Port));
                 Port *pt = &in->ports[in->nports++];
                 pt->name = decl->name;
                 pt->dim = dim;
                 pt->local = -1;
                 b.port = 1;
                 b.e = NULL; /* bound when the body is built */
-                declare_q(cc, &in->env, b, quiet);
+                sema_declare_q(cc, &in->env, b, quiet);
                 continue;
             }
             IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
-            v->unit = unit_text(cc, dim);
+            v->unit = sema_unit_text(cc, dim);
             if (tok) {
-                Mute mr = mute(cc, quiet);
-                state_range(S, decl, v);
-                unmute(cc, mr);
+                Mute mr = sema_mute(cc, quiet);
+                sema_state_range(S, decl, v);
+                sema_unmute(cc, mr);
             }
             b.var = v;
             b.e = ir_var(cc, v);
@@ -2087,20 +1874,20 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
                         ov = inits->v[k];
             IrExpr *init = ir_const(cc, 0, ty);
             if (ov) {
-                Val v2 = conv(&ix, ov->a);
-                if (expect_dim(&ix, v2, dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                Val v2 = sema_conv(&ix, ov->a);
+                if (sema_expect_dim(&ix, v2, dim, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v2.e;
             } else if (decl->b && tok) {
-                Mute mu2 = mute(cc, quiet);
+                Mute mu2 = sema_mute(cc, quiet);
                 Ctx dx = ix;
                 dx.where = "a state's initial value";
-                Val v2 = conv(&dx, decl->b);
-                if (expect_dim(&dx, v2, dim, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                Val v2 = sema_conv(&dx, decl->b);
+                if (sema_expect_dim(&dx, v2, dim, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v2.e;
-                unmute(cc, mu2);
+                sema_unmute(cc, mu2);
             }
-            emit_assign(cc, &pop->init, v, init);
-            declare_q(cc, &in->env, b, quiet);
+            sema_emit_assign(cc, &pop->init, v, init);
+            sema_declare_q(cc, &in->env, b, quiet);
         }
     }
     /* initialisers that name nothing */
@@ -2109,7 +1896,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
             AstNode *it = inits->v[k];
             if (it->kind != AST_INIT)
                 continue;
-            Bind *b = env_find_here(&in->env, it->name);
+            Bind *b = sema_env_find_here(&in->env, it->name);
             if (!b || (!b->is_param && !b->var && b->kind != B_STR)) {
                 error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
                          model->name);
@@ -2119,7 +1906,7 @@ static Inst *instantiate_neuron(Sema *S, const char *popname, AstNode *model, As
     return in;
 }
 
-static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
+OdeMethod sema_method_of(Compiler *cc, AstNode *dyn, int *substeps)
 {
     *substeps = 1;
     if (!dyn->name)
@@ -2156,7 +1943,7 @@ static OdeMethod method_of(Compiler *cc, AstNode *dyn, int *substeps)
 }
 
 /* Convert a dynamics block's equations (lets inlined) in env. */
-static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
+int sema_collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
 {
     Compiler *cc = x->cc;
     Env lets = {0};
@@ -2171,16 +1958,16 @@ static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
         AstNode *eq = dyn->list.v[i];
         if (eq->kind == AST_LET) {
             int vok;
-            Bind b = inline_let(&y, eq, &vok);
+            Bind b = sema_inline_let(&y, eq, &vok);
             ok &= vok;
-            declare(cc, &lets, b);
+            sema_declare(cc, &lets, b);
             continue;
         }
-        Bind *b = env_find(x->env, eq->name);
+        Bind *b = sema_env_find(x->env, eq->name);
         if (!b || !b->var || b->var->kind == IV_PARAM) {
             error_at(cc, eq->loc, "'%s' is not a state variable", eq->name);
             if (!b)
-                suggest(x, eq->name);
+                sema_suggest(x, eq->name);
             ok = 0;
             continue;
         }
@@ -2189,12 +1976,12 @@ static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
                 error_at(cc, eq->loc, "second equation for '%s'", eq->name);
                 ok = 0;
             }
-        Val v = conv(&y, eq->a);
+        Val v = sema_conv(&y, eq->a);
         if (v.ok && !v.anydim && !dim_eq(v.d, dim_div(b->dim, dim_time()))) {
             error_at(cc, eq->a->loc, "dimension mismatch in derivative of '%s'", eq->name);
-            diag_extra(cc, "  right-hand side is %s", fmt_dim(cc, v.d));
-            diag_extra(cc, "  '%s' is %s, so %s' must be %s", eq->name, fmt_dim(cc, b->dim), eq->name,
-                       fmt_dim(cc, dim_div(b->dim, dim_time())));
+            diag_extra(cc, "  right-hand side is %s", sema_fmt_dim(cc, v.d));
+            diag_extra(cc, "  '%s' is %s, so %s' must be %s", eq->name, sema_fmt_dim(cc, b->dim), eq->name,
+                       sema_fmt_dim(cc, dim_div(b->dim, dim_time())));
             ok = 0;
         }
         if (b->var->type != IRT_REAL) {
@@ -2213,14 +2000,14 @@ static int collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out)
     return ok;
 }
 
-static void add_note(Sema *S, const char *s)
+void sema_add_note(Sema *S, const char *s)
 {
     IrModel *m = S->m;
-    m->notes = grow(S->cc, (void *)m->notes, m->nnotes, sizeof(char *));
+    m->notes = sema_grow(S->cc, (void *)m->notes, m->nnotes, sizeof(char *));
     m->notes[m->nnotes++] = s;
 }
 
-static IrExpr *in_view(Compiler *cc, int64_t off, int64_t size, int64_t total)
+IrExpr *sema_in_view(Compiler *cc, int64_t off, int64_t size, int64_t total)
 {
     if (off == 0 && size == total)
         return NULL;
@@ -2230,7 +2017,7 @@ static IrExpr *in_view(Compiler *cc, int64_t off, int64_t size, int64_t total)
 }
 
 /* Wrap statements produced into `tmp` in `if (cond)` (cond NULL: append as is). */
-static void guarded(Compiler *cc, IrBlock *out, IrExpr *cond, IrBlock *tmp)
+void sema_guarded(Compiler *cc, IrBlock *out, IrExpr *cond, IrBlock *tmp)
 {
     if (!cond) {
         for (int i = 0; i < tmp->n; i++)
@@ -2243,7 +2030,7 @@ static void guarded(Compiler *cc, IrBlock *out, IrExpr *cond, IrBlock *tmp)
     ir_block_add(cc, out, s);
 }
 
-static AstNode *member(AstNode *model, AstKind k, int op)
+AstNode *sema_member(AstNode *model, AstKind k, int op)
 {
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -2253,24 +2040,23 @@ static AstNode *member(AstNode *model, AstKind k, int op)
     return NULL;
 }
 
-static void apply_clamps(Ctx *x, AstNode *model, IrBlock *out);
 static void check_unique_members(Compiler *cc, AstNode *model);
 
 /* Receptor phase 2 (input -> update -> emit into the port) or phase 4 (dynamics). */
-static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
+void sema_receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
 {
     Compiler *cc = S->cc;
     IrPop *pop = in->pop;
     int quiet = !in->dummy;
-    Mute mu = mute(cc, quiet);
+    Mute mu = sema_mute(cc, quiet);
     Ctx x = {S, cc, &r->env, pop, out, 0, &r->site, "a receptor", A_T, in, 0, 0};
     if (phase == 2) {
-        AstNode *upd = member(r->model, AST_UPDATE, 0);
+        AstNode *upd = sema_member(r->model, AST_UPDATE, 0);
         if (upd)
-            conv_block(&x, upd->a, out);
-        AstNode *em = member(r->model, AST_EMIT, 0);
+            sema_conv_block(&x, upd->a, out);
+        AstNode *em = sema_member(r->model, AST_EMIT, 0);
         if (em && r->port) {
-            Val v = conv(&x, em->a);
+            Val v = sema_conv(&x, em->a);
             if (v.ok && r->port->local >= 0) {
                 IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
                 s->local = r->port->local;
@@ -2282,28 +2068,28 @@ static void receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out)
             error_at(cc, r->model->loc2, "receptor '%s' has no 'emit'", r->model->name);
         }
     } else {
-        AstNode *dyn = member(r->model, AST_DYNAMICS, 0);
+        AstNode *dyn = sema_member(r->model, AST_DYNAMICS, 0);
         if (dyn) {
             OdeEq *eqs;
             int n, sub;
-            OdeMethod meth = method_of(cc, dyn, &sub);
-            if (collect_eqs(&x, dyn, &eqs, &n)) {
+            OdeMethod meth = sema_method_of(cc, dyn, &sub);
+            if (sema_collect_eqs(&x, dyn, &eqs, &n)) {
                 const char *note;
                 if (ode_lower(cc, pop, eqs, n, meth, sub, NULL, out, dyn->loc, &note) && !in->dummy)
-                    add_note(S, arena_printf(&cc->arena, "projection %s: receptor %s: %s",
-                                             r->proj ? r->proj->name : r->stim ? r->stim->node->name : "?",
-                                             r->model->name, note));
+                    sema_add_note(S, arena_printf(&cc->arena, "projection %s: receptor %s: %s",
+                                                  r->proj ? r->proj->name : r->stim ? r->stim->node->name : "?",
+                                                  r->model->name, note));
             }
         }
-        apply_clamps(&x, r->model, out);
+        sema_apply_clamps(&x, r->model, out);
         if (in->dummy)
             check_unique_members(cc, r->model);
     }
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
 }
 
 /* `clamp(lo, hi)` on state declarations: enforced after every update of the step. */
-static void apply_clamps(Ctx *x, AstNode *model, IrBlock *out)
+void sema_apply_clamps(Ctx *x, AstNode *model, IrBlock *out)
 {
     Compiler *cc = x->cc;
     for (int m = 0; m < model->list.n; m++) {
@@ -2314,19 +2100,19 @@ static void apply_clamps(Ctx *x, AstNode *model, IrBlock *out)
             AstNode *decl = mem->list.v[d];
             if (!decl->c || !decl->d)
                 continue;
-            Bind *b = env_find_here(x->env, decl->name);
+            Bind *b = sema_env_find_here(x->env, decl->name);
             if (!b || !b->var)
                 continue;
             Ctx y = *x;
             y.stream = 0;
             y.where = "a clamp bound";
-            Val lo = conv(&y, decl->c), hi = conv(&y, decl->d);
-            Val cur = mkval(ir_var(cc, b->var), b->dim);
-            if (!lo.ok || !hi.ok || !same_dim(&y, cur, lo, decl->c->loc, "the lower clamp bound") ||
-                !same_dim(&y, cur, hi, decl->d->loc, "the upper clamp bound"))
+            Val lo = sema_conv(&y, decl->c), hi = sema_conv(&y, decl->d);
+            Val cur = sema_mkval(ir_var(cc, b->var), b->dim);
+            if (!lo.ok || !hi.ok || !sema_same_dim(&y, cur, lo, decl->c->loc, "the lower clamp bound") ||
+                !sema_same_dim(&y, cur, hi, decl->d->loc, "the upper clamp bound"))
                 continue;
             IrExpr *args[3] = {cur.e, lo.e, hi.e};
-            emit_assign(cc, out, b->var, ir_call(cc, IF_CLIP, args, 3));
+            sema_emit_assign(cc, out, b->var, ir_call(cc, IF_CLIP, args, 3));
         }
     }
 }
@@ -2387,7 +2173,7 @@ static void split_topk(Compiler *cc, IrPop *pop, int at)
         IrVar *v = ir_new_var(cc, pop, IV_STATE, arena_printf(&cc->arena, "topk_%s", pop->locals[l].name),
                               t == IRT_REAL ? IRT_REAL : IRT_INT, DIM_NONE, 1);
         v->unit = "1";
-        emit_assign(cc, body, v, ir_local(cc, l, t));
+        sema_emit_assign(cc, body, v, ir_local(cc, l, t));
         IrStmt *s = ir_stmt(cc, IS_LOCAL);
         s->local = l;
         s->type = t;
@@ -2418,10 +2204,10 @@ static void wrap_active(Compiler *cc, Inst *in)
         rv->local = r->input_local;
         rv->type = IRT_REAL;
         ir_block_add(cc, &tmp, rv);
-        guarded(cc, &s->els, in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_guarded(cc, &s->els, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
     }
     if (pop->topk)
-        emit_assign(cc, &s->els, pop->topk->win, ir_const(cc, 0, IRT_INT));
+        sema_emit_assign(cc, &s->els, pop->topk->win, ir_const(cc, 0, IRT_INT));
     pop->body = (IrBlock){0};
     ir_block_add(cc, &pop->body, s);
     if (pop->topk) {
@@ -2441,14 +2227,14 @@ static IrExpr *stim_value(Sema *S, Inst *in, Stim *st, Dim want, IrBlock *out, c
     senv.parent = &S->global;
     Ctx x = {S, S->cc, &senv, in->pop, out, (NRT_STREAM_STIMULUS << 24) | st->id, &site,
              "a stimulus", A_T | A_INDEX | A_POS, in, 0, st->off};
-    Val v = conv(&x, st->node->a);
-    if (!v.ok || !expect_dim(&x, v, want, st->node->a->loc, what))
+    Val v = sema_conv(&x, st->node->a);
+    if (!v.ok || !sema_expect_dim(&x, v, want, st->node->a->loc, what))
         return NULL;
     return v.e;
 }
 
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
-static void build_body(Sema *S, Inst *in)
+void sema_build_body(Sema *S, Inst *in)
 {
     Compiler *cc = S->cc;
     IrPop *pop = in->pop;
@@ -2465,7 +2251,7 @@ static void build_body(Sema *S, Inst *in)
         s->type = IRT_REAL;
         s->e = ir_const(cc, 0, IRT_REAL);
         ir_block_add(cc, body, s);
-        Bind *b = env_find_here(&in->env, pt->name);
+        Bind *b = sema_env_find_here(&in->env, pt->name);
         b->e = ir_local(cc, pt->local, IRT_REAL);
     }
     /* phase 2: receptors (input -> update -> emit), then stimuli */
@@ -2511,8 +2297,8 @@ static void build_body(Sema *S, Inst *in)
             rv->type = IRT_REAL;
             ir_block_add(cc, &tmp, rv);
         }
-        receptor_part(S, in, r, 2, &tmp);
-        guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_receptor_part(S, in, r, 2, &tmp);
+        sema_guarded(cc, body, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
     }
     for (int k = 0; k < in->nstims; k++) {
         Stim *st = &in->stims[k];
@@ -2529,34 +2315,34 @@ static void build_body(Sema *S, Inst *in)
         s->type = IRT_REAL;
         s->e = ir_bin(cc, IB_ADD, ir_local(cc, st->port->local, IRT_REAL), e);
         ir_block_add(cc, &tmp, s);
-        guarded(cc, body, in_view(cc, st->off, st->size, pop->size), &tmp);
+        sema_guarded(cc, body, sema_in_view(cc, st->off, st->size, pop->size), &tmp);
     }
 
     /* phase 3: the neuron */
-    Mute mu = mute(cc, quiet);
+    Mute mu = sema_mute(cc, quiet);
     Ctx x = {S, cc, &in->env, pop, body,
              (NRT_STREAM_NEURON_STEP << 24) | (uint32_t)(pop->id & 0xFFFFFF), &in->step_site,
              "a neuron model", A_T | A_INDEX, in, 0, 0};
-    AstNode *refr = member(model, AST_REFRACTORY, 0);
+    AstNode *refr = sema_member(model, AST_REFRACTORY, 0);
     IrExpr *rf = NULL;
     int rf_local = -1;
     if (refr) {
         in->refr = ir_new_var(cc, pop, IV_REFR, "refr", IRT_INT, DIM_NONE, 1);
         in->refr->unit = "steps";
-        emit_assign(cc, &pop->init, in->refr, ir_const(cc, 0, IRT_INT));
+        sema_emit_assign(cc, &pop->init, in->refr, ir_const(cc, 0, IRT_INT));
         pop->has_refractory = 1;
-        rf_local = emit_local(&x, "refractory", IRT_BOOL,
-                              ir_bin(cc, IB_GT, ir_var(cc, in->refr), ir_const(cc, 0, IRT_INT)), body);
+        rf_local = sema_emit_local(&x, "refractory", IRT_BOOL,
+                                   ir_bin(cc, IB_GT, ir_var(cc, in->refr), ir_const(cc, 0, IRT_INT)), body);
         rf = ir_local(cc, rf_local, IRT_BOOL);
         in->refr_local = rf_local;
         x.allow |= A_REFR;
     }
-    AstNode *dyn = member(model, AST_DYNAMICS, 0);
+    AstNode *dyn = sema_member(model, AST_DYNAMICS, 0);
     if (dyn) {
         OdeEq *eqs;
         int n, sub;
-        OdeMethod meth = method_of(cc, dyn, &sub);
-        if (collect_eqs(&x, dyn, &eqs, &n)) {
+        OdeMethod meth = sema_method_of(cc, dyn, &sub);
+        if (sema_collect_eqs(&x, dyn, &eqs, &n)) {
             int frozen = -1;
             for (int i = n - 1; i >= 0; i--)
                 if (eqs[i].frozen)
@@ -2566,23 +2352,23 @@ static void build_body(Sema *S, Inst *in)
                          "'unless refractory' needs a 'refractory' period in the model");
             const char *note;
             if (ode_lower(cc, pop, eqs, n, meth, sub, rf, body, dyn->loc, &note) && !in->dummy)
-                add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
-                                         model->name, note));
+                sema_add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
+                                              model->name, note));
         }
     }
-    AstNode *upd = member(model, AST_UPDATE, 0);
+    AstNode *upd = sema_member(model, AST_UPDATE, 0);
     if (upd)
-        conv_block(&x, upd->a, body);
-    AstNode *sw = member(model, AST_SPIKE_WHEN, 0);
+        sema_conv_block(&x, upd->a, body);
+    AstNode *sw = sema_member(model, AST_SPIKE_WHEN, 0);
     int tk_split = -1;
     if (sw) {
         pop->has_spikes = 1;
         Ctx sx = x;
         sx.allow |= A_CROSSED;
         int dup = 0;
-        S->topk_call = topk_term(cc, sw->a, NULL, &dup);
+        S->topk_call = sema_topk_term(cc, sw->a, NULL, &dup);
         S->topk_key = S->topk_k = NULL;
-        Val c = dup ? bad(cc) : conv(&sx, sw->a);
+        Val c = dup ? sema_bad(cc) : sema_conv(&sx, sw->a);
         S->topk_call = NULL;
         if (c.ok && c.e->type != IRT_BOOL)
             error_at(cc, sw->a->loc, "'spike when' needs a condition");
@@ -2595,8 +2381,8 @@ static void build_body(Sema *S, Inst *in)
             tk->key = ir_new_var(cc, pop, IV_STATE, "topk_key", IRT_REAL, DIM_NONE, 1);
             tk->win = ir_new_var(cc, pop, IV_STATE, "topk_win", IRT_INT, DIM_NONE, 1);
             tk->key->unit = tk->win->unit = "1";
-            emit_assign(cc, body, tk->key, S->topk_key);
-            emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
+            sema_emit_assign(cc, body, tk->key, S->topk_key);
+            sema_emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
             s->e = ir_bin(cc, IB_NE, ir_var(cc, tk->win), ir_const(cc, 0, IRT_INT));
             tk_split = body->n;
             pop->topk = tk;
@@ -2607,24 +2393,24 @@ static void build_body(Sema *S, Inst *in)
             if (model->list.v[m]->kind == AST_ON && model->list.v[m]->op == EV_SPIKE)
                 on = model->list.v[m];
         if (on)
-            conv_block(&x, on->a, &s->body);
+            sema_conv_block(&x, on->a, &s->body);
         if (refr) {
             Ctx rx = x;
             rx.stream = 0;
             rx.where = "a refractory period";
-            Val t = conv(&rx, refr->a);
-            if (expect_dim(&rx, t, dim_time(), refr->a->loc, "the refractory period") && t.ok) {
+            Val t = sema_conv(&rx, refr->a);
+            if (sema_expect_dim(&rx, t, dim_time(), refr->a->loc, "the refractory period") && t.ok) {
                 IrExpr *steps = ir_call(cc, IF_ROUND, (IrExpr *[]){ir_bin(cc, IB_DIV, t.e,
                                         ir_const(cc, cc->ir->dt, IRT_REAL))}, 1);
-                emit_assign(cc, &s->body, in->refr, steps);
+                sema_emit_assign(cc, &s->body, in->refr, steps);
             }
         }
         ir_block_add(cc, body, s);
         if (rf) {
             IrStmt *dec = ir_stmt(cc, IS_IF);
             dec->e = rf;
-            emit_assign(cc, &dec->body, in->refr,
-                        ir_bin(cc, IB_SUB, ir_var(cc, in->refr), ir_const(cc, 1, IRT_INT)));
+            sema_emit_assign(cc, &dec->body, in->refr,
+                             ir_bin(cc, IB_SUB, ir_var(cc, in->refr), ir_const(cc, 1, IRT_INT)));
             ir_block_add(cc, body, dec);
         }
     } else {
@@ -2648,10 +2434,10 @@ static void build_body(Sema *S, Inst *in)
         if (mem->kind == AST_BLOCK_DECL && mem->op == TK_REQUIRE)
             error_at(cc, mem->loc, "'require' belongs in a receptor");
     }
-    apply_clamps(&x, model, body);
+    sema_apply_clamps(&x, model, body);
     if (in->dummy)
         check_unique_members(cc, model);
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
 
     /* phase 4: receptor dynamics */
     for (int k = 0; k < in->nrecs; k++) {
@@ -2659,8 +2445,8 @@ static void build_body(Sema *S, Inst *in)
         if (r->lead)
             continue;
         IrBlock tmp = {0};
-        receptor_part(S, in, r, 4, &tmp);
-        guarded(cc, body, in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_receptor_part(S, in, r, 4, &tmp);
+        sema_guarded(cc, body, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
     }
     /* previous values for crossed() */
     for (int i = 0; i < pop->nvars; i++) {
@@ -2671,23 +2457,13 @@ static void build_body(Sema *S, Inst *in)
             if (pop->vars[j]->kind == IV_STATE &&
                 strncmp(pop->vars[j]->label, v->label, strlen(pop->vars[j]->label)) == 0 &&
                 strcmp(v->label + strlen(pop->vars[j]->label), "_prev") == 0)
-                emit_assign(cc, body, v, ir_var(cc, pop->vars[j]));
+                sema_emit_assign(cc, body, v, ir_var(cc, pop->vars[j]));
     }
     if (pop->topk)
         split_topk(cc, pop, tk_split);
     if (pop->active)
         wrap_active(cc, in);
 }
-
-/* {===== merged receptors =====
- *
- * Receptor instances of one model on the same post view, with equal parameters, whose model
- * is linear (below), add up to one instance fed with the sum of their inputs: s1 + s2 obeys
- * the same dynamics, update and emit as s1 and s2 do, for any integrator (each is a linear
- * map of the state). So they share one state, and their projections one delay ring: a neuron
- * of the microcircuit reads one ring slot and one state where it read eight (GeNN's merged
- * postsynaptic models, NEST's one buffer per port). Only rounding differs from separate
- * instances. */
 
 /* How an expression depends on the variables and the local of a set: LZ the constant 0, LC
  * not at all, LL linearly and homogeneously (f(a s) = a f(s)), LN otherwise. */
@@ -2776,21 +2552,21 @@ static int receptor_linear(Sema *S, RInst *r)
                 break;
             for (int d = 0; d < mem->list.n; d++) {
                 AstNode *decl = mem->list.v[d];
-                Bind *b = env_find_here(&r->env, decl->name);
+                Bind *b = sema_env_find_here(&r->env, decl->name);
                 if (!b || !b->var || decl->c || decl->d)
                     ok = 0;                              /* clamped */
                 else {
-                    set.v = grow(cc, set.v, set.n, sizeof(IrVar *));
+                    set.v = sema_grow(cc, set.v, set.n, sizeof(IrVar *));
                     set.v[set.n++] = b->var;
                 }
                 if (decl->b) {
                     Ctx y = {S, cc, &r->env, NULL, NULL, 0, NULL, "an initial value", 0, NULL, 0, 0};
                     double v;
                     Dim vd;
-                    Mute mu = mute(cc, 1);
-                    if (!const_eval(&y, decl->b, &v, &vd) || v != 0)
+                    Mute mu = sema_mute(cc, 1);
+                    if (!sema_const_eval(&y, decl->b, &v, &vd) || v != 0)
                         ok = 0;
-                    unmute(cc, mu);
+                    sema_unmute(cc, mu);
                 }
             }
             break;
@@ -2800,19 +2576,19 @@ static int receptor_linear(Sema *S, RInst *r)
             ok = 0;
         }
     }
-    Mute mu = mute(cc, 1);
+    Mute mu = sema_mute(cc, 1);
     const int nerr = cc->diag.nerrors;
     IrBlock tmp = {0};
     Ctx x = {S, cc, &r->env, NULL, &tmp, 0, NULL, "a receptor", A_T, r->post, 0, 0};
-    AstNode *dyn = member(r->model, AST_DYNAMICS, 0);
+    AstNode *dyn = sema_member(r->model, AST_DYNAMICS, 0);
     OdeEq *eqs;
     int n;
-    if (ok && dyn && collect_eqs(&x, dyn, &eqs, &n))
+    if (ok && dyn && sema_collect_eqs(&x, dyn, &eqs, &n))
         for (int i = 0; i < n; i++)
             ok &= homogeneous(lin_class(eqs[i].rhs, &set));
-    AstNode *upd = member(r->model, AST_UPDATE, 0);
+    AstNode *upd = sema_member(r->model, AST_UPDATE, 0);
     if (ok && upd) {
-        conv_block(&x, upd->a, &tmp);
+        sema_conv_block(&x, upd->a, &tmp);
         for (int i = 0; i < tmp.n && ok; i++) {
             const IrStmt *st = tmp.v[i];
             int mine = 0;
@@ -2821,13 +2597,13 @@ static int receptor_linear(Sema *S, RInst *r)
             ok = mine && homogeneous(lin_class(st->e, &set));
         }
     }
-    AstNode *em = member(r->model, AST_EMIT, 0);
+    AstNode *em = sema_member(r->model, AST_EMIT, 0);
     if (ok && em) {
-        Val v = conv(&x, em->a);
+        Val v = sema_conv(&x, em->a);
         ok = v.ok && lin_class(v.e, &set) == LL;
     }
     ok &= cc->diag.nerrors == nerr;
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
     return r->lin = ok;
 }
 
@@ -2848,8 +2624,8 @@ static int same_params(RInst *a, RInst *b)
         if (mem->kind != AST_BLOCK_DECL || mem->op != TK_PARAM)
             continue;
         for (int d = 0; d < mem->list.n; d++) {
-            Bind *x = env_find_here(&a->env, mem->list.v[d]->name);
-            Bind *y = env_find_here(&b->env, mem->list.v[d]->name);
+            Bind *x = sema_env_find_here(&a->env, mem->list.v[d]->name);
+            Bind *y = sema_env_find_here(&b->env, mem->list.v[d]->name);
             if (!x || !y || x->kind != y->kind)
                 return 0;
             if (x->kind == B_STR) {
@@ -2879,7 +2655,7 @@ static RInst *merge_lead(Sema *S, Inst *post, RInst *r)
 }
 
 /* The rings' owners, sizes and last members (IrProj.ring), and one --explain note per group. */
-static void finish_rings(Sema *S)
+void sema_finish_rings(Sema *S)
 {
     Compiler *cc = S->cc;
     IrModel *m = S->m;
@@ -2919,7 +2695,7 @@ static void finish_rings(Sema *S)
             StrBuf b = names[k];
             int n = count[k];
             if (n > 1) {
-                m->merges = grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
+                m->merges = sema_grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
                 m->merges[m->nmerges++] =
                     arena_printf(&cc->arena, "population %s: receptor %s of %s: one state%s (linear, "
                                  "equal parameters, same neurons)", in->pop->name, l->model->name, b.s,
@@ -2932,15 +2708,9 @@ static void finish_rings(Sema *S)
     }
 }
 
-/* ===== merged receptors =====} */
-
-/* Create a receptor instance for projection `pj` onto the post population's instance. */
-static int emit_dim(Sema *S, RInst *r, Dim *d);
-static int bind_weight(Dim have, Dim want, Dim *w, int *has_w);
-
-static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
-                                   Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
-                                   int dummy, int merge)
+RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
+                                 Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
+                                 int dummy, int merge)
 {
     Compiler *cc = S->cc;
     RInst *r = arena_alloc(&cc->arena, sizeof *r);
@@ -2959,12 +2729,12 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     r->ring = pj;
     int quiet = !dummy;
     AstList *args = clause && clause->a ? &clause->a->list : NULL;
-    if (args && !check_args(cc, args, model, "receptor"))
+    if (args && !sema_check_args(cc, args, model, "receptor"))
         args = NULL;
     const char *prefix = pj ? pj->name : st ? st->node->name : "r";
-    bind_funcs_derived(S, &r->env, model, quiet, 0);
-    bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
-    bind_funcs_derived(S, &r->env, model, quiet, 1);
+    sema_bind_funcs_derived(S, &r->env, model, quiet, 0);
+    sema_bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
+    sema_bind_funcs_derived(S, &r->env, model, quiet, 1);
     RInst *lead = r->lead = merge_lead(S, post, r);
     if (lead && pj) {             /* the group's projections share the first one's ring */
         r->ring = NULL;
@@ -2972,7 +2742,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             lead->ring = pj;
         pj->ring = lead->ring;
     }
-    Mute mu = mute(cc, quiet);
+    Mute mu = sema_mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
         /* params and derived values were typed (and reported) by bind_params and
@@ -2984,59 +2754,59 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             AstNode *decl = mem->list.v[d];
             Dim dim;
             IrType ty;
-            type_of(cc, decl->a, &dim, &ty);
+            sema_type_of(cc, decl->a, &dim, &ty);
             Bind b = {0};
             b.name = decl->name;
             b.kind = B_VAL;
             b.loc = decl->loc;
             b.dim = dim;
             if (mem->op == TK_STATE && lead) {
-                Bind *lb = env_find_here(&lead->env, decl->name);
+                Bind *lb = sema_env_find_here(&lead->env, decl->name);
                 b.var = lb->var;
                 b.e = lb->e;
-                declare(cc, &r->env, b);
+                sema_declare(cc, &r->env, b);
             } else if (mem->op == TK_STATE) {
                 IrVar *v = ir_new_var(cc, pop, IV_RSTATE, arena_printf(&cc->arena, "%s_%s", prefix, decl->name),
                                       ty, dim, 1);
-                v->unit = unit_text(cc, dim);
-                state_range(S, decl, v);
+                v->unit = sema_unit_text(cc, dim);
+                sema_state_range(S, decl, v);
                 b.var = v;
                 b.e = ir_var(cc, v);
-                declare(cc, &r->env, b);
+                sema_declare(cc, &r->env, b);
             } else if (mem->op == TK_INPUT) {
                 r->input_local = lead ? lead->input_local : ir_new_local(cc, pop, decl->name, IRT_REAL);
                 b.e = ir_local(cc, r->input_local, IRT_REAL);
-                declare(cc, &r->env, b);
+                sema_declare(cc, &r->env, b);
             } else if (mem->op == TK_REQUIRE) {
-                Bind *nb = env_find_here(&post->env, decl->name);
+                Bind *nb = sema_env_find_here(&post->env, decl->name);
                 if (dummy) {
                     IrVar *v = ir_new_var(cc, pop, IV_STATE, decl->name, ty, dim, 1);
                     b.e = ir_var(cc, v);
                 } else if (!nb || nb->port || nb->kind != B_VAL) {
-                    unmute(cc, mu);
+                    sema_unmute(cc, mu);
                     error_at(cc, clause ? clause->loc : model->loc2,
                              "receptor '%s' requires '%s', which neuron '%s' does not have",
                              model->name, decl->name, post->model->name);
-                    mu = mute(cc, quiet);
+                    mu = sema_mute(cc, quiet);
                     continue;
                 } else {
                     if (!dim_eq(nb->dim, dim)) {
-                        unmute(cc, mu);
+                        sema_unmute(cc, mu);
                         error_at(cc, clause ? clause->loc : model->loc2,
                                  "receptor '%s' requires '%s' in %s, but '%s' of '%s' is %s",
-                                 model->name, decl->name, fmt_dim(cc, dim), decl->name,
-                                 post->model->name, fmt_dim(cc, nb->dim));
-                        mu = mute(cc, quiet);
+                                 model->name, decl->name, sema_fmt_dim(cc, dim), decl->name,
+                                 post->model->name, sema_fmt_dim(cc, nb->dim));
+                        mu = sema_mute(cc, quiet);
                     }
                     b.e = nb->e;
                 }
-                declare(cc, &r->env, b);
+                sema_declare(cc, &r->env, b);
             }
         }
     }
-    if (r->input_local == 0 && !member(model, AST_BLOCK_DECL, TK_INPUT))
+    if (r->input_local == 0 && !sema_member(model, AST_BLOCK_DECL, TK_INPUT))
         error_at(cc, model->loc2, "receptor '%s' needs an 'input' declaration", model->name);
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
     if (lead)                     /* the lead's states, and their initial values (0) */
         return r;
     /* `weight` in the states' units is the unit the emit binds against the target port */
@@ -3044,7 +2814,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
     if (port) {
         Dim ed;
         int has_w = 0;
-        if (emit_dim(S, r, &ed) && !bind_weight(ed, port->dim, &wsub, &has_w))
+        if (sema_emit_dim(S, r, &ed) && !sema_bind_weight(ed, port->dim, &wsub, &has_w))
             wsub = DIM_NONE;
     }
     /* initial values of receptor states: defaults, then the projection's initialisers */
@@ -3054,7 +2824,7 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
             continue;
         for (int d = 0; d < mem->list.n; d++) {
             AstNode *decl = mem->list.v[d];
-            Bind *b = env_find_here(&r->env, decl->name);
+            Bind *b = sema_env_find_here(&r->env, decl->name);
             if (!b || !b->var)
                 continue;
             AstNode *ov = NULL;
@@ -3070,49 +2840,44 @@ static RInst *instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Ins
                       "a receptor initialiser", A_INDEX, post, 0, off};
             Dim want = dim_subst_weight(b->dim, wsub);
             if (ov) {
-                Val v = conv(&ix, ov->a);
-                if (expect_dim(&ix, v, want, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                Val v = sema_conv(&ix, ov->a);
+                if (sema_expect_dim(&ix, v, want, ov->a->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v.e;
             } else if (decl->b) {
-                Mute m2 = mute(cc, quiet);
-                Val v = conv(&ix, decl->b);
-                if (expect_dim(&ix, v, want, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
+                Mute m2 = sema_mute(cc, quiet);
+                Val v = sema_conv(&ix, decl->b);
+                if (sema_expect_dim(&ix, v, want, decl->b->loc, arena_printf(&cc->arena, "initial value of '%s'", decl->name)))
                     init = v.e;
-                unmute(cc, m2);
+                sema_unmute(cc, m2);
             }
             IrBlock tmp = {0};
-            emit_assign(cc, &tmp, b->var, init);
-            guarded(cc, &pop->init, in_view(cc, off, size, pop->size), &tmp);
+            sema_emit_assign(cc, &tmp, b->var, init);
+            sema_guarded(cc, &pop->init, sema_in_view(cc, off, size, pop->size), &tmp);
         }
     }
     if (clause)
         for (int k = 0; k < clause->list.n; k++) {
             AstNode *it = clause->list.v[k];
-            Bind *b = env_find_here(&r->env, it->name);
+            Bind *b = sema_env_find_here(&r->env, it->name);
             if (it->kind == AST_INIT && (!b || !b->var))
                 error_at(cc, it->loc, "'%s' is not a state of receptor '%s'", it->name, model->name);
         }
     return r;
 }
 
-/* ===== model instances =====} */
-
-
-/* {===== network ===== */
-
-static Bind *global_find(Sema *S, const char *name, BindKind k)
+Bind *sema_global_find(Sema *S, const char *name, BindKind k)
 {
-    Bind *b = env_find_here(&S->global, name);
+    Bind *b = sema_env_find_here(&S->global, name);
     return (b && b->kind == k) ? b : NULL;
 }
 
-static int64_t const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int64_t hi, int *ok)
+int64_t sema_const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int64_t hi, int *ok)
 {
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
     S->no_float_check++;
-    int evok = const_eval(&x, e, &v, &d);
+    int evok = sema_const_eval(&x, e, &v, &d);
     S->no_float_check--;
     if (!evok) {
         *ok = 0;
@@ -3142,18 +2907,14 @@ static const char *num_text(Compiler *cc, double v)
     return arena_strdup(&cc->arena, t);
 }
 
-/* Longest run or recording interval, in steps (~3 years at dt 0.1 ms); the sum of all runs
- * is held to it too, so step counts stay far from int64_t overflow. */
-#define MAX_STEPS 1e15
-
 /* A number of steps from a time (or `N steps`), which must be whole. */
-static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
+int64_t sema_steps_of(Sema *S, AstNode *e, const char *what, int *ok)
 {
     Ctx x = {S, S->cc, &S->global, NULL, NULL, 0, NULL, what, 0, NULL, 0, 0};
     double v;
     Dim d;
     S->no_float_check++;
-    int evok = const_eval(&x, e, &v, &d);
+    int evok = sema_const_eval(&x, e, &v, &d);
     S->no_float_check--;
     if (!evok) {
         *ok = 0;
@@ -3161,7 +2922,7 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
     }
     if (!dim_eq(d, dim_time())) {
         error_at(S->cc, e->loc, "%s must be a time (e.g. '1 s' or '200 steps'), got %s", what,
-                 dim_is_none(d) ? "a plain number" : fmt_dim(S->cc, d));
+                 dim_is_none(d) ? "a plain number" : sema_fmt_dim(S->cc, d));
         *ok = 0;
         return 0;
     }
@@ -3189,15 +2950,15 @@ static int64_t steps_of(Sema *S, AstNode *e, const char *what, int *ok)
 }
 
 /* Resolve `P`, `P[a:b]` or `P[i]` to a view; indices of `P[i, j, ...]` go to idx. */
-static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode *index,
-                          PopRef *out, int64_t **idx, int *nidx)
+int sema_resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode *index,
+                        PopRef *out, int64_t **idx, int *nidx)
 {
     Compiler *cc = S->cc;
-    Bind *b = env_find_here(&S->global, name);
+    Bind *b = sema_env_find_here(&S->global, name);
     if (!b || b->kind != B_POP) {
         error_at(cc, name_node->loc, "unknown population '%s'", name);
         Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "", 0, NULL, 0, 0};
-        suggest(&x, name);
+        sema_suggest(&x, name);
         hint_unknown_model(cc, name);
         return 0;
     }
@@ -3208,8 +2969,8 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
         return 1;
     int ok = 1;
     if (index->kind == AST_IDXSLICE) {
-        int64_t a = const_int(S, index->a, "a slice bound", 0, out->size, &ok);
-        int64_t e = const_int(S, index->b, "a slice bound", 0, out->size, &ok);
+        int64_t a = sema_const_int(S, index->a, "a slice bound", 0, out->size, &ok);
+        int64_t e = sema_const_int(S, index->b, "a slice bound", 0, out->size, &ok);
         if (ok && e <= a) {
             error_at(cc, index->loc, "empty slice %lld:%lld", (long long)a, (long long)e);
             return 0;
@@ -3224,14 +2985,14 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
                 error_at(cc, index->loc, "a projection needs a population or a slice 'P[a:b]'");
                 return 0;
             }
-            int64_t k = const_int(S, index->list.v[0], "a neuron index", 0, out->size - 1, &ok);
+            int64_t k = sema_const_int(S, index->list.v[0], "a neuron index", 0, out->size - 1, &ok);
             out->off += k;
             out->size = 1;
             return ok;
         }
         *idx = arena_alloc(&cc->arena, sizeof(int64_t) * (size_t)index->list.n);
         for (int i = 0; i < index->list.n; i++)
-            (*idx)[i] = out->off + const_int(S, index->list.v[i], "a neuron index", 0, out->size - 1, &ok);
+            (*idx)[i] = out->off + sema_const_int(S, index->list.v[i], "a neuron index", 0, out->size - 1, &ok);
         *nidx = index->list.n;
         return ok;
     }
@@ -3241,7 +3002,7 @@ static int resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode
 
 /* `grid(n0, ..) spacing s [periodic]` (1 to 4 axes, a length spacing, default 1 um) into *g;
  * returns the number of neurons. */
-static int64_t grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
+int64_t sema_grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
 {
     Compiler *cc = S->cc;
     int64_t total = 1;
@@ -3258,7 +3019,7 @@ static int64_t grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
             *ok = 0;
             return 0;
         }
-        g->n[d] = const_int(S, a, "a grid size", 1, 2000000000, ok);
+        g->n[d] = sema_const_int(S, a, "a grid size", 1, 2000000000, ok);
         if (!*ok)
             return 0;
         if (total > 2000000000 / g->n[d]) {
@@ -3272,13 +3033,13 @@ static int64_t grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
     if (gn->a) {
         Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a grid spacing", 0, NULL, 0, 0};
         Dim dd;
-        if (!const_eval(&x, gn->a, &g->spacing, &dd)) {
+        if (!sema_const_eval(&x, gn->a, &g->spacing, &dd)) {
             *ok = 0;
             return 0;
         }
-        if (!dim_eq(dd, dim_len()) || !(g->spacing > 0) || !isfinite(g->spacing)) {
+        if (!dim_eq(dd, sema_dim_len()) || !(g->spacing > 0) || !isfinite(g->spacing)) {
             error_at(cc, gn->a->loc, "a grid spacing must be a positive length (e.g. '20 um'), got %s",
-                     dim_eq(dd, dim_len()) ? "a length that is not positive" : fmt_dim(cc, dd));
+                     dim_eq(dd, sema_dim_len()) ? "a length that is not positive" : sema_fmt_dim(cc, dd));
             *ok = 0;
             return 0;
         }
@@ -3290,12 +3051,12 @@ static int64_t grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok)
 static void add_pop(Sema *S, IrPop *p)
 {
     IrModel *m = S->m;
-    m->pops = grow(S->cc, m->pops, m->npops, sizeof(IrPop *));
+    m->pops = sema_grow(S->cc, m->pops, m->npops, sizeof(IrPop *));
     p->id = m->npops;
     m->pops[m->npops++] = p;
 }
 
-static void do_population(Sema *S, AstNode *it)
+void sema_do_population(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     AstNode *pe = it->a;
@@ -3307,7 +3068,7 @@ static void do_population(Sema *S, AstNode *it)
     PopRef *ref = arena_alloc(&cc->arena, sizeof *ref);
     ref->name = it->name;
     ref->loc = it->loc;
-    Bind *mb = global_find(S, atom->name, B_MODEL);
+    Bind *mb = sema_global_find(S, atom->name, B_MODEL);
     if (mb) {
         AstNode *model = mb->ast;
         if (model->op != TK_NEURON) {
@@ -3319,21 +3080,21 @@ static void do_population(Sema *S, AstNode *it)
         int64_t n;
         memset(&S->grid_next, 0, sizeof S->grid_next);
         if (atom->a && atom->a->kind == AST_IDXGRID) {
-            n = grid_layout(S, atom->a, &S->grid_next, &ok);
+            n = sema_grid_layout(S, atom->a, &S->grid_next, &ok);
         } else if (!atom->a || atom->a->kind != AST_IDXLIST || atom->a->list.n != 1) {
             error_at(cc, atom->loc, "a population needs a size: %s[N]", model->name);
             return;
         } else {
-            n = const_int(S, atom->a->list.v[0], "a population size", 1, 2000000000, &ok);
+            n = sema_const_int(S, atom->a->list.v[0], "a population size", 1, 2000000000, &ok);
         }
         if (!ok)
             return;
         S->useloc = atom->loc;
-        Inst *in = instantiate_neuron(S, it->name, model, atom->flag ? &atom->list : NULL,
-                                      &it->list, n, 0);
+        Inst *in = sema_instantiate_neuron(S, it->name, model, atom->flag ? &atom->list : NULL,
+                                           &it->list, n, 0);
         memset(&S->grid_next, 0, sizeof S->grid_next);
         add_pop(S, in->pop);
-        S->insts = grow(cc, S->insts, S->ninsts, sizeof(Inst *));
+        S->insts = sema_grow(cc, S->insts, S->ninsts, sizeof(Inst *));
         S->insts[S->ninsts++] = in;
         ref->inst = in;
         ref->off = 0;
@@ -3348,7 +3109,7 @@ static void do_population(Sema *S, AstNode *it)
             error_at(cc, it->list.v[0]->loc, "initialisers belong to a new population, not a view");
             return;
         }
-        if (!resolve_target(S, atom, atom->name, atom->a, ref, NULL, NULL))
+        if (!sema_resolve_target(S, atom, atom->name, atom->a, ref, NULL, NULL))
             return;
         ref->name = it->name;
     }
@@ -3357,7 +3118,7 @@ static void do_population(Sema *S, AstNode *it)
     b.kind = B_POP;
     b.loc = it->loc;
     b.pop = ref;
-    declare(cc, &S->global, b);
+    sema_declare(cc, &S->global, b);
 }
 
 static int bool_arg(Sema *S, AstNode *a, int *out)
@@ -3370,12 +3131,10 @@ static int bool_arg(Sema *S, AstNode *a, int *out)
     return 0;
 }
 
-/* {===== connectivity rules ===== */
-
 /* The path of an edge file (or, `what`, a spike file) named in from_file: relative names
  * are looked up beside the file that names them; the result is absolute, so the simulator
  * finds it from anywhere. NULL (diagnosed) when it cannot be read now. */
-static const char *data_file_path(Sema *S, AstNode *n, const char *what)
+const char *sema_data_file_path(Sema *S, AstNode *n, const char *what)
 {
     Compiler *cc = S->cc;
     const char *name = n->str, *path = name;
@@ -3399,11 +3158,11 @@ static const char *data_file_path(Sema *S, AstNode *n, const char *what)
 
 /* Column `col` (0: w, 1: delay) of a synapse's line in its edge file: values in the
  * internal units of the weight (or ms), so any dimension is accepted. */
-static Val edge_value(Compiler *cc, int col)
+Val sema_edge_value(Compiler *cc, int col)
 {
     IrExpr *e = ir_leaf(cc, IE_EDGE, IRT_REAL);
     e->sub = col;
-    Val v = mkval(e, DIM_NONE);
+    Val v = sema_mkval(e, DIM_NONE);
     v.anydim = 1;
     return v;
 }
@@ -3433,15 +3192,15 @@ static int rule_env(Sema *S, AstNode *def, AstNode *use, Env *env)
         Dim want, have;
         IrType ty;
         double v;
-        type_of(cc, decl->a, &want, &ty);
+        sema_type_of(cc, decl->a, &want, &ty);
         Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a rule argument", 0, NULL, 0, 0};
-        if (!const_eval(&x, val, &v, &have)) {
+        if (!sema_const_eval(&x, val, &v, &have)) {
             ok = 0;
             continue;
         }
         if (!dim_eq(have, want) && !(v == 0)) {
             error_at(cc, val->loc, "argument '%s' of rule '%s' has dimension %s, expected %s",
-                     decl->name, def->name, fmt_dim(cc, have), fmt_dim(cc, want));
+                     decl->name, def->name, sema_fmt_dim(cc, have), sema_fmt_dim(cc, want));
             ok = 0;
             continue;
         }
@@ -3451,7 +3210,7 @@ static int rule_env(Sema *S, AstNode *def, AstNode *use, Env *env)
         b.loc = decl->loc;
         b.e = ir_const(cc, v, ty == IRT_INT ? IRT_INT : IRT_REAL);
         b.dim = want;
-        declare(cc, env, b);
+        sema_declare(cc, env, b);
     }
     for (int a = 0; a < use->list.n; a++) {
         AstNode *arg = use->list.v[a];
@@ -3475,18 +3234,18 @@ static int rule_env(Sema *S, AstNode *def, AstNode *use, Env *env)
 static Val rule_expr(Sema *S, Env *env, IrProj *pj, AstNode *e, const char *where)
 {
     Ctx x = {S, S->cc, env, NULL, NULL, 0, NULL, where, A_PREPOST, NULL, 0, 0};
-    return conv(&x, e);
+    return sema_conv(&x, e);
 }
 
 /* Connectivity rule: `name(args) [within R] [where cond]`, name a built-in rule or a named
  * `connect` definition (whose own within/where apply too). */
-static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
+int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
 {
     Compiler *cc = S->cc;
     AstNode *call = rule, *within = rule->a, *wheres[2] = {rule->b, NULL};
     Env renv = {0};
     Env *env = &S->global;
-    Bind *rb = global_find(S, rule->name, B_RULE);
+    Bind *rb = sema_global_find(S, rule->name, B_RULE);
     pj->autapses = 1;
     pj->multapses = 1;
     if (rb) {
@@ -3503,7 +3262,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
             within = body->a;
         wheres[1] = body->b;
         call = body;
-        if (global_find(S, call->name, B_RULE)) {
+        if (sema_global_find(S, call->name, B_RULE)) {
             error_at(cc, call->loc, "a named rule is defined by a built-in rule, not by '%s'",
                      call->name);
             return 0;
@@ -3564,7 +3323,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
         }
         Dim d;
         if (r[0] == 'f') {
-            if (!const_eval(&cx, pos[0], &pj->p, &d))
+            if (!sema_const_eval(&cx, pos[0], &pj->p, &d))
                 return 0;
             if (!dim_is_none(d) || pj->p < 0 || pj->p > 1) {
                 error_at(cc, pos[0]->loc, "a connection probability must be a number from 0 to 1");
@@ -3578,7 +3337,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                 return 0;
             if (!dim_is_none(v.d) || v.e->type == IRT_BOOL) {
                 error_at(cc, pos[0]->loc, "a connection probability must be a number, got %s",
-                         v.e->type == IRT_BOOL ? "a condition" : fmt_dim(cc, v.d));
+                         v.e->type == IRT_BOOL ? "a condition" : sema_fmt_dim(cc, v.d));
                 return 0;
             }
             double c;
@@ -3597,8 +3356,8 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
             return 0;
         }
         int64_t other = in ? pj->pre.size : pj->post.size;
-        pj->k = const_int(S, pos[0], in ? "an in-degree" : "an out-degree", 0,
-                          pj->multapses ? 2000000000 : other, &ok);
+        pj->k = sema_const_int(S, pos[0], in ? "an in-degree" : "an out-degree", 0,
+                               pj->multapses ? 2000000000 : other, &ok);
         if (ok && !pj->multapses) {
             int overlap = same && !pj->autapses && pj->pre.offset < pj->post.offset + pj->post.size &&
                           pj->post.offset < pj->pre.offset + pj->pre.size;
@@ -3619,7 +3378,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
             error_at(cc, call->loc, "fixed_total takes one number of synapses: fixed_total(N)");
             return 0;
         }
-        pj->k = const_int(S, pos[0], "a number of synapses", 0, 4000000000, &ok);
+        pj->k = sema_const_int(S, pos[0], "a number of synapses", 0, 4000000000, &ok);
         if (!ok)
             return 0;
         if (!pj->multapses) {
@@ -3638,7 +3397,7 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                                     "'multapses' options");
             return 0;
         }
-        pj->file = data_file_path(S, pos[0], "edge file");
+        pj->file = sema_data_file_path(S, pos[0], "edge file");
         if (!pj->file)
             return 0;
     } else {
@@ -3671,14 +3430,14 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
     if (within) {
         Dim d;
         cx.where = "a 'within' radius";
-        if (!const_eval(&cx, within, &pj->within, &d))
+        if (!sema_const_eval(&cx, within, &pj->within, &d))
             return 0;
-        if (!dim_eq(d, dim_len()) || !(pj->within > 0) || !isfinite(pj->within)) {
+        if (!dim_eq(d, sema_dim_len()) || !(pj->within > 0) || !isfinite(pj->within)) {
             error_at(cc, within->loc, "'within' needs a positive length (e.g. '100 um'), got %s",
-                     dim_eq(d, dim_len()) ? "a length that is not positive" : fmt_dim(cc, d));
+                     dim_eq(d, sema_dim_len()) ? "a length that is not positive" : sema_fmt_dim(cc, d));
             return 0;
         }
-        if (!space_ok(cc, pj, within->loc, "'within'"))
+        if (!sema_space_ok(cc, pj, within->loc, "'within'"))
             return 0;
         AstNode dn = {0};
         dn.kind = AST_NAME;
@@ -3691,33 +3450,31 @@ static int do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
     return 1;
 }
 
-/* ===== connectivity rules =====} */
-
 static void add_proj(Sema *S, IrProj *p)
 {
     IrModel *m = S->m;
-    m->projs = grow(S->cc, m->projs, m->nprojs, sizeof(IrProj *));
+    m->projs = sema_grow(S->cc, m->projs, m->nprojs, sizeof(IrProj *));
     p->id = m->nprojs;
     m->projs[m->nprojs++] = p;
 }
 
 /* Dimension a receptor's `emit` produces (weight placeholder symbolic). */
-static int emit_dim(Sema *S, RInst *r, Dim *d)
+int sema_emit_dim(Sema *S, RInst *r, Dim *d)
 {
-    AstNode *em = member(r->model, AST_EMIT, 0);
+    AstNode *em = sema_member(r->model, AST_EMIT, 0);
     if (!em)
         return 0;
-    Mute mu = mute(S->cc, 1);
+    Mute mu = sema_mute(S->cc, 1);
     IrBlock scratch = {0};
     Ctx x = {S, S->cc, &r->env, r->post->pop, &scratch, 0, &r->site, "a receptor", A_T, r->post, 0, 0};
-    Val v = conv(&x, em->a);
-    unmute(S->cc, mu);
+    Val v = sema_conv(&x, em->a);
+    sema_unmute(S->cc, mu);
     *d = v.d;
     return v.ok;
 }
 
 /* Solve `have` (with weight placeholder W^1 or none) == `want` for W. */
-static int bind_weight(Dim have, Dim want, Dim *w, int *has_w)
+int sema_bind_weight(Dim have, Dim want, Dim *w, int *has_w)
 {
     int k = have.e[DIM_W];
     *has_w = k != 0;
@@ -3729,8 +3486,6 @@ static int bind_weight(Dim have, Dim want, Dim *w, int *has_w)
     *w = dim_div(want, have);
     return 1;
 }
-
-/* {===== plastic synapses ===== */
 
 /* What synapse code may see and do (Ctx.syn). Handlers see the synapse's parameters and
  * states, `pre.x`/`post.y` (scope states and neuron variables, read-only); a scope body
@@ -3748,7 +3503,7 @@ typedef struct SynCtx {
 } SynCtx;
 
 /* 1 unless the model is static: param/state declarations and one `on pre { deliver(x) }`. */
-static int syn_is_plastic(AstNode *smodel)
+int sema_syn_is_plastic(AstNode *smodel)
 {
     int npre = 0;
     for (int m = 0; m < smodel->list.n; m++) {
@@ -3769,7 +3524,7 @@ static int syn_is_plastic(AstNode *smodel)
 
 /* `order = pre_first | post_first`: which of `on pre` and `on post` runs first when a
  * spike reaches a synapse in the step in which its target spikes (docs/language.md §7). */
-static void syn_order(Compiler *cc, IrPlast *pl, AstNode *mem)
+void sema_syn_order(Compiler *cc, IrPlast *pl, AstNode *mem)
 {
     const char *v = mem->a && mem->a->kind == AST_NAME ? mem->a->name : "";
     if (strcmp(mem->name, "order") != 0) {
@@ -3808,21 +3563,21 @@ static IrExpr *at_side(Compiler *cc, IrExpr *e, int at)
 static int neuron_name(Ctx *x, Inst *in, int at, SrcLoc loc, const char *name, Val *out)
 {
     Compiler *cc = x->cc;
-    Bind *b = env_find_here(&in->env, name);
+    Bind *b = sema_env_find_here(&in->env, name);
     if (!b)
         return 0;
     if (b->port) {
         error_at(cc, loc, "input port '%s' of '%s' cannot be read from a synapse", name, in->model->name);
         diag_extra(cc, "  note: ports are sums formed inside the neuron's step; read a state instead");
-        *out = bad(cc);
+        *out = sema_bad(cc);
     } else if (b->kind == B_VAL) {
-        *out = mkval(at_side(cc, b->e, at), b->dim);
+        *out = sema_mkval(at_side(cc, b->e, at), b->dim);
     } else if (b->kind == B_DERIVED) {
         Ctx y = *x;
         y.env = b->denv;
         struct SynCtx *keep = x->S->syn;
         x->S->syn = NULL;
-        Val v = conv(&y, b->ast);
+        Val v = sema_conv(&y, b->ast);
         x->S->syn = keep;
         if (v.ok)
             v.e = at_side(cc, v.e, at);
@@ -3830,13 +3585,13 @@ static int neuron_name(Ctx *x, Inst *in, int at, SrcLoc loc, const char *name, V
         *out = v;
     } else {
         error_at(cc, loc, "'%s' is not a value", name);
-        *out = bad(cc);
+        *out = sema_bad(cc);
     }
     return 1;
 }
 
 /* Bare names in a scope body: the scope's neuron (conv_name, after the environment). */
-static int syn_name(Ctx *x, AstNode *n, Val *out)
+int sema_syn_name(Ctx *x, AstNode *n, Val *out)
 {
     SynCtx *sy = x->S->syn;
     if (!sy->side)
@@ -3846,7 +3601,7 @@ static int syn_name(Ctx *x, AstNode *n, Val *out)
 
 /* `pre.x` / `post.y`: a scope state, else a variable of the pre or post neuron. */
 /* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
-static NC_NOINLINE Val syn_field(Ctx *x, AstNode *n)
+NC_NOINLINE Val sema_syn_field(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     SynCtx *sy = x->S->syn;
@@ -3854,7 +3609,7 @@ static NC_NOINLINE Val syn_field(Ctx *x, AstNode *n)
     if (!pre && strcmp(n->name, "post") != 0) {
         error_at(cc, n->loc, "'%s.%s' is not available in a synapse", n->name, n->name2);
         diag_extra(cc, "  note: synapses read 'pre.NAME' and 'post.NAME'");
-        return bad(cc);
+        return sema_bad(cc);
     }
     int at = pre ? IR_AT_PRE : IR_AT_POST;
     if (sy->side && sy->side != at) {
@@ -3862,23 +3617,23 @@ static NC_NOINLINE Val syn_field(Ctx *x, AstNode *n)
                  n->name, n->name2);
         diag_extra(cc, "  note: a scope holds one value per %s neuron and sees only that neuron",
                    sy->side == IR_AT_PRE ? "presynaptic" : "postsynaptic");
-        return bad(cc);
+        return sema_bad(cc);
     }
     Env *se = pre ? sy->pre_env : sy->post_env;
-    Bind *b = se ? env_find_here(se, n->name2) : NULL;
+    Bind *b = se ? sema_env_find_here(se, n->name2) : NULL;
     if (b && b->kind == B_VAL && b->var)
-        return mkval(ir_var(cc, b->var), b->dim);
+        return sema_mkval(ir_var(cc, b->var), b->dim);
     Inst *in = pre ? sy->pre : sy->post;
     Val v;
     if (neuron_name(x, in, at, n->loc, n->name2, &v))
         return v;
     error_at(cc, n->loc, "unknown name '%s.%s': not a state of the synapse's %s { } scope nor a "
                          "variable of neuron '%s'", n->name, n->name2, n->name, in->model->name);
-    return bad(cc);
+    return sema_bad(cc);
 }
 
 /* Assignments in synapse code may change the code's own states only. */
-static int syn_assign_check(Ctx *x, AstNode *st, Bind *b)
+int sema_syn_assign_check(Ctx *x, AstNode *st, Bind *b)
 {
     Compiler *cc = x->cc;
     SynCtx *sy = x->S->syn;
@@ -3892,7 +3647,7 @@ static int syn_assign_check(Ctx *x, AstNode *st, Bind *b)
     }
     if (!b && sy->side) {
         Inst *in = sy->side == IR_AT_PRE ? sy->pre : sy->post;
-        if (env_find_here(&in->env, lv->name)) {
+        if (sema_env_find_here(&in->env, lv->name)) {
             error_at(cc, lv->loc, "cannot assign to '%s', a variable of neuron '%s', from a synapse",
                      lv->name, in->model->name);
             return 0;
@@ -3902,7 +3657,7 @@ static int syn_assign_check(Ctx *x, AstNode *st, Bind *b)
 }
 
 /* deliver(x): add x to the receptor's input (on pre: this step; on step: after the delay). */
-static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out)
+void sema_syn_deliver(Ctx *x, AstNode *st, IrBlock *out)
 {
     Compiler *cc = x->cc;
     SynCtx *sy = x->S->syn;
@@ -3918,14 +3673,14 @@ static void syn_deliver(Ctx *x, AstNode *st, IrBlock *out)
         error_at(cc, call->loc, "'deliver' takes one value");
         return;
     }
-    Val v = conv(x, call->list.v[0]);
+    Val v = sema_conv(x, call->list.v[0]);
     if (!v.ok)
         return;
     Dim ws;
     int hw = 0;
-    if (!v.anydim && !bind_weight(v.d, sy->rin, &ws, &hw)) {
+    if (!v.anydim && !sema_bind_weight(v.d, sy->rin, &ws, &hw)) {
         error_at(cc, call->list.v[0]->loc, "synapse '%s' delivers %s, but the receptor takes %s",
-                 sy->model->name, fmt_dim(cc, v.d), fmt_dim(cc, sy->rin));
+                 sy->model->name, sema_fmt_dim(cc, v.d), sema_fmt_dim(cc, sy->rin));
         return;
     }
     if (hw && !sy->wbound) {
@@ -3969,26 +3724,26 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
             AstNode *decl = mem->list.v[d];
             Dim dim;
             IrType ty;
-            type_of(cc, decl->a, &dim, &ty);
+            sema_type_of(cc, decl->a, &dim, &ty);
             if (S->has_wsub)
                 dim = dim_subst_weight(dim, S->wsub);
             IrVar *v = ir_new_var(cc, pl->scope, pre ? IV_PRE : IV_POST, decl->name, ty, dim, 1);
-            v->unit = unit_text(cc, dim);
+            v->unit = sema_unit_text(cc, dim);
             IrVar ***vs = pre ? &pl->pre : &pl->post;
             int *nv = pre ? &pl->npre : &pl->npost;
-            *vs = grow(cc, *vs, *nv, sizeof(IrVar *));
+            *vs = sema_grow(cc, *vs, *nv, sizeof(IrVar *));
             (*vs)[(*nv)++] = v;
             IrExpr *iv = ir_const(cc, 0, ty);
             if (decl->b) {
                 Ctx y = x;
                 y.allow = 0;
                 y.where = "a state's initial value";
-                Val v2 = conv(&y, decl->b);
-                if (expect_dim(&y, v2, dim, decl->b->loc,
-                               arena_printf(&cc->arena, "initial value of '%s'", decl->name)) && v2.ok)
+                Val v2 = sema_conv(&y, decl->b);
+                if (sema_expect_dim(&y, v2, dim, decl->b->loc,
+                                    arena_printf(&cc->arena, "initial value of '%s'", decl->name)) && v2.ok)
                     iv = v2.e;
             }
-            emit_assign(cc, init, v, iv);
+            sema_emit_assign(cc, init, v, iv);
             Bind b = {0};
             b.name = decl->name;
             b.kind = B_VAL;
@@ -3996,7 +3751,7 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
             b.e = ir_var(cc, v);
             b.dim = dim;
             b.var = v;
-            declare(cc, ce, b);
+            sema_declare(cc, ce, b);
         }
     }
     int ndyn = 0, nspike = 0;
@@ -4007,16 +3762,16 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
         if (mem->kind == AST_DYNAMICS && !ndyn++) {
             OdeEq *eqs;
             int n, sub;
-            OdeMethod meth = method_of(cc, mem, &sub);
+            OdeMethod meth = sema_method_of(cc, mem, &sub);
             const char *note;
-            if (collect_eqs(&x, mem, &eqs, &n) &&
+            if (sema_collect_eqs(&x, mem, &eqs, &n) &&
                 ode_lower(cc, pl->scope, eqs, n, meth, sub, NULL, step, mem->loc, &note) && notes)
-                add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: %s scope: %s",
-                                         sy->pj->name, sy->model->name, pre ? "pre" : "post", note));
+                sema_add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: %s scope: %s",
+                                              sy->pj->name, sy->model->name, pre ? "pre" : "post", note));
             continue;
         }
         if (mem->kind == AST_ON && mem->op == EV_SPIKE && !nspike++) {
-            conv_block(&x, mem->a, spike);
+            sema_conv_block(&x, mem->a, spike);
             continue;
         }
         if (mem->kind == AST_DYNAMICS || (mem->kind == AST_ON && mem->op == EV_SPIKE)) {
@@ -4025,9 +3780,9 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
         }
         error_at(cc, mem->loc, "only 'state', 'dynamics' and 'on spike' belong in %s", what);
     }
-    apply_clamps(&x, scope, step);
+    sema_apply_clamps(&x, scope, step);
     if (spike->n)
-        apply_clamps(&x, scope, spike);
+        sema_apply_clamps(&x, scope, spike);
     sy->side = 0;
 }
 
@@ -4049,10 +3804,10 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
     else if (mem->name && strcmp(mem->name, "clock") == 0)
         force = -1;
     else
-        meth = method_of(cc, mem, &sub);
+        meth = sema_method_of(cc, mem, &sub);
     if (force && mem->list2.n)
         error_at(cc, mem->list2.v[0]->loc, "'using %s' takes no options", mem->name);
-    if (!collect_eqs(base, mem, &eqs, &n))
+    if (!sema_collect_eqs(base, mem, &eqs, &n))
         return;
     /* may it be event-driven? */
     const char *why = NULL;
@@ -4094,30 +3849,30 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
         pl->event = 1;
         pl->last = ir_new_var(cc, sp, IV_SYN, "_last", IRT_INT, DIM_NONE, 1);
         pl->last->unit = "1";
-        pl->syn = grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
+        pl->syn = sema_grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
         pl->syn[pl->nsyn++] = pl->last;
-        emit_assign(cc, &pl->syn_init, pl->last, ir_const(cc, 0, IRT_INT));
+        sema_emit_assign(cc, &pl->syn_init, pl->last, ir_const(cc, 0, IRT_INT));
         if (notes) {
-            S->ev = grow(cc, S->ev, S->nev, sizeof(EvPending));
+            S->ev = sema_grow(cc, S->ev, S->nev, sizeof(EvPending));
             S->ev[S->nev++] = (EvPending){pl, eqs, n};
             const char *vars = "";
             for (int i = 0; i < n; i++)
                 vars = arena_printf(&cc->arena, "%s%s%s", vars, i ? ", " : "", eqs[i].var->label);
-            add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: event-driven%s: (%s) is x' = A x with "
-                                     "A constant and there is no 'on step'; each synapse is advanced exactly "
-                                     "over the steps since it was last touched (propagators exp(A 2^k dt) "
-                                     "at load time) before its handlers, records and the end of each run",
-                                     pj->name, smodel->name, force == 1 ? " (using event)" : " (auto)", vars));
+            sema_add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: event-driven%s: (%s) is x' = A x with "
+                                          "A constant and there is no 'on step'; each synapse is advanced exactly "
+                                          "over the steps since it was last touched (propagators exp(A 2^k dt) "
+                                          "at load time) before its handlers, records and the end of each run",
+                                          pj->name, smodel->name, force == 1 ? " (using event)" : " (auto)", vars));
         }
         return;
     }
     const char *note;
     if (ode_lower(cc, sp, eqs, n, meth, sub, NULL, &pl->syn_step, mem->loc, &note) && notes)
-        add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven%s: %s", pj->name,
-                                 smodel->name,
-                                 force == -1 ? " (using clock)"
-                                 : arena_printf(&cc->arena, " (not event-driven: %s)", why),
-                                 note));
+        sema_add_note(S, arena_printf(&cc->arena, "projection %s: synapse %s: clock-driven%s: %s", pj->name,
+                                      smodel->name,
+                                      force == -1 ? " (using clock)"
+                                      : arena_printf(&cc->arena, " (not event-driven: %s)", why),
+                                      note));
 }
 
 /* Lower synapse model `smodel` of projection pj into an IrPlast (NULL after errors that
@@ -4140,11 +3895,11 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
     penv->parent = &S->global;
     senv->parent = penv;
     AstList *args = syn->a->flag ? &syn->a->list : NULL;
-    if (args && !check_args(cc, args, smodel, "synapse"))
+    if (args && !sema_check_args(cc, args, smodel, "synapse"))
         args = NULL;
-    bind_funcs_derived(S, penv, smodel, quiet_body, 0);
-    bind_params(S, penv, smodel, args, NULL, sp, pj->name, 1, syn->loc);
-    bind_funcs_derived(S, penv, smodel, quiet_body, 1);
+    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 0);
+    sema_bind_params(S, penv, smodel, args, NULL, sp, pj->name, 1, syn->loc);
+    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 1);
     uint32_t site = 0;
     Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
 
@@ -4166,28 +3921,28 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                     continue;
                 Dim dim;
                 IrType ty;
-                Mute mu = mute(cc, quiet_body);
-                type_of(cc, decl->a, &dim, &ty);
-                unmute(cc, mu);
+                Mute mu = sema_mute(cc, quiet_body);
+                sema_type_of(cc, decl->a, &dim, &ty);
+                sema_unmute(cc, mu);
                 if (S->has_wsub)
                     dim = dim_subst_weight(dim, S->wsub);
                 IrVar *v = ir_new_var(cc, sp, IV_SYN, decl->name, ty, dim, 1);
-                v->unit = unit_text(cc, dim);
-                pl->syn = grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
+                v->unit = sema_unit_text(cc, dim);
+                pl->syn = sema_grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
                 pl->syn[pl->nsyn++] = v;
                 AstNode *src = (wc && decl->name == wname) ? wc->a : decl->b;
                 has_w |= decl->name == wname;
                 IrExpr *iv = ir_const(cc, 0, ty);
                 if (src) {
-                    Mute mu2 = mute(cc, quiet_body && src == decl->b);
-                    Val v2 = conv(&ix, src);
-                    if (expect_dim(&ix, v2, dim, src->loc, src == decl->b
+                    Mute mu2 = sema_mute(cc, quiet_body && src == decl->b);
+                    Val v2 = sema_conv(&ix, src);
+                    if (sema_expect_dim(&ix, v2, dim, src->loc, src == decl->b
                                        ? arena_printf(&cc->arena, "initial value of '%s'", decl->name)
                                        : "the weight") && v2.ok)
                         iv = v2.e;
-                    unmute(cc, mu2);
+                    sema_unmute(cc, mu2);
                 }
-                emit_assign(cc, &pl->syn_init, v, iv);
+                sema_emit_assign(cc, &pl->syn_init, v, iv);
                 if (decl->name == wname)
                     pj->w = iv;
                 Bind b = {0};
@@ -4197,7 +3952,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                 b.e = ir_var(cc, v);
                 b.dim = dim;
                 b.var = v;
-                declare_q(cc, senv, b, quiet_body);
+                sema_declare_q(cc, senv, b, quiet_body);
             }
         }
     if (wc && !has_w)
@@ -4206,7 +3961,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
         pj->w = ir_const(cc, 0, IRT_REAL);
 
     S->syn = sy;
-    Mute mu = mute(cc, quiet_body);
+    Mute mu = sema_mute(cc, quiet_body);
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
         if (mem->kind != AST_SCOPE)
@@ -4236,7 +3991,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
             continue;
         }
         if (mem->kind == AST_SETTING) {
-            syn_order(cc, pl, mem);
+            sema_syn_order(cc, pl, mem);
             continue;
         }
         if (mem->kind != AST_ON) {
@@ -4257,55 +4012,55 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                      : mem->op == EV_PREPOST ? &pl->on_prepost : &pl->on_step;
         int needs_pre = mem->op == EV_PRE || mem->op == EV_PREPOST;
         int needs_post = mem->op == EV_POST || mem->op == EV_PREPOST;
-        Inst *never = needs_pre && !member(pre->model, AST_SPIKE_WHEN, 0) ? pre
-                    : needs_post && !member(post->model, AST_SPIKE_WHEN, 0) ? post : NULL;
+        Inst *never = needs_pre && !sema_member(pre->model, AST_SPIKE_WHEN, 0) ? pre
+                    : needs_post && !sema_member(post->model, AST_SPIKE_WHEN, 0) ? post : NULL;
         if (never) {
-            unmute(cc, mu);
+            sema_unmute(cc, mu);
             error_at(cc, syn->loc, "'%s' of synapse '%s' would never run: "
                      "neuron model '%s' has no 'spike when'", ev_name[mem->op], smodel->name,
                      never->model->name);
             note_at(cc, mem->loc, "handler declared here");
-            mu = mute(cc, quiet_body);
+            mu = sema_mute(cc, quiet_body);
             continue;
         }
         sy->ev = mem->op;
         Ctx hx = base;
         hx.out = dst;
-        conv_block(&hx, mem->a, dst);
+        sema_conv_block(&hx, mem->a, dst);
         sy->ev = 0;
     }
     IrBlock *blocks[] = {&pl->on_pre, &pl->on_post, &pl->on_prepost, &pl->on_step, &pl->syn_step};
     for (int k = 0; k < 5; k++)
         if (block_writes(blocks[k]))
-            apply_clamps(&base, smodel, blocks[k]);
+            sema_apply_clamps(&base, smodel, blocks[k]);
     for (int k = 0; k < sp->nprops; k++)
         if (sp->props[k]->per_neuron)
             error_at(cc, syn->loc, "synapse '%s': exact integration with per-neuron coefficients is not "
                                    "supported in synapses; use 'dynamics using exp_euler'", smodel->name);
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
     S->syn = NULL;
     return pl;
 }
 
 /* A projection with a plastic synapse: find the unit `weight` stands for (the first
  * deliver() against the receptor input `rin`), then lower the model with it bound. */
-static int plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
-                              Dim rin, Inst *pre, Inst *post)
+int sema_plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
+                            Dim rin, Inst *pre, Inst *post)
 {
     Compiler *cc = S->cc;
     int seen = 0;
     for (int k = 0; k < S->nsyn_seen; k++)
         seen |= S->syn_seen[k] == smodel;
     if (!seen) {
-        S->syn_seen = grow(cc, S->syn_seen, S->nsyn_seen, sizeof(AstNode *));
+        S->syn_seen = sema_grow(cc, S->syn_seen, S->nsyn_seen, sizeof(AstNode *));
         S->syn_seen[S->nsyn_seen++] = smodel;
     }
     SynCtx probe, real;
-    Mute mu = mute(cc, 1);
+    Mute mu = sema_mute(cc, 1);
     IrExpr *w0 = pj->w;
     lower_synapse(S, pj, smodel, syn, wc, rin, pre, post, &probe, 1, 0);
     pj->w = w0;
-    unmute(cc, mu);
+    sema_unmute(cc, mu);
     S->has_wsub = probe.wbound;
     S->wsub = probe.wdim;
     int nerr = cc->diag.nerrors;
@@ -4331,7 +4086,7 @@ static IrProj *recorded_projection(Sema *S, AstNode *it)
 static int record_every(Sema *S, AstNode *b, int64_t *every)
 {
     int ok = 1;
-    *every = steps_of(S, b, "the recording interval", &ok);
+    *every = sema_steps_of(S, b, "the recording interval", &ok);
     if (!ok)
         return 0;
     if (*every < 1) {
@@ -4344,7 +4099,7 @@ static int record_every(Sema *S, AstNode *b, int64_t *every)
 static void push_record(Sema *S, IrRecord rec)
 {
     IrModel *m = S->m;
-    m->recs = grow(S->cc, m->recs, m->nrecs, sizeof *m->recs);
+    m->recs = sema_grow(S->cc, m->recs, m->nrecs, sizeof *m->recs);
     m->recs[m->nrecs++] = rec;
 }
 
@@ -4377,12 +4132,10 @@ static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
     push_record(S, rec);
 }
 
-/* ===== plastic synapses =====} */
-
 /* `storage = stored | procedural` (docs/language.md §12.4). Procedural rows are
  * regenerated from the connectivity draws at every spike, so only rules whose draws are
  * keyed by the presynaptic row qualify, and only static synapses (no per-synapse state). */
-static int storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic)
+int sema_storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic)
 {
     Compiler *cc = S->cc;
     AstNode *v = sc->a;
@@ -4413,7 +4166,7 @@ static int storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic)
     return 1;
 }
 
-static void do_projection(Sema *S, AstNode *it)
+void sema_do_projection(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     IrProj *pj = arena_alloc(&cc->arena, sizeof *pj);
@@ -4421,8 +4174,8 @@ static void do_projection(Sema *S, AstNode *it)
     pj->cname = ir_cname(cc, "prj_", it->name);
     pj->ring = pj;
     PopRef pre, post;
-    if (!resolve_target(S, it->a, it->a->name, it->a->a, &pre, NULL, NULL) ||
-        !resolve_target(S, it->b, it->b->name, it->b->a, &post, NULL, NULL))
+    if (!sema_resolve_target(S, it->a, it->a->name, it->a->a, &pre, NULL, NULL) ||
+        !sema_resolve_target(S, it->b, it->b->name, it->b->a, &post, NULL, NULL))
         return;
     pj->pre = (IrView){pre.inst->pop, pre.off, pre.size};
     pj->post = (IrView){post.inst->pop, post.off, post.size};
@@ -4452,12 +4205,12 @@ static void do_projection(Sema *S, AstNode *it)
         return;
     }
     int same = pre.inst == post.inst;
-    if (!do_rule(S, con->a, pj, same))
+    if (!sema_do_rule(S, con->a, pj, same))
         return;
     add_proj(S, pj);
 
     /* receptor -> port */
-    Bind *rb = global_find(S, rec->a->name, B_MODEL);
+    Bind *rb = sema_global_find(S, rec->a->name, B_MODEL);
     if (!rb || rb->ast->op != TK_RECEPTOR) {
         error_at(cc, rec->a->loc, "unknown receptor model '%s'", rec->a->name);
         hint_unknown_model(cc, rec->a->name);
@@ -4472,36 +4225,36 @@ static void do_projection(Sema *S, AstNode *it)
         error_at(cc, rec->loc, "neuron '%s' has no input port '%s'", pin->model->name, rec->name2);
         return;
     }
-    Bind *sb = syn ? global_find(S, syn->a->name, B_MODEL) : NULL;
-    int plastic = sb && sb->ast->op == TK_SYNAPSE && syn_is_plastic(sb->ast);
+    Bind *sb = syn ? sema_global_find(S, syn->a->name, B_MODEL) : NULL;
+    int plastic = sb && sb->ast->op == TK_SYNAPSE && sema_syn_is_plastic(sb->ast);
     int nv0 = pin->pop->nvars;
-    RInst *r = instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0,
-                                    !plastic && !model_has_topk(cc, pin->model));
+    RInst *r = sema_instantiate_receptor(S, rb->ast, rec, pin, port, post.off, post.size, pj, NULL, 0,
+                                         !plastic && !sema_model_has_topk(cc, pin->model));
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
-    if (emit_dim(S, r, &ed)) {
-        if (!bind_weight(ed, port->dim, &wr, &has_w)) {
+    if (sema_emit_dim(S, r, &ed)) {
+        if (!sema_bind_weight(ed, port->dim, &wr, &has_w)) {
             error_at(cc, rec->loc, "receptor '%s' emits %s, but port '%s' of '%s' is %s",
-                     rb->ast->name, fmt_dim(cc, ed), port->name, pin->model->name,
-                     fmt_dim(cc, port->dim));
+                     rb->ast->name, sema_fmt_dim(cc, ed), port->name, pin->model->name,
+                     sema_fmt_dim(cc, port->dim));
             return;
         }
     }
     for (int v = nv0; v < pin->pop->nvars; v++) {
         IrVar *var = pin->pop->vars[v];
         var->dim = dim_subst_weight(var->dim, wr);
-        var->unit = fmt_dim(cc, var->dim);
+        var->unit = sema_fmt_dim(cc, var->dim);
     }
     AstNode *indecl = NULL;
-    AstNode *inb = member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
+    AstNode *inb = sema_member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
     if (inb && inb->list.n)
         indecl = inb->list.v[0];
     if (indecl) {
         IrType ty;
-        type_of(cc, indecl->a, &rin, &ty);
+        sema_type_of(cc, indecl->a, &rin, &ty);
         rin = dim_subst_weight(rin, wr);
     }
-    pin->recs = grow(cc, pin->recs, pin->nrecs, sizeof(RInst *));
+    pin->recs = sema_grow(cc, pin->recs, pin->nrecs, sizeof(RInst *));
     pin->recs[pin->nrecs++] = r;
 
     /* synapse: static models only (`on pre { deliver(expr) }`) */
@@ -4514,7 +4267,7 @@ static void do_projection(Sema *S, AstNode *it)
         }
         smodel = sb->ast;
     }
-    if (sc && !storage_clause(S, pj, sc, smodel && syn_is_plastic(smodel)))
+    if (sc && !sema_storage_clause(S, pj, sc, smodel && sema_syn_is_plastic(smodel)))
         return;
     Env senv = {0};
     senv.parent = &S->global;
@@ -4523,8 +4276,8 @@ static void do_projection(Sema *S, AstNode *it)
               "a synapse initialiser", A_PREPOST, NULL, 0, 0};
     IrExpr *delivered = NULL;
     Dim wdim = rin;
-    if (smodel && syn_is_plastic(smodel)) {
-        if (!plastic_projection(S, pj, smodel, syn, wc, rin, pre.inst, post.inst))
+    if (smodel && sema_syn_is_plastic(smodel)) {
+        if (!sema_plastic_projection(S, pj, smodel, syn, wc, rin, pre.inst, post.inst))
             return;
         delivered = pj->w;
     } else if (smodel) {
@@ -4535,7 +4288,7 @@ static void do_projection(Sema *S, AstNode *it)
             if (mem->kind == AST_BLOCK_DECL && (mem->op == TK_PARAM || mem->op == TK_STATE))
                 continue;
             if (mem->kind == AST_SETTING) {
-                syn_order(cc, &order, mem);
+                sema_syn_order(cc, &order, mem);
                 continue;
             }
             if (mem->kind == AST_ON && mem->op == EV_PRE && mem->a->list.n == 1 &&
@@ -4545,16 +4298,16 @@ static void do_projection(Sema *S, AstNode *it)
                 deliver = mem->a->list.v[0]->a->list.v[0];
                 continue;
             }
-            NC_UNREACHABLE(); /* syn_is_plastic() */
+            NC_UNREACHABLE(); /* sema_syn_is_plastic() */
         }
         if (!deliver) {
             error_at(cc, smodel->loc2, "synapse '%s' needs 'on pre { deliver(value) }'", smodel->name);
             return;
         }
         AstList *args = syn->a->flag ? &syn->a->list : NULL;
-        if (args && !check_args(cc, args, smodel, "synapse"))
+        if (args && !sema_check_args(cc, args, smodel, "synapse"))
             args = NULL;
-        bind_params(S, &senv, smodel, args, NULL, NULL, NULL, 1, syn->loc);
+        sema_bind_params(S, &senv, smodel, args, NULL, NULL, NULL, 1, syn->loc);
         /* states: the projection's clause values, else defaults */
         for (int m = 0; m < smodel->list.n; m++) {
             AstNode *mem = smodel->list.v[m];
@@ -4564,30 +4317,30 @@ static void do_projection(Sema *S, AstNode *it)
                 AstNode *decl = mem->list.v[d];
                 Dim dim;
                 IrType ty;
-                type_of(cc, decl->a, &dim, &ty);
+                sema_type_of(cc, decl->a, &dim, &ty);
                 AstNode *src = (wc && decl->name == intern_cstr(cc, "w")) ? wc->a : decl->b;
-                Val v = src ? conv(&wx, src) : mkval(ir_const(cc, 0, IRT_REAL), dim);
+                Val v = src ? sema_conv(&wx, src) : sema_mkval(ir_const(cc, 0, IRT_REAL), dim);
                 if (!src)
                     v.anydim = 1;
                 if (!wc && pj->file && decl->name == intern_cstr(cc, "w"))
-                    v = edge_value(cc, 0);
+                    v = sema_edge_value(cc, 0);
                 Bind b = {0};
                 b.name = decl->name;
                 b.kind = B_VAL;
                 b.loc = decl->loc;
                 b.e = v.e;
                 b.dim = dim;
-                declare(cc, &senv, b);
+                sema_declare(cc, &senv, b);
             }
         }
         Ctx dx = wx;
         dx.where = "'deliver'";
-        Val dv = conv(&dx, deliver);
+        Val dv = sema_conv(&dx, deliver);
         Dim ws;
         int hw;
-        if (dv.ok && !bind_weight(dv.d, rin, &ws, &hw)) {
+        if (dv.ok && !sema_bind_weight(dv.d, rin, &ws, &hw)) {
             error_at(cc, syn->loc, "synapse '%s' delivers %s, but receptor '%s' takes %s",
-                     smodel->name, fmt_dim(cc, dv.d), rb->ast->name, fmt_dim(cc, rin));
+                     smodel->name, sema_fmt_dim(cc, dv.d), rb->ast->name, sema_fmt_dim(cc, rin));
             return;
         }
         if (dv.ok && hw)
@@ -4595,26 +4348,26 @@ static void do_projection(Sema *S, AstNode *it)
         delivered = dv.e;
         /* the clause values must match the bound weight unit */
         if (wc) {
-            Mute mu = mute(cc, 1);
-            Val v = conv(&wx, wc->a);
-            unmute(cc, mu);
-            Bind *wb = env_find_here(&senv, intern_cstr(cc, "w"));
+            Mute mu = sema_mute(cc, 1);
+            Val v = sema_conv(&wx, wc->a);
+            sema_unmute(cc, mu);
+            Bind *wb = sema_env_find_here(&senv, intern_cstr(cc, "w"));
             if (!wb) {
                 error_at(cc, wc->loc, "synapse '%s' has no state 'w'", smodel->name);
                 return;
             }
             Dim want = dim_subst_weight(wb->dim, wdim);
-            expect_dim(&wx, v, want, wc->a->loc, "the weight");
+            sema_expect_dim(&wx, v, want, wc->a->loc, "the weight");
         }
     } else if (!wc && pj->file) {
-        delivered = edge_value(cc, 0).e;
+        delivered = sema_edge_value(cc, 0).e;
     } else {
         if (!wc) {
             error_at(cc, it->loc, "projection '%s' needs 'w = value'", it->name);
             return;
         }
-        Val v = conv(&wx, wc->a);
-        if (!expect_dim(&wx, v, rin, wc->a->loc, "the weight"))
+        Val v = sema_conv(&wx, wc->a);
+        if (!sema_expect_dim(&wx, v, rin, wc->a->loc, "the weight"))
             return;
         delivered = v.e;
     }
@@ -4623,11 +4376,11 @@ static void do_projection(Sema *S, AstNode *it)
     if (dc) {
         Ctx dx = wx;
         dx.where = "a delay";
-        Val v = conv(&dx, dc->a);
-        if (expect_dim(&dx, v, dim_time(), dc->a->loc, "the delay") && v.ok)
+        Val v = sema_conv(&dx, dc->a);
+        if (sema_expect_dim(&dx, v, dim_time(), dc->a->loc, "the delay") && v.ok)
             pj->delay = v.e;
     } else if (pj->file) {
-        pj->delay = edge_value(cc, 1).e;
+        pj->delay = sema_edge_value(cc, 1).e;
     }
 }
 
@@ -4638,7 +4391,7 @@ static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
 {
     Compiler *cc = S->cc;
     AstNode *ref = st->node->b;
-    Bind *rb = global_find(S, ref->name, B_MODEL);
+    Bind *rb = sema_global_find(S, ref->name, B_MODEL);
     if (!rb || rb->ast->op != TK_RECEPTOR) {
         error_at(cc, ref->loc, "unknown receptor model '%s'", ref->name);
         hint_unknown_model(cc, ref->name);
@@ -4650,39 +4403,39 @@ static void stimulus_receptor(Sema *S, Inst *in, Stim *st)
     int nv0 = in->pop->nvars;
     Stim *own = arena_alloc(&cc->arena, sizeof *own); /* in->stims may move as it grows */
     *own = *st;
-    RInst *r = instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0,
-                                    !model_has_topk(cc, in->model));
+    RInst *r = sema_instantiate_receptor(S, rb->ast, clause, in, st->port, st->off, st->size, NULL, own, 0,
+                                         !sema_model_has_topk(cc, in->model));
     Dim ed, wr = DIM_NONE, rin = DIM_NONE;
     int has_w = 0;
-    if (!emit_dim(S, r, &ed))
+    if (!sema_emit_dim(S, r, &ed))
         return;
-    if (!bind_weight(ed, st->port->dim, &wr, &has_w)) {
+    if (!sema_bind_weight(ed, st->port->dim, &wr, &has_w)) {
         error_at(cc, ref->loc, "receptor '%s' emits %s, but port '%s' of '%s' is %s", rb->ast->name,
-                 fmt_dim(cc, ed), st->port->name, in->model->name, fmt_dim(cc, st->port->dim));
+                 sema_fmt_dim(cc, ed), st->port->name, in->model->name, sema_fmt_dim(cc, st->port->dim));
         return;
     }
     for (int v = nv0; v < in->pop->nvars; v++) {
         IrVar *var = in->pop->vars[v];
         var->dim = dim_subst_weight(var->dim, wr);
-        var->unit = fmt_dim(cc, var->dim);
+        var->unit = sema_fmt_dim(cc, var->dim);
     }
-    AstNode *inb = member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
+    AstNode *inb = sema_member(rb->ast, AST_BLOCK_DECL, TK_INPUT);
     if (inb && inb->list.n) {
         IrType ty;
-        type_of(cc, inb->list.v[0]->a, &rin, &ty);
+        sema_type_of(cc, inb->list.v[0]->a, &rin, &ty);
         rin = dim_subst_weight(rin, wr);
     }
     r->input_dim = rin;
     st->rec = r;
-    in->recs = grow(cc, in->recs, in->nrecs, sizeof(RInst *));
+    in->recs = sema_grow(cc, in->recs, in->nrecs, sizeof(RInst *));
     in->recs[in->nrecs++] = r;
 }
 
-static void do_stimulus(Sema *S, AstNode *it)
+void sema_do_stimulus(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     PopRef ref;
-    if (!resolve_target(S, it, it->name2, NULL, &ref, NULL, NULL))
+    if (!sema_resolve_target(S, it, it->name2, NULL, &ref, NULL, NULL))
         return;
     Inst *in = ref.inst;
     Port *port = NULL;
@@ -4694,7 +4447,7 @@ static void do_stimulus(Sema *S, AstNode *it)
                  in->model->name, it->str);
         return;
     }
-    in->stims = grow(cc, in->stims, in->nstims, sizeof(Stim));
+    in->stims = sema_grow(cc, in->stims, in->nstims, sizeof(Stim));
     Stim *st = &in->stims[in->nstims++];
     st->node = it;
     st->id = (uint32_t)S->nstims++;
@@ -4705,7 +4458,7 @@ static void do_stimulus(Sema *S, AstNode *it)
         stimulus_receptor(S, in, st);
 }
 
-static void do_record(Sema *S, AstNode *it)
+void sema_do_record(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     PopRef ref;
@@ -4713,11 +4466,11 @@ static void do_record(Sema *S, AstNode *it)
     int nidx;
     AstNode *t = it->a;
     IrProj *rp = recorded_projection(S, it);
-    if (!rp && !resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
-                               it->flag ? NULL : &nidx))
+    if (!rp && !sema_resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
+                                    it->flag ? NULL : &nidx))
         return;
     if (!rp && it->flag && t->a) {
-        if (!resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
+        if (!sema_resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
             return;
     }
     const char *f = it->str;
@@ -4758,7 +4511,7 @@ static void do_record(Sema *S, AstNode *it)
     rec.spikes = it->flag;
     rec.view = (IrView){ref.inst->pop, ref.off, ref.size};
     if (it->flag) {
-        if (!ref.inst->pop->has_spikes && member(ref.inst->model, AST_SPIKE_WHEN, 0) == NULL) {
+        if (!ref.inst->pop->has_spikes && sema_member(ref.inst->model, AST_SPIKE_WHEN, 0) == NULL) {
             error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,
                      ref.inst->model->name);
             return;
@@ -4777,7 +4530,7 @@ static void do_record(Sema *S, AstNode *it)
         rec.vars = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)it->list.n);
         for (int k = 0; k < it->list.n; k++) {
             AstNode *vn = it->list.v[k];
-            Bind *b = env_find_here(&ref.inst->env, vn->name);
+            Bind *b = sema_env_find_here(&ref.inst->env, vn->name);
             if (!b || !b->var || (b->var->kind != IV_STATE && !(b->var->kind == IV_PARAM))) {
                 error_at(cc, vn->loc, "'%s' is not a state variable of '%s'", vn->name,
                          ref.inst->model->name);
@@ -4791,10 +4544,10 @@ static void do_record(Sema *S, AstNode *it)
     push_record(S, rec);
 }
 
-static void add_phase(Sema *S, IrPhase ph)
+void sema_add_phase(Sema *S, IrPhase ph)
 {
     IrModel *m = S->m;
-    m->phases = grow(S->cc, m->phases, m->nphases, sizeof *m->phases);
+    m->phases = sema_grow(S->cc, m->phases, m->nphases, sizeof *m->phases);
     m->phases[m->nphases++] = ph;
 }
 
@@ -4805,11 +4558,11 @@ static int set_value(Sema *S, AstNode *it, Dim want, double *out)
     Compiler *cc = S->cc;
     Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
     Dim d;
-    if (!const_eval(&x, it->a, out, &d))
+    if (!sema_const_eval(&x, it->a, out, &d))
         return 0;
-    Val tmp = mkval(ir_const(cc, *out, IRT_REAL), d);
+    Val tmp = sema_mkval(ir_const(cc, *out, IRT_REAL), d);
     tmp.anydim = *out == 0;
-    return expect_dim(&x, tmp, want, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2));
+    return sema_expect_dim(&x, tmp, want, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2));
 }
 
 static void set_proj(Sema *S, AstNode *it, IrProj *pj)
@@ -4838,14 +4591,14 @@ static void set_proj(Sema *S, AstNode *it, IrProj *pj)
     ph.var = var;
     ph.proj = pj;
     ph.value = v;
-    add_phase(S, ph);
+    sema_add_phase(S, ph);
 }
 
-static void do_set(Sema *S, AstNode *it)
+void sema_do_set(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     PopRef ref;
-    Bind *pb = env_find_here(&S->global, it->name);
+    Bind *pb = sema_env_find_here(&S->global, it->name);
     for (int k = 0; k < S->m->nprojs && (!pb || pb->kind != B_POP); k++)
         if (strcmp(S->m->projs[k]->name, it->name) == 0) {
             set_proj(S, it, S->m->projs[k]);
@@ -4864,7 +4617,7 @@ static void do_set(Sema *S, AstNode *it)
             return;
         }
         Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "the value of 'set'", 0, NULL, 0, 0};
-        Val v = conv(&x, it->a);
+        Val v = sema_conv(&x, it->a);
         double b;
         if (!v.ok)
             return;
@@ -4879,10 +4632,10 @@ static void do_set(Sema *S, AstNode *it)
         ph.var = ref.inst->pop->active;
         ph.view = (IrView){ref.inst->pop, 0, ref.inst->pop->size};
         ph.value = b != 0;
-        add_phase(S, ph);
+        sema_add_phase(S, ph);
         return;
     }
-    Bind *b = env_find_here(&ref.inst->env, it->name2);
+    Bind *b = sema_env_find_here(&ref.inst->env, it->name2);
     if (b && b->kind == B_STR) {
         error_at(cc, it->loc, "'%s' is a string parameter: it is fixed where the population is "
                  "made, 'set' cannot change it", it->name2);
@@ -4902,15 +4655,15 @@ static void do_set(Sema *S, AstNode *it)
     ph.var = b->e->var;
     ph.view = (IrView){ref.inst->pop, ref.off, ref.size};
     ph.value = v;
-    add_phase(S, ph);
+    sema_add_phase(S, ph);
 }
 
 /* `runtime P.x`: x, a scalar parameter of the whole population P, made settable by
  * collect (is_set_target), becomes a run-time parameter of the simulator (--set). */
-static void do_runtime(Sema *S, AstNode *f)
+void sema_do_runtime(Sema *S, AstNode *f)
 {
     Compiler *cc = S->cc;
-    Bind *pb = env_find_here(&S->global, f->name);
+    Bind *pb = sema_env_find_here(&S->global, f->name);
     if (!pb || pb->kind != B_POP) {
         error_at(cc, f->loc, "'runtime' names a parameter of a population declared above it: unknown "
                              "population '%s'", f->name);
@@ -4922,7 +4675,7 @@ static void do_runtime(Sema *S, AstNode *f)
                  f->name, ref.inst->pop->name);
         return;
     }
-    Bind *b = env_find_here(&ref.inst->env, f->name2);
+    Bind *b = sema_env_find_here(&ref.inst->env, f->name2);
     if (!b || !b->is_param) {
         error_at(cc, f->loc2, "'%s' is not a parameter of '%s'", f->name2, ref.inst->model->name);
         return;
@@ -4952,7 +4705,7 @@ static void do_runtime(Sema *S, AstNode *f)
             error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
             return;
         }
-    S->m->rtparams = grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
+    S->m->rtparams = sema_grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
     S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
 }
 
@@ -4979,7 +4732,7 @@ static void sim_seed(Sema *S, AstNode *e)
     double v;
     Dim d;
     S->no_float_check++;
-    int ok = const_eval(&x, e, &v, &d);
+    int ok = sema_const_eval(&x, e, &v, &d);
     S->no_float_check--;
     if (ok && (!dim_is_none(d) || v != floor(v) || v < 0 || v > 9007199254740991.0)) {
         error_at(cc, e->loc, "the seed must be an integer from 0 to %llu; a seed computed by an "
@@ -4990,7 +4743,7 @@ static void sim_seed(Sema *S, AstNode *e)
         S->m->seed = (uint64_t)v;
 }
 
-static void do_sim(Sema *S, AstNode *sim)
+void sema_do_sim(Sema *S, AstNode *sim)
 {
     Compiler *cc = S->cc;
     for (int i = 0; i < sim->list.n; i++) {
@@ -5000,10 +4753,10 @@ static void do_sim(Sema *S, AstNode *sim)
         if (strcmp(k, "dt") == 0) {
             double v;
             Dim d;
-            if (const_eval(&x, s->a, &v, &d)) {
+            if (sema_const_eval(&x, s->a, &v, &d)) {
                 if (!dim_eq(d, dim_time())) {
                     error_at(cc, s->a->loc, "dt has dimension %s, expected a time, e.g. 'dt = 0.1 ms'",
-                             fmt_dim(cc, d));
+                             sema_fmt_dim(cc, d));
                     continue;
                 }
                 if (!(v > 0) || !isfinite(v)) {
@@ -5060,21 +4813,21 @@ static const char *base_name(AstNode **items, int n, const char *name, int *isvi
     return name;
 }
 
-static void do_const(Sema *S, AstNode *it)
+void sema_do_const(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     Ctx x = {S, cc, &S->global, NULL, NULL, 0, NULL, "a constant", 0, NULL, 0, 0};
     double v;
     Dim d;
-    if (!const_eval(&x, it->b, &v, &d))
+    if (!sema_const_eval(&x, it->b, &v, &d))
         return;
     if (it->a) {
         Dim td;
         IrType ty;
-        type_of(cc, it->a, &td, &ty);
-        Val tmp = mkval(ir_const(cc, v, IRT_REAL), d);
+        sema_type_of(cc, it->a, &td, &ty);
+        Val tmp = sema_mkval(ir_const(cc, v, IRT_REAL), d);
         tmp.anydim = v == 0;
-        expect_dim(&x, tmp, td, it->b->loc, arena_printf(&cc->arena, "constant '%s'", it->name));
+        sema_expect_dim(&x, tmp, td, it->b->loc, arena_printf(&cc->arena, "constant '%s'", it->name));
         d = td;
     }
     Bind b = {0};
@@ -5083,10 +4836,8 @@ static void do_const(Sema *S, AstNode *it)
     b.loc = it->loc;
     b.e = ir_const(cc, v, IRT_REAL);
     b.dim = d;
-    declare(cc, &S->global, b);
+    sema_declare(cc, &S->global, b);
 }
-
-/* ===== network =====} */
 
 IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
 {
@@ -5124,18 +4875,18 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         b.loc = it->loc;
         b.ast = it;
         switch (it->kind) {
-        case AST_MODEL: b.kind = B_MODEL; declare(cc, &S->global, b); break;
-        case AST_FUNC: b.kind = B_FUNC; b.denv = &S->global; declare(cc, &S->global, b); break;
-        case AST_CONNECTDEF: b.kind = B_RULE; declare(cc, &S->global, b); break;
+        case AST_MODEL: b.kind = B_MODEL; sema_declare(cc, &S->global, b); break;
+        case AST_FUNC: b.kind = B_FUNC; b.denv = &S->global; sema_declare(cc, &S->global, b); break;
+        case AST_CONNECTDEF: b.kind = B_RULE; sema_declare(cc, &S->global, b); break;
         case AST_CONST:
-            do_const(S, it); /* in order, so models and later constants see it */
+            sema_do_const(S, it); /* in order, so models and later constants see it */
             break;
         case AST_SIM:
             if (nsim++) {
                 error_at(cc, it->loc, "a second 'sim' block");
                 break;
             }
-            do_sim(S, it);
+            sema_do_sim(S, it);
             break;
         case AST_SET:
             S->set_pop = realloc(S->set_pop, sizeof(char *) * (size_t)(S->nsets + 1));
@@ -5149,7 +4900,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             break;
         case AST_RUNTIME:
             for (int k = 0; k < it->list.n; k++) {
-                S->rt = grow(cc, S->rt, S->nrt, sizeof *S->rt);
+                S->rt = sema_grow(cc, S->rt, S->nrt, sizeof *S->rt);
                 S->rt[S->nrt++] = it->list.v[k];
             }
             break;
@@ -5163,13 +4914,13 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
         AstNode *it = items[i];
         if (it->kind != AST_MODEL)
             continue;
-        check_range_places(cc, it);
+        sema_check_range_places(cc, it);
         for (int m = 0; it->op != TK_SYNAPSE && m < it->list.n; m++)
             if (it->list.v[m]->kind == AST_SETTING)
                 error_at(cc, it->list.v[m]->loc, "'%s = ...' belongs in a synapse", it->list.v[m]->name);
         if (it->op == TK_NEURON) {
-            Inst *in = instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
-            build_body(S, in);
+            Inst *in = sema_instantiate_neuron(S, "", it, NULL, NULL, 1, 1);
+            sema_build_body(S, in);
         } else if (it->op == TK_RECEPTOR) {
             Inst *host = arena_alloc(&cc->arena, sizeof *host);
             host->pop = arena_alloc(&cc->arena, sizeof(IrPop));
@@ -5178,14 +4929,14 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             host->pop->size = 1;
             host->model = it;
             host->dummy = 1;
-            RInst *r = instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1, 0);
-            receptor_part(S, host, r, 2, &host->pop->body);
-            receptor_part(S, host, r, 4, &host->pop->body);
+            RInst *r = sema_instantiate_receptor(S, it, NULL, host, NULL, 0, 1, NULL, NULL, 1, 0);
+            sema_receptor_part(S, host, r, 2, &host->pop->body);
+            sema_receptor_part(S, host, r, 4, &host->pop->body);
         } else if (it->op == TK_SYNAPSE) {   /* its parameters' types and defaults, used or not
                                                (those in `weight` where a projection binds it) */
             Env env = {0};
             env.parent = &S->global;
-            bind_params(S, &env, it, NULL, NULL, NULL, NULL, 0, it->loc);
+            sema_bind_params(S, &env, it, NULL, NULL, NULL, NULL, 0, it->loc);
         }
     }
 
@@ -5194,18 +4945,18 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];
         switch (it->kind) {
-        case AST_POPULATION: do_population(S, it); break;
-        case AST_PROJECTION: do_projection(S, it); break;
-        case AST_STIMULUS: do_stimulus(S, it); break;
-        case AST_RECORD: do_record(S, it); break;
-        case AST_SET: do_set(S, it); break;
+        case AST_POPULATION: sema_do_population(S, it); break;
+        case AST_PROJECTION: sema_do_projection(S, it); break;
+        case AST_STIMULUS: sema_do_stimulus(S, it); break;
+        case AST_RECORD: sema_do_record(S, it); break;
+        case AST_SET: sema_do_set(S, it); break;
         case AST_RUNTIME:
             for (int k = 0; k < it->list.n; k++)
-                do_runtime(S, it->list.v[k]);
+                sema_do_runtime(S, it->list.v[k]);
             break;
         case AST_RUN: {
             int ok = 1;
-            int64_t n = steps_of(S, it->a, "the run length", &ok);
+            int64_t n = sema_steps_of(S, it->a, "the run length", &ok);
             if (ok && (double)(total + n) > MAX_STEPS) {
                 error_at(cc, it->a->loc, "the runs add up to more than %g steps", MAX_STEPS);
                 ok = 0;
@@ -5214,7 +4965,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
                 IrPhase ph = {0};
                 ph.kind = PH_RUN;
                 ph.steps = n;
-                add_phase(S, ph);
+                sema_add_phase(S, ph);
                 total += n;
             }
             break;
@@ -5238,9 +4989,9 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     }
 
     /* 4. bodies */
-    finish_rings(S);
+    sema_finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
-        build_body(S, S->insts[i]);
+        sema_build_body(S, S->insts[i]);
     if (S->limit_msg && cc->diag.nerrors == 0)
         error_at(cc, S->limit_loc, "%s", S->limit_msg);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)
