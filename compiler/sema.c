@@ -49,25 +49,11 @@ static const char *base_name(AstNode **items, int n, const char *name, int *isvi
     return name;
 }
 
-IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
+/* 1. collect: global names (models, funcs, connect rules), constants in order, the `sim`
+ * block, `set` and `runtime` targets. */
+static void collect(Sema *S, AstNode **items, int nitems)
 {
-    Sema S0 = {0}, *S = &S0;
-    S->cc = cc;
-    S->m = arena_alloc(&cc->arena, sizeof *S->m);
-    S->m->name = name;
-    S->m->dt = 0.1;
-    S->m->seed = 1;
-    cc->ir = S->m;
-
-    /* 1. collect */
-    int nitems = 0;
-    for (int f = 0; f < nfiles; f++)
-        nitems += files[f]->list.n;
-    AstNode **items = arena_alloc(&cc->arena, sizeof(AstNode *) * (size_t)(nitems + 1));
-    nitems = 0;
-    for (int f = 0; f < nfiles; f++)
-        for (int i = 0; i < files[f]->list.n; i++)
-            items[nitems++] = files[f]->list.v[i];
+    Compiler *cc = S->cc;
     /* the precision first: constants before the `sim` block are checked against it (conv) */
     for (int i = 0; i < nitems; i++)
         if (items[i]->kind == AST_SIM)
@@ -118,8 +104,12 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             break;
         }
     }
+}
 
-    /* 2. check every neuron and receptor model once */
+/* 2. check every neuron and receptor model once */
+static void check_models(Sema *S, AstNode **items, int nitems)
+{
+    Compiler *cc = S->cc;
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];
         if (it->kind != AST_MODEL)
@@ -149,8 +139,12 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             sema_bind_params(S, &env, it, NULL, NULL, NULL, NULL, 0, it->loc);
         }
     }
+}
 
-    /* 3. network, top to bottom */
+/* 3. network, top to bottom; returns the total number of steps of the runs */
+static int64_t network(Sema *S, AstNode **items, int nitems)
+{
+    Compiler *cc = S->cc;
     int64_t total = 0;
     for (int i = 0; i < nitems; i++) {
         AstNode *it = items[i];
@@ -185,18 +179,48 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
             break;
         }
     }
-    S->m->total_steps = total;
-    /* event-driven synapse dynamics: one propagator per bit of the longest catch-up */
+    return total;
+}
+
+/* event-driven synapse dynamics: one propagator per bit of the longest catch-up */
+static void event_dynamics(Sema *S, int64_t total, SrcLoc loc)
+{
+    Compiler *cc = S->cc;
     for (int k = 0; k < S->nev; k++) {
         int bits = 1;
         while (bits < 62 && (int64_t)1 << bits <= total)
             bits++;
         EvPending *e = &S->ev[k];
         if (total > INT32_MAX)
-            error_at(cc, files[nfiles - 1]->loc, "projection %s: event-driven synapse dynamics support up to "
+            error_at(cc, loc, "projection %s: event-driven synapse dynamics support up to "
                      "2^31 - 1 steps; use 'dynamics using clock'", e->pl->scope->name);
         ode_lower_event(cc, e->pl->scope, e->eqs, e->n, e->pl->last, bits, &e->pl->syn_catch);
     }
+}
+
+IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
+{
+    Sema S0 = {0}, *S = &S0;
+    S->cc = cc;
+    S->m = arena_alloc(&cc->arena, sizeof *S->m);
+    S->m->name = name;
+    S->m->dt = 0.1;
+    S->m->seed = 1;
+    cc->ir = S->m;
+
+    int nitems = 0;
+    for (int f = 0; f < nfiles; f++)
+        nitems += files[f]->list.n;
+    AstNode **items = arena_alloc(&cc->arena, sizeof(AstNode *) * (size_t)(nitems + 1));
+    nitems = 0;
+    for (int f = 0; f < nfiles; f++)
+        for (int i = 0; i < files[f]->list.n; i++)
+            items[nitems++] = files[f]->list.v[i];
+    collect(S, items, nitems);
+    check_models(S, items, nitems);
+    int64_t total = network(S, items, nitems);
+    S->m->total_steps = total;
+    event_dynamics(S, total, files[nfiles - 1]->loc);
 
     /* 4. bodies */
     sema_finish_rings(S);
