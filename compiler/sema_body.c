@@ -195,16 +195,12 @@ static IrExpr *stim_value(Sema *S, Inst *in, Stim *st, Dim want, IrBlock *out, c
     return v.e;
 }
 
-/* The fused per-neuron step of a population (phases 2-4 of the step order). */
-void sema_build_body(Sema *S, Inst *in)
+/* Ports start at zero every step: a local each, bound in the instance. */
+static void clear_ports(Sema *S, Inst *in)
 {
     Compiler *cc = S->cc;
     IrPop *pop = in->pop;
-    AstNode *model = in->model;
     IrBlock *body = &pop->body;
-    int quiet = !in->dummy;
-
-    /* ports start at zero every step */
     for (int p = 0; p < in->nports; p++) {
         Port *pt = &in->ports[p];
         pt->local = ir_new_local(cc, pop, pt->name, IRT_REAL);
@@ -216,7 +212,15 @@ void sema_build_body(Sema *S, Inst *in)
         Bind *b = sema_env_find_here(&in->env, pt->name);
         b->e = ir_local(cc, pt->local, IRT_REAL);
     }
-    /* phase 2: receptors (input -> update -> emit), then stimuli */
+}
+
+/* Phase 2: each receptor (not merged into another) takes its input -- its ring's arrivals
+ * and the stimuli merged into it -- then runs its update and emits into its port. */
+static void receptor_inputs(Sema *S, Inst *in)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    IrBlock *body = &pop->body;
     for (int k = 0; k < in->nrecs; k++) {
         RInst *r = in->recs[k];
         if (r->lead)
@@ -262,6 +266,14 @@ void sema_build_body(Sema *S, Inst *in)
         sema_receptor_part(S, in, r, 2, &tmp);
         sema_guarded(cc, body, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
     }
+}
+
+/* Phase 2, then: stimuli into ports (those `via` a receptor feed it instead). */
+static void port_stimuli(Sema *S, Inst *in)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    IrBlock *body = &pop->body;
     for (int k = 0; k < in->nstims; k++) {
         Stim *st = &in->stims[k];
         if (st->rec)
@@ -279,6 +291,136 @@ void sema_build_body(Sema *S, Inst *in)
         ir_block_add(cc, &tmp, s);
         sema_guarded(cc, body, sema_in_view(cc, st->off, st->size, pop->size), &tmp);
     }
+}
+
+/* The neuron's `dynamics`, integrated by ode.c (frozen equations while refractory). */
+static void neuron_dynamics(Sema *S, Inst *in, Ctx *x, AstNode *dyn, AstNode *refr, IrExpr *rf)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    AstNode *model = in->model;
+    IrBlock *body = &pop->body;
+    OdeEq *eqs;
+    int n, sub;
+    OdeMethod meth = sema_method_of(cc, dyn, &sub);
+    if (sema_collect_eqs(x, dyn, &eqs, &n)) {
+        int frozen = -1;
+        for (int i = n - 1; i >= 0; i--)
+            if (eqs[i].frozen)
+                frozen = i;
+        if (frozen >= 0 && !refr)
+            error_at(cc, eqs[frozen].loc,
+                     "'unless refractory' needs a 'refractory' period in the model");
+        const char *note;
+        if (ode_lower(cc, pop, eqs, n, meth, sub, rf, body, dyn->loc, &note) && !in->dummy)
+            sema_add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
+                                          model->name, note));
+    }
+}
+
+/* `spike when`: the condition (with its `topk` term, if any), `on spike`, the refractory
+ * period set at a spike and counted down after; returns where the top-k selection splits
+ * the body (-1: no top-k). */
+static int spike_when(Sema *S, Inst *in, Ctx *x, AstNode *sw, AstNode *refr, IrExpr *rf)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    AstNode *model = in->model;
+    IrBlock *body = &pop->body;
+    int tk_split = -1;
+    pop->has_spikes = 1;
+    Ctx sx = *x;
+    sx.allow |= A_CROSSED;
+    int dup = 0;
+    S->topk_call = sema_topk_term(cc, sw->a, NULL, &dup);
+    S->topk_key = S->topk_k = NULL;
+    Val c = dup ? sema_bad(cc) : sema_conv(&sx, sw->a);
+    S->topk_call = NULL;
+    if (c.ok && c.e->type != IRT_BOOL)
+        error_at(cc, sw->a->loc, "'spike when' needs a condition");
+    IrStmt *s = ir_stmt(cc, IS_IF);
+    s->e = rf ? ir_bin(cc, IB_AND, ir_not(cc, rf), c.e) : c.e;
+    if (c.ok && S->topk_key) {
+        IrTopk *tk = arena_alloc(&cc->arena, sizeof *tk);
+        tk->k = S->topk_k;
+        tk->stream = (NRT_STREAM_TIEBREAK << 24) | (uint32_t)(pop->id & 0xFFFFFF);
+        tk->key = ir_new_var(cc, pop, IV_STATE, "topk_key", IRT_REAL, DIM_NONE, 1);
+        tk->win = ir_new_var(cc, pop, IV_STATE, "topk_win", IRT_INT, DIM_NONE, 1);
+        tk->key->unit = tk->win->unit = "1";
+        sema_emit_assign(cc, body, tk->key, S->topk_key);
+        sema_emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
+        s->e = ir_bin(cc, IB_NE, ir_var(cc, tk->win), ir_const(cc, 0, IRT_INT));
+        tk_split = body->n;
+        pop->topk = tk;
+    }
+    ir_block_add(cc, &s->body, ir_stmt(cc, IS_SPIKE));
+    AstNode *on = NULL;
+    for (int m = 0; m < model->list.n; m++)
+        if (model->list.v[m]->kind == AST_ON && model->list.v[m]->op == EV_SPIKE)
+            on = model->list.v[m];
+    if (on)
+        sema_conv_block(x, on->a, &s->body);
+    if (refr) {
+        Ctx rx = *x;
+        rx.stream = 0;
+        rx.where = "a refractory period";
+        Val t = sema_conv(&rx, refr->a);
+        if (sema_expect_dim(&rx, t, dim_time(), refr->a->loc, "the refractory period") && t.ok) {
+            IrExpr *steps = ir_call(cc, IF_ROUND, (IrExpr *[]){ir_bin(cc, IB_DIV, t.e,
+                                    ir_const(cc, cc->ir->dt, IRT_REAL))}, 1);
+            sema_emit_assign(cc, &s->body, in->refr, steps);
+        }
+    }
+    ir_block_add(cc, body, s);
+    if (rf) {
+        IrStmt *dec = ir_stmt(cc, IS_IF);
+        dec->e = rf;
+        sema_emit_assign(cc, &dec->body, in->refr,
+                         ir_bin(cc, IB_SUB, ir_var(cc, in->refr), ir_const(cc, 1, IRT_INT)));
+        ir_block_add(cc, body, dec);
+    }
+    return tk_split;
+}
+
+/* Members that do not belong in a neuron, or need a `spike when` it lacks. */
+static void neuron_misplaced(Compiler *cc, AstNode *model, int spikes, AstNode *refr)
+{
+    if (!spikes) {
+        for (int m = 0; m < model->list.n; m++) {
+            AstNode *mem = model->list.v[m];
+            if (mem->kind == AST_ON)
+                error_at(cc, mem->loc, "'on %s' needs a 'spike when' condition",
+                         mem->op == EV_SPIKE ? "spike" : "...");
+        }
+        if (refr)
+            error_at(cc, refr->loc, "'refractory' needs a 'spike when' condition");
+    }
+    for (int m = 0; m < model->list.n; m++) {
+        AstNode *mem = model->list.v[m];
+        if (mem->kind == AST_ON && mem->op != EV_SPIKE)
+            error_at(cc, mem->loc, "only 'on spike' handlers belong in a neuron");
+        if (mem->kind == AST_EMIT)
+            error_at(cc, mem->loc, "'emit' belongs in a receptor");
+        if (mem->kind == AST_SCOPE)
+            error_at(cc, mem->loc, "pre/post scopes belong in a synapse");
+        if (mem->kind == AST_BLOCK_DECL && mem->op == TK_REQUIRE)
+            error_at(cc, mem->loc, "'require' belongs in a receptor");
+    }
+}
+
+/* The fused per-neuron step of a population (phases 2-4 of the step order). */
+void sema_build_body(Sema *S, Inst *in)
+{
+    Compiler *cc = S->cc;
+    IrPop *pop = in->pop;
+    AstNode *model = in->model;
+    IrBlock *body = &pop->body;
+    int quiet = !in->dummy;
+
+    clear_ports(S, in);
+    /* phase 2: receptors (input -> update -> emit), then stimuli */
+    receptor_inputs(S, in);
+    port_stimuli(S, in);
 
     /* phase 3: the neuron */
     Mute mu = sema_mute(cc, quiet);
@@ -300,102 +442,14 @@ void sema_build_body(Sema *S, Inst *in)
         x.allow |= A_REFR;
     }
     AstNode *dyn = sema_member(model, AST_DYNAMICS, 0);
-    if (dyn) {
-        OdeEq *eqs;
-        int n, sub;
-        OdeMethod meth = sema_method_of(cc, dyn, &sub);
-        if (sema_collect_eqs(&x, dyn, &eqs, &n)) {
-            int frozen = -1;
-            for (int i = n - 1; i >= 0; i--)
-                if (eqs[i].frozen)
-                    frozen = i;
-            if (frozen >= 0 && !refr)
-                error_at(cc, eqs[frozen].loc,
-                         "'unless refractory' needs a 'refractory' period in the model");
-            const char *note;
-            if (ode_lower(cc, pop, eqs, n, meth, sub, rf, body, dyn->loc, &note) && !in->dummy)
-                sema_add_note(S, arena_printf(&cc->arena, "population %s (%s): %s", pop->name,
-                                              model->name, note));
-        }
-    }
+    if (dyn)
+        neuron_dynamics(S, in, &x, dyn, refr, rf);
     AstNode *upd = sema_member(model, AST_UPDATE, 0);
     if (upd)
         sema_conv_block(&x, upd->a, body);
     AstNode *sw = sema_member(model, AST_SPIKE_WHEN, 0);
-    int tk_split = -1;
-    if (sw) {
-        pop->has_spikes = 1;
-        Ctx sx = x;
-        sx.allow |= A_CROSSED;
-        int dup = 0;
-        S->topk_call = sema_topk_term(cc, sw->a, NULL, &dup);
-        S->topk_key = S->topk_k = NULL;
-        Val c = dup ? sema_bad(cc) : sema_conv(&sx, sw->a);
-        S->topk_call = NULL;
-        if (c.ok && c.e->type != IRT_BOOL)
-            error_at(cc, sw->a->loc, "'spike when' needs a condition");
-        IrStmt *s = ir_stmt(cc, IS_IF);
-        s->e = rf ? ir_bin(cc, IB_AND, ir_not(cc, rf), c.e) : c.e;
-        if (c.ok && S->topk_key) {
-            IrTopk *tk = arena_alloc(&cc->arena, sizeof *tk);
-            tk->k = S->topk_k;
-            tk->stream = (NRT_STREAM_TIEBREAK << 24) | (uint32_t)(pop->id & 0xFFFFFF);
-            tk->key = ir_new_var(cc, pop, IV_STATE, "topk_key", IRT_REAL, DIM_NONE, 1);
-            tk->win = ir_new_var(cc, pop, IV_STATE, "topk_win", IRT_INT, DIM_NONE, 1);
-            tk->key->unit = tk->win->unit = "1";
-            sema_emit_assign(cc, body, tk->key, S->topk_key);
-            sema_emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
-            s->e = ir_bin(cc, IB_NE, ir_var(cc, tk->win), ir_const(cc, 0, IRT_INT));
-            tk_split = body->n;
-            pop->topk = tk;
-        }
-        ir_block_add(cc, &s->body, ir_stmt(cc, IS_SPIKE));
-        AstNode *on = NULL;
-        for (int m = 0; m < model->list.n; m++)
-            if (model->list.v[m]->kind == AST_ON && model->list.v[m]->op == EV_SPIKE)
-                on = model->list.v[m];
-        if (on)
-            sema_conv_block(&x, on->a, &s->body);
-        if (refr) {
-            Ctx rx = x;
-            rx.stream = 0;
-            rx.where = "a refractory period";
-            Val t = sema_conv(&rx, refr->a);
-            if (sema_expect_dim(&rx, t, dim_time(), refr->a->loc, "the refractory period") && t.ok) {
-                IrExpr *steps = ir_call(cc, IF_ROUND, (IrExpr *[]){ir_bin(cc, IB_DIV, t.e,
-                                        ir_const(cc, cc->ir->dt, IRT_REAL))}, 1);
-                sema_emit_assign(cc, &s->body, in->refr, steps);
-            }
-        }
-        ir_block_add(cc, body, s);
-        if (rf) {
-            IrStmt *dec = ir_stmt(cc, IS_IF);
-            dec->e = rf;
-            sema_emit_assign(cc, &dec->body, in->refr,
-                             ir_bin(cc, IB_SUB, ir_var(cc, in->refr), ir_const(cc, 1, IRT_INT)));
-            ir_block_add(cc, body, dec);
-        }
-    } else {
-        for (int m = 0; m < model->list.n; m++) {
-            AstNode *mem = model->list.v[m];
-            if (mem->kind == AST_ON)
-                error_at(cc, mem->loc, "'on %s' needs a 'spike when' condition",
-                         mem->op == EV_SPIKE ? "spike" : "...");
-        }
-        if (refr)
-            error_at(cc, refr->loc, "'refractory' needs a 'spike when' condition");
-    }
-    for (int m = 0; m < model->list.n; m++) {
-        AstNode *mem = model->list.v[m];
-        if (mem->kind == AST_ON && mem->op != EV_SPIKE)
-            error_at(cc, mem->loc, "only 'on spike' handlers belong in a neuron");
-        if (mem->kind == AST_EMIT)
-            error_at(cc, mem->loc, "'emit' belongs in a receptor");
-        if (mem->kind == AST_SCOPE)
-            error_at(cc, mem->loc, "pre/post scopes belong in a synapse");
-        if (mem->kind == AST_BLOCK_DECL && mem->op == TK_REQUIRE)
-            error_at(cc, mem->loc, "'require' belongs in a receptor");
-    }
+    int tk_split = sw ? spike_when(S, in, &x, sw, refr, rf) : -1;
+    neuron_misplaced(cc, model, sw != NULL, refr);
     sema_apply_clamps(&x, model, body);
     if (in->dummy)
         check_unique_members(cc, model);
