@@ -129,42 +129,50 @@ static Val rule_expr(Sema *S, Env *env, IrProj *pj, AstNode *e, const char *wher
     return sema_conv(&x, e);
 }
 
-/* Connectivity rule: `name(args) [within R] [where cond]`, name a built-in rule or a named
- * `connect` definition (whose own within/where apply too). */
-int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
+/* A rule as used in a projection, resolved through a named `connect` rule if it is one. */
+typedef struct RuleUse {
+    AstNode *use;                 /* the rule as the projection gives it */
+    AstNode *call;                /* the built-in rule: the use, or the named rule's body */
+    AstNode *within, *wheres[2];  /* `within`; `where` of the use and of the named rule */
+    Env *env;                     /* the named rule's parameters bound, else the globals */
+    AstNode *pos[2];              /* positional values: p, K, N or the file */
+    int npos;
+    int pairs;                    /* visited pair by pair (within, where or prob(expr)) */
+} RuleUse;
+
+/* A named `connect` rule: its parameters bound in renv, its own within and where. */
+static int rule_named(Sema *S, Bind *rb, RuleUse *u, Env *renv)
 {
     Compiler *cc = S->cc;
-    AstNode *call = rule, *within = rule->a, *wheres[2] = {rule->b, NULL};
-    Env renv = {0};
-    Env *env = &S->global;
-    Bind *rb = sema_global_find(S, rule->name, B_RULE);
-    pj->autapses = 1;
-    pj->multapses = 1;
-    if (rb) {
-        AstNode *body = rb->ast->a;
-        if (!rule_env(S, rb->ast, rule, &renv))
-            return 0;
-        env = &renv;
-        if (within && body->a) {
-            error_at(cc, within->loc, "rule '%s' has its own 'within'", rule->name);
-            note_at(cc, body->a->loc, "given here");
-            return 0;
-        }
-        if (!within)
-            within = body->a;
-        wheres[1] = body->b;
-        call = body;
-        if (sema_global_find(S, call->name, B_RULE)) {
-            error_at(cc, call->loc, "a named rule is defined by a built-in rule, not by '%s'",
-                     call->name);
-            return 0;
-        }
+    AstNode *rule = u->use, *within = u->within, *body = rb->ast->a;
+    if (!rule_env(S, rb->ast, rule, renv))
+        return 0;
+    u->env = renv;
+    if (within && body->a) {
+        error_at(cc, within->loc, "rule '%s' has its own 'within'", rule->name);
+        note_at(cc, body->a->loc, "given here");
+        return 0;
     }
-    /* options, from the definition and then the use; values */
+    if (!within)
+        u->within = body->a;
+    u->wheres[1] = body->b;
+    u->call = body;
+    if (sema_global_find(S, body->name, B_RULE)) {
+        error_at(cc, body->loc, "a named rule is defined by a built-in rule, not by '%s'",
+                 body->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* The options autapses and multapses (of the named rule, then of the use) and the
+ * positional values of the built-in rule. */
+static int rule_options(Sema *S, IrProj *pj, RuleUse *u, int named)
+{
+    Compiler *cc = S->cc;
+    AstNode *call = u->call, *rule = u->use;
     const char *r = call->name;
-    int npos = 0;
-    AstNode *pos[2] = {NULL, NULL};
-    for (int pass = 0; pass < (rb ? 2 : 1); pass++) {
+    for (int pass = 0; pass < (named ? 2 : 1); pass++) {
         AstNode *src = pass == 0 ? call : rule;
         for (int i = 0; i < src->list.n; i++) {
             AstNode *a = src->list.v[i];
@@ -181,17 +189,26 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                        strcmp(a->name, "N") != 0 && strcmp(a->name, "file") != 0) {
                 error_at(cc, a->loc, "unknown option '%s' of '%s'", a->name, r);
                 return 0;
-            } else if (npos < 2) {
-                pos[npos++] = a->kind == AST_ARG ? a->a : a;
+            } else if (u->npos < 2) {
+                u->pos[u->npos++] = a->kind == AST_ARG ? a->a : a;
             } else {
                 error_at(cc, a->loc, "too many arguments for '%s'", r);
                 return 0;
             }
         }
     }
-    int pairs = within || wheres[0] || wheres[1];
+    return 1;
+}
+
+/* The built-in rule `call` names, with its values: sets pj->rule and what it takes. */
+static int rule_kind(Sema *S, IrProj *pj, RuleUse *u, int same)
+{
+    Compiler *cc = S->cc;
+    AstNode *call = u->call, *rule = u->use, **pos = u->pos;
+    const char *r = call->name;
+    int npos = u->npos, pairs = u->pairs;
     int ok = 1;
-    Ctx cx = {S, cc, env, NULL, NULL, 0, NULL, "a connection probability", 0, NULL, 0, 0};
+    Ctx cx = {S, cc, u->env, NULL, NULL, 0, NULL, "a connection probability", 0, NULL, 0, 0};
     if (strcmp(r, "all_to_all") == 0 || strcmp(r, "one_to_one") == 0) {
         pj->rule = r[0] == 'a' ? IR_ALL_TO_ALL : IR_ONE_TO_ONE;
         if (npos) {
@@ -224,7 +241,7 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
             if (pairs)
                 pj->prob = ir_const(cc, pj->p, IRT_REAL);
         } else {
-            Val v = rule_expr(S, env, pj, pos[0], "a connection probability");
+            Val v = rule_expr(S, u->env, pj, pos[0], "a connection probability");
             if (!v.ok)
                 return 0;
             if (!dim_is_none(v.d) || v.e->type == IRT_BOOL) {
@@ -238,7 +255,7 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                 return 0;
             }
             pj->prob = v.e;
-            pairs = 1;
+            u->pairs = 1;
         }
     } else if (strcmp(r, "fixed_indegree") == 0 || strcmp(r, "fixed_outdegree") == 0) {
         int in = r[6] == 'i';
@@ -298,8 +315,17 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
                        "fixed_indegree(K), fixed_outdegree(K), fixed_total(N), from_file(\"f\")");
         return 0;
     }
-    if (!pairs)
-        return 1;
+    return 1;
+}
+
+/* `within` and `where`: the rule is visited pair by pair, filtered by the where conditions
+ * and dist <= within. */
+static int rule_pairs(Sema *S, IrProj *pj, RuleUse *u)
+{
+    Compiler *cc = S->cc;
+    AstNode *within = u->within, **wheres = u->wheres;
+    Env *env = u->env;
+    Ctx cx = {S, cc, env, NULL, NULL, 0, NULL, "a 'within' radius", 0, NULL, 0, 0};
     if (pj->rule != IR_ALL_TO_ALL && pj->rule != IR_FIXED_PROB) {
         error_at(cc, (within ? within : wheres[0] ? wheres[0] : wheres[1])->loc,
                  "'within' and 'where' apply to all_to_all, fixed_prob and prob only");
@@ -321,7 +347,6 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
     }
     if (within) {
         Dim d;
-        cx.where = "a 'within' radius";
         if (!sema_const_eval(&cx, within, &pj->within, &d))
             return 0;
         if (!dim_eq(d, sema_dim_len()) || !(pj->within > 0) || !isfinite(pj->within)) {
@@ -340,6 +365,27 @@ int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
         pj->cond = pj->cond ? ir_bin(cc, IB_AND, in, pj->cond) : in;
     }
     return 1;
+}
+
+/* Connectivity rule: `name(args) [within R] [where cond]`, name a built-in rule or a named
+ * `connect` definition (whose own within/where apply too). */
+int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same)
+{
+    RuleUse u = {rule, rule, rule->a, {rule->b, NULL}, &S->global, {NULL, NULL}, 0, 0};
+    Env renv = {0};
+    Bind *rb = sema_global_find(S, rule->name, B_RULE);
+    pj->autapses = 1;
+    pj->multapses = 1;
+    if (rb && !rule_named(S, rb, &u, &renv))
+        return 0;
+    if (!rule_options(S, pj, &u, rb != NULL))
+        return 0;
+    u.pairs = u.within || u.wheres[0] || u.wheres[1];
+    if (!rule_kind(S, pj, &u, same))
+        return 0;
+    if (!u.pairs)
+        return 1;
+    return rule_pairs(S, pj, &u);
 }
 
 /* `storage = stored | procedural` (docs/language.md §12.4). Procedural rows are
