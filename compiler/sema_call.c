@@ -122,16 +122,12 @@ int sema_model_has_topk(Compiler *cc, AstNode *model)
     return 0;
 }
 
-/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
-NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
+/* `uniform()`, `normal()` and their scaled forms `uniform(low, high)`, `normal(mean, sd)`. */
+static Val call_random(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const char *s = n->name;
     Args a;
-    Bind *b = sema_env_find(x->env, s);
-    if (b && b->kind == B_FUNC)
-        return conv_func(x, n, b->ast, b->denv);
-    if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0) {
         int uni = s[0] == 'u';
         if (!split_args(x, n, &a, 0, 2))
             return sema_bad(cc);
@@ -151,8 +147,13 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
         Val v = sema_mkval(e, d);
         v.ok = p.ok && q.ok;
         return v;
-    }
-    if (strcmp(s, "poisson") == 0) {
+}
+
+/* `poisson(lambda)`: a Poisson count of mean lambda (docs/language.md §11). */
+static Val call_poisson(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Args a;
         /* a Poisson count of mean lambda (docs/language.md §11) */
         if (!split_args(x, n, &a, 1, 1))
             return sema_bad(cc);
@@ -165,8 +166,12 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
             ir_measure(r.e);
         }
         return r;
-    }
-    if (strcmp(s, "from_file") == 0) {
+}
+
+/* `from_file("spikes.csv")` in a spike condition: a spike source. */
+static Val call_from_file(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
         /* a spike source: true in the steps that the file lists for this neuron */
         if (!(x->allow & A_CROSSED) || !x->inst) {
             error_at(cc, n->loc, "'from_file' is a connectivity rule or a spike condition: only "
@@ -195,8 +200,14 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
         }
         p->sfile = path;
         return sema_mkval(ir_leaf(cc, IE_SFILE, IRT_BOOL), DIM_NONE);
-    }
-    if (strcmp(s, "crossed") == 0) {
+}
+
+/* `crossed(v, th)` in a spike condition: v went from below th to at least th this step,
+ * against a copy of v from the previous step (a IV_PREV variable). */
+static Val call_crossed(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Args a;
         if (!split_args(x, n, &a, 2, 2))
             return sema_bad(cc);
         if (!(x->allow & A_CROSSED) || !x->inst) {
@@ -230,8 +241,13 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
         IrExpr *e = ir_bin(cc, IB_AND, ir_bin(cc, IB_LT, ir_var(cc, prev), th.e),
                            ir_bin(cc, IB_GE, v.e, th.e));
         return sema_mkval(e, DIM_NONE);
-    }
-    if (strcmp(s, "pulse") == 0) {
+}
+
+/* `pulse(t, t0, w)`: 1 in [t0, t0 + w), else 0. */
+static Val call_pulse(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Args a;
         if (!split_args(x, n, &a, 3, 3))
             return sema_bad(cc);
         Val t = sema_conv(x, a.pos[0]), t0 = sema_conv(x, a.pos[1]), w = sema_conv(x, a.pos[2]);
@@ -243,8 +259,13 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
         IrExpr *c = ir_bin(cc, IB_AND, ir_bin(cc, IB_GE, t.e, t0.e),
                            ir_bin(cc, IB_LT, t.e, ir_bin(cc, IB_ADD, t0.e, w.e)));
         return sema_mkval(ir_cond(cc, c, ir_const(cc, 1, IRT_REAL), ir_const(cc, 0, IRT_REAL)), DIM_NONE);
-    }
-    if (strcmp(s, "pow") == 0) {
+}
+
+/* `pow(x, k)`: a dimensioned x needs a constant integer k. */
+static Val call_pow(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    Args a;
         if (!split_args(x, n, &a, 2, 2))
             return sema_bad(cc);
         Val p = sema_conv(x, a.pos[0]), q = sema_conv(x, a.pos[1]);
@@ -265,49 +286,78 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
             return sema_mkval(ir_bin(cc, IB_POW, p.e, q.e), d);
         }
         return sema_mkval(ir_bin(cc, IB_POW, p.e, q.e), DIM_NONE);
+}
+
+/* A math function of IrFn (ir_builtin_name): abs, min, max, clip, floor, ceil and round keep
+ * their argument's dimension, sqrt halves it, the others take and give plain numbers. */
+static Val call_math(Ctx *x, AstNode *n, int f)
+{
+    Compiler *cc = x->cc;
+    const char *s = n->name;
+    Args a;
+    int ar = ir_builtin_arity[f];
+    if (!split_args(x, n, &a, ar, ar))
+        return sema_bad(cc);
+    IrExpr *args[3] = {NULL, NULL, NULL};
+    Val v[3] = {{NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}};
+    int ok = 1;
+    for (int i = 0; i < ar; i++) {
+        v[i] = sema_conv(x, a.pos[i]);
+        args[i] = v[i].e;
+        ok &= v[i].ok;
     }
-    for (int f = 0; f < IF__COUNT; f++) {
-        if (strcmp(s, ir_builtin_name[f]) != 0)
-            continue;
-        int ar = ir_builtin_arity[f];
-        if (!split_args(x, n, &a, ar, ar))
+    if (!ok)
+        return sema_bad(cc);
+    Dim d = DIM_NONE;
+    if (f == IF_ABS || f == IF_MIN || f == IF_MAX || f == IF_CLIP || f == IF_FLOOR ||
+        f == IF_CEIL || f == IF_ROUND) {
+        d = v[0].anydim && ar > 1 ? v[1].d : v[0].d;
+        for (int i = 1; i < ar; i++)
+            if (!sema_same_dim(x, v[0], v[i], n->loc, arena_printf(&cc->arena, "'%s'", s)))
+                return sema_bad(cc);
+    } else if (f == IF_SQRT) {
+        int okp;
+        d = dim_pow(v[0].d, 1, 2, &okp);
+        if (!okp) {
+            error_at(cc, n->loc, "square root of a quantity with dimension %s", sema_fmt_dim(cc, v[0].d));
             return sema_bad(cc);
-        IrExpr *args[3] = {NULL, NULL, NULL};
-        Val v[3] = {{NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}, {NULL, DIM_NONE, 0, 0}};
-        int ok = 1;
-        for (int i = 0; i < ar; i++) {
-            v[i] = sema_conv(x, a.pos[i]);
-            args[i] = v[i].e;
-            ok &= v[i].ok;
         }
-        if (!ok)
-            return sema_bad(cc);
-        Dim d = DIM_NONE;
-        if (f == IF_ABS || f == IF_MIN || f == IF_MAX || f == IF_CLIP || f == IF_FLOOR ||
-            f == IF_CEIL || f == IF_ROUND) {
-            d = v[0].anydim && ar > 1 ? v[1].d : v[0].d;
-            for (int i = 1; i < ar; i++)
-                if (!sema_same_dim(x, v[0], v[i], n->loc, arena_printf(&cc->arena, "'%s'", s)))
-                    return sema_bad(cc);
-        } else if (f == IF_SQRT) {
-            int okp;
-            d = dim_pow(v[0].d, 1, 2, &okp);
-            if (!okp) {
-                error_at(cc, n->loc, "square root of a quantity with dimension %s", sema_fmt_dim(cc, v[0].d));
+    } else {
+        for (int i = 0; i < ar; i++)
+            if (!v[i].anydim && !dim_is_none(v[i].d)) {
+                error_at(cc, a.pos[i]->loc, "'%s' needs a dimensionless argument, got %s", s,
+                         sema_fmt_dim(cc, v[i].d));
+                diag_extra(cc, "  hint: divide by a reference value, or strip the unit "
+                               "explicitly with 'in', e.g. 'x in %s'", sema_fmt_dim(cc, v[i].d));
                 return sema_bad(cc);
             }
-        } else {
-            for (int i = 0; i < ar; i++)
-                if (!v[i].anydim && !dim_is_none(v[i].d)) {
-                    error_at(cc, a.pos[i]->loc, "'%s' needs a dimensionless argument, got %s", s,
-                             sema_fmt_dim(cc, v[i].d));
-                    diag_extra(cc, "  hint: divide by a reference value, or strip the unit "
-                                   "explicitly with 'in', e.g. 'x in %s'", sema_fmt_dim(cc, v[i].d));
-                    return sema_bad(cc);
-                }
-        }
-        return sema_mkval(ir_call(cc, (IrFn)f, args, ar), d);
     }
+    return sema_mkval(ir_call(cc, (IrFn)f, args, ar), d);
+}
+
+/* out of line: conv_node recurses, and its frame would hold this one's locals at every level */
+NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    const char *s = n->name;
+    Bind *b = sema_env_find(x->env, s);
+    if (b && b->kind == B_FUNC)
+        return conv_func(x, n, b->ast, b->denv);
+    if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0)
+        return call_random(x, n);
+    if (strcmp(s, "poisson") == 0)
+        return call_poisson(x, n);
+    if (strcmp(s, "from_file") == 0)
+        return call_from_file(x, n);
+    if (strcmp(s, "crossed") == 0)
+        return call_crossed(x, n);
+    if (strcmp(s, "pulse") == 0)
+        return call_pulse(x, n);
+    if (strcmp(s, "pow") == 0)
+        return call_pow(x, n);
+    for (int f = 0; f < IF__COUNT; f++)
+        if (strcmp(s, ir_builtin_name[f]) == 0)
+            return call_math(x, n, f);
     if (strcmp(s, "topk") == 0)
         return conv_topk(x, n);
     if (strcmp(s, "deliver") == 0) {
