@@ -398,36 +398,14 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
                                       note));
 }
 
-/* Lower synapse model `smodel` of projection pj into an IrPlast (NULL after errors that
- * leave nothing to lower). `quiet_body` mutes errors inside the model (a later use of a
- * model repeats what its first use reported); `notes` adds --explain lines. */
-static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
-                              Dim rin, Inst *pre, Inst *post, SynCtx *sy, int quiet_body, int notes)
+/* Per-synapse states: one IV_SYN variable each, initialised from the projection's clause
+ * (`w = ...`), else the default; `w` first, so its draws are those of a static synapse. */
+static void syn_states(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstNode *wc, Ctx *base,
+                       Env *senv, int quiet_body)
 {
     Compiler *cc = S->cc;
-    IrPlast *pl = arena_alloc(&cc->arena, sizeof *pl);
-    IrPop *sp = arena_alloc(&cc->arena, sizeof *sp);
-    sp->id = -1;
-    sp->name = pj->name;
-    sp->cname = pj->cname;
-    sp->model = smodel->name;
-    pl->scope = sp;
-    *sy = (SynCtx){pre, post, NULL, NULL, 0, 0, pj, smodel, rin, 0, DIM_NONE};
-    Env *penv = arena_alloc(&cc->arena, sizeof *penv);
-    Env *senv = arena_alloc(&cc->arena, sizeof *senv);
-    penv->parent = &S->global;
-    senv->parent = penv;
-    AstList *args = syn->a->flag ? &syn->a->list : NULL;
-    if (args && !sema_check_args(cc, args, smodel, "synapse"))
-        args = NULL;
-    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 0);
-    sema_bind_params(S, penv, smodel, args, NULL, sp, pj->name, 1, syn->loc);
-    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 1);
-    uint32_t site = 0;
-    Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
-
-    /* per-synapse states: the projection's clause (`w = ...`), else the default */
-    Ctx ix = base;
+    IrPop *sp = pl->scope;
+    Ctx ix = *base;
     ix.stream = (NRT_STREAM_SYNAPSE_INIT << 24) | (uint32_t)pj->id;
     ix.allow = A_PREPOST;
     ix.where = "a synapse initialiser";
@@ -482,9 +460,13 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
         error_at(cc, wc->loc, "synapse '%s' has no state 'w'", smodel->name);
     if (!pj->w)
         pj->w = ir_const(cc, 0, IRT_REAL);
+}
 
-    S->syn = sy;
-    Mute mu = sema_mute(cc, quiet_body);
+/* The `pre { }` and `post { }` scopes, at most one of each. */
+static void syn_scopes(Sema *S, IrPlast *pl, AstNode *smodel, Env *penv, Ctx base, int notes)
+{
+    Compiler *cc = S->cc;
+    SynCtx *sy = S->syn;
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
         if (mem->kind != AST_SCOPE)
@@ -499,6 +481,18 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
         (*slot)->parent = penv;
         lower_scope(S, pl, mem, at, *slot, base, notes);
     }
+}
+
+/* The synapse's members past its declarations and scopes: `dynamics`, the `order` setting
+ * and the handlers on pre, on post, on pre & post and on step (each at most once, and only
+ * where the neurons it waits for can spike). `mu` is the caller's muting, lifted for a
+ * handler that would never run. */
+static void syn_handlers(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstNode *syn, Ctx *base,
+                         int quiet_body, int notes, Mute *mu)
+{
+    Compiler *cc = S->cc;
+    SynCtx *sy = S->syn;
+    Inst *pre = sy->pre, *post = sy->post;
     int seen[6] = {0}, ndyn = 0;
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
@@ -510,7 +504,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
                 error_at(cc, mem->loc, "second 'dynamics' block in synapse '%s'", smodel->name);
                 continue;
             }
-            lower_syn_dynamics(S, pl, pj, smodel, mem, &base, notes);
+            lower_syn_dynamics(S, pl, pj, smodel, mem, base, notes);
             continue;
         }
         if (mem->kind == AST_SETTING) {
@@ -538,20 +532,56 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
         Inst *never = needs_pre && !sema_member(pre->model, AST_SPIKE_WHEN, 0) ? pre
                     : needs_post && !sema_member(post->model, AST_SPIKE_WHEN, 0) ? post : NULL;
         if (never) {
-            sema_unmute(cc, mu);
+            sema_unmute(cc, *mu);
             error_at(cc, syn->loc, "'%s' of synapse '%s' would never run: "
                      "neuron model '%s' has no 'spike when'", ev_name[mem->op], smodel->name,
                      never->model->name);
             note_at(cc, mem->loc, "handler declared here");
-            mu = sema_mute(cc, quiet_body);
+            *mu = sema_mute(cc, quiet_body);
             continue;
         }
         sy->ev = mem->op;
-        Ctx hx = base;
+        Ctx hx = *base;
         hx.out = dst;
         sema_conv_block(&hx, mem->a, dst);
         sy->ev = 0;
     }
+}
+
+/* Lower synapse model `smodel` of projection pj into an IrPlast (NULL after errors that
+ * leave nothing to lower). `quiet_body` mutes errors inside the model (a later use of a
+ * model repeats what its first use reported); `notes` adds --explain lines. */
+static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
+                              Dim rin, Inst *pre, Inst *post, SynCtx *sy, int quiet_body, int notes)
+{
+    Compiler *cc = S->cc;
+    IrPlast *pl = arena_alloc(&cc->arena, sizeof *pl);
+    IrPop *sp = arena_alloc(&cc->arena, sizeof *sp);
+    sp->id = -1;
+    sp->name = pj->name;
+    sp->cname = pj->cname;
+    sp->model = smodel->name;
+    pl->scope = sp;
+    *sy = (SynCtx){pre, post, NULL, NULL, 0, 0, pj, smodel, rin, 0, DIM_NONE};
+    Env *penv = arena_alloc(&cc->arena, sizeof *penv);
+    Env *senv = arena_alloc(&cc->arena, sizeof *senv);
+    penv->parent = &S->global;
+    senv->parent = penv;
+    AstList *args = syn->a->flag ? &syn->a->list : NULL;
+    if (args && !sema_check_args(cc, args, smodel, "synapse"))
+        args = NULL;
+    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 0);
+    sema_bind_params(S, penv, smodel, args, NULL, sp, pj->name, 1, syn->loc);
+    sema_bind_funcs_derived(S, penv, smodel, quiet_body, 1);
+    uint32_t site = 0;
+    Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
+
+    syn_states(S, pl, pj, smodel, wc, &base, senv, quiet_body);
+
+    S->syn = sy;
+    Mute mu = sema_mute(cc, quiet_body);
+    syn_scopes(S, pl, smodel, penv, base, notes);
+    syn_handlers(S, pl, pj, smodel, syn, &base, quiet_body, notes, &mu);
     IrBlock *blocks[] = {&pl->on_pre, &pl->on_post, &pl->on_prepost, &pl->on_step, &pl->syn_step};
     for (int k = 0; k < 5; k++)
         if (block_writes(blocks[k]))
