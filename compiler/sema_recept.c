@@ -251,40 +251,16 @@ void sema_finish_rings(Sema *S)
     }
 }
 
-RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
-                                 Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
-                                 int dummy, int merge)
+/* The receptor's states (its own, or its lead's when merged), its input and what it
+ * `require`s of the post neuron, declared in r's environment. */
+static void receptor_decls(Sema *S, RInst *r, AstNode *clause, int dummy, const char *prefix)
 {
     Compiler *cc = S->cc;
-    RInst *r = arena_alloc(&cc->arena, sizeof *r);
+    AstNode *model = r->model;
+    Inst *post = r->post;
     IrPop *pop = post->pop;
-    r->model = model;
-    r->proj = pj;
-    r->stim = st;
-    r->off = off;
-    r->size = size;
-    r->post = post;
-    r->port = port;
-    r->inits = clause;
-    r->env.parent = &S->global;
-    r->merge = merge && !dummy;
-    r->lin = -1;
-    r->ring = pj;
+    RInst *lead = r->lead;
     int quiet = !dummy;
-    AstList *args = clause && clause->a ? &clause->a->list : NULL;
-    if (args && !sema_check_args(cc, args, model, "receptor"))
-        args = NULL;
-    const char *prefix = pj ? pj->name : st ? st->node->name : "r";
-    sema_bind_funcs_derived(S, &r->env, model, quiet, 0);
-    sema_bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
-    sema_bind_funcs_derived(S, &r->env, model, quiet, 1);
-    RInst *lead = r->lead = merge_lead(S, post, r);
-    if (lead && pj) {             /* the group's projections share the first one's ring */
-        r->ring = NULL;
-        if (!lead->ring)
-            lead->ring = pj;
-        pj->ring = lead->ring;
-    }
     Mute mu = sema_mute(cc, quiet);
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -350,16 +326,19 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
     if (r->input_local == 0 && !sema_member(model, AST_BLOCK_DECL, TK_INPUT))
         error_at(cc, model->loc2, "receptor '%s' needs an 'input' declaration", model->name);
     sema_unmute(cc, mu);
-    if (lead)                     /* the lead's states, and their initial values (0) */
-        return r;
-    /* `weight` in the states' units is the unit the emit binds against the target port */
-    Dim wsub = DIM_NONE;
-    if (port) {
-        Dim ed;
-        int has_w = 0;
-        if (sema_emit_dim(S, r, &ed) && !sema_bind_weight(ed, port->dim, &wsub, &has_w))
-            wsub = DIM_NONE;
-    }
+}
+
+/* Initial values of r's states (with `weight` standing for wsub): defaults, then the
+ * clause's initialisers, within r's view of the post population. */
+static void receptor_inits(Sema *S, RInst *r, AstNode *clause, int quiet, Dim wsub)
+{
+    Compiler *cc = S->cc;
+    AstNode *model = r->model;
+    Inst *post = r->post;
+    IrPop *pop = post->pop;
+    IrProj *pj = r->proj;
+    Stim *st = r->stim;
+    int64_t off = r->off, size = r->size;
     /* initial values of receptor states: defaults, then the projection's initialisers */
     for (int m = 0; m < model->list.n; m++) {
         AstNode *mem = model->list.v[m];
@@ -405,6 +384,54 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
             if (it->kind == AST_INIT && (!b || !b->var))
                 error_at(cc, it->loc, "'%s' is not a state of receptor '%s'", it->name, model->name);
         }
+}
+
+/* Create a receptor instance for projection `pj` onto the post population's instance. */
+RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
+                                 Port *port, int64_t off, int64_t size, IrProj *pj, Stim *st,
+                                 int dummy, int merge)
+{
+    Compiler *cc = S->cc;
+    RInst *r = arena_alloc(&cc->arena, sizeof *r);
+    r->model = model;
+    r->proj = pj;
+    r->stim = st;
+    r->off = off;
+    r->size = size;
+    r->post = post;
+    r->port = port;
+    r->inits = clause;
+    r->env.parent = &S->global;
+    r->merge = merge && !dummy;
+    r->lin = -1;
+    r->ring = pj;
+    int quiet = !dummy;
+    AstList *args = clause && clause->a ? &clause->a->list : NULL;
+    if (args && !sema_check_args(cc, args, model, "receptor"))
+        args = NULL;
+    const char *prefix = pj ? pj->name : st ? st->node->name : "r";
+    sema_bind_funcs_derived(S, &r->env, model, quiet, 0);
+    sema_bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
+    sema_bind_funcs_derived(S, &r->env, model, quiet, 1);
+    RInst *lead = r->lead = merge_lead(S, post, r);
+    if (lead && pj) {             /* the group's projections share the first one's ring */
+        r->ring = NULL;
+        if (!lead->ring)
+            lead->ring = pj;
+        pj->ring = lead->ring;
+    }
+    receptor_decls(S, r, clause, dummy, prefix);
+    if (lead)                     /* the lead's states, and their initial values (0) */
+        return r;
+    /* `weight` in the states' units is the unit the emit binds against the target port */
+    Dim wsub = DIM_NONE;
+    if (port) {
+        Dim ed;
+        int has_w = 0;
+        if (sema_emit_dim(S, r, &ed) && !sema_bind_weight(ed, port->dim, &wsub, &has_w))
+            wsub = DIM_NONE;
+    }
+    receptor_inits(S, r, clause, quiet, wsub);
     return r;
 }
 
