@@ -186,11 +186,11 @@ static int64_t network(Sema *S, AstNode **items, int nitems)
 static void event_dynamics(Sema *S, int64_t total, SrcLoc loc)
 {
     Compiler *cc = S->cc;
-    for (int k = 0; k < S->nev; k++) {
+    for (int k = 0; k < S->plast.nev; k++) {
         int bits = 1;
         while (bits < 62 && (int64_t)1 << bits <= total)
             bits++;
-        EvPending *e = &S->ev[k];
+        EvPending *e = &S->plast.ev[k];
         if (total > INT32_MAX)
             error_at(cc, loc, "projection %s: event-driven synapse dynamics support up to "
                      "2^31 - 1 steps; use 'dynamics using clock'", e->pl->scope->name);

@@ -332,22 +332,22 @@ static int spike_when(Sema *S, Inst *in, Ctx *x, AstNode *sw, AstNode *refr, IrE
     Ctx sx = *x;
     sx.allow |= A_CROSSED;
     int dup = 0;
-    S->topk_call = sema_topk_term(cc, sw->a, NULL, &dup);
-    S->topk_key = S->topk_k = NULL;
+    S->topk.call = sema_topk_term(cc, sw->a, NULL, &dup);
+    S->topk.key = S->topk.k = NULL;
     Val c = dup ? sema_bad(cc) : sema_conv(&sx, sw->a);
-    S->topk_call = NULL;
+    S->topk.call = NULL;
     if (c.ok && c.e->type != IRT_BOOL)
         error_at(cc, sw->a->loc, "'spike when' needs a condition");
     IrStmt *s = ir_stmt(cc, IS_IF);
     s->e = rf ? ir_bin(cc, IB_AND, ir_not(cc, rf), c.e) : c.e;
-    if (c.ok && S->topk_key) {
+    if (c.ok && S->topk.key) {
         IrTopk *tk = arena_alloc(&cc->arena, sizeof *tk);
-        tk->k = S->topk_k;
+        tk->k = S->topk.k;
         tk->stream = (NRT_STREAM_TIEBREAK << 24) | (uint32_t)(pop->id & 0xFFFFFF);
         tk->key = ir_new_var(cc, pop, IV_STATE, "topk_key", IRT_REAL, DIM_NONE, 1);
         tk->win = ir_new_var(cc, pop, IV_STATE, "topk_win", IRT_INT, DIM_NONE, 1);
         tk->key->unit = tk->win->unit = "1";
-        sema_emit_assign(cc, body, tk->key, S->topk_key);
+        sema_emit_assign(cc, body, tk->key, S->topk.key);
         sema_emit_assign(cc, body, tk->win, ir_cond(cc, s->e, ir_const(cc, 1, IRT_INT), ir_const(cc, 0, IRT_INT)));
         s->e = ir_bin(cc, IB_NE, ir_var(cc, tk->win), ir_const(cc, 0, IRT_INT));
         tk_split = body->n;

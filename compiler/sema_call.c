@@ -59,7 +59,7 @@ static Val conv_func(Ctx *x, AstNode *call, AstNode *fn, Env *denv);
 static Val conv_topk(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
-    if (n != x->S->topk_call) {
+    if (n != x->S->topk.call) {
         error_at(cc, n->loc, "'topk' is a term of a 'spike when' condition, joined to the other terms "
                              "with '&&'");
         return sema_bad(cc);
@@ -84,8 +84,8 @@ static Val conv_topk(Ctx *x, AstNode *n)
         diag_extra(cc, "  hint: a constant, or a parameter 'k: int' of the model");
         return sema_bad(cc);
     }
-    x->S->topk_key = key.e;
-    x->S->topk_k = k.e;
+    x->S->topk.key = key.e;
+    x->S->topk.k = k.e;
     return sema_mkval(ir_const(cc, 1, IRT_BOOL), DIM_NONE);
 }
 

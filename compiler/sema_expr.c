@@ -205,7 +205,7 @@ static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
         case B_DERIVED: {
             if (b->memo_bad)
                 return sema_bad(cc);
-            if (b->memo && b->memo_syn == x->S->syn) {
+            if (b->memo && b->memo_syn == x->S->plast.syn) {
                 Val v = sema_mkval(b->memo, b->dim);
                 v.anydim = b->memo_anydim;
                 return v;
@@ -224,7 +224,7 @@ static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
         }
     }
     Val sv;
-    if (x->S->syn && sema_syn_name(x, n, &sv))
+    if (x->S->plast.syn && sema_syn_name(x, n, &sv))
         return sv;
     const char *s = n->name;
     if (strcmp(s, "t") == 0) {
@@ -398,7 +398,7 @@ static Val conv_node(Ctx *x, AstNode *n)
     case AST_NAME:
         return conv_name(x, n);
     case AST_FIELD:
-        if (x->S->syn)
+        if (x->S->plast.syn)
             return sema_syn_field(x, n);
         if (strcmp(n->name, "pos") == 0)
             return sema_conv_pos(x, n);

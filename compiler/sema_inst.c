@@ -125,8 +125,8 @@ void sema_bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList 
             Mute mu = sema_mute(cc, quiet && !loud);
             int tok = sema_type_of(cc, decl->a, &dim, &ty);
             sema_unmute(cc, mu);
-            if (S->has_wsub)
-                dim = dim_subst_weight(dim, S->wsub);
+            if (S->plast.has_wsub)
+                dim = dim_subst_weight(dim, S->plast.wsub);
             loud = loud && dim.e[DIM_W] == 0;
             Dim edim = dim;
             AstNode *arg = args ? find_arg(args, decl->name) : NULL;
@@ -233,7 +233,7 @@ void sema_bind_funcs_derived(Sema *S, Env *env, AstNode *model, int quiet, int d
                 if (clean) {
                     b.memo = v.e;
                     b.memo_anydim = v.anydim;
-                    b.memo_syn = S->syn;
+                    b.memo_syn = S->plast.syn;
                 }
                 b.memo_bad = decl->b && !clean;
                 b.name = decl->name;

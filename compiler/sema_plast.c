@@ -2,7 +2,7 @@
  * projection: per-synapse states, pre { } and post { } scopes, the handlers on pre, on post,
  * on pre & post and on step, deliver(), and per-synapse dynamics (event- or clock-driven).
  *
- * Synapse code sees `pre.x` and `post.y` through Sema.syn (syn_name, syn_field), which
+ * Synapse code sees `pre.x` and `post.y` through Sema.plast.syn (syn_name, syn_field), which
  * conv_name and conv_node consult.
  */
 #include <string.h>
@@ -98,10 +98,10 @@ static int neuron_name(Ctx *x, Inst *in, int at, SrcLoc loc, const char *name, V
     } else if (b->kind == B_DERIVED) {
         Ctx y = *x;
         y.env = b->denv;
-        struct SynCtx *keep = x->S->syn;
-        x->S->syn = NULL;
+        struct SynCtx *keep = x->S->plast.syn;
+        x->S->plast.syn = NULL;
         Val v = sema_conv(&y, b->ast);
-        x->S->syn = keep;
+        x->S->plast.syn = keep;
         if (v.ok)
             v.e = at_side(cc, v.e, at);
         v.d = b->dim;
@@ -116,7 +116,7 @@ static int neuron_name(Ctx *x, Inst *in, int at, SrcLoc loc, const char *name, V
 /* Bare names in a scope body: the scope's neuron (conv_name, after the environment). */
 int sema_syn_name(Ctx *x, AstNode *n, Val *out)
 {
-    SynCtx *sy = x->S->syn;
+    SynCtx *sy = x->S->plast.syn;
     if (!sy->side)
         return 0;
     return neuron_name(x, sy->side == IR_AT_PRE ? sy->pre : sy->post, sy->side, n->loc, n->name, out);
@@ -127,7 +127,7 @@ int sema_syn_name(Ctx *x, AstNode *n, Val *out)
 NC_NOINLINE Val sema_syn_field(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
-    SynCtx *sy = x->S->syn;
+    SynCtx *sy = x->S->plast.syn;
     int pre = strcmp(n->name, "pre") == 0;
     if (!pre && strcmp(n->name, "post") != 0) {
         error_at(cc, n->loc, "'%s.%s' is not available in a synapse", n->name, n->name2);
@@ -159,7 +159,7 @@ NC_NOINLINE Val sema_syn_field(Ctx *x, AstNode *n)
 int sema_syn_assign_check(Ctx *x, AstNode *st, Bind *b)
 {
     Compiler *cc = x->cc;
-    SynCtx *sy = x->S->syn;
+    SynCtx *sy = x->S->plast.syn;
     AstNode *lv = st->a;
     if (lv->kind == AST_FIELD) {
         error_at(cc, lv->loc, "cannot assign to '%s.%s' from synapse code", lv->name, lv->name2);
@@ -183,7 +183,7 @@ int sema_syn_assign_check(Ctx *x, AstNode *st, Bind *b)
 void sema_syn_deliver(Ctx *x, AstNode *st, IrBlock *out)
 {
     Compiler *cc = x->cc;
-    SynCtx *sy = x->S->syn;
+    SynCtx *sy = x->S->plast.syn;
     AstNode *call = st->a;
     if (sy->ev != EV_PRE && sy->ev != EV_STEP) {
         error_at(cc, st->loc, "'deliver' is only allowed in 'on pre' and 'on step' handlers");
@@ -228,7 +228,7 @@ static int block_writes(const IrBlock *b)
 static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, Ctx base, int notes)
 {
     Compiler *cc = S->cc;
-    SynCtx *sy = S->syn;
+    SynCtx *sy = S->plast.syn;
     int pre = at == IR_AT_PRE;
     const char *what = pre ? "a pre { } scope" : "a post { } scope";
     IrBlock *init = pre ? &pl->pre_init : &pl->post_init;
@@ -248,8 +248,8 @@ static void lower_scope(Sema *S, IrPlast *pl, AstNode *scope, int at, Env *ce, C
             Dim dim;
             IrType ty;
             sema_type_of(cc, decl->a, &dim, &ty);
-            if (S->has_wsub)
-                dim = dim_subst_weight(dim, S->wsub);
+            if (S->plast.has_wsub)
+                dim = dim_subst_weight(dim, S->plast.wsub);
             IrVar *v = ir_new_var(cc, pl->scope, pre ? IV_PRE : IV_POST, decl->name, ty, dim, 1);
             v->unit = sema_unit_text(cc, dim);
             IrVar ***vs = pre ? &pl->pre : &pl->post;
@@ -376,8 +376,8 @@ static void lower_syn_dynamics(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel
         pl->syn[pl->nsyn++] = pl->last;
         sema_emit_assign(cc, &pl->syn_init, pl->last, ir_const(cc, 0, IRT_INT));
         if (notes) {
-            S->ev = sema_grow(cc, S->ev, S->nev, sizeof(EvPending));
-            S->ev[S->nev++] = (EvPending){pl, eqs, n};
+            S->plast.ev = sema_grow(cc, S->plast.ev, S->plast.nev, sizeof(EvPending));
+            S->plast.ev[S->plast.nev++] = (EvPending){pl, eqs, n};
             const char *vars = "";
             for (int i = 0; i < n; i++)
                 vars = arena_printf(&cc->arena, "%s%s%s", vars, i ? ", " : "", eqs[i].var->label);
@@ -425,8 +425,8 @@ static void syn_states(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstNod
                 Mute mu = sema_mute(cc, quiet_body);
                 sema_type_of(cc, decl->a, &dim, &ty);
                 sema_unmute(cc, mu);
-                if (S->has_wsub)
-                    dim = dim_subst_weight(dim, S->wsub);
+                if (S->plast.has_wsub)
+                    dim = dim_subst_weight(dim, S->plast.wsub);
                 IrVar *v = ir_new_var(cc, sp, IV_SYN, decl->name, ty, dim, 1);
                 v->unit = sema_unit_text(cc, dim);
                 pl->syn = sema_grow(cc, pl->syn, pl->nsyn, sizeof(IrVar *));
@@ -466,7 +466,7 @@ static void syn_states(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstNod
 static void syn_scopes(Sema *S, IrPlast *pl, AstNode *smodel, Env *penv, Ctx base, int notes)
 {
     Compiler *cc = S->cc;
-    SynCtx *sy = S->syn;
+    SynCtx *sy = S->plast.syn;
     for (int m = 0; m < smodel->list.n; m++) {
         AstNode *mem = smodel->list.v[m];
         if (mem->kind != AST_SCOPE)
@@ -491,7 +491,7 @@ static void syn_handlers(Sema *S, IrPlast *pl, IrProj *pj, AstNode *smodel, AstN
                          int quiet_body, int notes, Mute *mu)
 {
     Compiler *cc = S->cc;
-    SynCtx *sy = S->syn;
+    SynCtx *sy = S->plast.syn;
     Inst *pre = sy->pre, *post = sy->post;
     int seen[6] = {0}, ndyn = 0;
     for (int m = 0; m < smodel->list.n; m++) {
@@ -578,7 +578,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
 
     syn_states(S, pl, pj, smodel, wc, &base, senv, quiet_body);
 
-    S->syn = sy;
+    S->plast.syn = sy;
     Mute mu = sema_mute(cc, quiet_body);
     syn_scopes(S, pl, smodel, penv, base, notes);
     syn_handlers(S, pl, pj, smodel, syn, &base, quiet_body, notes, &mu);
@@ -591,7 +591,7 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
             error_at(cc, syn->loc, "synapse '%s': exact integration with per-neuron coefficients is not "
                                    "supported in synapses; use 'dynamics using exp_euler'", smodel->name);
     sema_unmute(cc, mu);
-    S->syn = NULL;
+    S->plast.syn = NULL;
     return pl;
 }
 
@@ -602,11 +602,11 @@ int sema_plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, 
 {
     Compiler *cc = S->cc;
     int seen = 0;
-    for (int k = 0; k < S->nsyn_seen; k++)
-        seen |= S->syn_seen[k] == smodel;
+    for (int k = 0; k < S->plast.nseen; k++)
+        seen |= S->plast.seen[k] == smodel;
     if (!seen) {
-        S->syn_seen = sema_grow(cc, S->syn_seen, S->nsyn_seen, sizeof(AstNode *));
-        S->syn_seen[S->nsyn_seen++] = smodel;
+        S->plast.seen = sema_grow(cc, S->plast.seen, S->plast.nseen, sizeof(AstNode *));
+        S->plast.seen[S->plast.nseen++] = smodel;
     }
     SynCtx probe, real;
     Mute mu = sema_mute(cc, 1);
@@ -614,11 +614,11 @@ int sema_plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, 
     lower_synapse(S, pj, smodel, syn, wc, rin, pre, post, &probe, 1, 0);
     pj->w = w0;
     sema_unmute(cc, mu);
-    S->has_wsub = probe.wbound;
-    S->wsub = probe.wdim;
+    S->plast.has_wsub = probe.wbound;
+    S->plast.wsub = probe.wdim;
     int nerr = cc->diag.nerrors;
     IrPlast *pl = lower_synapse(S, pj, smodel, syn, wc, rin, pre, post, &real, seen, 1);
-    S->has_wsub = 0;
+    S->plast.has_wsub = 0;
     pj->plast = pl;
     return cc->diag.nerrors == nerr;
 }

@@ -135,15 +135,19 @@ typedef struct Sema {
     int nrecursive;
     IrGrid grid_next;             /* the layout of the population being instantiated */
     IrProj *proj;                 /* the projection being lowered (dist, dx .. du) */
-    Dim wsub;                     /* plastic synapse being lowered: the bound `weight` unit, */
-    int has_wsub;                 /* substituted into its parameters' declared dimensions */
-    struct SynCtx *syn;           /* the plastic synapse whose code is being converted, or NULL */
-    AstNode **syn_seen;           /* synapse models lowered once (later uses are muted) */
-    int nsyn_seen;
-    AstNode *topk_call;           /* the `topk` term of the spike condition being converted */
-    IrExpr *topk_key, *topk_k;    /* ... its converted arguments */
-    struct EvPending *ev;         /* event-driven synapse dynamics, built once the runs are known */
-    int nev;
+    struct SemaPlast {            /* plastic synapses (sema_plast.c) */
+        Dim wsub;                 /* the synapse being lowered: the bound `weight` unit, */
+        int has_wsub;             /* substituted into its parameters' declared dimensions */
+        struct SynCtx *syn;       /* the synapse whose code is being converted, or NULL */
+        AstNode **seen;           /* synapse models lowered once (later uses are muted) */
+        int nseen;
+        struct EvPending *ev;     /* event-driven synapse dynamics, built once the runs are known */
+        int nev;
+    } plast;
+    struct SemaTopk {             /* the spike condition being converted (sema_body.c) */
+        AstNode *call;            /* its `topk` term (conv_topk, sema_call.c) */
+        IrExpr *key, *k;          /* ... its converted arguments */
+    } topk;
     int conv_depth;               /* conv() calls open: 0 outside an expression */
     int inf_seen;                 /* conv(): the expression so far reads an infinite name */
     int no_float_check;           /* a compile-time number (a count, a time in steps) */

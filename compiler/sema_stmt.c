@@ -34,7 +34,7 @@ void sema_conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
     switch (st->kind) {
     case AST_ASSIGN: {
         AstNode *lv = st->a;
-        if (x->S->syn && !sema_syn_assign_check(x, st, sema_env_find(x->env, lv->name)))
+        if (x->S->plast.syn && !sema_syn_assign_check(x, st, sema_env_find(x->env, lv->name)))
             return;
         if (lv->kind != AST_NAME) {
             error_at(cc, lv->loc, "cannot assign to '%s.%s' here", lv->name, lv->name2);
@@ -129,7 +129,7 @@ void sema_conv_stmt(Ctx *x, AstNode *st, IrBlock *out)
         sema_conv_block(x, st, out);
         return;
     case AST_CALLSTMT:
-        if (st->a && strcmp(st->a->name, "deliver") == 0 && x->S->syn) {
+        if (st->a && strcmp(st->a->name, "deliver") == 0 && x->S->plast.syn) {
             sema_syn_deliver(x, st, out);
             return;
         }
