@@ -221,7 +221,6 @@ static IrProj *recorded_projection(Sema *S, AstNode *it)
     return NULL;
 }
 
-/* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse. */
 /* `every T` of a recording, in steps (at least one); 0 after a diagnostic. */
 static int record_every(Sema *S, AstNode *b, int64_t *every)
 {
@@ -243,6 +242,7 @@ static void push_record(Sema *S, IrRecord rec)
     m->recs[m->nrecs++] = rec;
 }
 
+/* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse. */
 static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
 {
     Compiler *cc = S->cc;
@@ -439,7 +439,6 @@ void sema_add_phase(Sema *S, IrPhase ph)
     m->phases[m->nphases++] = ph;
 }
 
-/* `set proj.x = v`: x is a scalar parameter of the projection's plastic synapse. */
 /* The value of `set X.name = value`: a constant of name's dimension (0 fits any). */
 static int set_value(Sema *S, AstNode *it, Dim want, double *out)
 {
@@ -453,6 +452,7 @@ static int set_value(Sema *S, AstNode *it, Dim want, double *out)
     return sema_expect_dim(&x, tmp, want, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2));
 }
 
+/* `set proj.x = v`: x is a scalar parameter of the projection's plastic synapse. */
 static void set_proj(Sema *S, AstNode *it, IrProj *pj)
 {
     Compiler *cc = S->cc;

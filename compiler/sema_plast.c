@@ -10,7 +10,7 @@
 #include "nrt_philox.h"
 #include "sema_priv.h"
 
-/* What synapse code may see and do (Ctx.syn). Handlers see the synapse's parameters and
+/* What synapse code may see and do (Sema.plast.syn). Handlers see the synapse's parameters and
  * states, `pre.x`/`post.y` (scope states and neuron variables, read-only); a scope body
  * sees its own states, the synapse's parameters and its neuron's variables by bare name. */
 typedef struct SynCtx {

@@ -207,7 +207,7 @@ typedef struct Mute {
  * is held to it too, so step counts stay far from int64_t overflow. */
 #define MAX_STEPS 1e15
 
-/* --- sema_env.c -------------------------------------------------------- */
+/* --- sema_env.c --------------------------------------------------------- */
 
 Bind *sema_env_find_here(Env *e, const char *name);
 Bind *sema_env_find(Env *e, const char *name);
@@ -220,7 +220,7 @@ void sema_suggest(Ctx *x, const char *name);
 void sema_declare_q(Compiler *cc, Env *e, Bind b, int quiet);
 Bind *sema_global_find(Sema *S, const char *name, BindKind k);
 
-/* --- sema_expr.c ------------------------------------------------------- */
+/* --- sema_expr.c -------------------------------------------------------- */
 
 const char *sema_fmt_dim(Compiler *cc, Dim d);
 Val sema_bad(Compiler *cc);
@@ -234,14 +234,14 @@ Val sema_conv(Ctx *x, AstNode *n);
 int sema_const_eval(Ctx *x, AstNode *n, double *out, Dim *d);
 const char *sema_unit_text(Compiler *cc, Dim d);
 
-/* --- sema_call.c ------------------------------------------------------- */
+/* --- sema_call.c -------------------------------------------------------- */
 
 AstNode *sema_topk_term(Compiler *cc, AstNode *e, AstNode *found, int *dup);
 int sema_model_has_topk(Compiler *cc, AstNode *model);
 Val sema_conv_call(Ctx *x, AstNode *n);
 Bind sema_inline_let(Ctx *y, AstNode *st, int *ok);
 
-/* --- sema_lattice.c ---------------------------------------------------- */
+/* --- sema_lattice.c ----------------------------------------------------- */
 
 Dim sema_dim_len(void);
 int sema_space_axis(const char *s);
@@ -250,7 +250,7 @@ int sema_space_ok(Compiler *cc, const IrProj *pj, SrcLoc loc, const char *what);
 Val sema_conv_space(Ctx *x, AstNode *n);
 int64_t sema_grid_layout(Sema *S, AstNode *gn, IrGrid *g, int *ok);
 
-/* --- sema_stmt.c ------------------------------------------------------- */
+/* --- sema_stmt.c -------------------------------------------------------- */
 
 void sema_emit_assign(Compiler *cc, IrBlock *out, IrVar *v, IrExpr *e);
 int sema_emit_local(Ctx *x, const char *hint, IrType t, IrExpr *e, IrBlock *out);
@@ -261,7 +261,7 @@ int sema_collect_eqs(Ctx *x, AstNode *dyn, OdeEq **eqs_out, int *n_out);
 void sema_add_note(Sema *S, const char *s);
 void sema_apply_clamps(Ctx *x, AstNode *model, IrBlock *out);
 
-/* --- sema_inst.c ------------------------------------------------------- */
+/* --- sema_inst.c -------------------------------------------------------- */
 
 int sema_check_args(Compiler *cc, AstList *args, AstNode *model, const char *what);
 void sema_bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList *inits,
@@ -273,14 +273,14 @@ Inst *sema_instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstL
                               AstList *inits, int64_t size, int dummy);
 AstNode *sema_member(AstNode *model, AstKind k, int op);
 
-/* --- sema_body.c ------------------------------------------------------- */
+/* --- sema_body.c -------------------------------------------------------- */
 
 IrExpr *sema_in_view(Compiler *cc, int64_t off, int64_t size, int64_t total);
 void sema_guarded(Compiler *cc, IrBlock *out, IrExpr *cond, IrBlock *tmp);
 void sema_receptor_part(Sema *S, Inst *in, RInst *r, int phase, IrBlock *out);
 void sema_build_body(Sema *S, Inst *in);
 
-/* --- sema_recept.c ----------------------------------------------------- */
+/* --- sema_recept.c ------------------------------------------------------ */
 
 void sema_finish_rings(Sema *S);
 RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst *post,
@@ -289,14 +289,14 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
 int sema_emit_dim(Sema *S, RInst *r, Dim *d);
 int sema_bind_weight(Dim have, Dim want, Dim *w, int *has_w);
 
-/* --- sema_conn.c ------------------------------------------------------- */
+/* --- sema_conn.c -------------------------------------------------------- */
 
 const char *sema_data_file_path(Sema *S, AstNode *n, const char *what);
 Val sema_edge_value(Compiler *cc, int col);
 int sema_do_rule(Sema *S, AstNode *rule, IrProj *pj, int same);
 int sema_storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic);
 
-/* --- sema_plast.c ------------------------------------------------------ */
+/* --- sema_plast.c ------------------------------------------------------- */
 
 int sema_syn_is_plastic(AstNode *smodel);
 void sema_syn_order(Compiler *cc, IrPlast *pl, AstNode *mem);
@@ -307,11 +307,11 @@ void sema_syn_deliver(Ctx *x, AstNode *st, IrBlock *out);
 int sema_plastic_projection(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn, AstNode *wc,
                             Dim rin, Inst *pre, Inst *post);
 
-/* --- sema_proj.c ------------------------------------------------------- */
+/* --- sema_proj.c -------------------------------------------------------- */
 
 void sema_do_projection(Sema *S, AstNode *it);
 
-/* --- sema_net.c -------------------------------------------------------- */
+/* --- sema_net.c --------------------------------------------------------- */
 
 int64_t sema_const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int64_t hi, int *ok);
 int64_t sema_steps_of(Sema *S, AstNode *e, const char *what, int *ok);
