@@ -1,8 +1,9 @@
 /* sema.h -- semantic analysis and lowering: AST files in, IrModel out.
  *
- * sema.c resolves names, checks types and physical dimensions of every expression,
- * instantiates models into populations and projections, and lowers them to IR;
- * ode.c turns each `dynamics` block into explicit per-step updates.
+ * sema.c and its passes (sema_*.c, sharing sema_priv.h) resolve names, check types and
+ * physical dimensions of every expression, instantiate models into populations and
+ * projections, and lower them to IR; ode.c turns each `dynamics` block into explicit
+ * per-step updates.
  */
 #ifndef NEUROC_SEMA_H
 #define NEUROC_SEMA_H
@@ -10,7 +11,7 @@
 #include "ir.h"
 #include "neuroc.h"
 
-/* --- sema.c ------------------------------------------------------------- */
+/* --- sema.c (the pass list; the passes are sema_*.c) -------------------- */
 
 /* Check and lower the files (imports first, the main file last). Returns the model, or
  * NULL if any error was reported. `name` names the model (the main file's base name). */
