@@ -177,7 +177,8 @@ static void emit_batch_row(Out *o, const Simt *S)
     out_line(o, "#endif");
 }
 
-static void emit_kernels(Out *o, const Simt *S)
+/* nc_k_init: the per-neuron initial values of every population. */
+static void emit_init_kernel(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     /* initialisation */
@@ -201,6 +202,13 @@ static void emit_kernels(Out *o, const Simt *S)
                      256 * simt_topk_passes(m), m->pops[i]->cname);
     out_close(o);
     out_blank(o);
+}
+
+/* nc_k_syn_<proj>: the per-synapse values of each projection (initial values, delays
+ * into nc_cnt), and nc_k_pscan_<proj> for a procedural projection with delays. */
+static void emit_syn_kernels(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         CgDialect d = simt_dev_dialect(S, j->pre.pop);
@@ -276,6 +284,13 @@ static void emit_kernels(Out *o, const Simt *S)
         if (j->procedural && j->delay)
             simt_emit_pscan(o, S, j);
     }
+}
+
+/* The device functions of the phases, called by every schedule's kernels: top-k passes,
+ * neurons and deliveries per variant, plastic projections, the recording tail, --mpi. */
+static void emit_phase_functions(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     if (simt_any_coop(m))
         simt_emit_scan64(o);
     simt_topk_common(o, m);
@@ -313,7 +328,12 @@ static void emit_kernels(Out *o, const Simt *S)
     simt_emit_tail(o, S);
     if (m->mpi)
         simt_mpi_device(o, S, simt_spike_recs_atomic);
+}
 
+/* nc_k_chunk: the start of a recording chunk; the free schedule's kernels. */
+static void emit_chunk_kernel(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_line(o, "/* the start of a recording chunk: its first step, its half, its counters (one work-item) */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_chunk(NC_ARGS, const int64_t step0, const int hf, NC_G const int64_t *nc_tab, const int nc_batch)");
     emit_batch_row(o, S);
@@ -331,6 +351,13 @@ static void emit_kernels(Out *o, const Simt *S)
         simt_free_device(o, S);
     if (S->free || S->push)
         simt_free_post(o, S);
+}
+
+/* The launch and graph schedules' kernels: nc_k_neurons, the top-k passes, nc_k_synapses
+ * and nc_k_plast<phase>, one grid each per step. */
+static void emit_grid_kernels(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_line(o, "/* launch/graph schedule: the neuron phase of step nc_ctl[0] ... */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_neurons(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[0];");
@@ -386,7 +413,15 @@ static void emit_kernels(Out *o, const Simt *S)
         out_close(o);
         out_blank(o);
     }
+}
 
+static void emit_kernels(Out *o, const Simt *S)
+{
+    emit_init_kernel(o, S);
+    emit_syn_kernels(o, S);
+    emit_phase_functions(o, S);
+    emit_chunk_kernel(o, S);
+    emit_grid_kernels(o, S);
     if (S->has_block)
         emit_block_kernel(o, S, 0);
     if (S->has_cluster)

@@ -12,7 +12,9 @@
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
 
-static void emit_host_main(Out *o, const Simt *S)
+/* The host's fail(prog) (and fail_batch for a batch side by side): the error reported, the
+ * device released, exit status 1. */
+static void emit_host_fail(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     if (simt_batched(S)) {
@@ -50,6 +52,14 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 1;");
     out_close(o);
     out_blank(o);
+}
+
+/* pick_mode(prog): $NEUROC_GPU_MODE over the compiled schedule, refused where this simulator
+ * has no kernel for it or the device cannot run it; then the work-group size of the block
+ * schedule. */
+static void emit_host_pick_mode(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_open(o, "static int pick_mode(const char *prog)");
     out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
     out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
@@ -99,24 +109,13 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
-    if (S->has_cluster)
-        simt_emit_pick_cluster(o, S);
-    if (S->push)
-        simt_push_host(o, S);
-    simt_emit_host_build_instance(o, S);
-    if (simt_batched(S))
-        simt_emit_host_batch(o, S);
-    cg_ckpt_hash_decl(S->cc, o, m);
-    cg_main_open(o, m, S->t->name, simt_batched(S) ? "ctx.batch = batch_ok();" : NULL);
-    if (m->mpi)
-        simt_mpi_host_start(o, S);
-    out_line(o, "double t0 = nrt_now();");
-    out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
-    out_line(o, "mem_plan();");
-    out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
-    out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
-    out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
-    out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+}
+
+/* main(): the device program loaded and its kernels looked up (those the schedules compiled
+ * have); the arguments must fit the device. */
+static void emit_main_kernels(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
              S->t->load_options);
     out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
@@ -175,6 +174,13 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
     out_line(o, "return fail(argv[0]);");
     out_close(o);
+}
+
+/* main(): the argument table, every instance built (build_instance), the kernels' arguments
+ * bound, the persistent grid's size. */
+static void emit_main_bind(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     if (S->table && simt_table_kargs(S) == 1)
         out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\")) return fail(argv[0]);");
     else if (S->table) /* every later buffer is a range of the arena */
@@ -210,6 +216,13 @@ static void emit_host_main(Out *o, const Simt *S)
              (long long)((simt_max_pop(m) + 255) / 256));
     out_line(o, "if (g_persistent < 1) g_persistent = 1;");
     out_close(o);
+}
+
+/* main(): the phases of the experiment: runs (split at a checkpoint) and settings, from the
+ * checkpoint's phase on in a resumed run. */
+static void emit_main_phases(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_line(o, "for (int64_t b = 0; b < nc_nb; b++) t0 = nrt_sim_begin(&nc_insts[b].i_ctx);");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
@@ -269,6 +282,11 @@ static void emit_host_main(Out *o, const Simt *S)
         out_close(o);
         sb_free(&val);
     }
+}
+
+/* main(): the end of the run: each instance of a batch finished and reported, or the one run. */
+static void emit_main_end(Out *o, const Simt *S)
+{
     if (simt_batched(S)) {
         out_open(o, "if (nc_nb > 1)");
         out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
@@ -295,6 +313,35 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "nrt_report(&ctx);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return ctx.interrupted ? 130 : 0;");
+}
+
+static void emit_host_main(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    emit_host_fail(o, S);
+    emit_host_pick_mode(o, S);
+    if (S->has_cluster)
+        simt_emit_pick_cluster(o, S);
+    if (S->push)
+        simt_push_host(o, S);
+    simt_emit_host_build_instance(o, S);
+    if (simt_batched(S))
+        simt_emit_host_batch(o, S);
+    cg_ckpt_hash_decl(S->cc, o, m);
+    cg_main_open(o, m, S->t->name, simt_batched(S) ? "ctx.batch = batch_ok();" : NULL);
+    if (m->mpi)
+        simt_mpi_host_start(o, S);
+    out_line(o, "double t0 = nrt_now();");
+    out_line(o, "if (nrt_gpu_open(&ctx, %s, &gpu) != NRT_OK) return fail(argv[0]);", S->t->api);
+    out_line(o, "mem_plan();");
+    out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
+    out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
+    out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
+    out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
+    emit_main_kernels(o, S);
+    emit_main_bind(o, S);
+    emit_main_phases(o, S);
+    emit_main_end(o, S);
     out_close(o);
 }
 

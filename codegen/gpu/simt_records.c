@@ -139,20 +139,10 @@ void simt_emit_host_save(Out *o, const IrProj *j)
     out_blank(o);
 }
 
-void simt_emit_host_records(Out *o, const Simt *S)
+/* open_records(): the device and host buffers of every recording, its files opened. */
+static void emit_host_open_records(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    for (int r = 0; r < m->nrecs; r++) {   /* the handles and buffers: members of nc_inst */
-        const IrRecord *rec = &m->recs[r];
-        if (!rec->spikes && !rec->proj) {
-            StrBuf b = {0};
-            for (int k = 0; k < rec->nidx; k++)
-                sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));
-            out_line(o, "static const int64_t rec%d_local[%d] = {%s};", r, rec->nidx, b.s);
-            sb_free(&b);
-        }
-    }
-    out_blank(o);
     out_open(o, "static int open_records(void)");
     out_line(o, "if (dalloc(&nc_pcnt, (size_t)2 * NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\")) return -1;");
     out_line(o, "h_pcnt = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\");");
@@ -236,13 +226,12 @@ void simt_emit_host_records(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+}
 
-    out_open(o, "static int cmp_i32(const void *a, const void *b)");
-    out_line(o, "int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;");
-    out_line(o, "return (x > y) - (x < y);");
-    out_close(o);
-    out_blank(o);
-    simt_finite_host(o, S);
+/* drain(hf, step0, len): a finished chunk half read back and written, recording by recording. */
+static void emit_host_drain(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk (only");
     out_line(o, " * its steps up to a non-finite value that --check-finite found, then stop). */");
     out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
@@ -294,6 +283,30 @@ void simt_emit_host_records(Out *o, const Simt *S)
     out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);
     out_blank(o);
+}
+
+void simt_emit_host_records(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int r = 0; r < m->nrecs; r++) {   /* the handles and buffers: members of nc_inst */
+        const IrRecord *rec = &m->recs[r];
+        if (!rec->spikes && !rec->proj) {
+            StrBuf b = {0};
+            for (int k = 0; k < rec->nidx; k++)
+                sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));
+            out_line(o, "static const int64_t rec%d_local[%d] = {%s};", r, rec->nidx, b.s);
+            sb_free(&b);
+        }
+    }
+    out_blank(o);
+    emit_host_open_records(o, S);
+    out_open(o, "static int cmp_i32(const void *a, const void *b)");
+    out_line(o, "int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;");
+    out_line(o, "return (x > y) - (x < y);");
+    out_close(o);
+    out_blank(o);
+    simt_finite_host(o, S);
+    emit_host_drain(o, S);
 }
 
 /* The host program's ckpt_save(phase) and ckpt_load(): the items of cg_ckpt_list (the

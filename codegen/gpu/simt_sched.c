@@ -114,17 +114,9 @@ static int synapse_group(const IrModel *m)
     return g;
 }
 
-void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
+/* The schedules of the host program (M_*, mode_names) and its schedule state. */
+static void emit_host_modes(Out *o, const Simt *S, const char *mode)
 {
-    const IrModel *m = S->m;
-    int64_t maxpre = 1;
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k]->pre.size > maxpre)
-            maxpre = m->projs[k]->pre.size;
-    /* the same work-items in all as 1,024 groups of 128 */
-    const int sg = synapse_group(m);
-    const int64_t sgroups = 1024 * 128 / sg;
-    int64_t gn = (simt_max_pop(m) + 255) / 256, gs = maxpre < sgroups ? maxpre : sgroups;
     out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE, M_CLUSTER };");
     out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\", \"cluster\"};");
     out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
@@ -140,6 +132,20 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "static int64_t step_now, pending_step0, pending_len;");
     out_line(o, "static int pending = -1, half_next;");
     out_blank(o);
+}
+
+/* enqueue_steps(len): the launch schedule's kernels of len steps, one grid per phase. */
+static void emit_host_enqueue_steps(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    int64_t maxpre = 1;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->pre.size > maxpre)
+            maxpre = m->projs[k]->pre.size;
+    /* the same work-items in all as 1,024 groups of 128 */
+    const int sg = synapse_group(m);
+    const int64_t sgroups = 1024 * 128 / sg;
+    int64_t gn = (simt_max_pop(m) + 255) / 256, gs = maxpre < sgroups ? maxpre : sgroups;
     out_open(o, "static int enqueue_steps(int64_t len)");
     /* plastic phases: a group per arriving row or post spike, a work-item per synapse */
     double work = 1;
@@ -167,6 +173,11 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+}
+
+/* enqueue(len): the launches of len steps in the current schedule. */
+static void emit_host_enqueue(Out *o, const Simt *S)
+{
     out_open(o, "static int enqueue(int64_t len)");
     out_open(o, "switch (mode)");
     out_line(o, "case M_BLOCK:");
@@ -204,6 +215,11 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_close(o);
     out_close(o);
     out_blank(o);
+}
+
+/* drain_all, the draining of a chunk half of every run, and launch_chunk. */
+static void emit_host_chunk(Out *o, const Simt *S)
+{
     out_open(o, "static int drain_one(int64_t b, void *arg)");
     out_line(o, "const int64_t *a = arg; /* hf, step0, len */");
     out_line(o, "nc_I = &nc_insts[b];");
@@ -228,6 +244,12 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "return enqueue(len) || nrt_gpu_mark(gpu, hf) != NRT_OK ? -1 : 0;");
     out_close(o);
     out_blank(o);
+}
+
+/* run(nsteps): the chunk loop, with the cluster schedule's rerun of a stalled chunk. */
+static void emit_host_run(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     if (S->has_cluster) {
         out_line(o, "/* Whether the cluster launch of the chunk of half hf stalled (nc_k_cluster: nc_ctl[4]); it");
         out_line(o, " * and any launch after it then left the state as they found it. The run goes on in the");
@@ -291,6 +313,15 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     out_line(o, "return nrt_gpu_sync(gpu) == NRT_OK ? 0 : -1;");
     out_close(o);
     out_blank(o);
+}
+
+void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
+{
+    emit_host_modes(o, S, mode);
+    emit_host_enqueue_steps(o, S);
+    emit_host_enqueue(o, S);
+    emit_host_chunk(o, S);
+    emit_host_run(o, S);
 }
 
 /* The cluster schedule's shape (host): the largest cluster this device runs with the
