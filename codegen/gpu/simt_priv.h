@@ -121,6 +121,29 @@ void simt_cluster_stall_end(Out *o);
 /* Device dialect spelling of a variable held in a local for the step (nc_h_<var>). */
 void simt_var_held(const CgDialect *d, const IrVar *v, StrBuf *out);
 
+/* simt_sched.c: the schedules as objects, an entry of simt_scheds[] each. */
+enum { SIMT_CUDA = 1, SIMT_OPENCL = 2 };
+typedef struct SchedCtx {
+    const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
+} SchedCtx;
+typedef struct SimtSched {
+    const char *name;             /* as --gpu-mode and $NEUROC_GPU_MODE name it */
+    const char *mode;             /* the host program's constant M_<mode> */
+    unsigned backends;            /* SIMT_CUDA, SIMT_OPENCL */
+    int device_loop;              /* one launch runs a whole chunk of steps on the device */
+    int one_gpu;                  /* runs on one GPU only: not for a distributed simulator */
+    /* NULL when the schedule fits m, else why not (the back end aside: simt_sched_why_not) */
+    const char *(*why_not)(const IrModel *m, const SchedCtx *c);
+    int (*suits)(const IrModel *m);               /* auto takes it for m, where it fits */
+    void (*enqueue)(Out *o, const Simt *S);       /* its case of the host's enqueue(len) */
+} SimtSched;
+enum { SCHED_BLOCK, SCHED_LAUNCH, SCHED_GRAPH, SCHED_PERSISTENT, SCHED_FREE, SCHED_CLUSTER, SCHED__COUNT };
+extern const SimtSched simt_scheds[SCHED__COUNT];
+/* The schedule named `name`, or NULL. */
+const SimtSched *simt_sched_find(const char *name);
+/* NULL when s fits m on the back end of c (c->arch: CUDA), else why not. */
+const char *simt_sched_why_not(const SimtSched *s, const IrModel *m, const SchedCtx *c);
+
 /* simt_push.c: the cluster schedule's push step (docs/architecture.md, "The push step"). */
 int simt_push_ok(const Simt *S);
 void simt_push_device(Out *o, const Simt *S);

@@ -71,27 +71,176 @@ int simt_block_fits(const IrModel *m)
     return n_neurons(m) <= 20000 && syn <= 4e6;
 }
 
-/* The schedule for `requested` ("auto", "block", "launch", "graph", "persistent", "free"):
- * auto takes free for up to 30,000 neurons without projections (simt_free.c: each work-item
- * runs its neuron through a chunk; an HH batch of 10^4 neurons on an H200: 39 ms against
- * 68 ms in graph; from about 10^5 neurons, where the device is busy either way, graph is
- * faster: 0.12 s against 0.17 s), block for networks one work-group handles well, else graph
+/* {===== the schedules as objects ===== */
+
+/* Each schedule is an entry of simt_scheds[] (simt_priv.h): its name, the back ends that
+ * run it, why it does not fit a model (NULL: it fits), whether `auto` takes it for a model
+ * that it fits, and its case of the host program's enqueue(len). */
+
+static const char *one_gpu_why(const IrModel *m, const SchedCtx *c)
+{
+    (void)c;
+    return m->mpi ? "a distributed simulator runs launch or graph" : NULL;
+}
+
+static const char *any_why(const IrModel *m, const SchedCtx *c)
+{
+    (void)m;
+    (void)c;
+    return NULL;
+}
+
+static const char *free_why(const IrModel *m, const SchedCtx *c)
+{
+    (void)c;
+    if (m->mpi)
+        return "a distributed simulator runs launch or graph";
+    return simt_free_ok(m) ? NULL : "it takes a model without projections or top-k, and at most 256 neurons in state recordings";
+}
+
+static const char *cluster_why(const IrModel *m, const SchedCtx *c)
+{
+    return simt_cluster_why(m, c->arch);
+}
+
+/* auto: free for up to 30,000 neurons (simt_free.c: each work-item runs its neuron through
+ * a chunk; an HH batch of 10^4 neurons on an H200: 39 ms against 68 ms in graph; from
+ * about 10^5 neurons, where the device is busy either way, graph is faster: 0.12 s against
+ * 0.17 s); cluster, else block, for networks one work-group handles well; else graph
  * (CUDA) / launch. Not block with a procedural projection (there every work-item
  * regenerates every row), nor for neurons without projections: independent neurons fill
  * the whole GPU, where one work-group would step 10,000 of them ten at a time. */
+static int free_suits(const IrModel *m)
+{
+    return n_neurons(m) <= 30000;
+}
+
+static int one_group_suits(const IrModel *m)
+{
+    return m->nprojs && simt_block_fits(m);
+}
+
+static int always(const IrModel *m)
+{
+    (void)m;
+    return 1;
+}
+
+static int never(const IrModel *m)
+{
+    (void)m;
+    return 0;
+}
+
+static void block_enqueue(Out *o, const Simt *S)
+{
+    (void)S;
+    out_line(o, "case M_BLOCK:");
+    out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "    return nrt_gpu_launch_batch(k_block, (size_t)nc_nb, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
+}
+
+static void free_enqueue(Out *o, const Simt *S)
+{
+    if (!S->free)
+        return;
+    out_open(o, "case M_FREE:");
+    simt_free_host_enqueue(o, S);
+    out_close(o);
+}
+
+/* the push step (simt_push.c) where it runs, else the spike-word step */
+static void cluster_enqueue(Out *o, const Simt *S)
+{
+    if (!S->has_cluster)
+        return;
+    out_line(o, "case M_CLUSTER:");
+    if (S->push)
+        simt_push_host_enqueue(o, S);
+    out_line(o, "    if (nrt_gpu_arg_i64(k_cluster, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_CLUSTER_SHMEM) == NRT_OK ? 0 : -1;");
+}
+
+static void persistent_enqueue(Out *o, const Simt *S)
+{
+    (void)S;
+    out_line(o, "case M_PERSISTENT:");
+    out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
+    out_line(o, "    return nrt_gpu_launch_coop(k_persistent, g_persistent, 256, 0) == NRT_OK ? 0 : -1;");
+}
+
+/* launch, captured once per chunk length into a CUDA graph and replayed */
+static void graph_enqueue(Out *o, const Simt *S)
+{
+    (void)S;
+    out_line(o, "case M_GRAPH: {");
+    out_line(o, "    int g = len == NC_CH ? 0 : 1;");
+    out_open(o, "    if (!graphs[g] || graph_len[g] != len)");
+    out_line(o, "nrt_gpu_graph_free(graphs[g]);");
+    out_line(o, "graphs[g] = NULL;");
+    out_line(o, "if (nrt_gpu_capture_begin(gpu) != NRT_OK) return -1;");
+    out_line(o, "int rc = enqueue_steps(len);");
+    out_line(o, "if (nrt_gpu_capture_end(gpu, &graphs[g]) != NRT_OK || rc) return -1;");
+    out_line(o, "graph_len[g] = len;");
+    out_close(o);
+    out_line(o, "    return nrt_gpu_graph_launch(gpu, graphs[g]) == NRT_OK ? 0 : -1;");
+    out_line(o, "}");
+}
+
+/* the last case: the kernels of every step (emit_host_enqueue_steps) */
+static void launch_enqueue(Out *o, const Simt *S)
+{
+    (void)S;
+    out_line(o, "default:");
+    out_line(o, "    return enqueue_steps(len);");
+}
+
+/* In the order of the host program's M_* constants (and of $NEUROC_GPU_MODE's names). */
+const SimtSched simt_scheds[SCHED__COUNT] = {
+    [SCHED_BLOCK] = {"block", "BLOCK", SIMT_CUDA | SIMT_OPENCL, 1, 1, one_gpu_why, one_group_suits, block_enqueue},
+    [SCHED_LAUNCH] = {"launch", "LAUNCH", SIMT_CUDA | SIMT_OPENCL, 0, 0, any_why, always, launch_enqueue},
+    [SCHED_GRAPH] = {"graph", "GRAPH", SIMT_CUDA, 0, 0, any_why, always, graph_enqueue},
+    [SCHED_PERSISTENT] = {"persistent", "PERSISTENT", SIMT_CUDA, 1, 1, one_gpu_why, never, persistent_enqueue},
+    [SCHED_FREE] = {"free", "FREE", SIMT_CUDA | SIMT_OPENCL, 0, 1, free_why, free_suits, free_enqueue},
+    [SCHED_CLUSTER] = {"cluster", "CLUSTER", SIMT_CUDA, 1, 1, cluster_why, one_group_suits, cluster_enqueue},
+};
+
+/* The order in which `auto` tries them (each must fit, and suit the model). */
+static const int auto_order[] = {SCHED_FREE, SCHED_CLUSTER, SCHED_BLOCK, SCHED_GRAPH, SCHED_LAUNCH};
+/* The order of their cases in the host's enqueue(len): launch is the default, last. */
+static const int enqueue_order[] = {SCHED_BLOCK, SCHED_FREE, SCHED_CLUSTER, SCHED_PERSISTENT, SCHED_GRAPH, SCHED_LAUNCH};
+
+const SimtSched *simt_sched_find(const char *name)
+{
+    for (int i = 0; i < SCHED__COUNT; i++)
+        if (name && strcmp(name, simt_scheds[i].name) == 0)
+            return &simt_scheds[i];
+    return NULL;
+}
+
+const char *simt_sched_why_not(const SimtSched *s, const IrModel *m, const SchedCtx *c)
+{
+    if (!(s->backends & (c->arch ? SIMT_CUDA : SIMT_OPENCL)))
+        return "it needs CUDA";
+    return s->why_not(m, c);
+}
+
+/* The schedule for `requested` ("auto", or a name of simt_scheds): auto takes the first of
+ * auto_order that fits the model and suits it. */
 const char *simt_schedule(const IrModel *m, const char *arch, const char *requested)
 {
-    const int graphs = arch != NULL;
+    const SchedCtx c = {arch};
     if (requested && strcmp(requested, "auto") != 0)
         return requested;
-    if (m->mpi)   /* distributed: the schedules that can exchange spikes between steps */
-        return graphs ? "graph" : "launch";
-    if (simt_free_ok(m) && n_neurons(m) <= 30000)
-        return "free";
-    if (m->nprojs && simt_block_fits(m))
-        return graphs && !simt_cluster_why(m, arch) ? "cluster" : "block";
-    return graphs ? "graph" : "launch";
+    for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++) {
+        const SimtSched *s = &simt_scheds[auto_order[i]];
+        if (!simt_sched_why_not(s, m, &c) && s->suits(m))
+            return s->name;
+    }
+    return "launch";
 }
+
+/* ===== the schedules as objects =====} */
 
 /* Work-items per work-group of nc_k_synapses. A group walks one (spike, projection) row of
  * the fused deliveries (simt_emit_prop_fused) at a time, so the group is about a row: the largest
@@ -117,12 +266,17 @@ static int synapse_group(const IrModel *m)
 /* The schedules of the host program (M_*, mode_names) and its schedule state. */
 static void emit_host_modes(Out *o, const Simt *S, const char *mode)
 {
-    out_line(o, "enum { M_BLOCK, M_LAUNCH, M_GRAPH, M_PERSISTENT, M_FREE, M_CLUSTER };");
-    out_line(o, "static const char *const mode_names[] = {\"block\", \"launch\", \"graph\", \"persistent\", \"free\", \"cluster\"};");
-    out_line(o, "static int mode = M_%s;", strcmp(mode, "block") == 0 ? "BLOCK" : strcmp(mode, "graph") == 0 ? "GRAPH"
-                                          : strcmp(mode, "persistent") == 0 ? "PERSISTENT"
-                                          : strcmp(mode, "free") == 0 ? "FREE"
-                                          : strcmp(mode, "cluster") == 0 ? "CLUSTER" : "LAUNCH");
+    const SimtSched *chosen = simt_sched_find(mode);
+    StrBuf ids = {0}, names = {0};
+    for (int i = 0; i < SCHED__COUNT; i++) {
+        sb_printf(&ids, "%sM_%s", i ? ", " : "", simt_scheds[i].mode);
+        sb_printf(&names, "%s\"%s\"", i ? ", " : "", simt_scheds[i].name);
+    }
+    out_line(o, "enum { %s };", ids.s);
+    out_line(o, "static const char *const mode_names[] = {%s};", names.s);
+    out_line(o, "static int mode = M_%s;", chosen ? chosen->mode : "LAUNCH");
+    sb_free(&ids);
+    sb_free(&names);
     out_line(o, "static int mode_asked = %d; /* the schedule was named (--gpu-mode, $NEUROC_GPU_MODE), not auto */",
              S->mode_asked);
     out_line(o, "static size_t g_persistent, block_size = NC_BLOCK;");
@@ -175,43 +329,13 @@ static void emit_host_enqueue_steps(Out *o, const Simt *S)
     out_blank(o);
 }
 
-/* enqueue(len): the launches of len steps in the current schedule. */
+/* enqueue(len): the launches of len steps in the current schedule, a case per schedule. */
 static void emit_host_enqueue(Out *o, const Simt *S)
 {
     out_open(o, "static int enqueue(int64_t len)");
     out_open(o, "switch (mode)");
-    out_line(o, "case M_BLOCK:");
-    out_line(o, "    if (nrt_gpu_arg_i64(k_block, NC_NARGS, len) != NRT_OK) return -1;");
-    out_line(o, "    return nrt_gpu_launch_batch(k_block, (size_t)nc_nb, block_size, NC_BLOCK_SHMEM) == NRT_OK ? 0 : -1;");
-    if (S->free) {
-        out_open(o, "case M_FREE:");
-        simt_free_host_enqueue(o, S);
-        out_close(o);
-    }
-    if (S->has_cluster) {
-        out_line(o, "case M_CLUSTER:");
-        if (S->push)
-            simt_push_host_enqueue(o, S);
-        out_line(o, "    if (nrt_gpu_arg_i64(k_cluster, NC_NARGS, len) != NRT_OK) return -1;");
-        out_line(o, "    return nrt_gpu_launch_cluster(k_cluster, g_cluster, cluster_threads, NC_CLUSTER_SHMEM) == NRT_OK ? 0 : -1;");
-    }
-    out_line(o, "case M_PERSISTENT:");
-    out_line(o, "    if (nrt_gpu_arg_i64(k_persistent, NC_NARGS, len) != NRT_OK) return -1;");
-    out_line(o, "    return nrt_gpu_launch_coop(k_persistent, g_persistent, 256, 0) == NRT_OK ? 0 : -1;");
-    out_line(o, "case M_GRAPH: {");
-    out_line(o, "    int g = len == NC_CH ? 0 : 1;");
-    out_open(o, "    if (!graphs[g] || graph_len[g] != len)");
-    out_line(o, "nrt_gpu_graph_free(graphs[g]);");
-    out_line(o, "graphs[g] = NULL;");
-    out_line(o, "if (nrt_gpu_capture_begin(gpu) != NRT_OK) return -1;");
-    out_line(o, "int rc = enqueue_steps(len);");
-    out_line(o, "if (nrt_gpu_capture_end(gpu, &graphs[g]) != NRT_OK || rc) return -1;");
-    out_line(o, "graph_len[g] = len;");
-    out_close(o);
-    out_line(o, "    return nrt_gpu_graph_launch(gpu, graphs[g]) == NRT_OK ? 0 : -1;");
-    out_line(o, "}");
-    out_line(o, "default:");
-    out_line(o, "    return enqueue_steps(len);");
+    for (size_t i = 0; i < sizeof enqueue_order / sizeof *enqueue_order; i++)
+        simt_scheds[enqueue_order[i]].enqueue(o, S);
     out_close(o);
     out_close(o);
     out_blank(o);
