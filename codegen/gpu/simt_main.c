@@ -54,63 +54,6 @@ static void emit_host_fail(Out *o, const Simt *S)
     out_blank(o);
 }
 
-/* pick_mode(prog): $NEUROC_GPU_MODE over the compiled schedule, refused where this simulator
- * has no kernel for it or the device cannot run it; then the work-group size of the block
- * schedule. */
-static void emit_host_pick_mode(Out *o, const Simt *S)
-{
-    const IrModel *m = S->m;
-    out_open(o, "static int pick_mode(const char *prog)");
-    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
-    out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
-    out_line(o, "int k = 0;");
-    out_line(o, "while (k < 6 && strcmp(e, mode_names[k]) != 0) k++;");
-    out_open(o, "if (k == 6)");
-    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (block, launch, graph, persistent, free, cluster)\\n\", prog, e);");
-    out_line(o, "return -1;");
-    out_close(o);
-    out_line(o, "mode = k;");
-    out_line(o, "mode_asked = 1;");
-    out_close(o);
-    if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
-        const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
-        out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
-        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    if (!S->has_cluster) {
-        out_open(o, "if (mode == M_CLUSTER)");
-        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no cluster schedule (it needs CUDA for sm_90 or later, and a network the block schedule takes with no plastic projection, top-k, scalar variable or spike flags; build it with --gpu-mode cluster to see why not)\\n\", prog);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    if (!S->free) {
-        out_open(o, "if (mode == M_FREE)");
-        out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    if (m->mpi) {
-        out_open(o, "if (mode == M_BLOCK || mode == M_PERSISTENT || mode == M_CLUSTER)");
-        out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
-        out_line(o, "return -1;");
-        out_close(o);
-    }
-    out_open(o, "if ((mode == M_GRAPH || mode == M_PERSISTENT || mode == M_CLUSTER) && nrt_gpu_api(gpu) != NRT_API_CUDA)");
-    out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
-    out_line(o, "return -1;");
-    out_close(o);
-    out_line(o, "if (ctx.batch && ctx.instances > 1 && mode == M_CLUSTER && !mode_asked) mode = M_BLOCK; /* batch_ok */");
-    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
-    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
-    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)simt_max_pop(m));
-    out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
-    out_line(o, "return 0;");
-    out_close(o);
-    out_blank(o);
-}
-
 /* main(): the device program loaded and its kernels looked up (those the schedules compiled
  * have); the arguments must fit the device. */
 static void emit_main_kernels(Out *o, const Simt *S)
@@ -319,7 +262,7 @@ static void emit_host_main(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     emit_host_fail(o, S);
-    emit_host_pick_mode(o, S);
+    simt_emit_host_pick_mode(o, S);
     if (S->has_cluster)
         simt_emit_pick_cluster(o, S);
     if (S->push)

@@ -130,8 +130,8 @@ typedef struct SimtSched {
     const char *name;             /* as --gpu-mode and $NEUROC_GPU_MODE name it */
     const char *mode;             /* the host program's constant M_<mode> */
     unsigned backends;            /* SIMT_CUDA, SIMT_OPENCL */
-    int device_loop;              /* one launch runs a whole chunk of steps on the device */
-    int one_gpu;                  /* runs on one GPU only: not for a distributed simulator */
+    int one_gpu;                  /* the whole network on one GPU: $NEUROC_GPU_MODE naming it is
+                                   * refused by a distributed simulator (free: by S->free) */
     /* NULL when the schedule fits m, else why not (the back end aside: simt_sched_why_not) */
     const char *(*why_not)(const IrModel *m, const SchedCtx *c);
     int (*suits)(const IrModel *m);               /* auto takes it for m, where it fits */
@@ -139,6 +139,8 @@ typedef struct SimtSched {
 } SimtSched;
 enum { SCHED_BLOCK, SCHED_LAUNCH, SCHED_GRAPH, SCHED_PERSISTENT, SCHED_FREE, SCHED_CLUSTER, SCHED__COUNT };
 extern const SimtSched simt_scheds[SCHED__COUNT];
+/* Host: pick_mode(prog), $NEUROC_GPU_MODE checked against the schedules this simulator has. */
+void simt_emit_host_pick_mode(Out *o, const Simt *S);
 /* The schedule named `name`, or NULL. */
 const SimtSched *simt_sched_find(const char *name);
 /* NULL when s fits m on the back end of c (c->arch: CUDA), else why not. */

@@ -197,12 +197,12 @@ static void launch_enqueue(Out *o, const Simt *S)
 
 /* In the order of the host program's M_* constants (and of $NEUROC_GPU_MODE's names). */
 const SimtSched simt_scheds[SCHED__COUNT] = {
-    [SCHED_BLOCK] = {"block", "BLOCK", SIMT_CUDA | SIMT_OPENCL, 1, 1, one_gpu_why, one_group_suits, block_enqueue},
-    [SCHED_LAUNCH] = {"launch", "LAUNCH", SIMT_CUDA | SIMT_OPENCL, 0, 0, any_why, always, launch_enqueue},
-    [SCHED_GRAPH] = {"graph", "GRAPH", SIMT_CUDA, 0, 0, any_why, always, graph_enqueue},
-    [SCHED_PERSISTENT] = {"persistent", "PERSISTENT", SIMT_CUDA, 1, 1, one_gpu_why, never, persistent_enqueue},
-    [SCHED_FREE] = {"free", "FREE", SIMT_CUDA | SIMT_OPENCL, 0, 1, free_why, free_suits, free_enqueue},
-    [SCHED_CLUSTER] = {"cluster", "CLUSTER", SIMT_CUDA, 1, 1, cluster_why, one_group_suits, cluster_enqueue},
+    [SCHED_BLOCK] = {"block", "BLOCK", SIMT_CUDA | SIMT_OPENCL, 1, one_gpu_why, one_group_suits, block_enqueue},
+    [SCHED_LAUNCH] = {"launch", "LAUNCH", SIMT_CUDA | SIMT_OPENCL, 0, any_why, always, launch_enqueue},
+    [SCHED_GRAPH] = {"graph", "GRAPH", SIMT_CUDA, 0, any_why, always, graph_enqueue},
+    [SCHED_PERSISTENT] = {"persistent", "PERSISTENT", SIMT_CUDA, 1, one_gpu_why, never, persistent_enqueue},
+    [SCHED_FREE] = {"free", "FREE", SIMT_CUDA | SIMT_OPENCL, 0, free_why, free_suits, free_enqueue},
+    [SCHED_CLUSTER] = {"cluster", "CLUSTER", SIMT_CUDA, 1, cluster_why, one_group_suits, cluster_enqueue},
 };
 
 /* The order in which `auto` tries them (each must fit, and suit the model). */
@@ -446,6 +446,75 @@ void simt_emit_host_schedule(Out *o, const Simt *S, const char *mode)
     emit_host_enqueue(o, S);
     emit_host_chunk(o, S);
     emit_host_run(o, S);
+}
+
+/* pick_mode(prog): $NEUROC_GPU_MODE over the compiled schedule, refused where this simulator
+ * has no kernel for it or the device cannot run it; then the work-group size of the block
+ * schedule. */
+void simt_emit_host_pick_mode(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    StrBuf names = {0}, one_gpu = {0}, cuda = {0};
+    for (int i = 0; i < SCHED__COUNT; i++) {
+        const SimtSched *s = &simt_scheds[i];
+        sb_printf(&names, "%s%s", i ? ", " : "", s->name);
+        if (s->one_gpu)
+            sb_printf(&one_gpu, "%smode == M_%s", one_gpu.s ? " || " : "", s->mode);
+        if (!(s->backends & SIMT_OPENCL))
+            sb_printf(&cuda, "%smode == M_%s", cuda.s ? " || " : "", s->mode);
+    }
+    out_open(o, "static int pick_mode(const char *prog)");
+    out_line(o, "const char *e = getenv(\"NEUROC_GPU_MODE\");");
+    out_open(o, "if (e && *e && strcmp(e, \"auto\") != 0)");
+    out_line(o, "int k = 0;");
+    out_line(o, "while (k < %d && strcmp(e, mode_names[k]) != 0) k++;", SCHED__COUNT);
+    out_open(o, "if (k == %d)", SCHED__COUNT);
+    out_line(o, "fprintf(stderr, \"%%s: error: NEUROC_GPU_MODE='%%s' is not a schedule (%s)\\n\", prog, e);", names.s);
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "mode = k;");
+    out_line(o, "mode_asked = 1;");
+    out_close(o);
+    if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
+        const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
+        out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
+        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (!S->has_cluster) {
+        out_open(o, "if (mode == M_CLUSTER)");
+        out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no cluster schedule (it needs CUDA for sm_90 or later, and a network the block schedule takes with no plastic projection, top-k, scalar variable or spike flags; build it with --gpu-mode cluster to see why not)\\n\", prog);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (!S->free) {
+        out_open(o, "if (mode == M_FREE)");
+        out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    if (m->mpi) {
+        out_open(o, "if (%s)", one_gpu.s);
+        out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule runs on one GPU; a distributed simulator takes launch or graph\\n\", prog, mode_names[mode]);");
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    out_open(o, "if ((%s) && nrt_gpu_api(gpu) != NRT_API_CUDA)", cuda.s);
+    out_line(o, "fprintf(stderr, \"%%s: error: the %%s schedule needs CUDA\\n\", prog, mode_names[mode]);");
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "if (ctx.batch && ctx.instances > 1 && mode == M_CLUSTER && !mode_asked) mode = M_BLOCK; /* batch_ok */");
+    out_line(o, "const nrt_gpu_info *info = nrt_gpu_get_info(gpu);");
+    out_line(o, "/* no more work-items than the largest population needs, nor than the device takes */");
+    out_line(o, "while (block_size > 32 && block_size / 2 >= %lld) block_size /= 2;", (long long)simt_max_pop(m));
+    out_line(o, "while (block_size > (size_t)info->max_group_size && block_size > 32) block_size /= 2;");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    sb_free(&names);
+    sb_free(&one_gpu);
+    sb_free(&cuda);
 }
 
 /* The cluster schedule's shape (host): the largest cluster this device runs with the
