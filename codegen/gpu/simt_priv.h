@@ -10,7 +10,8 @@
  *   host program    C against nrt_gpu.h: allocation, on-device initialisation and
  *                   connectivity, the step schedule, double-buffered recording.
  *
- * Schedules (chosen at compile time, overridable with $NEUROC_GPU_MODE at run time):
+ * Schedules (chosen at compile time, overridable with $NEUROC_GPU_MODE at run time; each an
+ * entry of simt_scheds[], simt_sched.c):
  *   block       the whole network in one work-group; one launch runs a chunk of steps.
  *               Spikes are compacted in neuron order and delivered spike by spike, so the
  *               sums into each ring slot happen in the C back end's order: same bits.
@@ -20,7 +21,10 @@
  *   persistent  one cooperative kernel per chunk, grid barriers between the phases (CUDA).
  *   cluster     block, split over one thread-block cluster (CUDA, sm_90): each work-group
  *               steps its own neurons and sums its own targets; the step's spike words go
- *               to every group through distributed shared memory (emit_neurons_cluster).
+ *               to every group through distributed shared memory (simt_neurons.c); the
+ *               push step (simt_push.c) adds spikes straight into the targets' groups.
+ *   free        a model without projections: each work-item runs its neuron through a whole
+ *               chunk of steps with no barrier (simt_free.c).
  * The step counter lives on the device (nc_ctl), so no launch needs per-step arguments.
  * Plastic projections (simt_plast.c) add phases before the neurons (arrivals, `on step`)
  * and after them (learning), separated like the others by barriers, grid barriers or
@@ -32,11 +36,14 @@
  * finished one. Spikes within a step are written in index order, as the C back end does.
  */
 /*
- * Its files (each includes only this header; calls go from the drivers down to the base):
+ * Its files (each includes this header alone of the project's; calls go one way: from the
+ * drivers, simt_device.c and simt_main.c, through simt_layout.c and simt_sched.c to the
+ * concerns, and from everything to simt_base.c):
  *   simt_base.c     what every file uses: arguments, nc_scal slots, recording sizes, the
  *                   device dialect, how projections are delivered (fused, own tables)
  *   simt_layout.c   the Simt record: schedule kernels, arguments, shared-memory plan
- *   simt_sched.c    the schedules: choice (auto), refusals, the host's step loop
+ *   simt_sched.c    the schedules as objects (simt_scheds[]): fit and why not, auto,
+ *                   their host parts (enqueue, pick_mode, the chunk loop)
  *   simt_device.c   the device program's driver and its kernels (launch/graph, block,
  *                   cluster, persistent)
  *   simt_neurons.c, simt_deliver.c, simt_records.c, simt_shmem.c, simt_plast.c,
