@@ -207,15 +207,15 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_scal, sizeof h_scal, \"scalars\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_cnt, (size_t)NC_NCNT * sizeof(int32_t), \"counters\")) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_ctl, 6 * sizeof(int64_t), \"step control\")) return fail(argv[0]);");
-    if (S->has_cluster)   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (rt_fault.c) */
+    if (S->has[SCHED_CLUSTER])   /* nc_ctl[4]: a stalled cluster launch; [5]: a stall to act (rt_fault.c) */
         out_line(o, "if (nrt_gpu_write(gpu, nc_ctl, 5 * sizeof(int64_t), &ctx.fault.cluster_stall, sizeof(int64_t)) != NRT_OK) return fail(argv[0]);");
-    if (S->free || S->push) {
-        out_open(o, "if (mode == %s)", S->free ? "M_FREE" : "M_CLUSTER");
+    if (S->has[SCHED_FREE] || S->push) {
+        out_open(o, "if (mode == %s)", S->has[SCHED_FREE] ? "M_FREE" : "M_CLUSTER");
         simt_free_host_alloc(o, S);
         out_close(o);
     }
     simt_finite_init(o, S);
-    if (S->has_cluster && simt_n_own_tables(m)) {   /* simt_emit_own_tables: a region per group, its header cleared */
+    if (S->has[SCHED_CLUSTER] && simt_n_own_tables(m)) {   /* simt_emit_own_tables: a region per group, its header cleared */
         out_line(o, "if (dalloc(&nc_otc, mode == M_CLUSTER ? g_cluster * NC_CLUSTER_SHMEM : 16, \"cluster schedule: own synapses\")) return fail(argv[0]);");
         out_open(o, "for (size_t r = 0; mode == M_CLUSTER && r < g_cluster; r++)");
         out_line(o, "static const uint32_t z[4];");

@@ -124,7 +124,7 @@ double simt_est_synapses(const IrProj *j)
  * put in nc_tab; a distributed program runs one network over its ranks). */
 int simt_batched(const Simt *S)
 {
-    return S->has_block && !S->m->mpi && strcmp(S->t->name, "cuda") == 0;
+    return S->has[SCHED_BLOCK] && !S->m->mpi && strcmp(S->t->name, "cuda") == 0;
 }
 /* Dynamic shared memory a work-group can opt in to on `arch` (sm_XY), less 16 KiB for the
  * block kernel's static local arrays; 0 for OpenCL or an unknown target. */

@@ -87,7 +87,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_close(o);
         out_line(o, "#endif");
     }
-    if (S->has_cluster) {
+    if (S->has[SCHED_CLUSTER]) {
         out_line(o, "#if defined(__CUDACC__)");
         out_line(o, "/* the cluster schedule's spike words of every population, two steps' worth (emit_neurons) */");
         out_line(o, "static __shared__ __align__(16) uint32_t nc_xw[%d];", S->nxm);
@@ -302,7 +302,7 @@ static void emit_phase_functions(Out *o, const Simt *S)
     for (int i = 0; i < m->npops; i++) {
         simt_emit_neurons(o, S, m->pops[i], V_GRID);
         simt_emit_neurons(o, S, m->pops[i], V_BLOCK);
-        if (S->has_cluster)
+        if (S->has[SCHED_CLUSTER])
             simt_emit_neurons(o, S, m->pops[i], V_CLUSTER);
     }
     for (int k = 0; k < m->nprojs; k++) {
@@ -311,17 +311,17 @@ static void emit_phase_functions(Out *o, const Simt *S)
             continue;
         if (!simt_fused_in(m, j, V_GRID))
             simt_emit_prop(o, S, j, V_GRID);
-        if (S->has_block && !simt_fused_in(m, j, V_BLOCK))
+        if (S->has[SCHED_BLOCK] && !simt_fused_in(m, j, V_BLOCK))
             simt_emit_prop(o, S, j, V_BLOCK);
-        if (S->has_cluster && !simt_fused_in(m, j, V_CLUSTER))
+        if (S->has[SCHED_CLUSTER] && !simt_fused_in(m, j, V_CLUSTER))
             simt_emit_prop(o, S, j, V_CLUSTER);
     }
     for (int i = 0; i < m->npops; i++) {
         if (simt_n_fused(m, m->pops[i], V_GRID))
             simt_emit_prop_fused(o, S, m->pops[i], V_GRID);
-        if (S->has_block && simt_n_fused(m, m->pops[i], V_BLOCK))
+        if (S->has[SCHED_BLOCK] && simt_n_fused(m, m->pops[i], V_BLOCK))
             simt_emit_prop_fused(o, S, m->pops[i], V_BLOCK);
-        if (S->has_cluster && simt_n_fused(m, m->pops[i], V_CLUSTER))
+        if (S->has[SCHED_CLUSTER] && simt_n_fused(m, m->pops[i], V_CLUSTER))
             simt_emit_prop_fused(o, S, m->pops[i], V_CLUSTER);
     }
     simt_plast_device(o, S);
@@ -347,9 +347,9 @@ static void emit_chunk_kernel(Out *o, const Simt *S)
     simt_finite_reset(o, S);
     out_close(o);
     out_blank(o);
-    if (S->free)
+    if (S->has[SCHED_FREE])
         simt_free_device(o, S);
-    if (S->free || S->push)
+    if (S->has[SCHED_FREE] || S->push)
         simt_free_post(o, S);
 }
 
@@ -422,13 +422,13 @@ static void emit_kernels(Out *o, const Simt *S)
     emit_phase_functions(o, S);
     emit_chunk_kernel(o, S);
     emit_grid_kernels(o, S);
-    if (S->has_block)
+    if (S->has[SCHED_BLOCK])
         emit_block_kernel(o, S, 0);
-    if (S->has_cluster)
+    if (S->has[SCHED_CLUSTER])
         emit_block_kernel(o, S, 1);
     if (S->push)
         simt_push_device(o, S);
-    if (S->has_persistent)
+    if (S->has[SCHED_PERSISTENT])
         emit_persistent_kernel(o, S);
 }
 

@@ -101,7 +101,7 @@ static void emit_host_consts(Out *o, const Simt *S)
     }
     out_line(o, "#define NC_BLOCK_SHMEM ((size_t)%lld) /* the block schedule's resident buffers (bytes) */",
              (long long)S->res_bytes);
-    if (S->has_cluster)
+    if (S->has[SCHED_CLUSTER])
         out_line(o, "#define NC_CLUSTER_SHMEM ((size_t)%lld) /* the cluster schedule's: all a group may opt in to */",
                  (long long)simt_cluster_shmem(S));
     out_line(o, "static nrt_gpu *gpu;");
@@ -200,7 +200,7 @@ static void emit_host_handles(Out *o, const Simt *S)
     out_line(o, "static nrt_dmem nc_dummy; /* bound where a buffer does not exist yet */");
     out_line(o, "static nrt_dmem nc_tab; /* a batch's arguments: row b is instance b's (nc_tab_row) */");
     out_line(o, "static nrt_kernel *k_init, *k_chunk, *k_neurons, *k_synapses, *k_block, *k_persistent, *k_cluster;");
-    if (S->free || S->push)
+    if (S->has[SCHED_FREE] || S->push)
         out_line(o, "static nrt_kernel *k_free, *k_fcount, *k_fscan, *k_fwrite; /* the free schedule and the push step (simt_free.c) */");
     if (S->push)
         out_line(o, "static nrt_kernel *k_push, *k_push_tables; static int use_push; /* the cluster schedule's push step (simt_push.c) */");

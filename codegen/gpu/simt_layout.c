@@ -89,11 +89,10 @@ static void layout(Simt *S)
     if (m->mpi)
         simt_mpi_args(S);
     simt_finite_args(S);
-    if (S->has_cluster && simt_n_own_tables(m))   /* the cluster kernel's own synapses, kept between launches */
+    if (S->has[SCHED_CLUSTER] && simt_n_own_tables(m))   /* the cluster kernel's own synapses, kept between launches */
         simt_add_arg(S, "nc_otc", "uint32_t", ARG_MEM);
-    S->free = simt_free_ok(m);
     S->push = simt_push_ok(S);
-    if (S->free || S->push)   /* spike bits per chunk step, made into recordings afterwards */
+    if (S->has[SCHED_FREE] || S->push)   /* spike bits per chunk step, made into recordings afterwards */
         simt_free_args(S);
     simt_add_arg(S, "seedkey", "uint32_t", ARG_U32);
     int k = simt_n_scal_vars(m);
@@ -178,7 +177,7 @@ static void plan_resident(Simt *S)
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
     const int64_t budget = simt_cluster_shmem(S), rs = m->dbl ? 8 : 4;
-    if (budget <= 0 || !S->has_block)
+    if (budget <= 0 || !S->has[SCHED_BLOCK])
         return;
     resident(S, budget, "nc_cnt", 4 * (int64_t)S->ncnt, NULL);
     resident(S, budget, "nc_scal", rs * S->nscal, NULL);
@@ -233,7 +232,7 @@ static void plan_resident_cluster(Simt *S)
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
     const int64_t budget = simt_cluster_shmem(S), rs = m->dbl ? 8 : 4;
-    if (budget <= 0 || !S->has_cluster)
+    if (budget <= 0 || !S->has[SCHED_CLUSTER])
         return;
     S->cluster_whole = 1;
     const char *whole[3] = {"nc_cnt", "nc_scal", NULL};
@@ -296,21 +295,21 @@ static void plan_resident_cluster(Simt *S)
 }
 
 /* The layout of m's programs for target t: which schedule kernels the device program has
- * (simt_block_fits), the CUDA target, the buffers (layout). Both programs are written from it. */
+ * (each schedule's `compiled`, simt_sched.c), the CUDA target, the buffers (layout). Both
+ * programs are written from it. */
 void simt_setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t)
 {
     const char *arch = t->graphs ? (bo->gpu_arch ? bo->gpu_arch : "sm_90") : NULL;
-    const char *sched = simt_schedule(m, arch, bo->gpu_mode);
+    const SimtSched *chosen = simt_sched_find(simt_schedule(m, arch, bo->gpu_mode));
     memset(S, 0, sizeof *S);
     S->cc = cc;
     S->m = m;
     S->t = t;
     S->arch = arch;
     S->mode_asked = bo->gpu_mode && strcmp(bo->gpu_mode, "auto") != 0;
-    S->has_cluster = t->graphs && !simt_cluster_why(m, S->arch);
-    S->has_block = !t->graphs || simt_block_fits(m) || strcmp(sched, "block") == 0 || S->has_cluster;
-    S->has_persistent = t->graphs && (simt_block_fits(m) || strcmp(sched, "persistent") == 0);
-    for (int i = 0; i < m->npops && S->has_cluster; i++)
+    for (int i = 0; i < SCHED__COUNT; i++)
+        S->has[i] = simt_scheds[i].compiled(S, chosen);
+    for (int i = 0; i < m->npops && S->has[SCHED_CLUSTER]; i++)
         S->nxm += 4 * simt_xw_words(m->pops[i]);
     layout(S);
     S->table = simt_table_needed(S);

@@ -65,10 +65,10 @@ static void emit_main_kernels(Out *o, const Simt *S)
     out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 4))) return fail(argv[0]);");
     out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
-    if (S->has_block)
+    if (S->has[SCHED_BLOCK])
         out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 3))) return fail(argv[0]);");
     out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
-    if (S->has_cluster) {
+    if (S->has[SCHED_CLUSTER]) {
         out_line(o, "if (mode == M_CLUSTER && !(k_cluster = nrt_gpu_kernel(gpu, \"nc_k_cluster\", NC_NARGS + 1))) return fail(argv[0]);");
         out_line(o, "if (mode == M_CLUSTER && pick_cluster(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
     }
@@ -79,7 +79,7 @@ static void emit_main_kernels(Out *o, const Simt *S)
     out_line(o, "ctx.schedule = mode_names[mode];");
     out_line(o, "if (!ctx.quiet) fprintf(stderr, \"%%s: %%s on %%s, %%s schedule\\n\", argv[0], \"%s\", nrt_gpu_get_info(gpu)->name, mode_names[mode]);",
              S->t->name);
-    if (S->free) {
+    if (S->has[SCHED_FREE]) {
         out_line(o, "if (!(k_free = nrt_gpu_kernel(gpu, \"nc_k_free\", NC_NARGS + 1)) || !(k_fcount = nrt_gpu_kernel(gpu, \"nc_k_fcount\", NC_NARGS + 1)) ||");
         out_line(o, "    !(k_fscan = nrt_gpu_kernel(gpu, \"nc_k_fscan\", NC_NARGS + 1)) || !(k_fwrite = nrt_gpu_kernel(gpu, \"nc_k_fwrite\", NC_NARGS + 1))) return fail(argv[0]);");
     }
@@ -111,7 +111,7 @@ static void emit_main_kernels(Out *o, const Simt *S)
         out_line(o, "if (!(k_after = nrt_gpu_kernel(gpu, \"nc_k_after\", NC_NARGS))) return fail(argv[0]);");
     }
     out_line(o, "/* the block schedule's work-group must fit the kernel's registers on this device */");
-    if (S->has_block)
+    if (S->has[SCHED_BLOCK])
         out_line(o, "while (block_size > 32 && nrt_gpu_max_resident(k_block, block_size, NC_BLOCK_SHMEM) == 0) block_size /= 2;");
     out_open(o, "if ((size_t)NC_NARGS * 8 > nrt_gpu_get_info(gpu)->max_param_bytes)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"the model's kernels take %%d arguments (%%d bytes), more than this device accepts (%%zu bytes)\", NC_NARGS, NC_NARGS * 8, nrt_gpu_get_info(gpu)->max_param_bytes);");
@@ -140,7 +140,7 @@ static void emit_main_bind(Out *o, const Simt *S)
     if (simt_batched(S))
         out_line(o, "if (nc_nb > 1 && write_tab()) return fail(argv[0]);");
     out_line(o, "if (bind_batch(k_chunk, NC_NARGS + 2) || bind_batch(k_block, NC_NARGS + 1)) return fail(argv[0]);");
-    if (S->free)
+    if (S->has[SCHED_FREE])
         out_line(o, "if (bind(k_free) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
     if (S->push) {
         out_line(o, "if (bind(k_push) || bind(k_push_tables) || bind(k_fcount) || bind(k_fscan) || bind(k_fwrite)) return fail(argv[0]);");
@@ -263,7 +263,7 @@ static void emit_host_main(Out *o, const Simt *S)
     const IrModel *m = S->m;
     emit_host_fail(o, S);
     simt_emit_host_pick_mode(o, S);
-    if (S->has_cluster)
+    if (S->has[SCHED_CLUSTER])
         simt_emit_pick_cluster(o, S);
     if (S->push)
         simt_push_host(o, S);

@@ -77,6 +77,9 @@ typedef struct Arg {
     int cslice;                   /* cluster schedule: its group's slice at a run-time offset */
 } Arg;
 
+/* The schedules, in the order of simt_scheds[] (simt_sched.c) and of the host's M_* constants. */
+enum { SCHED_BLOCK, SCHED_LAUNCH, SCHED_GRAPH, SCHED_PERSISTENT, SCHED_FREE, SCHED_CLUSTER, SCHED__COUNT };
+
 typedef struct Simt {
     Compiler *cc;
     const IrModel *m;
@@ -90,10 +93,7 @@ typedef struct Simt {
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
     int64_t cres_bytes;           /* cluster schedule: its whole buffers (slices and tables follow) */
-    int free;                     /* the model can take the free schedule (simt_free_ok) */
-    int has_block;                /* nc_k_block is compiled (block_fits, or asked for) */
-    int has_persistent;           /* nc_k_persistent is compiled (CUDA; the same rule) */
-    int has_cluster;              /* nc_k_cluster is compiled (CUDA sm_90+, cluster_ok) */
+    int has[SCHED__COUNT];        /* the schedules whose kernels are compiled (SimtSched.compiled) */
     int nxm;                      /* cluster schedule: entries of nc_xw (spike words, xw_off) */
     int cluster_whole;            /* cluster schedule: every buffer its step writes is in its shared
                                    * memory, so a stalled launch leaves no trace (nc_mbar_wait) */
@@ -133,18 +133,20 @@ enum { SIMT_CUDA = 1, SIMT_OPENCL = 2 };
 typedef struct SchedCtx {
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
 } SchedCtx;
-typedef struct SimtSched {
+typedef struct SimtSched SimtSched;
+struct SimtSched {
     const char *name;             /* as --gpu-mode and $NEUROC_GPU_MODE name it */
     const char *mode;             /* the host program's constant M_<mode> */
     unsigned backends;            /* SIMT_CUDA, SIMT_OPENCL */
     int one_gpu;                  /* the whole network on one GPU: $NEUROC_GPU_MODE naming it is
-                                   * refused by a distributed simulator (free: by S->free) */
+                                   * refused by a distributed simulator (free: its why_not) */
     /* NULL when the schedule fits m, else why not (the back end aside: simt_sched_why_not) */
     const char *(*why_not)(const IrModel *m, const SchedCtx *c);
     int (*suits)(const IrModel *m);               /* auto takes it for m, where it fits */
     void (*enqueue)(Out *o, const Simt *S);       /* its case of the host's enqueue(len) */
-} SimtSched;
-enum { SCHED_BLOCK, SCHED_LAUNCH, SCHED_GRAPH, SCHED_PERSISTENT, SCHED_FREE, SCHED_CLUSTER, SCHED__COUNT };
+    /* whether S's programs have its kernels, `chosen` being the schedule the model takes */
+    int (*compiled)(const Simt *S, const SimtSched *chosen);
+};
 extern const SimtSched simt_scheds[SCHED__COUNT];
 /* Host: pick_mode(prog), $NEUROC_GPU_MODE checked against the schedules this simulator has. */
 void simt_emit_host_pick_mode(Out *o, const Simt *S);

@@ -41,7 +41,7 @@
  * its neuron's column). */
 int simt_push_ok(const Simt *S)
 {
-    return S->has_cluster && simt_push_model(S->m);
+    return S->has[SCHED_CLUSTER] && simt_push_model(S->m);
 }
 
 /* Contract (codegen.h): the model's part of simt_push_ok. */

@@ -142,7 +142,7 @@ static void block_enqueue(Out *o, const Simt *S)
 
 static void free_enqueue(Out *o, const Simt *S)
 {
-    if (!S->free)
+    if (!S->has[SCHED_FREE])
         return;
     out_open(o, "case M_FREE:");
     simt_free_host_enqueue(o, S);
@@ -152,7 +152,7 @@ static void free_enqueue(Out *o, const Simt *S)
 /* the push step (simt_push.c) where it runs, else the spike-word step */
 static void cluster_enqueue(Out *o, const Simt *S)
 {
-    if (!S->has_cluster)
+    if (!S->has[SCHED_CLUSTER])
         return;
     out_line(o, "case M_CLUSTER:");
     if (S->push)
@@ -195,14 +195,61 @@ static void launch_enqueue(Out *o, const Simt *S)
     out_line(o, "    return enqueue_steps(len);");
 }
 
+/* Which schedules' kernels a simulator has. nc_k_block: always on OpenCL (simt_block_fits
+ * says why), on CUDA for a network one work-group handles well, when asked for, or for the
+ * cluster schedule to fall back on; nc_k_persistent likewise (CUDA); nc_k_cluster where the
+ * cluster schedule fits (CUDA); the free kernels where the model takes them. */
+static int block_compiled(const Simt *S, const SimtSched *chosen)
+{
+    return !S->t->graphs || simt_block_fits(S->m) || chosen == &simt_scheds[SCHED_BLOCK] ||
+           simt_scheds[SCHED_CLUSTER].compiled(S, chosen);
+}
+
+static int persistent_compiled(const Simt *S, const SimtSched *chosen)
+{
+    return S->t->graphs && (simt_block_fits(S->m) || chosen == &simt_scheds[SCHED_PERSISTENT]);
+}
+
+static int cluster_compiled(const Simt *S, const SimtSched *chosen)
+{
+    (void)chosen;
+    return S->t->graphs && !simt_cluster_why(S->m, S->arch);
+}
+
+static int free_compiled(const Simt *S, const SimtSched *chosen)
+{
+    (void)chosen;
+    return simt_free_ok(S->m);
+}
+
+/* the grid kernels (nc_k_neurons, nc_k_synapses): every simulator; graphs: CUDA */
+static int launch_compiled(const Simt *S, const SimtSched *chosen)
+{
+    (void)S;
+    (void)chosen;
+    return 1;
+}
+
+static int graph_compiled(const Simt *S, const SimtSched *chosen)
+{
+    (void)chosen;
+    return S->t->graphs;
+}
+
 /* In the order of the host program's M_* constants (and of $NEUROC_GPU_MODE's names). */
 const SimtSched simt_scheds[SCHED__COUNT] = {
-    [SCHED_BLOCK] = {"block", "BLOCK", SIMT_CUDA | SIMT_OPENCL, 1, one_gpu_why, one_group_suits, block_enqueue},
-    [SCHED_LAUNCH] = {"launch", "LAUNCH", SIMT_CUDA | SIMT_OPENCL, 0, any_why, always, launch_enqueue},
-    [SCHED_GRAPH] = {"graph", "GRAPH", SIMT_CUDA, 0, any_why, always, graph_enqueue},
-    [SCHED_PERSISTENT] = {"persistent", "PERSISTENT", SIMT_CUDA, 1, one_gpu_why, never, persistent_enqueue},
-    [SCHED_FREE] = {"free", "FREE", SIMT_CUDA | SIMT_OPENCL, 0, free_why, free_suits, free_enqueue},
-    [SCHED_CLUSTER] = {"cluster", "CLUSTER", SIMT_CUDA, 1, cluster_why, one_group_suits, cluster_enqueue},
+    [SCHED_BLOCK] = {.name = "block", .mode = "BLOCK", .backends = SIMT_CUDA | SIMT_OPENCL, .one_gpu = 1,
+        .why_not = one_gpu_why, .suits = one_group_suits, .enqueue = block_enqueue, .compiled = block_compiled},
+    [SCHED_LAUNCH] = {.name = "launch", .mode = "LAUNCH", .backends = SIMT_CUDA | SIMT_OPENCL, .one_gpu = 0,
+        .why_not = any_why, .suits = always, .enqueue = launch_enqueue, .compiled = launch_compiled},
+    [SCHED_GRAPH] = {.name = "graph", .mode = "GRAPH", .backends = SIMT_CUDA, .one_gpu = 0,
+        .why_not = any_why, .suits = always, .enqueue = graph_enqueue, .compiled = graph_compiled},
+    [SCHED_PERSISTENT] = {.name = "persistent", .mode = "PERSISTENT", .backends = SIMT_CUDA, .one_gpu = 1,
+        .why_not = one_gpu_why, .suits = never, .enqueue = persistent_enqueue, .compiled = persistent_compiled},
+    [SCHED_FREE] = {.name = "free", .mode = "FREE", .backends = SIMT_CUDA | SIMT_OPENCL, .one_gpu = 0,
+        .why_not = free_why, .suits = free_suits, .enqueue = free_enqueue, .compiled = free_compiled},
+    [SCHED_CLUSTER] = {.name = "cluster", .mode = "CLUSTER", .backends = SIMT_CUDA, .one_gpu = 1,
+        .why_not = cluster_why, .suits = one_group_suits, .enqueue = cluster_enqueue, .compiled = cluster_compiled},
 };
 
 /* The order in which `auto` tries them (each must fit, and suit the model). */
@@ -374,7 +421,7 @@ static void emit_host_chunk(Out *o, const Simt *S)
 static void emit_host_run(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    if (S->has_cluster) {
+    if (S->has[SCHED_CLUSTER]) {
         out_line(o, "/* Whether the cluster launch of the chunk of half hf stalled (nc_k_cluster: nc_ctl[4]); it");
         out_line(o, " * and any launch after it then left the state as they found it. The run goes on in the");
         out_line(o, " * block schedule, which gives the same bits: 1, or -1 (errmsg). */");
@@ -414,7 +461,7 @@ static void emit_host_run(Out *o, const Simt *S)
     out_line(o, "const int64_t len = nsteps < NC_CH ? nsteps : NC_CH;");
     out_line(o, "const int hf = half_next;");
     out_line(o, "if (launch_chunk(hf, step_now, len)) return -1;");
-    if (S->has_cluster) {   /* a stalled chunk, and this one after it, again in the block schedule */
+    if (S->has[SCHED_CLUSTER]) {   /* a stalled chunk, and this one after it, again in the block schedule */
         out_line(o, "const int stalled = pending >= 0 ? cluster_stalled(pending) : 0;");
         out_line(o, "if (stalled < 0 || (stalled && (launch_chunk(pending, pending_step0, pending_len) || launch_chunk(hf, step_now, len)))) return -1;");
     }
@@ -427,7 +474,7 @@ static void emit_host_run(Out *o, const Simt *S)
     out_line(o, "nsteps -= len;");
     out_line(o, "nrt_progress(&nc_one.i_ctx);");
     out_close(o);
-    if (S->has_cluster) {
+    if (S->has[SCHED_CLUSTER]) {
         out_line(o, "const int stalled = pending >= 0 ? cluster_stalled(pending) : 0;");
         out_line(o, "if (stalled < 0 || (stalled && launch_chunk(pending, pending_step0, pending_len))) return -1;");
     }
@@ -475,20 +522,20 @@ void simt_emit_host_pick_mode(Out *o, const Simt *S)
     out_line(o, "mode = k;");
     out_line(o, "mode_asked = 1;");
     out_close(o);
-    if (!m->mpi && (!S->has_block || (S->t->graphs && !S->has_persistent))) {   /* --mpi: its own refusal below */
-        const int nb = !S->has_block, np = S->t->graphs && !S->has_persistent;
+    if (!m->mpi && (!S->has[SCHED_BLOCK] || (S->t->graphs && !S->has[SCHED_PERSISTENT]))) {   /* --mpi: its own refusal below */
+        const int nb = !S->has[SCHED_BLOCK], np = S->t->graphs && !S->has[SCHED_PERSISTENT];
         out_open(o, "if (%s%s%s)", nb ? "mode == M_BLOCK" : "", nb && np ? " || " : "", np ? "mode == M_PERSISTENT" : "");
         out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no %%s schedule (a network of over 20,000 neurons or 4e6 synapses, or with procedural projections; build it with --gpu-mode %%s to have one)\\n\", prog, mode_names[mode], mode_names[mode]);");
         out_line(o, "return -1;");
         out_close(o);
     }
-    if (!S->has_cluster) {
+    if (!S->has[SCHED_CLUSTER]) {
         out_open(o, "if (mode == M_CLUSTER)");
         out_line(o, "fprintf(stderr, \"%%s: error: this simulator has no cluster schedule (it needs CUDA for sm_90 or later, and a network the block schedule takes with no plastic projection, top-k, scalar variable or spike flags; build it with --gpu-mode cluster to see why not)\\n\", prog);");
         out_line(o, "return -1;");
         out_close(o);
     }
-    if (!S->free) {
+    if (!S->has[SCHED_FREE]) {
         out_open(o, "if (mode == M_FREE)");
         out_line(o, "fprintf(stderr, \"%%s: error: the free schedule takes a model without projections or top-k, in one process\\n\", prog);");
         out_line(o, "return -1;");
