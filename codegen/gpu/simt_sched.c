@@ -1,7 +1,10 @@
-/* simt_sched.c -- the GPU schedules: which one a model takes (simt_schedule, `auto`), why
- * a schedule does not fit a model (simt_cluster_why), and the host's step loop of a chunk
- * for each of them (simt_emit_host_schedule: enqueue, capture, cooperative launch), with
- * the cluster schedule's shape on the device at hand (simt_emit_pick_cluster).
+/* simt_sched.c -- the GPU schedules as objects: simt_scheds[], a SimtSched per schedule
+ * (block, launch, graph, persistent, free, cluster) that says whether it fits a model and
+ * why not, whether `auto` takes it (simt_schedule), whether a simulator has its kernels,
+ * and writes its case of the host's enqueue(len). The host program's schedule code comes
+ * from the table too: the M_* constants and mode_names, pick_mode ($NEUROC_GPU_MODE), the
+ * launch schedule's steps and the chunk loop (simt_emit_host_schedule), and the cluster
+ * schedule's shape on the device at hand (simt_emit_pick_cluster).
  */
 #include <stdio.h>
 #include <string.h>
