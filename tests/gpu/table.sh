@@ -1,7 +1,7 @@
 #!/bin/sh
 # table.sh NEUROC PYTHON EXAMPLES WORKDIR: which GPU programs pass their kernels' arguments in
-# a table (table mode, codegen/simt_table.c), read from --emit-only: exactly those
-# whose arguments take more than 4,096 bytes (CUDA's space; on OpenCL too, codegen/simt_table.c
+# a table (table mode, codegen/gpu/simt_table.c), read from --emit-only: exactly those
+# whose arguments take more than 4,096 bytes (CUDA's space; on OpenCL too, codegen/gpu/simt_table.c
 # says why). So every example keeps its argument lists, and tests/gpu/bigargs.py's 100
 # populations use the table on both back ends.
 set -u

@@ -54,10 +54,6 @@ GENERATED = {
     "neuro.h": "compiler",        # grammar/neuro.y through Lemon: the token codes (build/grammar)
 }
 
-# Until the GPU files move from codegen/ into codegen/gpu/ (issue 29), they are of the GPU
-# layer wherever they are.
-TRANSITIONAL = [(re.compile(r"^codegen/simt[^/]*$"), "codegen/gpu")]
-
 # Folders whose files may not name a back end, and the names: the back ends' records and
 # the GPU layer's functions and types.
 NO_BACKEND = {"compiler", "driver"}
@@ -68,9 +64,6 @@ SOURCE_EXT = (".c", ".h", ".def", ".y", ".re")
 
 
 def layer_of(rel):
-    for pat, layer in TRANSITIONAL:
-        if pat.match(rel):
-            return layer
     return FOLDERS.get(os.path.dirname(rel))
 
 

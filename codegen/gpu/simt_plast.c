@@ -131,14 +131,6 @@ void simt_plast_args(Simt *S, const IrProj *j)
         simt_add_arg(S, pl->post[k]->cname, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", ARG_MEM);
 }
 
-int simt_plast_needs_flags(const IrModel *m, const IrPop *pop)
-{
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k]->plast && m->projs[k]->plast->on_prepost.n && m->projs[k]->post.pop == pop)
-            return 1;
-    return 0;
-}
-
 /* ===== layout =====} */
 
 /* {===== device functions ===== */
@@ -456,7 +448,7 @@ static void emit_catchup(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
-/* Load time: per-synapse initial values come with the CSR (simt.c, nc_k_syn_*); this
+/* Load time: per-synapse initial values come with the CSR (simt_device.c, nc_k_syn_*); this
  * kernel sets the scopes' initial values and fills the pre history with them. */
 static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
 {

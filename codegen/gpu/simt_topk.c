@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "codegen.h"
-#include "gpu/gpu.h"
+#include "gpu.h"
 
 int simt_topk_words(const IrModel *m)
 {

@@ -41,7 +41,7 @@
  * its neuron's column). */
 int simt_push_ok(const Simt *S)
 {
-    return S->has_cluster && simt_push_model(S->m);
+    return S->has[SCHED_CLUSTER] && simt_push_model(S->m);
 }
 
 /* Contract (codegen.h): the model's part of simt_push_ok. */
@@ -273,49 +273,11 @@ static void emit_pushes(Out *o, const Simt *S, const IrPop *p)
     out_close(o);
 }
 
-/* Contract: the push step's kernels (S->push): nc_k_push_tables and nc_k_push. */
-void simt_push_device(Out *o, const Simt *S)
+/* nc_k_push: each work-item's neuron of each population, its state and its slots' carry
+ * loaded into registers. */
+static void emit_push_load(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    const long long shm = (long long)simt_cluster_shmem(S), hw = hdr_words(m);
-    out_line(o, "#if defined(__CUDACC__)");
-    emit_tables_kernel(o, S);
-    out_line(o, "/* cluster schedule, push step: the network split over one thread-block cluster, nsteps");
-    out_line(o, " * steps per launch, each work-item holding a neuron of each population (simt_push.c) */");
-    simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_push(NC_ARGS, const int64_t nsteps)", S->block);
-    out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
-    out_line(o, "if (nc_ctl[4]) return; /* an earlier launch stalled: the host redoes these steps */");
-    out_line(o, "const int hf = (int)nc_ctl[2];");
-    out_line(o, "const int64_t step0 = nc_ctl[0], c0 = nc_ctl[1];");
-    out_line(o, "const int32_t every = nc_fin[0];");
-    out_line(o, "(void)every;");
-    out_line(o, "(void)hf;");
-    out_line(o, "extern __shared__ __align__(16) unsigned char nc_res[];");
-    emit_layout(o, S);
-    out_line(o, "NC_G const uint32_t *const nc_oc = nc_otc + (int64_t)NC_GROUP * %lld;", shm / 4);
-    out_line(o, "nc_res_copy(nc_res, nc_scal, %lld);", scal_bytes(S));
-    out_line(o, "for (uint32_t q = NC_LID; q < (nc_t0 - nc_pc0) / 4; q += NC_LSIZE) ((uint32_t *)(nc_res + nc_pc0))[q] = 0;");
-    out_line(o, "nc_res_copy(nc_res + nc_t0, nc_oc + %lld, nc_oc[2] - nc_t0);", hw);
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "const uint32_t nc_ow%d = nc_oc[%d], nc_oe%d = nc_oc[%d], nc_od%d = nc_oc[%d]; const int64_t nc_os%d = nc_oc[%d];",
-                 k, 4 + 3 * k, k, 5 + 3 * k, k, 6 + 3 * k, k, 4 + 3 * m->nprojs + k);
-    out_open(o, "if (NC_LID == 0)");
-    out_line(o, "nc_halt = 0;");
-    out_line(o, "nc_mbar_init(&nc_xb[0], (unsigned)(NC_NGROUPS * (NC_LSIZE >> 5))); /* every warp of every group */");
-    out_line(o, "nc_mbar_init(&nc_xb[1], (unsigned)(NC_NGROUPS * (NC_LSIZE >> 5)));");
-    out_close(o);
-    out_line(o, "NC_BARRIER();");
-    out_line(o, "cooperative_groups::this_cluster().sync();");
-    out_begin(o);
-    if (S->nscal <= 32) {   /* in registers: loads from shared memory would wait for the count stores */
-        out_line(o, "real nc_scal[%d];", S->nscal);
-        out_line(o, "for (int q = 0; q < %d; q++) nc_scal[q] = ((const real *)nc_res)[q];", S->nscal);
-    } else {
-        out_line(o, "const real *const nc_scal = (const real *)nc_res;");
-    }
-    out_line(o, "(void)nc_scal;");
-    out_line(o, "const int nc_lane = NC_LID & 31;");
-    out_line(o, "const int64_t nc_injr = NC_GROUP == 0 ? nc_ctl[5] : -1; /* a stall to act ($NEUROC_FAULT_CLUSTER_STALL) */");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         const long long sz = (long long)p->size;
@@ -348,18 +310,13 @@ void simt_push_device(Out *o, const Simt *S)
                      i, r);
         }
     }
-    out_line(o, "/* the state check (every K-th step, K = every; 0: off): steps until the next, counted down");
-    out_line(o, " * in a register (a division per step cost more than the check); -1: never */");
-    out_line(o, "int32_t nc_fc = every > 0 ? (int32_t)((every - nc_mod(step0 + 1, every)) %% every) : -1;");
-    out_line(o, "(void)nc_fc;");
-    out_line(o, "int64_t step = step0;");
-    out_open(o, "do");
-    out_line(o, "const int64_t k = step - c0; /* step within the chunk */");
-    out_line(o, "const real t = (real)((double)step * dt);");
-    out_line(o, "(void)t;");
-    out_line(o, "(void)k;");
-    out_line(o, "uint64_t *const nc_bar = &nc_xb[(int)(step & 1)];");
-    out_line(o, "int nc_myc = 0; /* lane r: the bytes of this warp's adds to group r */");
+}
+
+/* nc_k_push: one step of every population: the update, and each spike pushed into the
+ * targets' groups. */
+static void emit_push_step(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         CgDialect d = simt_dev_dialect(S, p);
@@ -408,18 +365,13 @@ void simt_push_device(Out *o, const Simt *S)
         }
         out_close(o);
     }
-    out_line(o, "if (nc_lane < (int)NC_NGROUPS) nc_arrive_remote(nc_bar, nc_lane, 4u * (uint32_t)nc_myc);");
-    out_line(o, "/* the step's adds and every warp's arrival: the counts of the next step are in; a wait");
-    out_line(o, " * that gives up (another process holds the GPU) ends the launch, which leaves no trace */");
-    out_open(o, "if (!nc_mbar_wait(nc_bar, ((unsigned)(step - step0) >> 1) & 1u) || step == nc_injr)");
-    out_line(o, "nc_halt = step + 1;");
-    out_line(o, "break;");
-    out_close(o);
-    out_line(o, "nc_fc = nc_fc == 0 ? every - 1 : nc_fc - (nc_fc > 0);");
-    out_line(o, "step++;");
-    out_close_with(o, " while (step < step0 + nsteps);");
-    simt_cluster_stall_end(o);
-    out_line(o, "/* the state, and each slot's carry with its counts folded in, back to global memory */");
+}
+
+/* nc_k_push: the state, and each slot's carry with its counts folded in, back to global
+ * memory. */
+static void emit_push_store(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int v = 0; v < p->nvars; v++)
@@ -443,6 +395,78 @@ void simt_push_device(Out *o, const Simt *S)
             sb_free(&w);
         }
     }
+}
+
+/* Contract: the push step's kernels (S->push): nc_k_push_tables and nc_k_push. */
+void simt_push_device(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    const long long shm = (long long)simt_cluster_shmem(S), hw = hdr_words(m);
+    out_line(o, "#if defined(__CUDACC__)");
+    emit_tables_kernel(o, S);
+    out_line(o, "/* cluster schedule, push step: the network split over one thread-block cluster, nsteps");
+    out_line(o, " * steps per launch, each work-item holding a neuron of each population (simt_push.c) */");
+    simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_push(NC_ARGS, const int64_t nsteps)", S->block);
+    out_line(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
+    out_line(o, "if (nc_ctl[4]) return; /* an earlier launch stalled: the host redoes these steps */");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "const int64_t step0 = nc_ctl[0], c0 = nc_ctl[1];");
+    out_line(o, "const int32_t every = nc_fin[0];");
+    out_line(o, "(void)every;");
+    out_line(o, "(void)hf;");
+    out_line(o, "extern __shared__ __align__(16) unsigned char nc_res[];");
+    emit_layout(o, S);
+    out_line(o, "NC_G const uint32_t *const nc_oc = nc_otc + (int64_t)NC_GROUP * %lld;", shm / 4);
+    out_line(o, "nc_res_copy(nc_res, nc_scal, %lld);", scal_bytes(S));
+    out_line(o, "for (uint32_t q = NC_LID; q < (nc_t0 - nc_pc0) / 4; q += NC_LSIZE) ((uint32_t *)(nc_res + nc_pc0))[q] = 0;");
+    out_line(o, "nc_res_copy(nc_res + nc_t0, nc_oc + %lld, nc_oc[2] - nc_t0);", hw);
+    for (int k = 0; k < m->nprojs; k++)
+        out_line(o, "const uint32_t nc_ow%d = nc_oc[%d], nc_oe%d = nc_oc[%d], nc_od%d = nc_oc[%d]; const int64_t nc_os%d = nc_oc[%d];",
+                 k, 4 + 3 * k, k, 5 + 3 * k, k, 6 + 3 * k, k, 4 + 3 * m->nprojs + k);
+    out_open(o, "if (NC_LID == 0)");
+    out_line(o, "nc_halt = 0;");
+    out_line(o, "nc_mbar_init(&nc_xb[0], (unsigned)(NC_NGROUPS * (NC_LSIZE >> 5))); /* every warp of every group */");
+    out_line(o, "nc_mbar_init(&nc_xb[1], (unsigned)(NC_NGROUPS * (NC_LSIZE >> 5)));");
+    out_close(o);
+    out_line(o, "NC_BARRIER();");
+    out_line(o, "cooperative_groups::this_cluster().sync();");
+    out_begin(o);
+    if (S->nscal <= 32) {   /* in registers: loads from shared memory would wait for the count stores */
+        out_line(o, "real nc_scal[%d];", S->nscal);
+        out_line(o, "for (int q = 0; q < %d; q++) nc_scal[q] = ((const real *)nc_res)[q];", S->nscal);
+    } else {
+        out_line(o, "const real *const nc_scal = (const real *)nc_res;");
+    }
+    out_line(o, "(void)nc_scal;");
+    out_line(o, "const int nc_lane = NC_LID & 31;");
+    out_line(o, "const int64_t nc_injr = NC_GROUP == 0 ? nc_ctl[5] : -1; /* a stall to act ($NEUROC_FAULT_CLUSTER_STALL) */");
+    emit_push_load(o, S);
+    out_line(o, "/* the state check (every K-th step, K = every; 0: off): steps until the next, counted down");
+    out_line(o, " * in a register (a division per step cost more than the check); -1: never */");
+    out_line(o, "int32_t nc_fc = every > 0 ? (int32_t)((every - nc_mod(step0 + 1, every)) %% every) : -1;");
+    out_line(o, "(void)nc_fc;");
+    out_line(o, "int64_t step = step0;");
+    out_open(o, "do");
+    out_line(o, "const int64_t k = step - c0; /* step within the chunk */");
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    out_line(o, "(void)k;");
+    out_line(o, "uint64_t *const nc_bar = &nc_xb[(int)(step & 1)];");
+    out_line(o, "int nc_myc = 0; /* lane r: the bytes of this warp's adds to group r */");
+    emit_push_step(o, S);
+    out_line(o, "if (nc_lane < (int)NC_NGROUPS) nc_arrive_remote(nc_bar, nc_lane, 4u * (uint32_t)nc_myc);");
+    out_line(o, "/* the step's adds and every warp's arrival: the counts of the next step are in; a wait");
+    out_line(o, " * that gives up (another process holds the GPU) ends the launch, which leaves no trace */");
+    out_open(o, "if (!nc_mbar_wait(nc_bar, ((unsigned)(step - step0) >> 1) & 1u) || step == nc_injr)");
+    out_line(o, "nc_halt = step + 1;");
+    out_line(o, "break;");
+    out_close(o);
+    out_line(o, "nc_fc = nc_fc == 0 ? every - 1 : nc_fc - (nc_fc > 0);");
+    out_line(o, "step++;");
+    out_close_with(o, " while (step < step0 + nsteps);");
+    simt_cluster_stall_end(o);
+    out_line(o, "/* the state, and each slot's carry with its counts folded in, back to global memory */");
+    emit_push_store(o, S);
     out_line(o, "if (NC_GID == 0) nc_ctl[0] = step0 + nsteps;");
     out_close(o);
     out_line(o, "#else");

@@ -80,11 +80,6 @@ void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
              (long long)j->post.offset, e);
 }
 
-void simt_mpi_spike(Out *o)
-{
-    out_line(o, "nc_atomic_or_u32(&nc_xs[nc_xo + (n >> 5)], 1u << (n & 31));");
-}
-
 /* In nc_tail, before a recorded per-neuron value of pop is copied for neuron n: whether this
  * rank steps n (the others write +0.0, and rank 0 receives the bitwise OR, nrt_mpi_row). */
 void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)

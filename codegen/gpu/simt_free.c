@@ -56,7 +56,7 @@ static long long words(const IrPop *p)
     return (long long)((p->size + 31) / 32);
 }
 
-/* Contract: the free schedule's buffers (call once, in the layout, when S->free). */
+/* Contract: the free schedule's buffers (call once, in the layout, when S->has[SCHED_FREE]). */
 void simt_free_args(Simt *S)
 {
     for (int i = 0; i < S->m->npops; i++)
@@ -113,7 +113,7 @@ static void emit_view_mask(Out *o)
     out_blank(o);
 }
 
-/* Contract: the free schedule's device functions and kernels (S->free). */
+/* Contract: the free schedule's device functions and kernels (S->has[SCHED_FREE]). */
 void simt_free_device(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;

@@ -1,0 +1,401 @@
+/* simt_records.c -- what leaves the device: the recording tail of a step on the device
+ * (nc_tail: spike counts, recording ends, state rows), the host's side of the
+ * double-buffered recordings (simt_emit_host_records), --save-connectivity
+ * (simt_emit_host_save) and checkpoints (simt_emit_host_ckpt: ckpt_save and ckpt_load).
+ */
+
+#include "simt_priv.h"
+
+/* After delivery: per-step spike counts, recording ends and state rows. Any number of
+ * work-items (grid-stride); runs after every population's neuron phase of the step. */
+void simt_emit_tail(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes || rec->proj)
+            continue;
+        StrBuf b = {0};
+        for (int k = 0; k < rec->nidx; k++)
+            sb_printf(&b, "%s%lld", k ? ", " : "", (long long)rec->idx[k]);
+        out_line(o, "NC_CONST_TABLE int64_t rec%d_idx[%d] = {%s};", r, rec->nidx, b.s);
+        sb_free(&b);
+    }
+    /* nc_local: each work-group records and checks its own neurons, nc_part(.., nc_r, nc_nr)
+     * (the block and cluster schedules), else the grid's work-items share all of them */
+    /* nc_c0, nc_every: the chunk's first step (nc_ctl[1]) and the --check-finite interval
+     * (nc_fin[0]), which the block and cluster kernels read once per launch */
+    /* nc_sel: 1, the counts (after the spike lists), 2, the states and checks (after the
+     * update), 3 both; nc_skip: work-items that take no part in the states (the cluster
+     * kernel records them while its first warp waits for the spike words) */
+    out_open(o, "NC_DEV void nc_tail(NC_ARGS, const int64_t step, const int hf, const int nc_local, const int64_t nc_r, const int64_t nc_nr, const int64_t nc_c0, const int32_t nc_every, const int nc_sel, const int nc_skip)");
+    out_line(o, "const int64_t k = step - nc_c0; /* step within the chunk */");
+    out_line(o, "const int64_t nc_i0 = (nc_local ? NC_LID : NC_GID) - nc_skip, nc_is = (nc_local ? NC_LSIZE : NC_GSIZE) - nc_skip;");
+    out_line(o, "(void)nc_every;");
+    out_line(o, "(void)nc_i0;");
+    out_line(o, "(void)nc_is;");
+    out_open(o, "if ((nc_sel & 1) && NC_GID == 0)");
+    for (int i = 0; i < m->npops; i++)
+        out_line(o, "nc_pcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + (int)(step & 1)];", m->npops,
+                 i, 2 * i);
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].spikes)
+            out_line(o, "rec%d_ends[(int64_t)hf * NC_CH + k] = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
+    out_close(o);
+    out_open(o, "if ((nc_sel & 2) && nc_i0 >= 0)");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes)
+            continue;
+        if (rec->proj) {
+            /* synapse states of a plastic projection: a row of nvars x nnz, in CSR order */
+            const IrProj *j = rec->proj;
+            out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+            out_line(o, "const int64_t row = step / %lld - nc_c0 / %lld;", (long long)rec->every,
+                     (long long)rec->every);
+            out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
+            out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
+                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
+            if (j->plast->event) {
+                /* event-driven synapse dynamics: each work-item brings its synapses up to date
+                 * (step + 1 steps done) and copies them */
+                out_open(o, "for (int64_t s = NC_GID; s < nnz; s += NC_GSIZE)");
+                out_line(o, "nc_pl_catchup1_%s(NC_PASS, step + 1, s);", j->cname);
+                for (int v = 0; v < rec->nvars; v++)
+                    out_line(o, "dst[%d * nnz + s] = (double)%s[s];", v, rec->vars[v]->cname);
+                out_close(o);
+                out_close(o);
+                continue;
+            }
+            out_open(o, "for (int64_t q = NC_GID; q < %d * nnz; q += NC_GSIZE)", rec->nvars);
+            out_line(o, "const int64_t s = q %% nnz;");
+            out_line(o, "switch ((int)(q / nnz)) {");
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "case %d: dst[q] = (double)%s[s]; break;", v, rec->vars[v]->cname);
+            out_line(o, "}");
+            out_close(o);
+            out_close(o);
+            continue;
+        }
+        int w = rec->nvars * rec->nidx;
+        out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+        out_line(o, "const int64_t row = step / %lld - nc_c0 / %lld;", (long long)rec->every,
+                 (long long)rec->every);
+        out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
+                 (long long)simt_state_rec_rows(S, rec), w);
+        out_open(o, "for (int64_t q = nc_i0; q < %d; q += nc_is)", w);
+        out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
+        out_line(o, "if (nc_local && nc_nr > 1 && (n < nc_part(%lld, nc_r, nc_nr) || n >= nc_part(%lld, nc_r + 1, nc_nr))) continue;",
+                 (long long)rec->view.pop->size, (long long)rec->view.pop->size);
+        /* distributed: the owner of n writes it, the others +0.0 (merged by a bitwise OR) */
+        const char *own = m->mpi ? "nc_own ? " : "", *other = m->mpi ? " : 0.0" : "";
+        if (m->mpi)
+            simt_mpi_owner(o, S, rec->view.pop);
+        out_line(o, "switch ((int)(q / %d)) {", rec->nidx);
+        for (int v = 0; v < rec->nvars; v++) {
+            const IrVar *var = rec->vars[v];
+            if (var->per_neuron)
+                out_line(o, "case %d: dst[q] = %s(double)%s[n]%s; break;", v, own, var->cname, other);
+            else
+                out_line(o, "case %d: dst[q] = %s(double)nc_scal[%d]%s; break;", v, m->mpi ? "nc_sl[2] == 0 ? " : "",
+                         simt_scal_var(S, var), other);
+        }
+        out_line(o, "}");
+        out_close(o);
+        out_close(o);
+    }
+    simt_finite_tail(o, S);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* --save-connectivity: the synapses and their values read back and written as .npy. */
+void simt_emit_host_save(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_open(o, "static int save_%s(void)", c);
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = %s_csr.n_pre;", c);
+    out_line(o, "c.n_post = %s_csr.n_post;", c);
+    out_line(o, "c.nnz = %s_csr.nnz;", c);
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "real *w = nrt_alloc(&ctx, n * sizeof(real), \"weights\");");
+    out_line(o, "int32_t *d = %s;", j->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.row_ptr || !c.col || !w || %s", j->delay ? "!d" : "0");
+    out_line(o, "    || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, c.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t)) != NRT_OK", c);
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_csr.col, 0, c.col, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", c);
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_w, 0, w, (size_t)c.nnz * sizeof(real)) != NRT_OK)", c);
+    if (j->delay)
+        out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_d, 0, d, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", c);
+    out_line(o, "    || nrt_conn_save(&ctx, \"%s\", &c, w, (int)sizeof(real), d) != NRT_OK;", j->name);
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w);");
+    out_line(o, "nrt_free(d);");
+    out_line(o, "return bad ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* open_records(): the device and host buffers of every recording, its files opened. */
+static void emit_host_open_records(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    out_open(o, "static int open_records(void)");
+    out_line(o, "if (dalloc(&nc_pcnt, (size_t)2 * NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\")) return -1;");
+    out_line(o, "h_pcnt = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\");");
+    out_line(o, "if (!h_pcnt) return -1;");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        StrBuf f = {0};
+        cg_cstring(rec->file, &f);
+        if (rec->spikes) {
+            int64_t cap = simt_spike_rec_cap(S, rec);
+            /* distributed: rank 0 writes every file; every rank records on the device */
+            out_line(o, "rec%d = %s%s(&ctx, \"%s\", \"%s\", %lld);", r, m->mpi ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "",
+                     cg_spikes_open(rec), f.s, rec->view.pop->name, (long long)rec->view.size);
+            out_line(o, "if (!rec%d%s) return -1;", r, m->mpi ? " && nrt_mpi_rank(mpi) == 0" : "");
+            out_line(o, "if (dalloc(&rec%d_ids, (size_t)2 * %lld * sizeof(int32_t), \"recording %s\")) return -1;", r,
+                     (long long)cap, f.s);
+            out_line(o, "if (dalloc(&rec%d_ends, (size_t)2 * NC_CH * sizeof(int32_t), \"recording %s\")) return -1;",
+                     r, f.s);
+            out_line(o, "h_rec%d_ids = nrt_gpu_host_alloc(gpu, (size_t)%lld * sizeof(int32_t), \"recording %s\");", r,
+                     (long long)cap, f.s);
+            out_line(o, "h_rec%d_ends = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * sizeof(int32_t), \"recording %s\");",
+                     r, f.s);
+            out_line(o, "if (!h_rec%d_ids || !h_rec%d_ends) return -1;", r, r);
+        } else if (rec->proj) {
+            const char *jc = rec->proj->cname;
+            StrBuf vars = {0}, units = {0}, pn = {0};
+            cg_cstring(rec->proj->name, &pn);
+            for (int k = 0; k < rec->nvars; k++) {
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+            }
+            out_begin(o);
+            out_line(o, "const int64_t nnz = %s_csr.nnz;", jc);
+            out_open(o, "if (nnz > INT32_MAX)");
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", f.s);
+            out_line(o, "return -1;");
+            out_close(o);
+            /* the synapses' indices, copied by nrt_rec_state */
+            out_line(o, "int64_t *local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *local, \"recording\");");
+            out_line(o, "if (!local) return -1;");
+            out_line(o, "for (int64_t s = 0; s < nnz; s++) local[s] = s;");
+            out_line(o, "static const char *const vars[] = {%s};", vars.s);
+            out_line(o, "static const char *const units[] = {%s};", units.s);
+            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
+                     f.s, pn.s, rec->nvars, (long long)rec->every);
+            out_line(o, "nrt_free(local);");
+            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
+                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
+            out_line(o, "if (dalloc(&rec%d_rows, 2 * bytes, \"recording %s\")) return -1;", r, f.s);
+            out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, bytes ? bytes : 8, \"recording %s\");", r, f.s);
+            out_line(o, "if (!h_rec%d_rows) return -1;", r);
+            out_close(o);
+            sb_free(&vars);
+            sb_free(&units);
+            sb_free(&pn);
+        } else {
+            StrBuf vars = {0}, units = {0};
+            for (int k = 0; k < rec->nvars; k++) {
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+            }
+            int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
+            out_begin(o);
+            out_line(o, "static const char *const vars[] = {%s};", vars.s);
+            out_line(o, "static const char *const units[] = {%s};", units.s);
+            out_line(o, "rec%d = %snrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, %d, rec%d_local, %lld);", r,
+                     m->mpi ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "", f.s, rec->view.pop->name, rec->nvars, rec->nidx,
+                     r, (long long)rec->every);
+            out_close(o);
+            out_line(o, "if (!rec%d%s) return -1;", r, m->mpi ? " && nrt_mpi_rank(mpi) == 0" : "");
+            out_line(o, "if (dalloc(&rec%d_rows, (size_t)2 * %lld, \"recording %s\")) return -1;", r,
+                     (long long)bytes, f.s);
+            out_line(o, "h_rec%d_rows = nrt_gpu_host_alloc(gpu, %lld, \"recording %s\");", r, (long long)bytes, f.s);
+            out_line(o, "if (!h_rec%d_rows) return -1;", r);
+            sb_free(&vars);
+            sb_free(&units);
+        }
+        sb_free(&f);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* drain(hf, step0, len): a finished chunk half read back and written, recording by recording. */
+static void emit_host_drain(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    out_line(o, "/* Write a finished chunk: copy its hf while the device computes the next chunk (only");
+    out_line(o, " * its steps up to a non-finite value that --check-finite found, then stop). */");
+    out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
+    out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes) {
+            int64_t cap = simt_spike_rec_cap(S, rec);
+            if (m->mpi)
+                out_open(o, "if (rec%d) /* rank 0 */", r);
+            else
+                out_begin(o);
+            out_line(o, "if (nrt_gpu_read_after(gpu, hf, rec%d_ends, (size_t)hf * NC_CH * sizeof(int32_t), h_rec%d_ends, (size_t)len * sizeof(int32_t)) != NRT_OK) return -1;",
+                     r, r);
+            out_line(o, "const int32_t total = h_rec%d_ends[len - 1];", r);
+            out_line(o, "if (total > 0 && nrt_gpu_read_after(gpu, hf, rec%d_ids, (size_t)hf * %lld * sizeof(int32_t), h_rec%d_ids, (size_t)total * sizeof(int32_t)) != NRT_OK) return -1;",
+                     r, (long long)cap, r);
+            out_line(o, "int32_t from = 0;");
+            out_open(o, "for (int64_t k = 0; k < len; k++)");
+            out_line(o, "const int32_t to = h_rec%d_ends[k];", r);
+            out_line(o, "qsort(h_rec%d_ids + from, (size_t)(to - from), sizeof(int32_t), cmp_i32);", r);
+            out_line(o, "for (int32_t q = from; q < to; q++)");
+            out_line(o, "    if (nrt_rec_spike(rec%d, step0 + k, h_rec%d_ids[q]) != NRT_OK) return -1;", r, r);
+            out_line(o, "from = to;");
+            out_close(o);
+            out_close(o);
+        } else {
+            long long ev = (long long)rec->every;
+            out_begin(o);
+            const char *w = rec->proj ? arena_printf(&S->cc->arena, "(%d * %s_csr.nnz)", rec->nvars, rec->proj->cname)
+                                      : arena_printf(&S->cc->arena, "%d", rec->nvars * rec->nidx);
+            out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
+            out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
+                     r, (long long)simt_state_rec_rows(S, rec), w, r, w);
+            if (m->mpi)   /* every rank's neurons into rank 0's rows */
+                out_line(o, "if (rows > 0 && nrt_mpi_row(&ctx, mpi, h_rec%d_rows, (int)(rows * %s)) != NRT_OK) return -1;", r, w);
+            out_line(o, "for (int64_t q = 0; q < rows%s; q++)", m->mpi ? arena_printf(&S->cc->arena, " && rec%d", r) : "");
+            out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
+                     r, ev, r, w);
+            out_close(o);
+        }
+    }
+    out_line(o, "/* counted once the chunk's recordings are written: a chunk whose recording failed is not");
+    out_line(o, " * completed (ctx.step stays at step0) and adds nothing to the counts */");
+    out_line(o, "for (int64_t k = 0; k < len; k++)");
+    out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
+    out_line(o, "ctx.step = step0 + len;");
+    out_line(o, "return finite_failed ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+void simt_emit_host_records(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int r = 0; r < m->nrecs; r++) {   /* the handles and buffers: members of nc_inst */
+        const IrRecord *rec = &m->recs[r];
+        if (!rec->spikes && !rec->proj) {
+            StrBuf b = {0};
+            for (int k = 0; k < rec->nidx; k++)
+                sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));
+            out_line(o, "static const int64_t rec%d_local[%d] = {%s};", r, rec->nidx, b.s);
+            sb_free(&b);
+        }
+    }
+    out_blank(o);
+    emit_host_open_records(o, S);
+    out_open(o, "static int cmp_i32(const void *a, const void *b)");
+    out_line(o, "int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;");
+    out_line(o, "return (x > y) - (x < y);");
+    out_close(o);
+    out_blank(o);
+    simt_finite_host(o, S);
+    emit_host_drain(o, S);
+}
+
+/* The host program's ckpt_save(phase) and ckpt_load(): the items of cg_ckpt_list (the
+ * scalars from h_scal, the arrays staged through host memory) and the flag histories of
+ * gathered projections (GPU only); the load then refreshes the host mirrors, the
+ * propagators and the device's step counter nc_ctl[0]. Both return 0, or -1 (errmsg). */
+void simt_emit_host_ckpt(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    CgCkpt *it;
+    int n = cg_ckpt_list(S->cc, m, &it);
+    out_line(o, "/* the mutable state a checkpoint holds (cg_ckpt_list), with each array's device buffer */");
+    out_open(o, "static int ckpt_items(nrt_ckpt_item *it, nrt_dmem **dm)");
+    out_line(o, "int n = 0;");
+    for (int k = 0; k < n; k++) {
+        const CgCkpt *c = &it[k];
+        const char *t = c->what == CK_HIST || c->what == CK_HIST_N ? "int32_t"
+                      : c->var && c->var->type != IRT_REAL ? "int32_t" : "real";
+        if (c->scalar) {
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", &h_scal[%d], sizeof(real), '%c'}; dm[n++] = NULL;", c->name,
+                     simt_scal_var(S, c->var), m->dbl ? 'd' : 'f');
+            continue;
+        }
+        /* the GPU history holds the spikes of the whole presynaptic population */
+        long long per = c->what == CK_HIST ? (long long)c->proj->pre.pop->size : (long long)c->n;
+        if (c->per == 2)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%s_csr.nnz * sizeof(%s), 0}; dm[n++] = &%s;",
+                     c->name, c->proj->cname, t, c->name);
+        else if (c->per == 1)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%s_D * %lld * sizeof(%s), 0}; dm[n++] = &%s;",
+                     c->name, c->proj->cname, per, t, c->name);
+        else
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s\", NULL, (size_t)%lld * sizeof(%s), 0}; dm[n++] = &%s;", c->name,
+                     per, t, c->name);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (simt_gathers(j) && j->delay)
+            out_line(o, "it[n] = (nrt_ckpt_item){\"%s_fh\", NULL, (size_t)%s_D * %lld * sizeof(int32_t), 0}; dm[n++] = &%s_fh;",
+                     j->cname, j->cname, (long long)j->pre.size, j->cname);
+    }
+    out_line(o, "return n;");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* stage the arrays in host memory (read them from the device when `down`); frees on error */");
+    out_open(o, "static int ckpt_stage(nrt_ckpt_item *it, nrt_dmem **dm, int n, int down)");
+    out_open(o, "for (int k = 0; k < n; k++)");
+    out_line(o, "if (!dm[k]) continue;");
+    out_line(o, "it[k].data = nrt_alloc(&ctx, it[k].bytes, \"checkpoint staging\");");
+    out_line(o, "if (!it[k].data || (down && it[k].bytes && nrt_gpu_read(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK)) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void ckpt_unstage(nrt_ckpt_item *it, nrt_dmem **dm, int n)");
+    out_line(o, "for (int k = 0; k < n; k++) if (dm[k]) nrt_free(it[k].data);");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int ckpt_save(int phase)");
+    out_line(o, "nrt_ckpt_item it[%d] = {{0}};", n + m->nprojs + 1);
+    out_line(o, "nrt_dmem *dm[%d];", n + m->nprojs + 1);
+    out_line(o, "const int n = ckpt_items(it, dm);");
+    out_line(o, "int rc = ckpt_stage(it, dm, n, 1) || nrt_ckpt_save(&ctx, phase, it, n) != NRT_OK;");
+    out_line(o, "ckpt_unstage(it, dm, n);");
+    out_line(o, "return rc ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int ckpt_load(void)");
+    out_line(o, "nrt_ckpt_item it[%d] = {{0}};", n + m->nprojs + 1);
+    out_line(o, "nrt_dmem *dm[%d];", n + m->nprojs + 1);
+    out_line(o, "const int n = ckpt_items(it, dm);");
+    out_line(o, "int rc = ckpt_stage(it, dm, n, 0) || nrt_ckpt_load(&ctx, it, n) != NRT_OK;");
+    out_line(o, "for (int k = 0; k < n && !rc; k++)");
+    out_line(o, "    if (dm[k] && it[k].bytes && nrt_gpu_write(gpu, *dm[k], 0, it[k].data, it[k].bytes) != NRT_OK) rc = 1;");
+    out_line(o, "ckpt_unstage(it, dm, n);");
+    out_line(o, "if (rc) return -1;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        for (int j = 0; j < p->nvars; j++)
+            if (simt_mirrored(p->vars[j]))
+                out_line(o, "if (nrt_gpu_read(gpu, %s, 0, h_%s, (size_t)%lld * sizeof(%s)) != NRT_OK) return -1;",
+                         p->vars[j]->cname, p->vars[j]->cname, (long long)p->size, simt_vtype(p->vars[j]));
+        out_line(o, "if (props_%s()) return -1;", p->cname);
+    }
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            out_line(o, "if (props_%s()) return -1;", m->projs[k]->plast->scope->cname);
+    out_line(o, "step_now = ctx.start_step;");
+    out_line(o, "return nrt_gpu_write(gpu, nc_ctl, 0, &step_now, sizeof step_now) == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
