@@ -59,6 +59,10 @@ static void emit_host_fail(Out *o, const Simt *S)
 static void emit_main_kernels(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
+    /* OpenCL's table mode: every later buffer is a range of the arena, which is on before the
+     * program is loaded (the runtime builds such a program for registers: rt_opencl.c) */
+    if (S->table && simt_table_kargs(S) == 2)
+        out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\") || nrt_gpu_arena(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (nrt_gpu_load(gpu, nc_program, nc_program_len, \"%s\") != NRT_OK) return fail(argv[0]);",
              S->t->load_options);
     out_line(o, "if (!(k_init = nrt_gpu_kernel(gpu, \"nc_k_init\", NC_NARGS))) return fail(argv[0]);");
@@ -124,10 +128,8 @@ static void emit_main_kernels(Out *o, const Simt *S)
 static void emit_main_bind(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    if (S->table && simt_table_kargs(S) == 1)
+    if (S->table && simt_table_kargs(S) == 1)   /* CUDA; OpenCL's: emit_main_kernels */
         out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\")) return fail(argv[0]);");
-    else if (S->table) /* every later buffer is a range of the arena */
-        out_line(o, "if (dalloc(&nc_argt, sizeof nc_argw, \"the kernels' arguments\") || nrt_gpu_arena(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "if (dalloc(&nc_dummy, 16, \"placeholder\")) return fail(argv[0]);");
     if (simt_batched(S))
         out_line(o, "if (ctx.batch && ctx.instances > 1 && open_batch()) return fail(argv[0]);");

@@ -27,15 +27,11 @@ static int cuda(const Simt *S)
 }
 
 /* The kernel argument space below which the target passes arguments as lists: CUDA's 4,096
- * bytes, and the same for OpenCL, whose devices offer at least 1,024 (PoCL) and NVIDIA's
- * 4,352. Models between 1,024 and 4,096 bytes keep their argument lists, so the microcircuit
- * (2,056 bytes) runs on NVIDIA's OpenCL as before: in table mode its arena failed there
- * (CL_INVALID_COMMAND_QUEUE growing to 1.5 GB, 2026-11-27, not yet understood), and PoCL
- * refuses such models at start with a clear message. */
+ * bytes; OpenCL's least, 1,024 bytes (CL_DEVICE_MAX_PARAMETER_SIZE: PoCL exactly that, NVIDIA
+ * 4,352), since the program must build on every device the simulator may meet. */
 static int64_t param_space(const SimtTarget *t)
 {
-    (void)t;
-    return 4096;
+    return strcmp(t->name, "cuda") == 0 ? 4096 : 1024;
 }
 
 int simt_table_needed(const Simt *S)
