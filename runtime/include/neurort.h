@@ -26,6 +26,7 @@ typedef enum nrt_status {
 } nrt_status;
 
 #define NRT_MAX_POPS 256
+#define NRT_MAX_SWEEPS 8         /* --sweep options of one command line */
 
 /* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
  * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
@@ -78,8 +79,14 @@ typedef struct nrt_ctx {
     int64_t instances;            /* B (1: a plain run) */
     int64_t jobs;                 /* --jobs J: at most J instances at a time (default 1) */
     int64_t instance;             /* this run's instance index (0 in a plain run) */
-    const char *sweep;            /* --sweep NAME=V0,V1,...: instance b is the run with the
-                                   * seed N and --set NAME=Vb (rt_set.c); NULL: none */
+    /* --sweep NAME=V0,V1,... (repeatable: a grid, the last option varying fastest) and
+     * --seeds K (rt_set.c): instance b is grid point p = b / K with seed N + b % K, the run
+     * --seed N+(b%K) --set NAME_i=V(p's index in sweep i) for each sweep i */
+    const char *sweep[NRT_MAX_SWEEPS]; /* the --sweep texts as given */
+    int nsweeps;
+    int64_t sweep_n[NRT_MAX_SWEEPS]; /* how many values each lists (nrt_sweep_count) */
+    int64_t seeds;                /* K: --seeds K; else 1 with --sweep, B with --instances B */
+    int seeds_given;              /* --seeds was given */
     int exit_status;              /* what main returns after nrt_init's NRT_EHELP (0, or the
                                    * batch's status: 1 if an instance failed, 130 if stopped) */
     /* checkpoints (rt_ckpt.c; docs/cli.md §2.5) */
@@ -143,14 +150,17 @@ typedef struct nrt_ctx {
     int nprojs;
 } nrt_ctx;
 
-/* --sweep (rt_set.c): how many values ctx->sweep lists, each checked as --set checks it
- * (0 with errmsg when one is not a value of the parameter); and, for instance b, set the
- * parameter to its value (NRT_OK; nothing without --sweep). */
+/* --sweep and --seeds (rt_set.c): nrt_sweep_count checks every sweep (each value as --set
+ * checks it, no parameter twice), fills ctx->sweep_n and returns the number of grid points
+ * (1 without --sweep; 0 with errmsg when one is wrong). nrt_sweep_apply sets, for instance
+ * b, each swept parameter to its value at point b / ctx->seeds (NRT_OK; nothing without
+ * --sweep). nrt_instance_seed is instance b's seed: ctx->seed + b % ctx->seeds. */
 int64_t nrt_sweep_count(nrt_ctx *ctx);
 nrt_status nrt_sweep_apply(nrt_ctx *ctx, int64_t b);
+uint64_t nrt_instance_seed(const nrt_ctx *ctx, int64_t b);
 /* A batch in one process (ctx->batch; parent is the context nrt_init filled): make `child`
- * the context of instance b, the run with seed parent->seed + b (with --sweep: the seed and
- * its value of the parameter, in a table of run-time parameters of its own) into
+ * the context of instance b, the run with seed nrt_instance_seed(parent, b) (with --sweep:
+ * its values of the parameters, in a table of run-time parameters of its own) into
  * <out>/instance_<b>/ (created), quiet; the first call prints the batch's header unless
  * parent->quiet. The
  * parent keeps the signal handlers: the program passes its stop_requested on. NRT_EIO

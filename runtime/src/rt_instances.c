@@ -154,14 +154,25 @@ static nrt_status become_instance(nrt_ctx *ctx, const char *base, int64_t b, uin
     return nrt_sweep_apply(ctx, b);   /* this process's own table of parameters */
 }
 
+/* How instance b's seed follows from the index (the manifest's seed_rule). */
+static const char *seed_rule(const nrt_ctx *ctx)
+{
+    if (ctx->seeds_given)
+        return "seed + index % seeds";
+    return ctx->nsweeps ? "seed" : "seed + index";
+}
+
 static void print_header(const nrt_ctx *ctx, const char *how)
 {
-    fprintf(stderr, "%s (%s): %lld instances, %s, %s %llu%s%s%s, %lld steps of %g ms each\n",
-            ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c",
-            (long long)ctx->instances, how, ctx->sweep ? "seed" : "seeds",
-            (unsigned long long)ctx->seed, ctx->sweep ? "" : " + index",
-            ctx->sweep ? ", --sweep " : "", ctx->sweep ? ctx->sweep : "",
-            (long long)ctx->total_steps, ctx->dt);
+    fprintf(stderr, "%s (%s): %lld instances, %s, %s %llu%s", ctx->model ? ctx->model : "model",
+            ctx->backend ? ctx->backend : "c", (long long)ctx->instances, how,
+            ctx->nsweeps && !ctx->seeds_given ? "seed" : "seeds",
+            (unsigned long long)ctx->seed, ctx->nsweeps && !ctx->seeds_given ? "" : " + index");
+    if (ctx->seeds_given)
+        fprintf(stderr, " %% %lld", (long long)ctx->seeds);
+    for (int i = 0; i < ctx->nsweeps; i++)
+        fprintf(stderr, ", --sweep %s", ctx->sweep[i]);
+    fprintf(stderr, ", %lld steps of %g ms each\n", (long long)ctx->total_steps, ctx->dt);
     fprintf(stderr, "  %8s %20s  %-8s %12s %12s %8s\n", "instance", "seed", "status",
             "spikes", "simulate (s)", "RTF");
 }
@@ -186,12 +197,86 @@ static void print_line(const nrt_ctx *ctx, int64_t b, const inst_run *ir)
     fflush(stderr);
 }
 
+/* The manifest's grid: "sweep": [{"name": "P.x", "values": [v0, ...]}, ...], each value
+ * in the unit the model declared the parameter in (as each instance's "parameters"). */
+static void write_grid(nrt_ctx *ctx, FILE *f)
+{
+    fputs(",\n  \"sweep\": [", f);
+    for (int i = 0; i < ctx->nsweeps; i++) {
+        const char *name;
+        double v;
+        nrt_sweep_value(ctx, i, 0, &v, &name);
+        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+        nrt_json_str(f, name);
+        fputs(", \"values\": [", f);
+        for (int64_t k = 0; k < ctx->sweep_n[i]; k++) {
+            nrt_sweep_value(ctx, i, k, &v, &name);
+            fputs(k ? ", " : "", f);
+            nrt_json_num(f, v);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]", f);
+}
+
+/* Instance b's swept values: `, "values": {"P.x": v, ...}` (json), else `,v,...` (csv). */
+static void write_values(nrt_ctx *ctx, FILE *f, int64_t b, int csv)
+{
+    for (int i = 0; i < ctx->nsweeps; i++) {
+        const char *name;
+        double v;
+        nrt_sweep_value(ctx, i, nrt_sweep_index(ctx, b, i), &v, &name);
+        if (!csv) {
+            fputs(i ? ", " : ", \"values\": {", f);
+            nrt_json_str(f, name);
+            fputs(": ", f);
+        } else
+            fputc(',', f);
+        nrt_json_num(f, v);
+    }
+    if (!csv && ctx->nsweeps)
+        fputc('}', f);
+}
+
+/* <base>/instances.csv: a row per started instance, its seed, swept values, exit status and
+ * spikes (empty when it reported none). */
+static nrt_status write_csv(nrt_ctx *ctx, const char *base, const inst_run *runs, int64_t nrun)
+{
+    char path[4200], tmp[4208];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/instances.csv", base);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(f = fopen(tmp, "w"))) {
+        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno));
+        return NRT_EIO;
+    }
+    fputs("index,folder,seed", f);
+    for (int i = 0; i < ctx->nsweeps; i++) {
+        const char *name;
+        double v;
+        nrt_sweep_value(ctx, i, 0, &v, &name);
+        fprintf(f, ",%s", name);
+    }
+    fputs(",exit_status,spikes\n", f);
+    for (int64_t b = 0; b < nrun; b++) {
+        fprintf(f, "%lld,instance_%lld,%llu", (long long)b, (long long)b,
+                (unsigned long long)runs[b].seed);
+        write_values(ctx, f, b, 1);
+        fprintf(f, ",%d,", runs[b].status);
+        if (runs[b].reported)
+            fprintf(f, "%lld", (long long)runs[b].r.spikes);
+        fputc('\n', f);
+    }
+    return nrt_commit_file(ctx, f, tmp, path);
+}
+
 static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_run *runs,
                                      int64_t nrun, int interrupted, const char *run_as)
 {
     char path[4200], tmp[4208];
     FILE *f;
     int64_t b;
+    nrt_status st;
     if (snprintf(path, sizeof path, "%s/manifest.json", base) >= (int)sizeof path) {
         nrt_seterr(ctx, "path of manifest.json in '%s' is too long", base);
         return NRT_EINVAL;
@@ -209,20 +294,22 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
     nrt_json_num(f, ctx->dt);
     fputs(",\n  \"run_as\": ", f);
     nrt_json_str(f, run_as);
-    if (ctx->sweep) {
-        fputs(",\n  \"sweep\": ", f);
-        nrt_json_str(f, ctx->sweep);
-    }
+    if (ctx->nsweeps)
+        write_grid(ctx, f);
+    if (ctx->nsweeps || ctx->seeds_given)
+        fprintf(f, ",\n  \"seeds\": %lld", (long long)ctx->seeds);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"seed_rule\": \"%s\",\n"
             "  \"total_steps\": %lld,\n  \"instances_requested\": %lld,\n"
             "  \"interrupted\": %s,\n  \"instances\": [",
-            (unsigned long long)ctx->seed, ctx->sweep ? "seed" : "seed + index", (long long)ctx->total_steps,
+            (unsigned long long)ctx->seed, seed_rule(ctx), (long long)ctx->total_steps,
             (long long)ctx->instances, interrupted ? "true" : "false");
     for (b = 0; b < nrun; b++) {
         const inst_run *ir = &runs[b];
         fprintf(f, "%s    {\"index\": %lld, \"folder\": \"instance_%lld\", \"seed\": %llu, "
                 "\"exit_status\": %d", b ? ",\n" : "\n", (long long)b, (long long)b,
                 (unsigned long long)ir->seed, ir->status);
+        if (ctx->nsweeps)
+            write_values(ctx, f, b, 0);
         if (ir->reported) {
             double sim_s = (double)ir->r.completed_steps * ctx->dt * 1e-3;
             fprintf(f, ",\n     \"completed_steps\": %lld, \"interrupted\": %s, \"spikes\": %lld,"
@@ -239,7 +326,8 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
         fputc('}', f);
     }
     fputs(nrun ? "\n  ]\n}\n" : "]\n}\n", f);
-    return nrt_commit_file(ctx, f, tmp, path);
+    st = nrt_commit_file(ctx, f, tmp, path);
+    return st == NRT_OK ? write_csv(ctx, base, runs, nrun) : st;
 }
 
 /* Contract: see rt_internal.h. */
@@ -247,7 +335,6 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
 {
     static char base[4096];
     const int64_t B = ctx->instances;
-    const uint64_t seed0 = ctx->seed;
     const int quiet = ctx->quiet;
     inst_run *runs;
     const int64_t jobs = ctx->jobs < B ? ctx->jobs : B;
@@ -274,7 +361,7 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
         while (running < jobs && next < B && !ctx->stop_requested && !sys_err) {
             int fds[2];
             inst_run *ir = &runs[next];
-            ir->seed = ctx->sweep ? seed0 : seed0 + (uint64_t)next;
+            ir->seed = nrt_instance_seed(ctx, next);
             if (pipe(fds) != 0) {
                 nrt_seterr(ctx, "cannot start instance %lld: pipe: %s", (long long)next,
                            strerror(errno));
@@ -366,14 +453,14 @@ nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child)
     memcpy(child, parent, sizeof *child);
     child->recs = NULL;
     child->errmsg[0] = '\0';
-    if (parent->sweep && parent->nparams) {   /* a table of run-time parameters of its own */
+    if (parent->nsweeps && parent->nparams) {   /* a table of run-time parameters of its own */
         child->params = (nrt_param *)nrt_alloc(child, (size_t)parent->nparams * sizeof *child->params,
                                                "run-time parameters");
         if (!child->params)
             return NRT_ENOMEM;
         memcpy(child->params, parent->params, (size_t)parent->nparams * sizeof *child->params);
     }
-    st = instance_of(child, parent->out_dir, b, parent->sweep ? parent->seed : parent->seed + (uint64_t)b);
+    st = instance_of(child, parent->out_dir, b, nrt_instance_seed(parent, b));
     return st == NRT_OK ? nrt_sweep_apply(child, b) : st;
 }
 

@@ -73,6 +73,10 @@ int nrt_make_dirs(const char *dir);
 
 /* A run-time parameter's value in the unit the model declared (rt_set.c), that unit in *unit. */
 double nrt_param_declared(const nrt_param *p, const char **unit);
+/* --sweep grids (rt_set.c): value k of sweep i in its parameter's declared unit into *v and
+ * the parameter's name into *name; and instance b's index into sweep i's values. */
+void nrt_sweep_value(nrt_ctx *ctx, int i, int64_t k, double *v, const char **name);
+int64_t nrt_sweep_index(const nrt_ctx *ctx, int64_t b, int i);
 
 /* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
 int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);

@@ -199,43 +199,50 @@ double nrt_param_declared(const nrt_param *p, const char **unit)
     return p->value / sc;
 }
 
-/* The text of value b of ctx->sweep ("NAME=V0,V1,..."): NAME=Vb into buf; 0 when there is
- * no value b. */
-static int sweep_arg(const nrt_ctx *ctx, int64_t b, char *buf, size_t n)
+/* The text of value k of sweep i ("NAME=V0,V1,..."): NAME=Vk into buf; 0 when there is
+ * no value k. */
+static int sweep_arg(const nrt_ctx *ctx, int i, int64_t k, char *buf, size_t n)
 {
-    const char *eq = strchr(ctx->sweep, '='), *v;
-    int64_t k = 0;
+    const char *sw = ctx->sweep[i], *eq = strchr(sw, '='), *v;
+    int64_t j = 0;
     if (!eq)
         return 0;
-    for (v = eq + 1; k < b; k++) {
+    for (v = eq + 1; j < k; j++) {
         v = strchr(v, ',');
         if (!v)
             return 0;
         v++;
     }
     size_t len = strcspn(v, ",");
-    if ((size_t)(eq - ctx->sweep) + 1 + len + 1 > n)
+    if ((size_t)(eq - sw) + 1 + len + 1 > n)
         return 0;
-    snprintf(buf, n, "%.*s=%.*s", (int)(eq - ctx->sweep), ctx->sweep, (int)len, v);
+    snprintf(buf, n, "%.*s=%.*s", (int)(eq - sw), sw, (int)len, v);
     return 1;
 }
 
-/* Contract: see neurort.h. */
-int64_t nrt_sweep_count(nrt_ctx *ctx)
+/* The parameter sweep i names, or NULL. */
+static nrt_param *sweep_param(const nrt_ctx *ctx, int i)
+{
+    const char *eq = strchr(ctx->sweep[i], '=');
+    return eq ? param_named(ctx, ctx->sweep[i], (size_t)(eq - ctx->sweep[i])) : NULL;
+}
+
+/* How many values sweep i lists, each checked as --set checks it; 0 with errmsg. */
+static int64_t sweep_count1(nrt_ctx *ctx, int i)
 {
     char arg[512];
     int64_t n = 0;
-    const char *eq = strchr(ctx->sweep, '=');
-    if (!eq || eq == ctx->sweep || !eq[1]) {
+    const char *sw = ctx->sweep[i], *eq = strchr(sw, '=');
+    if (!eq || eq == sw || !eq[1]) {
         nrt_seterr(ctx, "invalid '--sweep %s' (expected NAME=V0,V1,..., e.g. --sweep P.tau_m=10ms,20ms)",
-                   ctx->sweep);
+                   sw);
         return 0;
     }
-    while (sweep_arg(ctx, n, arg, sizeof arg)) {
-        nrt_param *p = param_named(ctx, arg, (size_t)(eq - ctx->sweep));
+    while (sweep_arg(ctx, i, n, arg, sizeof arg)) {
+        nrt_param *p = sweep_param(ctx, i);
         const double saved = p ? p->value : 0;
         if (arg[strlen(arg) - 1] == '=') {
-            nrt_seterr(ctx, "invalid '--sweep %s': value %lld is empty", ctx->sweep, (long long)n);
+            nrt_seterr(ctx, "invalid '--sweep %s': value %lld is empty", sw, (long long)n);
             return 0;
         }
         if (nrt_param_set(ctx, arg) != NRT_OK)   /* checked as --set checks it, then undone */
@@ -244,19 +251,74 @@ int64_t nrt_sweep_count(nrt_ctx *ctx)
         n++;
     }
     if (n == 0)
-        nrt_seterr(ctx, "invalid '--sweep %s' (expected NAME=V0,V1,...)", ctx->sweep);
+        nrt_seterr(ctx, "invalid '--sweep %s' (expected NAME=V0,V1,...)", sw);
     return n;
+}
+
+/* Contract: see neurort.h. */
+int64_t nrt_sweep_count(nrt_ctx *ctx)
+{
+    int64_t points = 1;
+    for (int i = 0; i < ctx->nsweeps; i++) {
+        const int64_t n = sweep_count1(ctx, i);
+        if (n == 0)
+            return 0;
+        for (int j = 0; j < i; j++)
+            if (sweep_param(ctx, j) == sweep_param(ctx, i)) {
+                nrt_seterr(ctx, "'--sweep %s': '%s' is already swept (one --sweep per parameter; "
+                           "several parameters make a grid)", ctx->sweep[i], sweep_param(ctx, i)->name);
+                return 0;
+            }
+        if (n > 1000000 / points) {
+            nrt_seterr(ctx, "the --sweep grid has more than 1000000 points");
+            return 0;
+        }
+        ctx->sweep_n[i] = n;
+        points *= n;
+    }
+    return points;
+}
+
+/* Contract: see rt_internal.h. */
+void nrt_sweep_value(nrt_ctx *ctx, int i, int64_t k, double *v, const char **name)
+{
+    char arg[512];
+    nrt_param *p = sweep_param(ctx, i);
+    const char *unit;
+    const double saved = p->value;
+    *name = p->name;
+    *v = 0;
+    if (sweep_arg(ctx, i, k, arg, sizeof arg) && nrt_param_set(ctx, arg) == NRT_OK)
+        *v = nrt_param_declared(p, &unit);
+    p->value = saved;
+}
+
+/* Contract: see rt_internal.h. The last sweep varies fastest, the seeds faster still. */
+int64_t nrt_sweep_index(const nrt_ctx *ctx, int64_t b, int i)
+{
+    int64_t p = b / (ctx->seeds > 0 ? ctx->seeds : 1);
+    for (int j = ctx->nsweeps - 1; j > i; j--)
+        p /= ctx->sweep_n[j];
+    return p % ctx->sweep_n[i];
 }
 
 /* Contract: see neurort.h. */
 nrt_status nrt_sweep_apply(nrt_ctx *ctx, int64_t b)
 {
     char arg[512];
-    if (!ctx->sweep)
-        return NRT_OK;
-    if (!sweep_arg(ctx, b, arg, sizeof arg)) {
-        nrt_seterr(ctx, "--sweep has no value for instance %lld", (long long)b);
-        return NRT_EINVAL;
+    for (int i = 0; i < ctx->nsweeps; i++) {
+        if (!sweep_arg(ctx, i, nrt_sweep_index(ctx, b, i), arg, sizeof arg)) {
+            nrt_seterr(ctx, "--sweep has no value for instance %lld", (long long)b);
+            return NRT_EINVAL;
+        }
+        if (nrt_param_set(ctx, arg) != NRT_OK)
+            return NRT_EINVAL;
     }
-    return nrt_param_set(ctx, arg);
+    return NRT_OK;
+}
+
+/* Contract: see neurort.h. */
+uint64_t nrt_instance_seed(const nrt_ctx *ctx, int64_t b)
+{
+    return ctx->seed + (uint64_t)(b % (ctx->seeds > 0 ? ctx->seeds : 1));
 }
