@@ -45,7 +45,11 @@ def main():
     if top.get("seed") != seed or top.get("interrupted") is not False:
         errors.append(f"top-level manifest: seed {top.get('seed')}, interrupted {top.get('interrupted')}")
     sweep = os.environ.get("SWEEP")   # every instance has the seed, instance b value b
-    if sweep and (top.get("sweep") != sweep or top.get("seed_rule") != "seed"):
+    want_sweep = None
+    if sweep:   # NAME=V0,V1,...: the manifest lists the name and the values as numbers
+        name, vals = sweep.split("=", 1)
+        want_sweep = [{"name": name, "values": [float(v.rstrip("ms")) for v in vals.split(",")]}]
+    if sweep and (top.get("sweep") != want_sweep or top.get("seed_rule") != "seed"):
         errors.append(f"top-level manifest: sweep {top.get('sweep')!r}, seed rule {top.get('seed_rule')!r}")
     if not sweep and top.get("seed_rule") != "seed + index":
         errors.append(f"top-level manifest: seed rule {top.get('seed_rule')!r}")
