@@ -138,6 +138,10 @@ class Run:
         if by_file:
             return by_file[0]
         by_pop = [r for r in recs if r.get("population") == name]
+        if len(by_pop) > 1 and kind == "spikes" and name in self.populations:
+            # a population and views of it: the name means the whole population's recording
+            whole = [r for r in by_pop if r.get("population_size") == self.populations[name].size]
+            by_pop = whole if len(whole) == 1 else by_pop
         if len(by_pop) == 1:
             return by_pop[0]
         mf = self.path("manifest.json")
@@ -149,7 +153,9 @@ class Run:
                           % (mf, kind, name, what, ", ".join(have) or "none"))
 
     def spikes(self, pop):
-        """Spikes(t, i) of a spike recording, named by its population or its file name."""
+        """Spikes(t, i) of a spike recording, named by its file name or by its base population
+        (the recording of the whole population, where views of it are recorded too; a view's
+        recording is named by its file, since the manifest gives views no name)."""
         rec = self._find("spikes", pop, "recorded")
         t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"))
         return Spikes(t, i)
