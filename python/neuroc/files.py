@@ -46,8 +46,9 @@ def load_csv(path):
     return names, a
 
 
-def read_spikes(path, fmt):
-    """(t, i): t in ms (float64), i the neuron index (int64 for .csv and .h5, int32 for .npy)."""
+def read_spikes(path, fmt, group=None):
+    """(t, i): t in ms (float64), i the neuron index (int64 for .csv and .h5, int32 for .npy).
+    group: an .h5 file's SONATA group (the manifest's "group", /spikes/<population>)."""
     if fmt == "npy":
         a = load_npy(path, ("t", "i"))
         return np.ascontiguousarray(a["t"]), np.ascontiguousarray(a["i"])
@@ -63,7 +64,11 @@ def read_spikes(path, fmt):
         except ImportError:
             raise OutputError("%s: reading .h5 spike files needs h5py (Debian python3-h5py)" % path)
         with h5py.File(path, "r") as f:
-            g = f["spikes"][list(f["spikes"].keys())[0]]
+            if group is None and "spikes" in f and len(f["spikes"]) == 1:
+                group = "/spikes/" + list(f["spikes"].keys())[0]
+            if group is None or group not in f:
+                raise OutputError("%s: no SONATA group %s" % (path, group or "/spikes/<population>"))
+            g = f[group]
             return g["timestamps"][:].astype(np.float64), g["node_ids"][:].astype(np.int64)
     raise OutputError("%s: unknown format %r" % (path, fmt))
 

@@ -157,7 +157,7 @@ class Run:
         (the recording of the whole population, where views of it are recorded too; a view's
         recording is named by its file, since the manifest gives views no name)."""
         rec = self._find("spikes", pop, "recorded")
-        t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"))
+        t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"), rec.get("group"))
         return Spikes(t, i)
 
     def spike_trains(self, pop):

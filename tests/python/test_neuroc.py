@@ -264,6 +264,29 @@ class Wrappers(unittest.TestCase):
                       text(os.path.join(ROOT, "python", "pyproject.toml")))
 
 
+class SonataH5(unittest.TestCase):
+    def test_h5_spikes(self):
+        model = os.path.join(WORK, "net_h5.neuro")
+        with open(model, "w") as f:
+            f.write(text(NET).replace('"stdlib/', '"%s/stdlib/' % ROOT) + 'record spikes of Q to "Q.h5"\n')
+        try:
+            s = neuroc.compile(model, os.path.join(WORK, "net_h5"))
+        except neuroc.CompileError as e:
+            self.assertIn("HDF5", str(e))
+            self.skipTest("neuroc built without HDF5")
+        r = s.run(os.path.join(WORK, "net_h5_out"), seed=3)
+        try:
+            import h5py  # noqa: F401
+        except ImportError:
+            with self.assertRaises(neuroc.OutputError) as e:
+                r.spikes("Q.h5")
+            self.assertIn("h5py", str(e.exception))
+            return
+        t, i = r.spikes("Q.h5")
+        q = r.spikes("Q.npy")
+        self.assertTrue(np.array_equal(t, q.t) and np.array_equal(i, q.i))
+
+
 class OpenCL(unittest.TestCase):
     def test_opencl_same_bits(self):
         try:
