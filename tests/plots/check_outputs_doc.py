@@ -5,7 +5,7 @@ output folder, and check that its first table names every file the run wrote.
 usage: check_outputs_doc.py NEUROC docs/outputs.md WORKDIR
 
 The ```neuro block is the model, run as the page says (`--out out --save-connectivity
---plot`). Each ```python block, unless its first line is `# fragment`, must run without an
+--plot`). Each ```python block (run with python/ on PYTHONPATH, for the neuroc package), unless its first line is `# fragment`, must run without an
 exception (its asserts hold) with the output folder as its working directory. Needs NumPy:
 exit 77 (skip) without it.
 """
@@ -52,12 +52,17 @@ def main():
     subprocess.run([neuroc, src, "-o", sim], check=True, stderr=subprocess.DEVNULL)
     out = os.path.join(work, "out")
     subprocess.run([sim, "--out", out, "--save-connectivity", "--plot", "--quiet"], check=True)
+    # the neuroc package's snippets import it from the source tree (python/)
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(doc))), "python")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (pkg, os.environ.get("PYTHONPATH")) if p))
     n = 0
     for info, text in bl:
         if info != "python" or text.lstrip().startswith("# fragment"):
             continue
         n += 1
-        r = subprocess.run([sys.executable, "-c", text], cwd=out, capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-c", text], cwd=out, capture_output=True, text=True,
+                           env=env)
         first = text.strip().split("\n")[1 if text.startswith("import") else 0][:60]
         if r.returncode != 0:
             fails += 1

@@ -1,0 +1,208 @@
+"""One run's output folder: the manifest and the recordings it lists."""
+import collections
+import json
+import os
+
+import numpy as np
+
+from . import files
+from .errors import OutputError
+
+Spikes = collections.namedtuple("Spikes", "t i")
+Spikes.__doc__ = """A spike recording: `t` (ms, float64) and `i` (the neuron's index within the
+recorded population or view), one entry per spike in time order. Unpacks as `t, i`."""
+
+Population = collections.namedtuple("Population", "name size spikes")
+Population.__doc__ = "A base population of the manifest: its name, size and total spikes."
+
+
+class State:
+    """A state recording (`record V, U of P[...] every T to "f.npy"`).
+
+    t          -- sample times, ms (float64), shape (samples,)
+    values     -- float64, samples x columns; the columns are variables outer, neurons inner
+                  (the .csv's order: V[0], V[1], ..., U[0], U[1], ...)
+    variables  -- the variable names
+    units      -- {variable: unit} in the internal system ("mV", "pA", "1"), "t": "ms"
+    neurons    -- the recorded neurons' indices within the recorded population or view
+                  (for `record w of PROJ`: the synapses, as rows of the connectivity)
+    population -- the base population's name (the projection's for synapse states)
+    file, every_steps, dt
+
+    s["V"] is the samples x neurons block of one variable.
+    """
+
+    def __init__(self, rec, t, values):
+        self.file = rec["file"]
+        self.population = rec.get("population")
+        self.variables = list(rec.get("variables", []))
+        self.units = dict(rec.get("units", {}))
+        self.neurons = np.asarray(rec.get("neurons", []), dtype=np.int64)
+        self.every_steps = rec.get("every_steps", 1)
+        self.dt = rec.get("dt_ms")
+        self.t = t
+        self.values = values
+
+    def __getitem__(self, var):
+        if var not in self.variables:
+            raise KeyError("%s records no variable %r (it has: %s)"
+                           % (self.file, var, ", ".join(self.variables)))
+        k, n = self.variables.index(var), len(self.neurons)
+        return self.values[:, k * n:(k + 1) * n]
+
+    def __repr__(self):
+        return "<%s %s: %s of %s, %d samples x %d columns>" % (
+            type(self).__name__, self.file, ",".join(self.variables), self.population, len(self.t), self.values.shape[1])
+
+
+class Weights(State):
+    """A synapse-state recording (`record w of PROJ`): a State whose columns are synapses.
+    `pre` and `post` (int arrays, one per column, indices within the projection's pre- and
+    postsynaptic populations or views) come from connectivity_<PROJ>.npy, which the
+    simulator writes with --save-connectivity; without that file they are None.
+    `w` is values["w"]-like: the samples x synapses block of the first variable."""
+
+    def __init__(self, rec, t, values, conn):
+        State.__init__(self, rec, t, values)
+        self.projection = self.population
+        self.pre = self.post = None
+        if conn is not None:
+            if len(self.neurons) and self.neurons.max() >= len(conn):
+                raise OutputError("%s: synapse %d recorded, the connectivity file has %d"
+                                  % (self.file, self.neurons.max(), len(conn)))
+            self.pre = np.asarray(conn["pre"][self.neurons], dtype=np.int64)
+            self.post = np.asarray(conn["post"][self.neurons], dtype=np.int64)
+
+    @property
+    def w(self):
+        return self[self.variables[0]]
+
+
+class Run:
+    """A finished (or interrupted) run's output folder; made by neuroc.load(folder).
+
+    manifest    -- the raw manifest.json, a dict
+    dt          -- the time step, ms
+    duration    -- the simulated time, ms (completed_steps x dt)
+    seed, model, backend, parameters ({"P.x": value} in the declared units)
+    populations -- {name: Population(name, size, spikes)} for every base population; the
+                   manifest does not list views, so views are not among them (a spike
+                   recording of a view has its own size: recordings()[k]["population_size"])
+    """
+
+    def __init__(self, folder):
+        self.folder = os.path.abspath(folder)
+        path = os.path.join(folder, "manifest.json")
+        if not os.path.isfile(path):
+            raise OutputError("%s: no manifest.json (not a simulator's output folder, or the run "
+                              "did not finish writing it)" % path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                self.manifest = json.load(f)
+        except ValueError as e:
+            raise OutputError("%s: not valid JSON (%s)" % (path, e))
+        m = self.manifest
+        if "instances" in m:
+            raise OutputError("%s: a batch's manifest (--instances/--sweep): load it with "
+                              "neuroc.load(), which returns a Batch" % path)
+        for k in ("dt_ms", "populations", "recordings"):
+            if k not in m:
+                raise OutputError("%s: no key %r" % (path, k))
+        self.dt = float(m["dt_ms"])
+        self.steps = int(m.get("completed_steps", 0))
+        self.duration = self.steps * self.dt
+        self.seed = m.get("seed")
+        self.model = m.get("model")
+        self.backend = m.get("backend")
+        self.error = m.get("error")
+        self.interrupted = bool(m.get("interrupted"))
+        self.parameters = {k: v.get("value") for k, v in m.get("parameters", {}).items()}
+        self.populations = collections.OrderedDict(
+            (p["name"], Population(p["name"], int(p["size"]), int(p.get("spikes", 0))))
+            for p in m["populations"])
+
+    def __repr__(self):
+        return "<neuroc Run %s: %s, %g ms, %d recordings>" % (
+            self.folder, self.model, self.duration, len(self.manifest["recordings"]))
+
+    def path(self, name):
+        return os.path.join(self.folder, name)
+
+    def recordings(self, kind=None):
+        """The manifest's recordings (dicts), all or of one kind ("spikes" or "state")."""
+        return [r for r in self.manifest["recordings"] if kind is None or r.get("kind") == kind]
+
+    def _find(self, kind, name, what):
+        recs = self.recordings(kind)
+        by_file = [r for r in recs if r["file"] == name]
+        if by_file:
+            return by_file[0]
+        by_pop = [r for r in recs if r.get("population") == name]
+        if len(by_pop) > 1 and kind == "spikes" and name in self.populations:
+            # a population and views of it: the name means the whole population's recording
+            whole = [r for r in by_pop if r.get("population_size") == self.populations[name].size]
+            by_pop = whole if len(whole) == 1 else by_pop
+        if len(by_pop) == 1:
+            return by_pop[0]
+        mf = self.path("manifest.json")
+        if len(by_pop) > 1:
+            raise OutputError("%s: %d %s recordings of %r (%s): name the file"
+                              % (mf, len(by_pop), kind, name, ", ".join(r["file"] for r in by_pop)))
+        have = sorted(set(r.get("population") for r in recs) | set(r["file"] for r in recs))
+        raise OutputError("%s: no %s recording of %r (%s: %s)"
+                          % (mf, kind, name, what, ", ".join(have) or "none"))
+
+    def spikes(self, pop):
+        """Spikes(t, i) of a spike recording, named by its file name or by its base population
+        (the recording of the whole population, where views of it are recorded too; a view's
+        recording is named by its file, since the manifest gives views no name)."""
+        rec = self._find("spikes", pop, "recorded")
+        t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"), rec.get("group"))
+        return Spikes(t, i)
+
+    def spike_trains(self, pop):
+        """A list with one array of spike times (ms) per neuron of the recorded population or
+        view (its size is the manifest's population_size), in index order."""
+        rec = self._find("spikes", pop, "recorded")
+        t, i = self.spikes(rec["file"])
+        n = int(rec.get("population_size") or (i.max() + 1 if len(i) else 0))
+        order = np.argsort(i, kind="stable")
+        bounds = np.searchsorted(i[order], np.arange(n + 1))
+        ts = t[order]
+        return [ts[bounds[k]:bounds[k + 1]] for k in range(n)]
+
+    def _state(self, rec):
+        ncol = len(rec.get("neurons", []))
+        return files.read_state(self.path(rec["file"]), rec.get("format", "npy"),
+                                rec.get("variables", []), ncol)
+
+    def state(self, name):
+        """The State of a state recording, named by its file or by its population."""
+        rec = self._find("state", name, "recorded")
+        t, vals = self._state(rec)
+        if rec.get("population") not in self.populations:
+            return Weights(rec, t, vals, self._conn_or_none(rec.get("population")))
+        return State(rec, t, vals)
+
+    def _conn_or_none(self, proj):
+        p = self.path("connectivity_%s.npy" % proj)
+        return files.read_connectivity(p) if os.path.isfile(p) else None
+
+    def weights(self, proj):
+        """The Weights of a `record w of PROJ` recording (named by the projection or the file),
+        with pre and post from connectivity_<PROJ>.npy when the run saved it."""
+        rec = self._find("state", proj, "projections with recorded synapse states")
+        if rec.get("population") in self.populations:
+            raise OutputError("%s: %s records neurons of population %r, not synapses"
+                              % (self.path("manifest.json"), rec["file"], rec["population"]))
+        t, vals = self._state(rec)
+        return Weights(rec, t, vals, self._conn_or_none(rec["population"]))
+
+    def connectivity(self, proj):
+        """The synapses of projection PROJ as saved by --save-connectivity: a record array
+        with fields pre, post, w (internal units) and delay (steps), sorted by pre, post."""
+        p = self.path("connectivity_%s.npy" % proj)
+        if not os.path.isfile(p):
+            raise OutputError("%s: no such file (run the simulator with --save-connectivity; "
+                              "or no projection %r)" % (p, proj))
+        return files.read_connectivity(p)
