@@ -14,7 +14,10 @@ class Batch:
     """A batch made by neuroc.load(folder) on a --instances/--sweep output folder.
 
     manifest   -- the raw top-level manifest.json
-    sweep      -- the --sweep argument ("P.x=V0,V1,...") or None
+    sweep      -- the swept parameters, one {"name": "P.x", "values": [...]} per --sweep
+                  option (in the declared unit; several make a grid, the last varying
+                  fastest), or None
+    seeds      -- --seeds K, or None
     table      -- one dict per instance started: index, folder, seed, exit_status,
                   completed_steps, interrupted, spikes, rtf, and the swept parameters'
                   values ("P.x": value, in the declared unit) from the manifest's per-instance
@@ -27,6 +30,7 @@ class Batch:
         self.folder = os.path.abspath(folder)
         self.manifest = manifest
         self.sweep = manifest.get("sweep")
+        self.seeds = manifest.get("seeds")
         self.dt = manifest.get("dt_ms")
         self.interrupted = bool(manifest.get("interrupted"))
         self._table = None

@@ -64,15 +64,17 @@ class Simulator:
     def __repr__(self):
         return "<neuroc Simulator %s>" % self.path
 
-    def run(self, out_dir, seed=None, set=None, sweep=None, instances=None, jobs=None,
-            save_connectivity=False, quiet=True, args=(), env=None):
+    def run(self, out_dir, seed=None, set=None, sweep=None, seeds=None, instances=None,
+            jobs=None, save_connectivity=False, quiet=True, args=(), env=None):
         """Run it into OUT_DIR and return the loaded output: a Run, or a Batch for
         instances/sweep.
 
         seed       -- the seed (default: the model's)
         set        -- {"P.x": "15ms", ...}: --set P.x=15ms for each (values as strings with
                       their unit, or numbers for dimensionless parameters)
-        sweep      -- {"P.x": ["10ms", "20ms", ...]}: --sweep P.x=10ms,20ms,...
+        sweep      -- {"P.x": ["10ms", "20ms", ...], ...}: --sweep P.x=10ms,20ms,... for each;
+                      several make a grid, the last varying fastest
+        seeds      -- --seeds K: every point (or the plain run) with seeds seed .. seed+K-1
         instances  -- --instances B;  jobs: --jobs J
         save_connectivity -- --save-connectivity;  quiet: --quiet;  args: more arguments
         Raises RunError (with the simulator's error output and exit status) when it fails.
@@ -85,6 +87,8 @@ class Simulator:
             cmd.append("--set=%s=%s" % (k, v))
         for k, vs in (sweep or {}).items():
             cmd.append("--sweep=%s=%s" % (k, ",".join(str(v) for v in vs)))
+        if seeds is not None:
+            cmd += ["--seeds", str(seeds)]
         if instances is not None:
             cmd += ["--instances", str(instances)]
         if jobs is not None:

@@ -190,7 +190,7 @@ class Batches(unittest.TestCase):
         b = sim(LIF).run(out, sweep={"P.tau_m": ["10ms", "20ms", "30ms"]}, seed=4)
         self.assertIsInstance(b, neuroc.Batch)
         self.assertEqual(len(b), 3)
-        self.assertEqual(b.sweep, "P.tau_m=10ms,20ms,30ms")
+        self.assertEqual(b.sweep, [{"name": "P.tau_m", "values": [10, 20, 30]}])
         tab = b.table
         self.assertEqual([r["P.tau_m"] for r in tab], [10, 20, 30])
         self.assertEqual([r["seed"] for r in tab], [4, 4, 4])
@@ -205,13 +205,18 @@ class Batches(unittest.TestCase):
         self.assertEqual(len(list(b)), 3)
         with self.assertRaises(neuroc.OutputError):
             b.instance(7)
-        # the per-instance "values" of the manifest, and instances.csv, when a neuroc writes them
+        # the per-instance "values" of the manifest, else instances.csv
         m = dict(b.manifest)
         m["instances"] = [dict(e, values={"P.tau_m": 100 + e["index"]}) for e in m["instances"]]
         self.assertEqual([r["P.tau_m"] for r in neuroc.Batch(out, m).table], [100, 101, 102])
         v = os.path.join(WORK, "sweep_csv")
         shutil.rmtree(v, ignore_errors=True)
         shutil.copytree(out, v)
+        self.assertTrue(all("values" in e for e in b.manifest["instances"]))
+        m = dict(b.manifest)           # a manifest without "values": instances.csv's are read
+        m["instances"] = [{k: x for k, x in e.items() if k != "values"} for e in m["instances"]]
+        with open(os.path.join(v, "manifest.json"), "w") as f:
+            json.dump(m, f)
         with open(os.path.join(v, "instances.csv"), "w") as f:
             f.write("index,seed,P.tau_m\n0,4,7\n1,4,8\n2,4,9\n")
         self.assertEqual([r["P.tau_m"] for r in neuroc.load(v).table], [7, 8, 9])
@@ -222,6 +227,16 @@ class Batches(unittest.TestCase):
                 b.to_pandas()
         else:
             self.assertEqual(list(b.to_pandas()["P.tau_m"]), [10, 20, 30])
+
+    def test_sweep_seeds(self):
+        out = os.path.join(WORK, "sweep_seeds")
+        b = sim(LIF).run(out, sweep={"P.tau_m": ["10ms", "20ms"]}, seeds=2, seed=4)
+        self.assertEqual(b.seeds, 2)
+        tab = b.table
+        self.assertEqual([r["P.tau_m"] for r in tab], [10, 10, 20, 20])
+        self.assertEqual([r["seed"] for r in tab], [4, 5, 4, 5])
+        for r in tab:
+            self.assertEqual(b.instance(r["index"]).seed, r["seed"])
 
     def test_instances(self):
         b = sim(LIF).run(os.path.join(WORK, "inst"), instances=2, seed=9, set={"P.tau_m": "12ms"})
