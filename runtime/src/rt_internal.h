@@ -16,20 +16,6 @@
 #define NRT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NRT_PRINTF(a, b)
-/* snprintf(out, n, "%.9g", x) and snprintf(out, n, "%.*f", decimals, x), the same bytes and
- * return value, several times faster (rt_fmt.c; the CSV recordings). */
-int nrt_fmt_g9(char *out, size_t n, double x);
-int nrt_fmt_fixed(char *out, size_t n, double x, int decimals);
-/* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
-int nrt_make_dirs(const char *dir);
-
-/* A run-time parameter's value in the unit the model declared (rt_set.c), that unit in *unit. */
-double nrt_param_declared(const nrt_param *p, const char **unit);
-
-/* --checkpoint-at and --resume (rt_ckpt.c): see their contracts there. */
-int nrt_ckpt_parse_at(nrt_ctx *ctx, const char *s, int64_t *step);
-int nrt_ckpt_open(nrt_ctx *ctx, const char *dir, int seed_given);
-
 #endif
 
 /* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
