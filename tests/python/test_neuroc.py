@@ -22,7 +22,10 @@ except ImportError:
     print("skipped: no NumPy")
     sys.exit(77)
 
-import neuroc
+# the package of this source tree, ahead of any installed one
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "python"))
+import neuroc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -59,7 +59,9 @@ assert np.array_equal(t, raw["t"]) and np.array_equal(i, raw["i"])
 assert r.state("VU.npy").values.shape == (400, 6)
 print("ok    a fresh interpreter imports", neuroc.__file__, "and loads", len(t), "spikes of P")
 """
-    env = dict(os.environ, PYTHONPATH=target, PYTHONNOUSERSITE="1")
+    # the installed copy first; the rest of the path stays (NumPy may come from there)
+    path = os.pathsep.join(p for p in [target, os.environ.get("PYTHONPATH", "")] if p)
+    env = dict(os.environ, PYTHONPATH=path, PYTHONNOUSERSITE="1")
     r = subprocess.run([sys.executable, "-c", code, target, out], cwd=work, env=env,
                        capture_output=True, text=True)
     sys.stdout.write(r.stdout)
