@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_instances import data_of, strip_timing  # noqa: E402
+from check_instances import against_single, all_distinct  # noqa: E402
 
 RATES, CS, K = [20, 45], [200, 250, 300], 2
 
@@ -44,24 +44,12 @@ def main():
                         errors.append(f"instance {b}: manifest '{k}' is {inst.get(k)!r}, expected {v!r}")
                 idir = os.path.join(batch, f"instance_{b}")
                 sdir = os.path.join(work, f"single_{b}")
-                with open(os.path.join(idir, "manifest.json")) as f:
-                    mi = json.load(f)
-                with open(os.path.join(sdir, "manifest.json")) as f:
-                    ms = json.load(f)
-                if strip_timing(mi) != strip_timing(ms):
-                    errors.append(f"instance {b}: manifest differs from the single run's")
+                mi, _, blob = against_single(b, idir, sdir, errors)
                 spikes = sum(p["spikes"] for p in mi.get("populations", []))
                 row = [str(b), f"instance_{b}", str(seed_b), str(r), str(c), "0", str(spikes)]
                 if b + 1 >= len(rows) or rows[b + 1] != row:
                     errors.append(f"instances.csv: row {b} is {rows[b + 1] if b + 1 < len(rows) else None}, "
                                   f"expected {row}")
-                blob = b""
-                for name in sorted(x["file"] for x in ms.get("recordings", [])):
-                    hi, di = data_of(os.path.join(idir, name))
-                    hs, ds = data_of(os.path.join(sdir, name))
-                    if hi != hs or di != ds:
-                        errors.append(f"instance {b}: {name} differs from its single run")
-                    blob += di
                 datas.append(blob)
                 print(f"instance {b} (seed {seed_b}, S.rate {r} Hz, T.C {c} pF): {spikes} spikes, "
                       "identical to the single run")
@@ -69,10 +57,7 @@ def main():
     if len(rows) != b + 1 or len(top.get("instances", [])) != b:
         errors.append(f"{len(rows) - 1} rows in instances.csv, {len(top.get('instances', []))} "
                       f"instances in the manifest, expected {b}")
-    for a in range(b):
-        for c in range(a + 1, b):
-            if datas[a] == datas[c]:
-                errors.append(f"instances {a} and {c} recorded the same data")
+    all_distinct(datas, errors)
     if errors:
         print("\n".join("FAIL: " + e for e in errors))
         return 1

@@ -34,6 +34,37 @@ def strip_timing(m):
     return m
 
 
+def against_single(b, idir, sdir, errors):
+    """Instance b's folder against its single run's: the manifests (timings aside) and every
+    recording's header and data. Returns both manifests and the instance's data bytes."""
+    with open(os.path.join(idir, "manifest.json")) as f:
+        mi = json.load(f)
+    with open(os.path.join(sdir, "manifest.json")) as f:
+        ms = json.load(f)
+    if strip_timing(mi) != strip_timing(ms):
+        errors.append(f"instance {b}: manifest differs from the single run's")
+    files = sorted(r["file"] for r in ms.get("recordings", []))
+    if not files:
+        errors.append(f"instance {b}: the model records nothing")
+    blob = b""
+    for name in files:
+        hi, di = data_of(os.path.join(idir, name))
+        hs, ds = data_of(os.path.join(sdir, name))
+        if hi != hs or di != ds:
+            errors.append(f"instance {b}: {name} differs from its single run"
+                          f" ({len(di)} vs {len(ds)} data bytes)")
+        blob += di
+    return mi, ms, blob
+
+
+def all_distinct(datas, errors, why=""):
+    """Every two instances recorded different data."""
+    for a in range(len(datas)):
+        for b in range(a + 1, len(datas)):
+            if datas[a] == datas[b]:
+                errors.append(f"instances {a} and {b} recorded the same data{why}")
+
+
 def main():
     work, B, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     batch = os.path.join(work, "batch")
@@ -65,36 +96,17 @@ def main():
                 errors.append(f"instance {b}: manifest '{k}' is {inst.get(k)!r}, expected {v!r}")
         idir = os.path.join(batch, f"instance_{b}")
         sdir = os.path.join(work, f"single_{b}")
-        with open(os.path.join(idir, "manifest.json")) as f:
-            mi = json.load(f)
-        with open(os.path.join(sdir, "manifest.json")) as f:
-            ms = json.load(f)
-        if strip_timing(mi) != strip_timing(ms):
-            errors.append(f"instance {b}: manifest differs from the single run's")
+        mi, ms, blob = against_single(b, idir, sdir, errors)
         if mi.get("seed") != (seed if sweep else seed + b):
             errors.append(f"instance {b}: its manifest has seed {mi.get('seed')}")
         spikes = sum(p["spikes"] for p in mi.get("populations", []))
         if inst.get("spikes") != spikes or inst.get("completed_steps") != mi.get("completed_steps"):
             errors.append(f"instance {b}: top-level spikes/steps {inst.get('spikes')}/"
                           f"{inst.get('completed_steps')} != its manifest's {spikes}/{mi.get('completed_steps')}")
-        files = sorted(r["file"] for r in ms.get("recordings", []))
-        if not files:
-            errors.append(f"instance {b}: the model records nothing")
-        blob = b""
-        for name in files:
-            hi, di = data_of(os.path.join(idir, name))
-            hs, ds = data_of(os.path.join(sdir, name))
-            if hi != hs or di != ds:
-                errors.append(f"instance {b}: {name} differs from its single run"
-                              f" ({len(di)} vs {len(ds)} data bytes)")
-            blob += di
         datas.append(blob)
-        print(f"instance {b} (seed {seed if sweep else seed + b}): {len(files)} recordings, {len(blob)} data bytes, "
+        print(f"instance {b} (seed {seed if sweep else seed + b}): {len(ms.get('recordings', []))} recordings, {len(blob)} data bytes, "
               f"{spikes} spikes: identical to the single run")
-    for a in range(B):
-        for b in range(a + 1, B):
-            if datas[a] == datas[b]:
-                errors.append(f"instances {a} and {b} recorded the same data: the seed rule is not applied")
+    all_distinct(datas, errors, ": the seed rule is not applied")
     if errors:
         print("\n".join("FAIL: " + e for e in errors))
         return 1
