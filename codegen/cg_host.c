@@ -46,6 +46,19 @@ const char *cg_spikes_open(const IrRecord *rec)
 }
 
 /* Contract: see codegen.h. */
+void cg_rec_view(Out *o, const IrRecord *rec, int r)
+{
+    if (rec->proj || (!rec->view_name && rec->view.offset == 0 && rec->view.size == rec->view.pop->size))
+        return;
+    StrBuf n = {0};
+    if (rec->view_name)
+        cg_cstring(rec->view_name, &n);
+    out_line(o, "nrt_rec_view(rec%d, %s%s%s, %lld);", r, n.s ? "\"" : "NULL", n.s ? n.s : "", n.s ? "\"" : "",
+             (long long)rec->view.offset);
+    sb_free(&n);
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)
@@ -106,6 +119,13 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
         cg_cstring(m->pops[i]->name, &pn);
         out_line(o, "nrt_pop_register(&ctx, \"%s\", %lld);", pn.s, (long long)m->pops[i]->size);
         sb_free(&pn);
+    }
+    for (int v = 0; v < m->nviews; v++) {   /* declared views (the summary, manifest.json) */
+        StrBuf vn = {0};
+        cg_cstring(m->views[v].name, &vn);
+        out_line(o, "nrt_view_register(&ctx, \"%s\", %d, %lld, %lld);", vn.s, m->views[v].view.pop->id,
+                 (long long)m->views[v].view.offset, (long long)m->views[v].view.size);
+        sb_free(&vn);
     }
     sb_free(&b);
 }

@@ -300,7 +300,15 @@ typedef struct IrRecord {
     int nidx;
     int64_t every;                /* steps */
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
+    const char *view_name;        /* the declared view recorded (`record spikes of exc`), or NULL */
 } IrRecord;
+
+/* A declared view (`population exc = P[0:80]`, an alias `population Q = P` too): the back
+ * ends hand the table to the runtime, whose summary and manifest report each view. */
+typedef struct IrNamedView {
+    const char *name;
+    IrView view;                  /* base population, offset in it, size */
+} IrNamedView;
 
 /* A run-time parameter (`runtime P.x`, docs/language.md): a settable scalar whose initial
  * value the simulator takes from `--set P.x=VALUE` at start-up, before anything reads it. */
@@ -330,6 +338,8 @@ typedef struct IrModel {
     IrRtParam *rtparams;          /* `runtime P.x`: scalars the simulator's --set may change */
     int nrtparams;
     int mpi;                      /* set by the driver for --mpi: emit the per-rank program */
+    IrNamedView *views;           /* declared views, in model order */
+    int nviews;
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

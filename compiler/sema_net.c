@@ -145,6 +145,14 @@ static void add_pop(Sema *S, IrPop *p)
     m->pops[m->npops++] = p;
 }
 
+/* A declared view, for the runtime's summary and manifest (IrModel.views). */
+static void add_view(Sema *S, const PopRef *ref)
+{
+    IrModel *m = S->m;
+    m->views = sema_grow(S->cc, m->views, m->nviews, sizeof *m->views);
+    m->views[m->nviews++] = (IrNamedView){ref->name, {ref->inst->pop, ref->off, ref->size}};
+}
+
 void sema_do_population(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -201,6 +209,7 @@ void sema_do_population(Sema *S, AstNode *it)
         if (!sema_resolve_target(S, atom, atom->name, atom->a, ref, NULL, NULL))
             return;
         ref->name = it->name;
+        add_view(S, ref);
     }
     Bind b = {0};
     b.name = it->name;
@@ -398,6 +407,8 @@ void sema_do_record(Sema *S, AstNode *it)
     }
     rec.spikes = it->flag;
     rec.view = (IrView){ref.inst->pop, ref.off, ref.size};
+    if (strcmp(ref.name, ref.inst->pop->name) != 0 && !(it->flag && t->a))
+        rec.view_name = ref.name;   /* a declared view, whole (not a slice of it) */
     if (it->flag) {
         if (!ref.inst->pop->has_spikes && sema_member(ref.inst->model, AST_SPIKE_WHEN, 0) == NULL) {
             error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,

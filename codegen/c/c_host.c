@@ -138,6 +138,7 @@ void cgc_records(Out *o, const IrModel *m)
             sb_free(&units);
         }
         out_line(o, "if (%s!rec%d) return -1;", m->mpi ? "root && " : "", r);
+        cg_rec_view(o, rec, r);
         sb_free(&f);
     }
     out_line(o, "return 0;");
@@ -168,6 +169,16 @@ static void emit_count_spikes(Out *o, const IrModel *m)
 {
     for (int i = 0; i < m->npops; i++)
         out_line(o, "ctx.pops[%d].spikes += %s_nspk;", i, m->pops[i]->cname);
+    for (int v = 0; v < m->nviews; v++) {   /* declared views: their part of the spike list */
+        const IrView *w = &m->views[v].view;
+        if (w->offset == 0 && w->size == w->pop->size) {
+            out_line(o, "ctx.views[%d].spikes += %s_nspk;", v, w->pop->cname);
+            continue;
+        }
+        out_line(o, "for (int64_t q = 0; q < %s_nspk; q++)", w->pop->cname);
+        out_line(o, "    ctx.views[%d].spikes += (uint64_t)(%s_spk[q] - %lld) < %lluu;", v, w->pop->cname,
+                 (long long)w->offset, (unsigned long long)w->size);
+    }
     out_line(o, "return 0;");
 }
 
@@ -419,6 +430,8 @@ void cgc_main(Out *o, const IrModel *m)
     out_close(o);
     out_blank(o);
     cg_main_open(o, m, "c", NULL);
+    if (m->nviews)
+        out_line(o, "ctx.view_spikes = 1; /* do_step counts each view's spikes */");
     if (m->mpi)
         emit_mpi_start(o, m);
     for (int i = 0; i < m->nrtparams; i++)

@@ -48,6 +48,15 @@ typedef struct nrt_pop_stat {
     int64_t spikes;               /* total spikes emitted */
 } nrt_pop_stat;
 
+/* A declared view of a population (`population exc = P[0:80]`), registered by the generated
+ * code after its base population (nrt_view_register). */
+typedef struct nrt_view_stat {
+    const char *name;
+    int pop;                      /* index of the base population in ctx->pops */
+    int64_t offset, size;         /* neurons offset .. offset + size - 1 of it */
+    int64_t spikes;               /* spikes of its neurons, when ctx->view_spikes */
+} nrt_view_stat;
+
 /* One run of a generated simulator. Fill model/default_* before nrt_init. */
 typedef struct nrt_ctx {
     /* set by the generated code before nrt_init */
@@ -148,6 +157,18 @@ typedef struct nrt_ctx {
         double synapses;
     } projs[NRT_MAX_POPS];
     int nprojs;
+    /* declared views (nrt_view_register): the summary, manifest.json and the plots report
+     * each; view_spikes, set by the generated code, says it counts their spikes (else the
+     * summary prints "-" and the manifest null) */
+    nrt_view_stat views[NRT_MAX_POPS];
+    int nviews;
+    int view_spikes;
+    struct nrt_conn_saved {       /* files nrt_conn_save wrote (manifest.json, plots), first
+                                   * NRT_MAX_POPS */
+        const char *name;         /* the projection */
+        int64_t synapses;
+    } conn_saved[NRT_MAX_POPS];
+    int nconn_saved;
 } nrt_ctx;
 
 /* --sweep and --seeds (rt_set.c): nrt_sweep_count checks every sweep (each value as --set
@@ -200,6 +221,9 @@ void nrt_param_usage(const nrt_ctx *ctx);
 
 /* Register a population for the summary; returns its index. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
+/* Register a declared view of population `pop` (its index) for the summary and manifest;
+ * returns its index (the first NRT_MAX_POPS are kept; -1 beyond). */
+int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, int64_t size);
 
 /* Host memory: zeroed; NULL with errmsg naming `what` and the size on failure. */
 void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what);
@@ -294,6 +318,9 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* The recording r is of the declared view `view` (NULL: an unnamed slice) at `offset` in
+ * its base population: manifest.json names it ("view", "offset"). Does nothing on NULL r. */
+void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset);
 /* The same into a SONATA spike file <out_dir>/<file> (.h5): datasets
  * /spikes/<pop>/timestamps (float64, attribute units = "ms") and node_ids (uint64, the
  * index within the recorded population or view), group attribute sorting = by_time.

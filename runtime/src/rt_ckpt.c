@@ -258,13 +258,14 @@ bad:
 /* The keys of the header's lines, each with its count of fields (key included); those
  * before K_ONCE occur exactly once. */
 enum { K_MODEL, K_HASH, K_BACKEND, K_SEED, K_DT, K_STEP, K_PHASE, K_TOTAL, K_ONCE,
-       K_PARAM = K_ONCE, K_SPIKES, K_SCALAR, K_ARRAY, K_COUNT };
+       K_PARAM = K_ONCE, K_SPIKES, K_VSPIKES, K_SCALAR, K_ARRAY, K_COUNT };
 static const struct ck_key {
     const char *key;
     int nf;
 } ck_keys[K_COUNT] = {
     {"model", 2}, {"hash", 2},  {"backend", 2}, {"seed", 2},   {"dt", 2},    {"step", 2},
-    {"phase", 2}, {"total_steps", 2}, {"param", 3}, {"spikes", 3}, {"scalar", 3}, {"array", 4},
+    {"phase", 2}, {"total_steps", 2}, {"param", 3}, {"spikes", 3}, {"view_spikes", 3},
+    {"scalar", 3}, {"array", 4},
 };
 
 /* Split the text after line 1 into h->lines. 0, or -1 with errmsg naming the line. */
@@ -657,6 +658,8 @@ static int write_state(nrt_ctx *ctx, int phase, const nrt_ckpt_item *it, int n, 
         text_printf(t, "param %s %.17g\n", ctx->params[i].name, ctx->params[i].value);
     for (i = 0; i < ctx->npops; i++)
         text_printf(t, "spikes %s %" PRId64 "\n", ctx->pops[i].name, ctx->pops[i].spikes);
+    for (i = 0; ctx->view_spikes && i < ctx->nviews; i++)
+        text_printf(t, "view_spikes %s %" PRId64 "\n", ctx->views[i].name, ctx->views[i].spikes);
     for (i = 0; i < n; i++) {
         if (it[i].type) {
             write_scalar(t, &it[i]);
@@ -794,6 +797,19 @@ static int spikes_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, int *se
     return 0;
 }
 
+/* A "view_spikes VIEW COUNT" line: the declared view's spike count (a view this program
+ * does not declare: ignored, as the model hash already matched). */
+static int view_spikes_line(nrt_ctx *ctx, const char *dir, const ck_line *ln)
+{
+    uint64_t v;
+    if (parse_count(ctx, dir, ln, 2, INT64_MAX, &v) != 0)
+        return -1;
+    for (int i = 0; i < ctx->nviews; i++)
+        if (strcmp(ctx->views[i].name, ln->f[1]) == 0)
+            ctx->views[i].spikes = (int64_t)v;
+    return 0;
+}
+
 /* A "scalar NAME VALUE" or "array NAME BYTES CRC" line into item it (unread so far). 0; -2
  * with errmsg where the array's size is not the program's; -1 with errmsg otherwise. */
 static int item_line(nrt_ctx *ctx, const char *dir, const ck_line *ln, const nrt_ckpt_item *it)
@@ -840,6 +856,11 @@ static int load_state(nrt_ctx *ctx, const char *dir, const ck_header *h,
         const int scalar = strcmp(ln->f[0], "scalar") == 0;
         if (strcmp(ln->f[0], "spikes") == 0) {
             if (spikes_line(ctx, dir, ln, pop_seen) != 0)
+                return -1;
+            continue;
+        }
+        if (strcmp(ln->f[0], "view_spikes") == 0) {
+            if (view_spikes_line(ctx, dir, ln) != 0)
                 return -1;
             continue;
         }

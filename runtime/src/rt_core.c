@@ -90,6 +90,21 @@ int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size)
     return ctx->npops++;
 }
 
+/* Contract: see neurort.h. The generated code registers a view after its base population;
+ * a view's spike count starts at 0 (a checkpoint's "view_spikes" line may set it). */
+int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, int64_t size)
+{
+    if (ctx->nviews >= NRT_MAX_POPS)
+        return -1;
+    nrt_view_stat *v = &ctx->views[ctx->nviews];
+    v->name = name;
+    v->pop = pop;
+    v->offset = offset;
+    v->size = size;
+    v->spikes = 0;
+    return ctx->nviews++;
+}
+
 /* Contract: zeroed block of `bytes` bytes (at least 1), or NULL with errmsg
  * "out of memory allocating <what> (<bytes> bytes)". Free with nrt_free. */
 void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what)

@@ -989,5 +989,10 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
             remove(path);                      /* no .npy whose header lies about its rows */
         return NRT_EIO;
     }
+    if (ctx->nconn_saved < NRT_MAX_POPS) {     /* listed in manifest.json */
+        ctx->conn_saved[ctx->nconn_saved].name = name;
+        ctx->conn_saved[ctx->nconn_saved].synapses = c->nnz;
+        ctx->nconn_saved++;
+    }
     return NRT_OK;
 }

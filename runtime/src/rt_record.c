@@ -52,6 +52,9 @@ struct nrt_rec {
     int err;                      /* errno of a failed write; 0 while healthy */
     const nrt_rec_sink *sink;     /* FMT_SINK: the writer of the rows (rt_hdf5.c) */
     void *sink_h;                 /* its handle; NULL once closed */
+    int has_view;                 /* nrt_rec_view: a view of pop ... */
+    const char *view;             /* ... its declared name (NULL: an unnamed slice) */
+    int64_t view_offset;          /* ... at this offset */
 };
 
 static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
@@ -690,6 +693,16 @@ void nrt_json_num(FILE *f, double x)
     json_num(f, x);
 }
 
+/* Contract: see neurort.h. */
+void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset)
+{
+    if (!r)
+        return;
+    r->has_view = 1;
+    r->view = view;
+    r->view_offset = offset;
+}
+
 static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
 {
     int v, i;
@@ -706,6 +719,14 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
         json_str(f, g);
     }
     fprintf(f, ", \"population_size\": %lld,\n", (long long)r->pop_size);
+    if (r->has_view) {   /* a view of the population: its name (null: a slice) and offset */
+        fputs("     \"view\": ", f);
+        if (r->view)
+            json_str(f, r->view);
+        else
+            fputs("null", f);
+        fprintf(f, ", \"offset\": %lld,\n", (long long)r->view_offset);
+    }
     if (r->kind == KIND_SPIKES) {
         fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
     } else {
@@ -731,6 +752,44 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
     json_num(f, dt);
     fprintf(f, ", \"rows\": %lld, \"shape\": [%lld]}", (long long)r->rows_disk,
             (long long)r->rows_disk);
+}
+
+/* The declared views (with their spike counts, null where the back end does not count
+ * them) and the files of --save-connectivity, each a line of its own when there are any. */
+static void write_views_json(FILE *f, const nrt_ctx *ctx)
+{
+    int i;
+    if (ctx->nviews) {
+        fputs("  \"views\": [", f);
+        for (i = 0; i < ctx->nviews; i++) {
+            const nrt_view_stat *v = &ctx->views[i];
+            fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+            json_str(f, v->name);
+            fputs(", \"population\": ", f);
+            json_str(f, v->pop >= 0 && v->pop < ctx->npops ? ctx->pops[v->pop].name : "?");
+            fprintf(f, ", \"offset\": %lld, \"size\": %lld, \"spikes\": ", (long long)v->offset,
+                    (long long)v->size);
+            if (ctx->view_spikes)
+                fprintf(f, "%lld}", (long long)v->spikes);
+            else
+                fputs("null}", f);
+        }
+        fputs("\n  ],\n", f);
+    }
+    if (ctx->nconn_saved) {
+        fputs("  \"connectivity\": [", f);
+        for (i = 0; i < ctx->nconn_saved; i++) {
+            char file[600];
+            snprintf(file, sizeof file, "connectivity_%.500s.npy", ctx->conn_saved[i].name);
+            fputs(i ? ",\n    {\"projection\": " : "\n    {\"projection\": ", f);
+            json_str(f, ctx->conn_saved[i].name);
+            fputs(", \"file\": ", f);
+            json_str(f, file);
+            fprintf(f, ", \"format\": \"npy\", \"synapses\": %lld}",
+                    (long long)ctx->conn_saved[i].synapses);
+        }
+        fputs("\n  ],\n", f);
+    }
 }
 
 /* `error`: why the run stopped early, or NULL. */
@@ -809,7 +868,9 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
         fprintf(f, ", \"size\": %lld, \"spikes\": %lld}", (long long)ctx->pops[i].size,
                 (long long)ctx->pops[i].spikes);
     }
-    fputs(ctx->npops ? "\n  ],\n  \"recordings\": [" : "],\n  \"recordings\": [", f);
+    fputs(ctx->npops ? "\n  ],\n" : "],\n", f);
+    write_views_json(f, ctx);
+    fputs("  \"recordings\": [", f);
     for (r = ctx->recs; r; r = r->next) {
         fputs(r == ctx->recs ? "\n" : ",\n", f);
         write_rec_json(f, r, ctx->dt);

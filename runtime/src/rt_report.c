@@ -79,9 +79,28 @@ void nrt_progress(nrt_ctx *ctx)
     ctx->progress_line_open = tty;
 }
 
+/* The summary's lines of the declared views of population `pop`, indented under it: size,
+ * spikes and mean rate, or "-" where the back end does not count a view's spikes. */
+static void report_views(const nrt_ctx *ctx, int pop, int w, double sim_s)
+{
+    for (int k = 0; k < ctx->nviews; k++) {
+        const nrt_view_stat *v = &ctx->views[k];
+        if (v->pop != pop)
+            continue;
+        if (!ctx->view_spikes) {
+            fprintf(stderr, "    %-*s %10lld %12s %10s\n", w - 2, v->name ? v->name : "?",
+                    (long long)v->size, "-", "-");
+            continue;
+        }
+        double rate = (v->size > 0 && sim_s > 0) ? (double)v->spikes / (double)v->size / sim_s : 0.0;
+        fprintf(stderr, "    %-*s %10lld %12lld %10.2f\n", w - 2, v->name ? v->name : "?",
+                (long long)v->size, (long long)v->spikes, rate);
+    }
+}
+
 /* Contract: see neurort.h. Unless quiet, closes an open progress line and prints on
- * stderr: model, steps and simulated time (step * dt), per population size, spikes and
- * mean rate in Hz (spikes / size / simulated seconds), the phase times, the RTF
+ * stderr: model, steps and simulated time (step * dt), per population (and, indented under
+ * it, per declared view) size, spikes and mean rate in Hz (spikes / size / simulated seconds), the phase times, the RTF
  * (t_simulate / simulated seconds) and the output folder. */
 void nrt_report(nrt_ctx *ctx)
 {
@@ -113,6 +132,11 @@ void nrt_report(nrt_ctx *ctx)
         if (n > w)
             w = n;
     }
+    for (i = 0; i < ctx->nviews; i++) {
+        int n = 2 + (ctx->views[i].name ? (int)strlen(ctx->views[i].name) : 1);
+        if (n > w)
+            w = n;
+    }
     if (ctx->npops > 0)
         fprintf(stderr, "  %-*s %10s %12s %10s\n", w, "population", "size", "spikes",
                 "rate (Hz)");
@@ -122,6 +146,7 @@ void nrt_report(nrt_ctx *ctx)
                           ? (double)p->spikes / (double)p->size / sim_s : 0.0;
         fprintf(stderr, "  %-*s %10lld %12lld %10.2f\n", w, p->name ? p->name : "?",
                 (long long)p->size, (long long)p->spikes, rate);
+        report_views(ctx, i, w, sim_s);
     }
     fmt_wall(b, sizeof b, ctx->t_build);
     fmt_wall(c, sizeof c, ctx->t_construct);
