@@ -235,6 +235,12 @@ static int rec_whole(const IrRecord *rec)
  * (nc_rb<r>, simt_rec_bases), with no atomic; rank NULL, or a record of a part: an atomic. */
 void simt_spike_recs(const Simt *S, const IrPop *pop, Out *o, const char *rank)
 {
+    for (int v = 0; v < S->m->nviews; v++) {   /* the declared views' counts (the summary) */
+        const IrView *w = &S->m->views[v].view;
+        if (w->pop == pop)
+            out_line(o, "if ((uint64_t)(n - %lld) < %lluu) nc_atomic_add_i32(&nc_cnt[%d + hf], 1);", (long long)w->offset,
+                     (unsigned long long)w->size, S->cnt_view + 2 * v);
+    }
     for (int r = 0; r < S->m->nrecs; r++) {
         const IrRecord *rec = &S->m->recs[r];
         if (!rec->spikes || rec->view.pop != pop)
@@ -277,6 +283,9 @@ void simt_rec_bases(const Simt *S, const IrPop *pop, Out *o, const char *total)
 
 int simt_has_spike_recs(const Simt *S, const IrPop *pop)
 {
+    for (int v = 0; v < S->m->nviews; v++)   /* counted where the spikes are recorded */
+        if (S->m->views[v].view.pop == pop)
+            return 1;
     for (int r = 0; r < S->m->nrecs; r++)
         if (S->m->recs[r].spikes && S->m->recs[r].view.pop == pop)
             return 1;

@@ -343,6 +343,8 @@ static void emit_chunk_kernel(Out *o, const Simt *S)
     for (int r = 0; r < m->nrecs; r++)
         if (m->recs[r].spikes)
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
+    for (int v = 0; v < m->nviews; v++)
+        out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_view + 2 * v);
     out_close(o);
     simt_finite_reset(o, S);
     out_close(o);

@@ -183,6 +183,17 @@ void simt_free_post(Out *o, const Simt *S)
         out_line(o, "if (c) nc_atomic_add_i32(&nc_fcnt[%d * NC_CH + k], c);", m->npops + s++);
         out_close(o);
     }
+    for (int v = 0; v < m->nviews; v++) {   /* the declared views (the summary's counts) */
+        const IrView *vw = &m->views[v].view;
+        const long long lo = (long long)vw->offset, hi = lo + (long long)vw->size;
+        out_begin(o);
+        out_line(o, "int c = 0;");
+        out_line(o, "for (int64_t w = %lld + NC_LID; w <= %lld; w += NC_LSIZE)", lo >> 5, (hi - 1) >> 5);
+        out_line(o, "    c += nc_popc(%s_fb[k * %lld + w] & nc_view_mask(w, %lld, %lld));", vw->pop->cname,
+                 words(vw->pop), lo, hi);
+        out_line(o, "if (c) nc_atomic_add_i32(&nc_fcnt[%d * NC_CH + k], c);", m->npops + n_spike_recs(m) + v);
+        out_close(o);
+    }
     out_close(o);
     out_blank(o);
 
@@ -212,6 +223,14 @@ void simt_free_post(Out *o, const Simt *S)
         out_close(o);
         out_line(o, "run += total;");
         out_close(o);
+        out_close(o);
+    }
+    if (m->nviews) {   /* each view's running count over the chunk's steps (nc_vcnt) */
+        out_open(o, "for (int v = NC_LID; v < %d; v += NC_LSIZE)", m->nviews);
+        out_line(o, "int run = 0;");
+        out_line(o, "for (int64_t k = 0; k < nsteps; k++)");
+        out_line(o, "    nc_vcnt[((int64_t)hf * NC_CH + k) * %d + v] = run += nc_fcnt[(%d + v) * NC_CH + k];", m->nviews,
+                 m->npops + n_spike_recs(m));
         out_close(o);
     }
     out_close(o);
@@ -252,7 +271,8 @@ void simt_free_post(Out *o, const Simt *S)
     for (int i = 0; i < m->npops; i++)
         out_line(o, "for (int64_t w = NC_LID; w < %lld; w += NC_LSIZE) %s_fb[k * %lld + w] = 0u;", words(m->pops[i]),
                  m->pops[i]->cname, words(m->pops[i]));
-    out_line(o, "for (int q = NC_LID; q < %d; q += NC_LSIZE) nc_fcnt[q * NC_CH + k] = 0;", m->npops + n_spike_recs(m));
+    out_line(o, "for (int q = NC_LID; q < %d; q += NC_LSIZE) nc_fcnt[q * NC_CH + k] = 0;",
+             m->npops + n_spike_recs(m) + m->nviews);
     out_line(o, "if (NC_GID == 0) nc_ctl[0] = nc_ctl[1] + nsteps;");
     out_close(o);
     out_blank(o);
@@ -268,7 +288,7 @@ void simt_free_host_alloc(Out *o, const Simt *S)
                  p->cname, words(p), p->name);
     }
     out_line(o, "if (dalloc(&nc_fcnt, (size_t)NC_CH * %d * sizeof(int32_t), \"spike counts of a chunk\")) return fail(argv[0]);",
-             S->m->npops + nspk);
+             S->m->npops + nspk + S->m->nviews);
 }
 
 /* Contract: host code of enqueue (len in scope): the chunk's launches; returns from it. */

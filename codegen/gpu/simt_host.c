@@ -178,6 +178,10 @@ static void emit_host_inst(Out *o, const Simt *S)
     }
     out_line(o, "int32_t *i_h_pcnt;");
     sb_printf(&names, " h_pcnt");
+    if (m->nviews) {
+        out_line(o, "int32_t *i_h_vcnt;");
+        sb_printf(&names, " h_vcnt");
+    }
     out_close_with(o, " nc_inst;");
     out_line(o, "static nc_inst nc_one; /* the one run, or a batch's parent */");
     out_line(o, "static _Thread_local nc_inst *nc_I = &nc_one; /* the current run (of this thread: drain_all) */");

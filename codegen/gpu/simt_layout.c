@@ -27,7 +27,8 @@ static void layout(Simt *S)
     S->cnt_rec = 2 * m->npops;
     S->cnt_maxd = S->cnt_rec + 2 * m->nrecs;
     S->cnt_err = S->cnt_maxd + m->nprojs;
-    S->ncnt = S->cnt_err + 1;
+    S->cnt_view = S->cnt_err + 1;
+    S->ncnt = S->cnt_view + 2 * m->nviews;
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         for (int j = 0; j < p->nvars; j++)
@@ -86,6 +87,8 @@ static void layout(Simt *S)
     simt_add_arg(S, "nc_cnt", "int32_t", ARG_MEM);
     simt_add_arg(S, "nc_ctl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_pcnt", "int32_t", ARG_MEM);
+    if (m->nviews)   /* each declared view's spikes in the chunk so far, per step (simt_view_counts) */
+        simt_add_arg(S, "nc_vcnt", "int32_t", ARG_MEM);
     if (m->mpi)
         simt_mpi_args(S);
     simt_finite_args(S);

@@ -274,6 +274,8 @@ static void emit_host_main(Out *o, const Simt *S)
         simt_emit_host_batch(o, S);
     cg_ckpt_hash_decl(S->cc, o, m);
     cg_main_open(o, m, S->t->name, simt_batched(S) ? "ctx.batch = batch_ok();" : NULL);
+    if (m->nviews)
+        out_line(o, "ctx.view_spikes = 1; /* the device counts each view's spikes (nc_vcnt) */");
     if (m->mpi)
         simt_mpi_host_start(o, S);
     out_line(o, "double t0 = nrt_now();");

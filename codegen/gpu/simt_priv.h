@@ -91,6 +91,7 @@ typedef struct Simt {
     int ch;                       /* steps per recording chunk */
     int block;                    /* work-items of the block schedule */
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
+    int cnt_view;                 /* nc_cnt: 2 per declared view (by half), after cnt_err */
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
     int64_t cres_bytes;           /* cluster schedule: its whole buffers (slices and tables follow) */

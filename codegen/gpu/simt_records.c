@@ -41,6 +41,8 @@ void simt_emit_tail(Out *o, const Simt *S)
     for (int r = 0; r < m->nrecs; r++)
         if (m->recs[r].spikes)
             out_line(o, "rec%d_ends[(int64_t)hf * NC_CH + k] = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
+    for (int v = 0; v < m->nviews; v++)
+        out_line(o, "nc_vcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + hf];", m->nviews, v, S->cnt_view + 2 * v);
     out_close(o);
     out_open(o, "if ((nc_sel & 2) && nc_i0 >= 0)");
     for (int r = 0; r < m->nrecs; r++) {
@@ -147,6 +149,11 @@ static void emit_host_open_records(Out *o, const Simt *S)
     out_line(o, "if (dalloc(&nc_pcnt, (size_t)2 * NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\")) return -1;");
     out_line(o, "h_pcnt = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * NC_NPOPS * sizeof(int32_t), \"spike counts\");");
     out_line(o, "if (!h_pcnt) return -1;");
+    if (m->nviews) {
+        out_line(o, "if (dalloc(&nc_vcnt, (size_t)2 * NC_CH * %d * sizeof(int32_t), \"view spike counts\")) return -1;", m->nviews);
+        out_line(o, "h_vcnt = nrt_gpu_host_alloc(gpu, (size_t)%d * sizeof(int32_t), \"view spike counts\");", m->nviews);
+        out_line(o, "if (!h_vcnt) return -1;");
+    }
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
@@ -238,6 +245,9 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_open(o, "static int drain(int hf, int64_t step0, int64_t len)");
     out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
+    if (m->nviews)   /* the views' counts of the chunk: its last step's running counts */
+        out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_vcnt, ((size_t)hf * NC_CH + (size_t)(len - 1)) * %d * sizeof(int32_t), h_vcnt, %d * sizeof(int32_t)) != NRT_OK) return -1;",
+                 m->nviews, m->nviews);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes) {
@@ -280,6 +290,8 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_line(o, " * completed (ctx.step stays at step0) and adds nothing to the counts */");
     out_line(o, "for (int64_t k = 0; k < len; k++)");
     out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
+    if (m->nviews)
+        out_line(o, "for (int v = 0; v < %d; v++) ctx.views[v].spikes += h_vcnt[v];", m->nviews);
     out_line(o, "ctx.step = step0 + len;");
     out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);
