@@ -91,6 +91,13 @@ nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, in
 nrt_status nrt_h5_read_spikes(nrt_ctx *ctx, const char *path, const char *group, double **t,
                               int64_t **ids, int64_t *n);
 
+/* --- rt_plot_sweep.c, for rt_instances.c --- */
+
+/* Unless quiet, print to stderr the rate of every population and declared view in each of
+ * the n instances of folder dir (read from <dir>/instance_<b>/manifest.json; "-" where an
+ * instance wrote none or a count is unknown). */
+void nrt_instances_rates(nrt_ctx *ctx, const char *dir, int64_t n);
+
 /* --- rt_svg.c: the drawing layer of rt_plot.c --- */
 
 /* A panel: data [xlo, xhi] x [ylo, yhi] drawn in the pixel rectangle (x, y, w, h). */
@@ -108,7 +115,13 @@ double nrt_svg_px(const nrt_panel *p, double x);
 double nrt_svg_py(const nrt_panel *p, double y);
 void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
                   int integer_y);
+void nrt_svg_axes_n(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                    int integer_y, int xwant, int ywant);
+/* Pixels right of a panel that its legend takes (nrt_svg_legend: 36 characters). */
+#define NRT_LEGEND_W 280
 void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels);
+void nrt_svg_legend_c(FILE *f, const nrt_panel *p, int n, const char *const *labels,
+                      const char *const *colors);
 void nrt_svg_note(FILE *f, double x, double y, const char *text);
 
 #endif

@@ -27,29 +27,9 @@
 /* Density raster: at most this many time columns and neuron rows of bins. */
 #define DENS_COLS 300
 #define DENS_ROWS 150
-/* Traces shown per state figure panel. */
-#define MAX_TRACES 8
 
 
 /* {===== Figures ===== */
-
-typedef struct Fig {
-    char file[256];
-    char caption[512];
-} Fig;
-
-typedef struct Plot {
-    nrt_ctx *ctx;
-    const char *dir;
-    const Json *man;
-    double dt;                    /* ms */
-    int64_t steps;                /* completed steps */
-    double T;                     /* simulated ms shown on time axes (>= dt) */
-    Fig *figs;
-    int nfigs;
-    int max_marks;
-    char skipped[1024];           /* .h5 recordings this program cannot read */
-} Plot;
 
 /* A spike recording this program can read: .npy, .csv, or .h5 when rt_hdf5.o is linked
  * (a simulator with an .h5 recording). Others are listed in P->skipped. */
@@ -70,7 +50,8 @@ static int readable(Plot *P, const Json *rec)
 #endif
 }
 
-static char *path_in(const Plot *P, const char *name)
+/* Contract: rt_plot.h. */
+char *pl_path_in(const Plot *P, const char *name)
 {
     size_t n = strlen(P->dir) + strlen(name) + 2;
     char *s = malloc(n);
@@ -81,10 +62,10 @@ static char *path_in(const Plot *P, const char *name)
     return s;
 }
 
-/* Open <dir>/<name>.tmp for writing; finish with fig_close. */
-static FILE *fig_open(Plot *P, const char *name)
+/* Contract: rt_plot.h. */
+FILE *pl_fig_open(Plot *P, const char *name)
 {
-    char *path = path_in(P, name), tmp[4200];
+    char *path = pl_path_in(P, name), tmp[4200];
     FILE *f;
     if (!path)
         return NULL;
@@ -96,10 +77,11 @@ static FILE *fig_open(Plot *P, const char *name)
     return f;
 }
 
-/* Close f and rename <name>.tmp to <name>; with caption (not NULL) list it in index.html. */
-static nrt_status fig_close(Plot *P, FILE *f, const char *name, const char *caption)
+/* Contract: rt_plot.h. Close f and rename <name>.tmp to <name>; with caption (not NULL)
+ * list it in index.html. */
+nrt_status pl_fig_close(Plot *P, FILE *f, const char *name, const char *caption)
 {
-    char *path = path_in(P, name), tmp[4200];
+    char *path = pl_path_in(P, name), tmp[4200];
     Fig *figs;
     nrt_status st;
     if (!path) {
@@ -135,7 +117,7 @@ static int stem_len(const char *file)
 /* A file name as a relative URL in an attribute: every byte but letters, digits and
  * "-._~/" percent-encoded, so that '#', '?', '%', blanks and control characters in a
  * recording's name still link to its file. */
-static void url_text(FILE *f, const char *s)
+void pl_url_text(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         const unsigned char c = (unsigned char)*s;
@@ -149,7 +131,7 @@ static void url_text(FILE *f, const char *s)
 
 /* The figure name <prefix>_<recording file without its extension>.svg, or with the
  * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
-static void fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
+void pl_fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
 {
     const Json *recs = pl_jget(P->man, "recordings");
     int len = stem_len(file), k, twin = 0;
@@ -175,26 +157,173 @@ static int64_t step_of(const Plot *P, double t)
     return x < 4e18 ? (int64_t)llround(x) - 1 : INT64_MAX;
 }
 
-/* Raster of one spike recording: a mark per spike, or a density of bins above max_marks. */
+/* A declared view seen in a spike recording: neurons lo .. hi - 1 of the base population. */
+typedef struct VPart {
+    const char *name;
+    int64_t lo, hi;
+} VPart;
+
+#define MAX_PARTS 9
+
+/* The recording's first neuron in its base population ("offset"; 0 for a whole one). */
+static int64_t rec_offset(const Json *rec)
+{
+    const double o = pl_jnum(rec, "offset", 0);
+    return o >= 0 && o < 4e18 ? (int64_t)o : 0;
+}
+
+/* The name a recording's curves and titles go by: its view's, else its population's. */
+static const char *rec_label(const Json *rec)
+{
+    const char *v = pl_jstr(rec, "view", NULL);
+    return v ? v : pl_jstr(rec, "population", "?");
+}
+
+/* The declared views (manifest "views") that split spike recording rec: those of its
+ * population that overlap its neurons without holding all of them, clipped to them, at
+ * most MAX_PARTS; their number. */
+static int view_parts(const Plot *P, const Json *rec, int64_t N, VPart *part)
+{
+    const Json *views = pl_jget(P->man, "views");
+    const char *pop = pl_jstr(rec, "population", "");
+    const int64_t off = rec_offset(rec);
+    int n = 0;
+    for (int k = 0; views && views->type == J_ARR && k < views->n && n < MAX_PARTS; k++) {
+        const Json *v = &views->items[k];
+        const double vo = pl_jnum(v, "offset", -1), vs = pl_jnum(v, "size", 0);
+        if (strcmp(pl_jstr(v, "population", ""), pop) != 0 || !(vo >= 0 && vs >= 1 && vo + vs < 4e18))
+            continue;
+        int64_t lo = (int64_t)vo, hi = (int64_t)(vo + vs);
+        if (lo <= off && hi >= off + N)
+            continue;   /* all of the recording: nothing to tell apart */
+        lo = lo > off ? lo : off;
+        hi = hi < off + N ? hi : off + N;
+        if (lo < hi)
+            part[n++] = (VPart){pl_jstr(v, "name", "?"), lo, hi};
+    }
+    return n;
+}
+
+/* The part neuron n (of the base population) is drawn in: the smallest that holds it (views
+ * nest: a neuron of `core` inside `exc` shows as core's), np when none does. */
+static int part_of(const VPart *part, int np, int64_t n)
+{
+    int best = np;
+    for (int q = 0; q < np; q++)
+        if (n >= part[q].lo && n < part[q].hi &&
+            (best == np || part[q].hi - part[q].lo < part[best].hi - part[best].lo))
+            best = q;
+    return best;
+}
+
+/* 1 when some neuron of [lo, hi) is in no part. */
+static int uncovered(const VPart *part, int np, int64_t lo, int64_t hi)
+{
+    int64_t at = lo;
+    for (int moved = 1; moved && at < hi;) {   /* extend the covered prefix [lo, at) */
+        moved = 0;
+        for (int q = 0; q < np; q++)
+            if (part[q].lo <= at && part[q].hi > at) {
+                at = part[q].hi;
+                moved = 1;
+            }
+    }
+    return at < hi;
+}
+
+/* The marks of a raster: one path per view part (p = 0 .. np - 1, part_of) and one (p = np)
+ * for neurons in none, each its own colour. */
+static void raster_marks(Plot *P, FILE *f, const char *path, const Json *rec, const nrt_panel *pn,
+                         int64_t N, const VPart *part, int np)
+{
+    const int64_t off = rec_offset(rec);
+    double mh = pn->h / (double)N * 0.8, t;
+    int64_t i;
+    mh = mh < 1.5 ? 1.5 : mh > 6 ? 6 : mh;
+    for (int p = 0; p <= np; p++) {
+        Reader *r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
+        int64_t n = 0;
+        if (!r)
+            return;
+        fputs("<path class=\"spikes\"", f);
+        if (p < np) {
+            fputs(" data-view=\"", f);
+            nrt_svg_text(f, part[p].name);
+            fputs("\"", f);
+        }
+        fprintf(f, " stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\" d=\"",
+                p < np ? nrt_svg_color(p) : np ? "#444444" : nrt_svg_color(0));
+        while (pl_rd_spike(r, &t, &i)) {
+            if (part_of(part, np, off + i) != p)
+                continue;
+            fprintf(f, "M%.2f %.2fv%.2f", nrt_svg_px(pn, t), nrt_svg_py(pn, (double)i + 0.5) - mh / 2, mh);
+            n++;
+        }
+        fprintf(f, "\" data-spikes=\"%lld\"/>\n", (long long)n);
+        pl_rd_close(r);
+    }
+    if (np) {   /* the legend, beside the panel */
+        const char *labels[MAX_PARTS + 1], *colors[MAX_PARTS + 1];
+        for (int p = 0; p < np; p++) {
+            labels[p] = part[p].name;
+            colors[p] = nrt_svg_color(p);
+        }
+        labels[np] = "in no view";
+        colors[np] = "#444444";
+        nrt_svg_legend_c(f, pn, np + uncovered(part, np, off, off + N), labels, colors);
+    }
+}
+
+/* The bins of a density raster, each drawn with the opacity of its count's eighth. */
+static void raster_density(Plot *P, FILE *f, Reader *r, const nrt_panel *pn, int64_t N, int64_t spc,
+                           int64_t npr, int64_t cols, int64_t rows, int64_t *counts, int64_t *maxc)
+{
+    double t;
+    int64_t i;
+    while (pl_rd_spike(r, &t, &i)) {
+        int64_t c = step_of(P, t) / spc, w = i / npr;
+        if (c >= 0 && c < cols && w >= 0 && w < rows && ++counts[w * cols + c] > *maxc)
+            *maxc = counts[w * cols + c];
+    }
+    for (int level = 1; level <= 8; level++) {
+        fprintf(f, "<path class=\"density\" fill=\"%s\" fill-opacity=\"%.3f\" d=\"", nrt_svg_color(0),
+                level / 8.0);
+        for (int64_t k = 0; k < cols * rows; k++) {
+            int64_t c = k % cols, w = k / cols;
+            double x0, x1, y0, y1;
+            if (counts[k] == 0 || (int)ceil(8.0 * (double)counts[k] / (double)*maxc) != level)
+                continue;
+            x0 = nrt_svg_px(pn, (double)(c * spc) * P->dt);
+            x1 = nrt_svg_px(pn, fmin((double)((c + 1) * spc) * P->dt, P->T));
+            y0 = nrt_svg_py(pn, fmin((double)((w + 1) * npr), (double)N));
+            y1 = nrt_svg_py(pn, (double)(w * npr));
+            fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x0, y0, x1 - x0, y1 - y0, x0 - x1);
+        }
+        fputs("\"/>\n", f);
+    }
+}
+
+/* Raster of one spike recording: a mark per spike coloured by the declared view it falls
+ * in (legend beside the panel), or a density of bins above max_marks. */
 static nrt_status fig_raster(Plot *P, const Json *rec)
 {
     const char *file = pl_jstr(rec, "file", "?"), *pop = pl_jstr(rec, "population", "?");
+    const char *view = pl_jstr(rec, "view", NULL);
     const double Nd = pl_jnum(rec, "population_size", 0);
     int64_t N = Nd >= 1 && Nd < 4e18 ? (int64_t)Nd : 1, n = 0, i, *counts = NULL;
     char name[300], *path, title[400], note[300], ylabel[300], caption[512];
     nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
+    VPart part[MAX_PARTS];
     Reader *r;
     FILE *f;
     double t;
-    int dens, level;
+    int dens, np;
     int64_t cols = 0, rows = 0, spc = 1, npr = 1, maxc = 0;
 
     if (!readable(P, rec))
         return NRT_OK;
-    if (N < 1)
-        N = 1;
-    fig_name(P, name, sizeof name, "raster", file);
-    if (!(path = path_in(P, file)))
+    pl_fig_name(P, name, sizeof name, "raster", file);
+    if (!(path = pl_path_in(P, file)))
         return NRT_ENOMEM;
     r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
     if (!r) {
@@ -212,6 +341,9 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     pn.xhi = P->T;
     pn.yhi = (double)N;
     dens = n > P->max_marks;
+    np = dens ? 0 : view_parts(P, rec, N, part);
+    if (np)
+        pn.w = 1000 - NRT_LEGEND_W - pn.x;
     if (dens) {
         /* bins of a nice width: the smallest 1, 2, 5 x 10^k ms (and neurons) that keeps
          * within DENS_COLS x DENS_ROWS bins */
@@ -229,50 +361,26 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
             return NRT_ENOMEM;
         }
     }
-    r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
-    free(path);
-    if (!r || !(f = fig_open(P, name))) {
+    r = dens ? pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL)) : NULL;
+    if ((dens && !r) || !(f = pl_fig_open(P, name))) {
         pl_rd_close(r);
         free(counts);
+        free(path);
         return NRT_EIO;
     }
-    snprintf(title, sizeof title, "Spikes of %s (%s)", pop, file);
-    nrt_svg_begin(f, 900, 420, title);
-    snprintf(ylabel, sizeof ylabel, "neuron index in %s", pop);
+    if (view)
+        snprintf(title, sizeof title, "Spikes of %s (view of %s, %s)", view, pop, file);
+    else
+        snprintf(title, sizeof title, "Spikes of %s (%s)", pop, file);
+    nrt_svg_begin(f, np ? 1000 : 900, 420, title);
+    snprintf(ylabel, sizeof ylabel, "neuron index in %s", view ? view : pop);
     nrt_svg_axes(f, &pn, "time (ms)", ylabel, 1);
     if (!dens) {
-        double mh = pn.h / (double)N * 0.8;
-        mh = mh < 1.5 ? 1.5 : mh > 6 ? 6 : mh;
-        fprintf(f, "<path class=\"spikes\" data-spikes=\"%lld\" stroke=\"%s\" "
-                   "stroke-width=\"1.2\" fill=\"none\" d=\"", (long long)n, nrt_svg_color(0));
-        while (pl_rd_spike(r, &t, &i))
-            fprintf(f, "M%.2f %.2fv%.2f", nrt_svg_px(&pn, t),
-                    nrt_svg_py(&pn, (double)i + 0.5) - mh / 2, mh);
-        fputs("\"/>\n", f);
-        snprintf(note, sizeof note, "%lld spikes, one mark each", (long long)n);
+        raster_marks(P, f, path, rec, &pn, N, part, np);
+        snprintf(note, sizeof note, "%lld spikes, one mark each%s", (long long)n,
+                 np ? ", coloured by view" : "");
     } else {
-        while (pl_rd_spike(r, &t, &i)) {
-            int64_t c = step_of(P, t) / spc, w = i / npr;
-            if (c >= 0 && c < cols && w >= 0 && w < rows && ++counts[w * cols + c] > maxc)
-                maxc = counts[w * cols + c];
-        }
-        for (level = 1; level <= 8; level++) {
-            int64_t k;
-            fprintf(f, "<path class=\"density\" fill=\"%s\" fill-opacity=\"%.3f\" d=\"",
-                    nrt_svg_color(0), level / 8.0);
-            for (k = 0; k < cols * rows; k++) {
-                int64_t c = k % cols, w = k / cols;
-                double x0, x1, y0, y1;
-                if (counts[k] == 0 || (int)ceil(8.0 * (double)counts[k] / (double)maxc) != level)
-                    continue;
-                x0 = nrt_svg_px(&pn, (double)(c * spc) * P->dt);
-                x1 = nrt_svg_px(&pn, fmin((double)((c + 1) * spc) * P->dt, P->T));
-                y0 = nrt_svg_py(&pn, fmin((double)((w + 1) * npr), (double)N));
-                y1 = nrt_svg_py(&pn, (double)(w * npr));
-                fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x0, y0, x1 - x0, y1 - y0, x0 - x1);
-            }
-            fputs("\"/>\n", f);
-        }
+        raster_density(P, f, r, &pn, N, spc, npr, cols, rows, counts, &maxc);
         snprintf(note, sizeof note, "%lld spikes (more than %d): drawn as a density, bins of "
                  "%g ms x %lld neurons, darkest = %lld spikes", (long long)n, P->max_marks,
                  (double)spc * P->dt, (long long)npr, (long long)maxc);
@@ -281,328 +389,211 @@ static nrt_status fig_raster(Plot *P, const Json *rec)
     nrt_svg_end(f);
     pl_rd_close(r);
     free(counts);
-    snprintf(caption, sizeof caption, "Spike raster of %s: %s", pop, note);
-    return fig_close(P, f, name, caption);
+    free(path);
+    snprintf(caption, sizeof caption, "Spike raster of %s: %s", view ? view : pop, note);
+    return pl_fig_close(P, f, name, caption);
 }
 
-/* Population rates of every spike recording, binned by a nice multiple of dt. */
+/* A curve of rates.svg: a spike recording's neurons lo .. hi - 1 (base indices), binned. */
+typedef struct Curve {
+    const Json *rec;
+    const char *view;             /* a declared view's curve (class view-rate), else NULL */
+    int64_t lo, hi;
+    char label[160];
+    double *rate;
+} Curve;
+
+/* 1 when rec is a spike recording the figures can read. */
+static int spike_rec(const Plot *P, const Json *rec)
+{
+    return strcmp(pl_jstr(rec, "kind", ""), "spikes") == 0 &&
+           (!pl_jstr(rec, "group", NULL) || strstr(P->skipped, pl_jstr(rec, "file", "?")) == NULL);
+}
+
+/* The curves of rates.svg, at most cap: every spike recording's (named by its view or
+ * population, with the file when several share the name), then every declared view that a
+ * recording holds whole and that is not that recording's own range. */
+static int rate_curves(const Plot *P, const Json *recs, Curve *c, int cap)
+{
+    const Json *views = pl_jget(P->man, "views");
+    int n = 0;
+    for (int k = 0; k < recs->n && n < cap; k++) {
+        const Json *rec = &recs->items[k];
+        if (!spike_rec(P, rec))
+            continue;
+        const int64_t off = rec_offset(rec);
+        c[n] = (Curve){rec, NULL, off, off + (int64_t)pl_jnum(rec, "population_size", 0), "", NULL};
+        snprintf(c[n].label, sizeof c[n].label, "%.100s", rec_label(rec));
+        for (int i = 0; i < recs->n; i++)
+            if (&recs->items[i] != rec && spike_rec(P, &recs->items[i]) &&
+                strcmp(rec_label(&recs->items[i]), rec_label(rec)) == 0)
+                snprintf(c[n].label, sizeof c[n].label, "%.60s (%.60s)", rec_label(rec),
+                         pl_jstr(rec, "file", "?"));
+        n++;
+    }
+    const int nrec = n;
+    for (int v = 0; views && views->type == J_ARR && v < views->n && n < cap; v++) {
+        const Json *vw = &views->items[v];
+        const double vo = pl_jnum(vw, "offset", -1), vs = pl_jnum(vw, "size", 0);
+        if (!(vo >= 0 && vs >= 1 && vo + vs < 4e18))
+            continue;
+        const int64_t lo = (int64_t)vo, hi = (int64_t)(vo + vs);
+        int src = -1, own = 0;
+        for (int k = 0; k < nrec; k++) {
+            if (strcmp(pl_jstr(c[k].rec, "population", ""), pl_jstr(vw, "population", "")) != 0)
+                continue;
+            own |= c[k].lo == lo && c[k].hi == hi;
+            if (src < 0 && c[k].lo <= lo && c[k].hi >= hi)
+                src = k;
+        }
+        if (src < 0 || own)
+            continue;
+        c[n] = (Curve){c[src].rec, pl_jstr(vw, "name", "?"), lo, hi, "", NULL};
+        snprintf(c[n].label, sizeof c[n].label, "%.60s (view of %.60s)", c[n].view,
+                 pl_jstr(vw, "population", "?"));
+        n++;
+    }
+    return n;
+}
+
+/* Curve c's rates: its neurons' spikes in bins of spb steps over neurons and bin width. */
+static nrt_status curve_rates(Plot *P, Curve *c, int64_t spb, int64_t nb, double *rmax)
+{
+    const int64_t off = rec_offset(c->rec);
+    char *path = pl_path_in(P, pl_jstr(c->rec, "file", "?"));
+    double t;
+    int64_t i;
+    Reader *r;
+    if (!(c->rate = calloc((size_t)nb, sizeof *c->rate)) || !path) {
+        free(path);
+        nrt_seterr(P->ctx, "out of memory plotting rates");
+        return NRT_ENOMEM;
+    }
+    r = pl_rd_open(P->ctx, path, -1, pl_jstr(c->rec, "group", NULL));
+    free(path);
+    if (!r)
+        return NRT_EINVAL;
+    while (pl_rd_spike(r, &t, &i)) {
+        int64_t s = step_of(P, t);
+        if (s >= 0 && s / spb < nb && off + i >= c->lo && off + i < c->hi)
+            c->rate[s / spb] += 1;
+    }
+    const int bad = r->bad;
+    pl_rd_close(r);
+    if (bad)
+        return NRT_EINVAL;
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t bs = P->steps - b * spb < spb ? P->steps - b * spb : spb;
+        double width_s = (double)(bs > 0 ? bs : spb) * P->dt * 1e-3;
+        c->rate[b] = c->hi > c->lo ? c->rate[b] / (double)(c->hi - c->lo) / width_s : 0;
+        if (c->rate[b] > *rmax)
+            *rmax = c->rate[b];
+    }
+    return NRT_OK;
+}
+
+/* Population rates of every spike recording and of every declared view a recording holds,
+ * binned by a nice multiple of dt; the legend beside the panel. */
 static nrt_status fig_rates(Plot *P, const Json *recs)
 {
-    nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
-    int nr = 0, k;
+    nrt_panel pn = {80, 40, 1000 - NRT_LEGEND_W - 80, 320, 0, 0, 0, 0};
+    enum { MAX_CURVES = 64 };
+    Curve *c = calloc(MAX_CURVES, sizeof *c);
+    const char *labels[MAX_CURVES];
+    int nc, k;
     int64_t spb, nb, b;
-    double w, rmax = 0, **rates;
-    const char **labels, **files;
-    char note[200], caption[512], (*lab)[128];
+    double w, rmax = 0;
+    char note[200], caption[512];
     FILE *f;
     nrt_status st = NRT_OK;
 
-    for (k = 0; k < recs->n; k++)
-        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "spikes") == 0 &&
-            (!pl_jstr(&recs->items[k], "group", NULL) || strstr(P->skipped, pl_jstr(&recs->items[k], "file", "?")) == NULL))
-            nr++;
-    if (nr == 0)
-        return NRT_OK;
+    if (!c) {
+        nrt_seterr(P->ctx, "out of memory plotting rates");
+        return NRT_ENOMEM;
+    }
+    nc = rate_curves(P, recs, c, MAX_CURVES);
     w = nrt_nice(P->T / 100.0, 1);
     spb = (int64_t)llround(w / P->dt);
     if (spb < 1)
         spb = 1;
     nb = P->steps > 0 ? (P->steps + spb - 1) / spb : 1;
-    rates = calloc((size_t)nr, sizeof *rates);
-    labels = calloc((size_t)nr, sizeof *labels);
-    files = calloc((size_t)nr, sizeof *files);
-    lab = calloc((size_t)nr, sizeof *lab);
-    if (!rates || !labels || !files || !lab) {
-        free(rates);
-        free(labels);
-        free(files);
-        free(lab);
-        nrt_seterr(P->ctx, "out of memory plotting rates");
-        return NRT_ENOMEM;
-    }
-    nr = 0;
-    for (k = 0; k < recs->n && st == NRT_OK; k++) {
-        const Json *rec = &recs->items[k];
-        double N = pl_jnum(rec, "population_size", 0), t;
-        int64_t i;
-        char *path;
-        Reader *r;
-        if (strcmp(pl_jstr(rec, "kind", ""), "spikes") != 0 ||
-            (pl_jstr(rec, "group", NULL) && strstr(P->skipped, pl_jstr(rec, "file", "?"))))
-            continue;
-        /* the population names the curve, with the file when it has several recordings */
-        files[nr] = pl_jstr(rec, "file", "?");
-        snprintf(lab[nr], sizeof lab[nr], "%.100s", pl_jstr(rec, "population", "?"));
-        for (i = 0; i < recs->n; i++)
-            if (&recs->items[i] != rec &&
-                strcmp(pl_jstr(&recs->items[i], "kind", ""), "spikes") == 0 &&
-                strcmp(pl_jstr(&recs->items[i], "population", ""), lab[nr]) == 0)
-                snprintf(lab[nr], sizeof lab[nr], "%.60s (%.60s)", pl_jstr(rec, "population", "?"),
-                         files[nr]);
-        labels[nr] = lab[nr];
-        rates[nr] = calloc((size_t)nb, sizeof **rates);
-        if (!rates[nr++] || !(path = path_in(P, pl_jstr(rec, "file", "?")))) {
-            nrt_seterr(P->ctx, "out of memory plotting rates");
-            st = NRT_ENOMEM;
-            break;
-        }
-        r = pl_rd_open(P->ctx, path, -1, pl_jstr(rec, "group", NULL));
-        free(path);
-        if (!r) {
-            st = NRT_EINVAL;
-            break;
-        }
-        while (pl_rd_spike(r, &t, &i)) {
-            int64_t s = step_of(P, t);
-            if (s >= 0 && s / spb < nb)
-                rates[nr - 1][s / spb] += 1;
-        }
-        if (r->bad)
-            st = NRT_EINVAL;
-        pl_rd_close(r);
-        if (st != NRT_OK)
-            break;
-        for (b = 0; b < nb; b++) {
-            int64_t bs = P->steps - b * spb < spb ? P->steps - b * spb : spb;
-            double width_s = (double)(bs > 0 ? bs : spb) * P->dt * 1e-3;
-            rates[nr - 1][b] = N > 0 ? rates[nr - 1][b] / N / width_s : 0;
-            if (rates[nr - 1][b] > rmax)
-                rmax = rates[nr - 1][b];
-        }
-    }
-    if (st == NRT_OK && !(f = fig_open(P, "rates.svg")))
+    for (k = 0; k < nc && st == NRT_OK; k++)
+        st = curve_rates(P, &c[k], spb, nb, &rmax);
+    if (nc && st == NRT_OK && !(f = pl_fig_open(P, "rates.svg")))
         st = NRT_EIO;
-    if (st == NRT_OK) {
+    if (nc && st == NRT_OK) {
         pn.xhi = P->T;
         pn.yhi = rmax > 0 ? rmax * 1.08 : 1.0;
-        nrt_svg_begin(f, 900, 420, "Population rates");
+        nrt_svg_begin(f, 1000, 420, "Population rates");
         nrt_svg_axes(f, &pn, "time (ms)", "rate (Hz)", 0);
-        for (k = 0; k < nr; k++) {
-            fprintf(f, "<path class=\"rate\" data-file=\"");
-            nrt_svg_text(f, files[k]);
+        for (k = 0; k < nc; k++) {
+            fprintf(f, "<path class=\"%s\" data-file=\"", c[k].view ? "view-rate" : "rate");
+            nrt_svg_text(f, pl_jstr(c[k].rec, "file", "?"));
+            if (c[k].view) {
+                fputs("\" data-view=\"", f);
+                nrt_svg_text(f, c[k].view);
+            }
             fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\" d=\"M%.2f %.2f",
-                    nrt_svg_color(k), nrt_svg_px(&pn, 0), nrt_svg_py(&pn, rates[k][0]));
+                    nrt_svg_color(k), nrt_svg_px(&pn, 0), nrt_svg_py(&pn, c[k].rate[0]));
             for (b = 0; b < nb; b++) {
                 double te = fmin((double)((b + 1) * spb) * P->dt, P->T);
                 fprintf(f, "H%.2f", nrt_svg_px(&pn, te));
                 if (b + 1 < nb)
-                    fprintf(f, "V%.2f", nrt_svg_py(&pn, rates[k][b + 1]));
+                    fprintf(f, "V%.2f", nrt_svg_py(&pn, c[k].rate[b + 1]));
             }
             fputs("\"/>\n", f);
+            labels[k] = c[k].label;
         }
-        nrt_svg_legend(f, &pn, nr, labels);
+        nrt_svg_legend(f, &pn, nc, labels);
         snprintf(note, sizeof note, "spikes per neuron per second in bins of %g ms",
                  (double)spb * P->dt);
         nrt_svg_note(f, pn.x, pn.y - 6, note);
         nrt_svg_end(f);
         snprintf(caption, sizeof caption, "Population rates, %s", note);
-        st = fig_close(P, f, "rates.svg", caption);
+        st = pl_fig_close(P, f, "rates.svg", caption);
     }
-    for (k = 0; k < nr; k++)
-        free(rates[k]);
-    free(rates);
-    free(labels);
-    free(files);
-    free(lab);
+    for (k = 0; k < nc; k++)
+        free(c[k].rate);
+    free(c);
     return st;
 }
 
-/* One state recording: a panel per variable, a trace per neuron (the first MAX_TRACES);
- * longer than two samples per pixel, each pixel column shows its minimum and maximum. */
-/* The rows of a state recording (time, then cols values): *data malloc'd, *rows of them. */
-static nrt_status state_read(Plot *P, const char *file, const char *path, int cols,
-                             double **data, int64_t *rows)
+/* The rows of index.html's population table for the declared views of population `pop`:
+ * indented under it, with their neurons in it; spikes "-" where the back end did not count. */
+static void index_views(FILE *f, const Json *m, const char *pop, double sim_s)
 {
-    Reader *r = pl_rd_open(P->ctx, path, cols, NULL);
-    int64_t cap = 0;
-    double *grown;
-    *data = NULL;
-    *rows = 0;
-    if (!r)
-        return NRT_EINVAL;
-    for (;;) {
-        if (*rows == cap) {
-            cap = cap ? cap * 2 : 1024;
-            grown = realloc(*data, sizeof **data * (size_t)(cap * (1 + cols)));
-            if (!grown) {
-                free(*data);
-                *data = NULL;
-                pl_rd_close(r);
-                nrt_seterr(P->ctx, "out of memory plotting '%s'", file);
-                return NRT_ENOMEM;
-            }
-            *data = grown;
-        }
-        if (!pl_rd_row(r, *data + *rows * (1 + cols), cols))
-            break;
-        (*rows)++;
-    }
-    pl_rd_close(r);
-    return NRT_OK;
-}
-
-/* The y range of columns first .. first + shown - 1 (finite values), padded. */
-static void state_range(const double *data, int64_t rows, int cols, int first, int shown,
-                        double *plo, double *phi)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (int64_t s = 0; s < rows; s++)
-        for (int k = 0; k < shown; k++) {
-            double x = data[s * (1 + cols) + 1 + first + k];
-            if (isfinite(x)) {
-                lo = fmin(lo, x);
-                hi = fmax(hi, x);
-            }
-        }
-    if (!(lo <= hi)) {
-        lo = 0;
-        hi = 1;
-    } else if (hi - lo < 1e-12 * fmax(1.0, fabs(hi))) {
-        double pad = fabs(hi) > 0 ? 0.1 * fabs(hi) : 1.0;
-        lo -= pad;
-        hi += pad;
-    } else {
-        double pad = 0.05 * (hi - lo);
-        lo -= pad;
-        hi += pad;
-    }
-    *plo = lo;
-    *phi = hi;
-}
-
-/* The path data of column c: every sample, or (decim) each pixel column's min and max. */
-static void state_trace(FILE *f, const nrt_panel *pn, const double *data, int64_t rows, int cols,
-                        int c0, int decim)
-{
-    int64_t s;
-    int pen = 0;
-    if (!decim) {
-        for (s = 0; s < rows; s++) {
-            double t = data[s * (1 + cols)], x = data[s * (1 + cols) + c0];
-            if (!isfinite(x)) {
-                pen = 0;
-                continue;
-            }
-            fprintf(f, "%c%.2f %.2f", pen ? 'L' : 'M', nrt_svg_px(pn, t),
-                    nrt_svg_py(pn, x));
-            pen = 1;
-        }
-    } else {
-        /* pixel column of each sample by its time; a column's min and max */
-        int ncol = (int)pn->w, c, cur = -1;
-        double mn = INFINITY, mx = -INFINITY;
-        for (s = 0; s <= rows; s++) {
-            double x = s < rows ? data[s * (1 + cols) + c0] : NAN;
-            c = s < rows ? (int)(nrt_svg_px(pn, data[s * (1 + cols)]) - pn->x) : ncol;
-            c = c < 0 ? 0 : c > ncol ? ncol : c;
-            if (c == ncol && s < rows)
-                c = ncol - 1;
-            if (c != cur && cur >= 0) {
-                if (mn <= mx) {
-                    double xc = pn->x + cur + 0.5;
-                    fprintf(f, "%c%.2f %.2fL%.2f %.2f", pen ? 'L' : 'M', xc,
-                            nrt_svg_py(pn, mn), xc, nrt_svg_py(pn, mx));
-                    pen = 1;
-                } else {
-                    pen = 0;
-                }
-                mn = INFINITY;
-                mx = -INFINITY;
-            }
-            cur = c;
-            if (isfinite(x)) {
-                mn = fmin(mn, x);
-                mx = fmax(mx, x);
-            }
-        }
-    }
-}
-
-static nrt_status fig_state(Plot *P, const Json *rec)
-{
-    const char *file = pl_jstr(rec, "file", "?"), *pop = pl_jstr(rec, "population", "?");
-    const Json *vars = pl_jget(rec, "variables"), *units = pl_jget(rec, "units"),
-               *neurons = pl_jget(rec, "neurons"), *pops;
-    const char *what = "synapse";
-    int nv = vars && vars->type == J_ARR ? vars->n : 0;
-    int ni = neurons && neurons->type == J_ARR ? neurons->n : 0;
-    int cols = nv * ni, shown = ni < MAX_TRACES ? ni : MAX_TRACES, v, k;
-    int64_t rows = 0;
-    double *data = NULL;
-    char name[300], *path, title[400], ylabel[300], note[300], caption[512];
-    const char *labels[MAX_TRACES];
-    char lab[MAX_TRACES][48];
-    nrt_status st;
-    FILE *f;
-    int H = 60 + nv * 280;
-
-    if (nv == 0 || ni == 0)
-        return NRT_OK;
-    fig_name(P, name, sizeof name, "state", file);
-    if (!(path = path_in(P, file)))
-        return NRT_ENOMEM;
-    st = state_read(P, file, path, cols, &data, &rows);
-    free(path);
-    if (st != NRT_OK)
-        return st;
-    if (!(f = fig_open(P, name))) {
-        free(data);
-        return NRT_EIO;
-    }
-    snprintf(title, sizeof title, "Recorded state of %s (%s)", pop, file);
-    nrt_svg_begin(f, 900, H, title);
-    /* `record w of PROJ` names the projection as its population: its columns are synapses */
-    pops = pl_jget(P->man, "populations");
-    for (k = 0; pops && pops->type == J_ARR && k < pops->n; k++)
-        if (strcmp(pl_jstr(&pops->items[k], "name", ""), pop) == 0)
-            what = "neuron";
-    for (k = 0; k < shown; k++) {
-        const Json *nk = &neurons->items[k];
-        snprintf(lab[k], sizeof lab[k], "%s %lld", what,
-                 (long long)(nk->type == J_NUM ? nk->num : k));
-        labels[k] = lab[k];
-    }
-    for (v = 0; v < nv; v++) {
-        const char *vn = vars->items[v].type == J_STR ? vars->items[v].str : "?";
-        const char *u = pl_jstr(units, vn, "1");
-        nrt_panel pn = {80, 40 + 280.0 * v, 790, 210, 0, P->T, 0, 0};
-        double lo = INFINITY, hi = -INFINITY;
-        fputs("<g class=\"panel\" data-variable=\"", f);
-        nrt_svg_text(f, vn);
-        fputs("\">\n", f);
-        int decim = (double)rows > 2 * pn.w;
-        state_range(data, rows, cols, v * ni, shown, &lo, &hi);
-        pn.ylo = lo;
-        pn.yhi = hi;
-        if (strcmp(u, "1") == 0)
-            snprintf(ylabel, sizeof ylabel, "%s", vn);
+    const Json *views = pl_jget(m, "views");
+    for (int k = 0; views && views->type == J_ARR && k < views->n; k++) {
+        const Json *v = &views->items[k], *sp = pl_jget(v, "spikes");
+        const double n = pl_jnum(v, "size", 0), o = pl_jnum(v, "offset", 0);
+        if (strcmp(pl_jstr(v, "population", ""), pop) != 0)
+            continue;
+        fputs("<tr class=\"view\"><td>&#160;&#160;", f);
+        nrt_svg_text(f, pl_jstr(v, "name", "?"));
+        fprintf(f, " <small>(%.0f .. %.0f)</small></td><td class=\"n\">%.0f</td>", o, o + n - 1, n);
+        if (sp && sp->type == J_NUM)
+            fprintf(f, "<td class=\"n\">%.0f</td><td class=\"n\">%.2f</td></tr>\n", sp->num,
+                    n > 0 && sim_s > 0 ? sp->num / n / sim_s : 0.0);
         else
-            snprintf(ylabel, sizeof ylabel, "%s (%s)", vn, u);
-        nrt_svg_axes(f, &pn, "time (ms)", ylabel, 0);
-        for (k = 0; k < shown; k++) {
-            fprintf(f, "<path class=\"trace\" data-variable=\"");
-            nrt_svg_text(f, vn);
-            fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\" d=\"",
-                    nrt_svg_color(k));
-            state_trace(f, &pn, data, rows, cols, 1 + v * ni + k, decim);
-            fputs("\"/>\n", f);
-        }
-        nrt_svg_legend(f, &pn, shown, labels);
-        snprintf(note, sizeof note, "%lld samples every %g ms%s%s", (long long)rows,
-                 pl_jnum(rec, "every_steps", 1) * P->dt,
-                 decim ? "; min and max per pixel column" : "",
-                 shown < ni ? (what[0] == 'n' ? "; the first 8 neurons" : "; the first 8 synapses")
-                            : "");
-        nrt_svg_note(f, pn.x, pn.y - 6, note);
-        fputs("</g>\n", f);
+            fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", f);
     }
-    nrt_svg_end(f);
-    free(data);
-    snprintf(caption, sizeof caption, "State of %s (%s): %s", pop, file, note);
-    return fig_close(P, f, name, caption);
 }
 
-/* ===== Figures =====} */
+/* index.html's list items of the files --save-connectivity wrote (manifest "connectivity"). */
+static void index_conn(FILE *f, const Json *m)
+{
+    const Json *conn = pl_jget(m, "connectivity");
+    for (int k = 0; conn && conn->type == J_ARR && k < conn->n; k++) {
+        const Json *c = &conn->items[k];
+        fputs("<li class=\"connectivity\"><a href=\"", f);
+        pl_url_text(f, pl_jstr(c, "file", "?"));
+        fputs("\">", f);
+        nrt_svg_text(f, pl_jstr(c, "file", "?"));
+        fputs("</a>: connectivity of ", f);
+        nrt_svg_text(f, pl_jstr(c, "projection", "?"));
+        fprintf(f, ", %.0f synapses</li>\n", pl_jnum(c, "synapses", 0));
+    }
+}
 
 /* index.html: the run's summary, a table of populations, every figure, every file. */
 static nrt_status write_index(Plot *P)
@@ -610,7 +601,7 @@ static nrt_status write_index(Plot *P)
     const Json *m = P->man, *pops = pl_jget(m, "populations"), *recs = pl_jget(m, "recordings"),
                *tm = pl_jget(m, "timing_s");
     double sim_s = (double)P->steps * P->dt * 1e-3;
-    FILE *f = fig_open(P, "index.html");
+    FILE *f = pl_fig_open(P, "index.html");
     int k;
     if (!f)
         return NRT_EIO;
@@ -645,6 +636,7 @@ static nrt_status write_index(Plot *P)
         fprintf(f, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
                    "<td class=\"n\">%.2f</td></tr>\n",
                 n, sp, n > 0 && sim_s > 0 ? sp / n / sim_s : 0.0);
+        index_views(f, m, pl_jstr(p, "name", "?"), sim_s);
     }
     fputs("</table>\n<h2>Figures</h2>\n", f);
     if (P->skipped[0]) {
@@ -657,9 +649,9 @@ static nrt_status write_index(Plot *P)
         fputs("<p>No recordings to plot.</p>\n", f);
     for (k = 0; k < P->nfigs; k++) {
         fputs("<figure><a href=\"", f);
-        url_text(f, P->figs[k].file);
+        pl_url_text(f, P->figs[k].file);
         fputs("\"><img src=\"", f);
-        url_text(f, P->figs[k].file);
+        pl_url_text(f, P->figs[k].file);
         fputs("\" alt=\"", f);
         nrt_svg_text(f, P->figs[k].caption);
         fputs("\"></a><figcaption>", f);
@@ -670,26 +662,50 @@ static nrt_status write_index(Plot *P)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
         const Json *r = &recs->items[k];
         fputs("<li><a href=\"", f);
-        url_text(f, pl_jstr(r, "file", "?"));
+        pl_url_text(f, pl_jstr(r, "file", "?"));
         fputs("\">", f);
         nrt_svg_text(f, pl_jstr(r, "file", "?"));
         fputs("</a>: ", f);
         nrt_svg_text(f, pl_jstr(r, "kind", "?"));
         fputs(" of ", f);
-        nrt_svg_text(f, pl_jstr(r, "population", "?"));
+        nrt_svg_text(f, rec_label(r));
         fprintf(f, ", %.0f rows</li>\n", pl_jnum(r, "rows", 0));
     }
+    index_conn(f, m);
     fputs("</ul>\n</body>\n</html>\n", f);
-    return fig_close(P, f, "index.html", NULL);
+    return pl_fig_close(P, f, "index.html", NULL);
 }
 
-/* Contract: see neurort.h. */
+/* Contract: rt_plot.h. */
+nrt_status pl_load_manifest(nrt_ctx *ctx, const char *dir, Json *man)
+{
+    JParse jp;
+    char path[4200], *text;
+    memset(man, 0, sizeof *man);
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    if (!(text = pl_slurp(ctx, path, NULL))) {
+        nrt_seterr(ctx, "no readable manifest.json in '%s' (is it the output folder of a run?)", dir);
+        return NRT_EINVAL;
+    }
+    jp.s = text;
+    jp.depth = 0;
+    if (pl_parse_value(&jp, man) != 0 || man->type != J_OBJ) {
+        nrt_seterr(ctx, "'%s' is not valid JSON", path);
+        pl_json_free(man);
+        memset(man, 0, sizeof *man);
+        free(text);
+        return NRT_EINVAL;
+    }
+    free(text);
+    return NRT_OK;
+}
+
+/* Contract: see neurort.h. A folder of instances (its manifest lists "instances": a sweep or
+ * a batch) gets the overview of rt_plot_sweep.c. */
 nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
 {
     Plot P;
     Json man;
-    JParse jp;
-    char *mpath, *text;
     const Json *recs;
     const char *env = getenv("NEUROC_PLOT_MAX_MARKS");
     nrt_status st = NRT_OK;
@@ -699,27 +715,15 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     P.ctx = ctx;
     P.dir = dir;
     P.max_marks = env && atoi(env) > 0 ? atoi(env) : MAX_MARKS;
-    if (!(mpath = path_in(&P, "manifest.json")))
-        return NRT_ENOMEM;
-    text = pl_slurp(ctx, mpath, NULL);
-    if (!text) {
-        nrt_seterr(ctx, "no readable manifest.json in '%s' (is it the output folder of a run?)",
-                   dir);
-        free(mpath);
-        return NRT_EINVAL;
-    }
-    jp.s = text;
-    jp.depth = 0;
-    if (pl_parse_value(&jp, &man) != 0 || man.type != J_OBJ) {
-        nrt_seterr(ctx, "'%s' is not valid JSON", mpath);
-        pl_json_free(&man);
-        free(text);
-        free(mpath);
-        return NRT_EINVAL;
-    }
-    free(text);
-    free(mpath);
+    if ((st = pl_load_manifest(ctx, dir, &man)) != NRT_OK)
+        return st;
     P.man = &man;
+    if (pl_jget(&man, "instances")) {
+        st = pl_sweep_overview(&P);
+        free(P.figs);
+        pl_json_free(&man);
+        return st;
+    }
     P.dt = pl_jnum(&man, "dt_ms", 0);
     {
         const double cs = pl_jnum(&man, "completed_steps", 0);
@@ -745,7 +749,7 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
         st = fig_rates(&P, recs);
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
         if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "state") == 0)
-            st = fig_state(&P, &recs->items[k]);
+            st = pl_fig_state(&P, &recs->items[k]);
     if (st == NRT_OK)
         st = write_index(&P);
     free(P.figs);

@@ -51,4 +51,48 @@ void pl_rd_close(Reader *r);
 int pl_rd_spike(Reader *r, double *t, int64_t *i);
 int pl_rd_row(Reader *r, double *vals, int cols);
 
+/* {===== The figures of one folder (rt_plot.c, rt_plot_state.c, rt_plot_sweep.c) ===== */
+
+typedef struct Fig {
+    char file[256];
+    char caption[512];
+} Fig;
+
+typedef struct Plot {
+    nrt_ctx *ctx;
+    const char *dir;
+    const Json *man;
+    double dt;                    /* ms */
+    int64_t steps;                /* completed steps */
+    double T;                     /* simulated ms shown on time axes (>= dt) */
+    Fig *figs;
+    int nfigs;
+    int max_marks;
+    char skipped[1024];           /* .h5 recordings this program cannot read */
+} Plot;
+
+/* <dir>/<name>, malloc'd (NULL with errmsg). */
+char *pl_path_in(const Plot *P, const char *name);
+/* Open <dir>/<name>.tmp for writing; finish with pl_fig_close, which renames it to <name>
+ * and, with a caption, lists the figure in index.html. */
+FILE *pl_fig_open(Plot *P, const char *name);
+nrt_status pl_fig_close(Plot *P, FILE *f, const char *name, const char *caption);
+/* The figure name <prefix>_<recording file without its extension>.svg (rt_plot.c). */
+void pl_fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file);
+/* A file name as a relative URL in an attribute (percent-encoded). */
+void pl_url_text(FILE *f, const char *s);
+/* <dir>/manifest.json parsed into *man (an object; pl_json_free it); NRT_EINVAL with errmsg
+ * (no readable file, or no JSON object). */
+nrt_status pl_load_manifest(nrt_ctx *ctx, const char *dir, Json *man);
+
+/* rt_plot_state.c: a state recording as small multiples (a panel per neuron or synapse, up
+ * to PL_MAX_CELLS), and for a synapse recording the histograms of its first and last rows. */
+#define PL_MAX_CELLS 16
+nrt_status pl_fig_state(Plot *P, const Json *rec);
+/* rt_plot_sweep.c: the overview of a folder of instances (a sweep or --instances batch):
+ * rates against each swept value and index.html linking every instance. */
+nrt_status pl_sweep_overview(Plot *P);
+
+/* ===== The figures of one folder =====} */
+
 #endif

@@ -16,12 +16,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Eight colours that stay distinguishable for the common colour-vision deficiencies
- * (Okabe and Ito's palette, black first replaced by a dark blue). */
-static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                      "#e69f00", "#56b4e9", "#f0e442", "#000000"};
+/* Ten colours of Tableau 10 (Stone, 2016), ordered so that neighbours differ in hue and
+ * lightness (blue, orange, green, red, purple, brown, teal, pink, grey, yellow): curves and
+ * views coloured k and k + 1 stay apart, also for the common colour-vision deficiencies. */
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
+                                      "#9c755f", "#76b7b2", "#ff9da7", "#bab0ac", "#edc948"};
 
-/* Contract: the k-th colour of the figures' palette, cycling after eight. */
+/* Contract: the k-th colour of the figures' palette, cycling after ten. */
 const char *nrt_svg_color(int k)
 {
     return palette[(k < 0 ? 0 : k) % (int)(sizeof palette / sizeof palette[0])];
@@ -131,12 +132,18 @@ double nrt_svg_py(const nrt_panel *p, double y)
     return p->y + p->h - (y - p->ylo) / (p->yhi - p->ylo) * p->h;
 }
 
-/* The ticks of [lo, hi]: about `want` multiples of a nice step, inside the range. */
+/* The ticks of [lo, hi]: about `want` multiples of a nice step, inside the range, at least
+ * three (a smaller nice step where the first choice leaves fewer: small panels). */
 static void ticks(double lo, double hi, int want, double *first, double *step, int *n)
 {
     *step = nrt_nice((hi - lo) / (want - 1), 1);
-    *first = ceil(lo / *step - 1e-9) * *step;
-    *n = (int)floor((hi - *first) / *step + 1e-9) + 1;
+    for (int k = 0; k < 4; k++) {
+        *first = ceil(lo / *step - 1e-9) * *step;
+        *n = (int)floor((hi - *first) / *step + 1e-9) + 1;
+        if (*n >= 3)
+            break;
+        *step = nrt_nice(*step / 2, 1);
+    }
     if (*n < 0)
         *n = 0;
 }
@@ -147,10 +154,17 @@ static void ticks(double lo, double hi, int want, double *first, double *step, i
 void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
                   int integer_y)
 {
+    nrt_svg_axes_n(f, p, xlabel, ylabel, integer_y, 7, 6);
+}
+
+/* Contract: nrt_svg_axes with about xwant and ywant ticks (small panels take fewer). */
+void nrt_svg_axes_n(FILE *f, const nrt_panel *p, const char *xlabel, const char *ylabel,
+                    int integer_y, int xwant, int ywant)
+{
     double first, step, v, px, py;
     int n, k, dec;
 
-    ticks(p->xlo, p->xhi, 7, &first, &step, &n);
+    ticks(p->xlo, p->xhi, xwant, &first, &step, &n);
     dec = step_decimals(step);
     for (k = 0; k < n; k++) {
         v = first + k * step;
@@ -162,7 +176,7 @@ void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *y
                 px, p->y, px, p->y + p->h, px, p->y + p->h, px, p->y + p->h + 5, px,
                 p->y + p->h + 18, dec, v);
     }
-    ticks(p->ylo, p->yhi, 6, &first, &step, &n);
+    ticks(p->ylo, p->yhi, ywant, &first, &step, &n);
     if (integer_y && step < 1) {
         step = 1;
         first = ceil(p->ylo - 1e-9);
@@ -190,28 +204,29 @@ void nrt_svg_axes(FILE *f, const nrt_panel *p, const char *xlabel, const char *y
     fputs("</text>\n", f);
 }
 
-/* Contract: a legend box in the top right corner of panel p: a coloured line and the
- * label for each of the n entries (colour k = nrt_svg_color(k)). */
+/* Contract: a legend beside panel p, right of its frame (off the data): a coloured line and
+ * the label for each of the n entries, colour k = nrt_svg_color(k) (colors NULL) or
+ * colors[k]. The figure leaves NRT_LEGEND_W pixels for it; labels longer than fit are cut. */
 void nrt_svg_legend(FILE *f, const nrt_panel *p, int n, const char *const *labels)
 {
-    int k;
-    size_t wmax = 0;
-    double bw, bx, by;
-    for (k = 0; k < n; k++)
-        if (strlen(labels[k]) > wmax)
-            wmax = strlen(labels[k]);
-    bw = 40 + 7.0 * (double)wmax;
-    bx = p->x + p->w - bw - 8;
-    by = p->y + 8;
-    fprintf(f, "<g class=\"legend\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" "
-               "fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n",
-            bx, by, bw, 8 + 16 * n);
-    for (k = 0; k < n; k++) {
-        double ly = by + 14 + 16 * k;
+    nrt_svg_legend_c(f, p, n, labels, NULL);
+}
+
+void nrt_svg_legend_c(FILE *f, const nrt_panel *p, int n, const char *const *labels,
+                      const char *const *colors)
+{
+    const double bx = p->x + p->w + 12, by = p->y + 4;
+    fputs("<g class=\"legend\">\n", f);
+    for (int k = 0; k < n; k++) {
+        char cut[40];
+        double ly = by + 12 + 17 * k;
+        snprintf(cut, sizeof cut, "%s", labels[k]);
+        if (strlen(labels[k]) >= sizeof cut)
+            memcpy(cut + sizeof cut - 4, "...", 4);
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
                    "stroke-width=\"3\"/><text x=\"%.2f\" y=\"%.2f\">",
-                bx + 6, ly - 4, bx + 26, ly - 4, nrt_svg_color(k), bx + 32, ly);
-        nrt_svg_text(f, labels[k]);
+                bx, ly - 4, bx + 18, ly - 4, colors ? colors[k] : nrt_svg_color(k), bx + 24, ly);
+        nrt_svg_text(f, cut);
         fputs("</text>\n", f);
     }
     fputs("</g>\n", f);

@@ -12,12 +12,18 @@ axes to account:
                      above 100,000 spikes (or N, with --density N for a folder drawn with
                      NEUROC_PLOT_MAX_MARKS=N: then only rasters are checked), the bins
                      drawn are exactly the bins holding spikes; title, axis labels with units, ticks present
-  rates.svg          per spike recording a staircase whose steps equal the spike counts of
-                     the bins the note names, divided by neurons and bin width; its integral
-                     times the neurons is the spike count; legend names every population
-  state_<rec>.svg    a panel per variable with its unit in the label; each trace's points
-                     (or min/max envelope) lie on the recorded samples
-  index.html         shows every SVG, the model, seed, and every population's spike count
+                     (marks of a recording that declared views split: a path per view,
+                     neighbours in distinct colours, the legend right of the panel)
+  rates.svg          per spike recording, and per declared view a recording holds, a
+                     staircase whose steps equal the spike counts of the bins the note
+                     names, divided by neurons and bin width; its integral times the neurons
+                     is the spike count; the legend (right of the panel) names every curve
+  state_<rec>.svg    a panel per variable with its unit in the label, a cell per neuron (up
+                     to 16) with shared axes, each trace's points (or min/max envelope) on
+                     the recorded samples
+  weights_<rec>.svg  (a synapse recording) histograms of the first and last samples
+  index.html         shows every SVG, the model, seed, every population's spike count,
+                     every view's, and links every --save-connectivity file
 """
 import collections
 import html.parser
@@ -117,7 +123,8 @@ def check_raster(d, rec, man, density):
     want = {(int(round(t / dt)) - 1, int(i)) for t, i in zip(sp.t, sp.i)}
     xm, ym = axes(root)
     check(any("time (ms)" == t for t in texts(root, "xlabel")), name + ": x axis 'time (ms)'")
-    check(any(rec["population"] in t for t in texts(root, "ylabel")), name + ": y axis names the population")
+    check(any((rec.get("view") or rec["population"]) in t for t in texts(root, "ylabel")),
+          name + ": y axis names the population (or the view recorded)")
     check(any(rec["population"] in t for t in texts(root, "title")), name + ": title")
     if not (xm and ym):
         return
@@ -191,18 +198,38 @@ def check_rates(d, man):
     steps = man["completed_steps"]
     curves = {p.get("data-file"): p for p in root.iter(NS + "path") if p.get("class") == "rate"}
     legend = [t.text for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")]
-    for rec in spk:
-        pop = rec["population"]
-        if not check(rec["file"] in curves and any(t.startswith(pop) for t in legend),
+    frame = [r for r in root.iter(NS + "rect") if r.get("class") == "frame"][0]
+    right = float(frame.get("x")) + float(frame.get("width"))
+    lx = [float(t.get("x")) for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")]
+    check(lx and min(lx) > right, "rates.svg: legend right of the panel, off the data")
+    views = {p.get("data-view"): p for p in root.iter(NS + "path") if p.get("class") == "view-rate"}
+    jobs = [(rec.get("view") or rec["population"], rec, curves.get(rec["file"]), None) for rec in spk]
+    for v in man.get("views", []):   # a curve per view a recording holds (not its own range)
+        holders = [r for r in spk if r["population"] == v["population"] and
+                   r.get("offset", 0) <= v["offset"] and
+                   v["offset"] + v["size"] <= r.get("offset", 0) + r["population_size"]]
+        own = any(r.get("offset", 0) == v["offset"] and r["population_size"] == v["size"]
+                  for r in spk if r["population"] == v["population"])
+        if not check((v["name"] in views) == bool(holders and not own),
+                     "rates.svg: a view-rate curve for %s exactly when a recording holds it" % v["name"]):
+            continue
+        if v["name"] in views:
+            jobs.append((v["name"], holders[0], views[v["name"]], v))
+    for pop, rec, curve, view in jobs:
+        if not check(curve is not None and any(t.startswith(pop) for t in legend),
                      "rates.svg: curve and legend for " + pop):
             continue
         sp = load_spikes(d, rec)
-        N = rec["population_size"]
+        N = rec["population_size"] if view is None else view["size"]
+        lo = view["offset"] - rec.get("offset", 0) if view else 0
         nb = (steps + spb - 1) // spb
         counts = [0] * nb
-        for t in sp.t:
-            counts[(int(round(t / dt)) - 1) // spb] += 1
-        cmds = path_cmds(curves[rec["file"]].get("d"))
+        n_in = 0
+        for t, i in zip(sp.t, sp.i):
+            if lo <= i < lo + N:
+                counts[(int(round(t / dt)) - 1) // spb] += 1
+                n_in += 1
+        cmds = path_cmds(curve.get("d"))
         y = ym[0] * nums(cmds[0][1])[1] + ym[1]
         x = xm[0] * nums(cmds[0][1])[0] + xm[1]
         bins, integral = [], 0.0
@@ -219,11 +246,14 @@ def check_rates(d, man):
             abs(v - counts[b] / N / (min(spb, steps - b * spb) * dt * 1e-3)) <= tol
             for b, (_, v) in enumerate(bins))
         check(exact, "rates.svg: %s: %d bins of %d steps equal counts / neurons / width" % (pop, nb, spb))
-        check(abs(integral - len(sp.t)) <= 0.01 * len(sp.t) + 0.5,
-              "rates.svg: %s: integral x neurons = %.1f spikes, the file has %d" % (pop, integral, len(sp.t)))
+        check(abs(integral - n_in) <= 0.01 * n_in + 0.5,
+              "rates.svg: %s: integral x neurons = %.1f spikes, the file has %d" % (pop, integral, n_in))
 
 
 def check_state(d, rec, man):
+    """Small multiples: a panel (g.panel) per variable holding a cell (g.cell) per shown
+    neuron, at most MAX_CELLS, each with its own ticks and one trace on its samples; the
+    cells of a variable share their axes (the same ranges)."""
     name = fig_name("state", rec["file"], man)
     path = os.path.join(d, name)
     if not check(os.path.exists(path), name + " exists"):
@@ -232,21 +262,32 @@ def check_state(d, rec, man):
     st = nrtio.load_state(os.path.join(d, rec["file"]), rec["neurons"] if rec["format"] == "npy" else None)
     panels = [g for g in root.iter(NS + "g") if g.get("class") == "panel"]
     check([g.get("data-variable") for g in panels] == rec["variables"], name + ": a panel per variable")
+    shown = min(MAX_CELLS, len(rec["neurons"]))
     for g in panels:
         var = g.get("data-variable")
         unit = rec["units"][var]
-        labels = [t.text for t in g.iter(NS + "text") if t.get("class") == "ylabel"]
+        labels = [t.text for t in g.iter(NS + "text") if t.get("class") == "ylabel" and t.text]
         check(labels and (unit == "1" or ("(%s)" % unit) in labels[0]),
               name + ": %s axis labelled with its unit %s: %s" % (var, unit, labels))
-        xm, ym = axes(root, g)
-        if not (xm and ym):
-            continue
-        traces = [p for p in g.iter(NS + "path") if p.get("class") == "trace"]
-        shown = min(8, len(rec["neurons"]))
-        check(len(traces) == shown, name + ": %s: %d traces" % (var, len(traces)))
-        for k, p in enumerate(traces):
+        cells = [c for c in g.iter(NS + "g") if c.get("class") == "cell"]
+        check([int(c.get("data-index")) for c in cells] == rec["neurons"][:shown],
+              name + ": %s: a cell per neuron, %d of %d" % (var, len(cells), len(rec["neurons"])))
+        titles = [t.text for c in cells for t in c.iter(NS + "text") if t.get("class") == "cell-title"]
+        check(len(titles) == len(cells) and all(t.endswith(" %d" % n) for t, n in zip(titles, rec["neurons"])),
+              name + ": %s: every cell names its neuron" % var)
+        ranges = set()
+        for k, c in enumerate(cells):
+            xm, ym = axes(root, c)
+            if not (xm and ym):
+                continue
+            frame = [r for r in c.iter(NS + "rect") if r.get("class") == "frame"][0]
+            y0, h = float(frame.get("y")), float(frame.get("height"))
+            ranges.add((round(ym[0] * (y0 + h) + ym[1], 6), round(ym[0] * y0 + ym[1], 6)))
+            traces = [p for p in c.iter(NS + "path") if p.get("class") == "trace"]
+            if not check(len(traces) == 1, name + ": %s cell %d: one trace" % (var, k)):
+                continue
             vals = [v for v in st.trace(var, rec["neurons"][k]) if math.isfinite(v)]
-            pts = [nums(a) for c, a in path_cmds(p.get("d")) if c in "ML"]
+            pts = [nums(a) for cmd, a in path_cmds(traces[0].get("d")) if cmd in "ML"]
             ys = [ym[0] * y + ym[1] for _, y in pts]
             ts = [xm[0] * x + xm[1] for x, _ in pts]
             vtol = abs(ym[0]) * 0.02
@@ -258,16 +299,101 @@ def check_state(d, rec, man):
                 check(abs(min(ys) - min(vals)) <= vtol and abs(max(ys) - max(vals)) <= vtol,
                       name + ": %s trace %d: envelope of %d points spans min %.4g max %.4g"
                       % (var, k, len(pts), min(vals), max(vals)))
+        check(len(ranges) == 1, name + ": %s: the cells share their y range: %s" % (var, sorted(ranges)))
+    if rec["population"] not in [p["name"] for p in man["populations"]]:
+        check_weights(d, rec, man, st)
+
+
+def check_weights(d, rec, man, st):
+    """weights_<rec>.svg of a synapse recording: per variable, the histograms of the first
+    and the last row, whose bar heights count the synapses in each bin."""
+    name = fig_name("weights", rec["file"], man)
+    path = os.path.join(d, name)
+    if not check(os.path.exists(path), name + " exists"):
+        return
+    root = ET.parse(path).getroot()
+    panels = [g for g in root.iter(NS + "g") if g.get("class") == "hist-panel"]
+    check([g.get("data-variable") for g in panels] == rec["variables"], name + ": a panel per variable")
+    for g in panels:
+        var = g.get("data-variable")
+        xm, ym = axes(root, g)
+        hists = {p.get("data-sample"): p for p in g.iter(NS + "path") if p.get("class") == "hist"}
+        if not check(sorted(hists) == ["first", "last"] and xm and ym, name + ": %s: first and last" % var):
+            continue
+        colours = {hists[k].get("stroke") for k in hists}
+        check(len(colours) == 2, name + ": %s: two colours" % var)
+        for which, row in (("first", 0), ("last", len(st.t) - 1)):
+            cmds = path_cmds(hists[which].get("d"))
+            x = xm[0] * nums(cmds[0][1])[0] + xm[1]
+            bins, y = [], 0.0
+            for c, arg in cmds[1:]:
+                if c == "V":
+                    y = ym[0] * nums(arg)[0] + ym[1]
+                elif c == "H":
+                    x1 = xm[0] * nums(arg)[0] + xm[1]
+                    bins.append((x, x1, y))
+                    x = x1
+            vals = [st.trace(var, n)[row] for n in rec["neurons"]]
+            w = float("%.3g" % (bins[0][1] - bins[0][0]))    # a nice width: 1, 2, 5 x 10^k
+            lo = round(bins[0][0] / w) * w
+            want = [0] * len(bins)
+            for v in vals:
+                want[min(len(bins) - 1, int(math.floor((v - lo) / w + 1e-9)))] += 1
+            got = [round(b[2]) for b in bins]
+            check(got == want and sum(got) == len(vals),
+                  name + ": %s: %s sample: %d synapses in %d bins as drawn" % (var, which, len(vals), len(bins)))
+
+
+def check_raster_views(d, man):
+    """A raster of a recording that declared views split: a path of marks per view part,
+    each its own colour, neighbours distinct, its legend beside the panel (off the data)."""
+    for rec in man["recordings"]:
+        if rec["kind"] != "spikes":
+            continue
+        root = ET.parse(os.path.join(d, fig_name("raster", rec["file"], man))).getroot()
+        parts = [p for p in root.iter(NS + "path") if p.get("class") == "spikes" and p.get("data-view")]
+        off, n = rec.get("offset", 0), rec["population_size"]
+        want = [v for v in man.get("views", []) if v["population"] == rec["population"] and
+                v["offset"] < off + n and v["offset"] + v["size"] > off and
+                not (v["offset"] <= off and v["offset"] + v["size"] >= off + n)]
+        check([p.get("data-view") for p in parts] == [v["name"] for v in want],
+              "%s: marks per view %s" % (rec["file"], [v["name"] for v in want]))
+        if not want:
+            continue
+        cols = [p.get("stroke") for p in parts]
+        check(all(a != b for a, b in zip(cols, cols[1:])), "%s: neighbouring views differ in colour" % rec["file"])
+        frame = [r for r in root.iter(NS + "rect") if r.get("class") == "frame"][0]
+        right = float(frame.get("x")) + float(frame.get("width"))
+        legend = [float(t.get("x")) for g in root.iter(NS + "g") if g.get("class") == "legend"
+                  for t in g.iter(NS + "text")]
+        check(legend and min(legend) > right, "%s: legend right of the panel" % rec["file"])
+        # every spike in the path of the innermost view holding its neuron
+        sp = load_spikes(d, rec)
+        counts = collections.Counter()
+        for i in sp.i:
+            best = None
+            for v in want:
+                if v["offset"] <= off + i < v["offset"] + v["size"] and (best is None or v["size"] < best["size"]):
+                    best = v
+            counts[best["name"] if best else None] += 1
+        got = {p.get("data-view"): int(p.get("data-spikes")) for p in parts}
+        check(all(got[v["name"]] == counts[v["name"]] for v in want),
+              "%s: spikes per view %s" % (rec["file"], got))
+
+
+MAX_CELLS = 16
 
 
 class Links(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.imgs, self.text = [], []
+        self.imgs, self.text, self.links = [], [], []
 
     def handle_starttag(self, tag, attrs):
         if tag == "img":
             self.imgs.append(dict(attrs).get("src"))
+        if tag == "a":
+            self.links.append(dict(attrs).get("href"))
 
     def handle_data(self, data):
         self.text.append(data)
@@ -288,6 +414,15 @@ def check_index(d, man):
         check(re.search(r"%s\s+%d\s+%d" % (re.escape(pop["name"]), pop["size"], pop["spikes"]),
                         " ".join(text.split())) is not None,
               "index.html: %s with %d neurons and %d spikes" % (pop["name"], pop["size"], pop["spikes"]))
+    for v in man.get("views", []):
+        check(re.search(r"%s \(%d \.\. %d\)\s+%d\s+%s" % (re.escape(v["name"]), v["offset"],
+                                                       v["offset"] + v["size"] - 1, v["size"],
+                                                       "-" if v["spikes"] is None else v["spikes"]),
+                        " ".join(text.split())) is not None,
+              "index.html: view %s with its neurons, size and spikes" % v["name"])
+    for c in man.get("connectivity", []):
+        check(c["file"] in p.links and os.path.exists(os.path.join(d, c["file"])),
+              "index.html links %s (%s)" % (c["file"], c["projection"]))
 
 
 def main():
@@ -307,6 +442,7 @@ def main():
         if rec["kind"] == "spikes":
             check_raster(d, rec, man, density)
     if not only_rasters:
+        check_raster_views(d, man)
         check_rates(d, man)
         for rec in man["recordings"]:
             if rec["kind"] == "state":
