@@ -173,8 +173,8 @@ static int64_t combo_of(const Grid *G, int64_t b, int i)
     return c;
 }
 
-/* The legend label of combination c (other parameters than i): "P.y = 2, Q.z = 5". */
-static void combo_label(const Grid *G, int i, int64_t c, char *out, size_t n)
+/* The legend label of combination c (other parameters than i): "P.y = 2 mV, Q.z = 5". */
+static void combo_label(const Grid *G, int i, int64_t c, char unit[][64], char *out, size_t n)
 {
     int64_t idx[NRT_MAX_SWEEPS];
     size_t len = 0;
@@ -186,7 +186,8 @@ static void combo_label(const Grid *G, int i, int64_t c, char *out, size_t n)
     out[0] = '\0';
     for (int j = 0; j < G->np && len + 1 < n; j++)
         if (j != i) {
-            snprintf(out + len, n - len, "%s%s = %g", len ? ", " : "", G->name[j], G->vals[j]->items[idx[j]].num);
+            snprintf(out + len, n - len, "%s%.60s = %g%s%.30s", len ? ", " : "", G->name[j], G->vals[j]->items[idx[j]].num,
+                     unit[j][0] ? " " : "", unit[j]);
             len = strlen(out);
         }
 }
@@ -263,13 +264,13 @@ static void sweep_panel(FILE *f, const InstRates *ir, const Grid *G, int i, int 
     fputs("</g>\n", f);
 }
 
-/* The axis title of swept parameter `name`: "src.rate (Hz)", its unit from the first
- * instance's manifest ("parameters"), or the name alone. */
-static void param_label(Plot *P, const char *name, char *out, size_t n)
+/* The unit of swept parameter `name` as the model declared it ("Hz"), from the first
+ * instance's manifest ("parameters"); "" for a number or where it says none. */
+static void param_unit(Plot *P, const char *name, char *out, size_t n)
 {
     char sub[4200], keep[512];
     Json m;
-    snprintf(out, n, "%s", name);
+    out[0] = '\0';
     snprintf(sub, sizeof sub, "%s/instance_0", P->dir);
     snprintf(keep, sizeof keep, "%s", P->ctx->errmsg);
     if (pl_load_manifest(P->ctx, sub, &m) != NRT_OK) {
@@ -278,7 +279,7 @@ static void param_label(Plot *P, const char *name, char *out, size_t n)
     }
     const char *u = pl_jstr(pl_jget(pl_jget(&m, "parameters"), name), "unit", "1");
     if (strcmp(u, "1") != 0)
-        snprintf(out, n, "%.200s (%.60s)", name, u);
+        snprintf(out, n, "%s", u);
     pl_json_free(&m);
 }
 
@@ -289,7 +290,7 @@ static nrt_status fig_sweep(Plot *P, const InstRates *ir, const Grid *G, int i)
     const int ng = ir->ng < 16 ? ir->ng : 16, ncol = ng < GRID_COLS ? ng : GRID_COLS, nrow = (ng + ncol - 1) / ncol;
     int64_t ncombo = 1;
     double xlo = INFINITY, xhi = -INFINITY;
-    char name[64], title[300], caption[600], lab[MAX_COMBOS][200], xlabel[300];
+    char name[64], title[300], caption[600], lab[MAX_COMBOS][200], xlabel[300], unit[NRT_MAX_SWEEPS][64];
     const char *labels[MAX_COMBOS];
     FILE *f;
     for (int j = 0; j < G->np; j++)
@@ -304,7 +305,9 @@ static nrt_status fig_sweep(Plot *P, const InstRates *ir, const Grid *G, int i)
         xlo -= pad;
         xhi += pad;
     }
-    param_label(P, G->name[i], xlabel, sizeof xlabel);
+    for (int j = 0; j < G->np; j++)
+        param_unit(P, G->name[j], unit[j], sizeof unit[j]);
+    snprintf(xlabel, sizeof xlabel, unit[i][0] ? "%.200s (%s)" : "%.200s%s", G->name[i], unit[i]);
     snprintf(name, sizeof name, "sweep_%d.svg", i);
     if (!(f = pl_fig_open(P, name)))
         return NRT_EIO;
@@ -323,7 +326,7 @@ static nrt_status fig_sweep(Plot *P, const InstRates *ir, const Grid *G, int i)
         nrt_panel lp = {60 + 20 + (ncol - 1) * OV_CELL_W, 70, OV_CELL_W - 80, 0, 0, 1, 0, 1};
         int nl = ncombo < MAX_COMBOS ? (int)ncombo : MAX_COMBOS;
         for (int c = 0; c < nl; c++) {
-            combo_label(G, i, c, lab[c], sizeof lab[c]);
+            combo_label(G, i, c, unit, lab[c], sizeof lab[c]);
             labels[c] = lab[c];
         }
         nrt_svg_legend(f, &lp, nl, labels);
