@@ -32,11 +32,11 @@ import os
 
 from .batch import Batch
 from .errors import CompileError, NeurocError, OutputError, RunError
-from .run import Population, Run, Spikes, State, Weights
+from .run import Population, Run, Spikes, State, View, Weights
 from .tool import Simulator, compile, find_neuroc
 
 __version__ = "0.1.0"
-__all__ = ["load", "compile", "Run", "Batch", "Simulator", "Spikes", "State", "Weights",
+__all__ = ["load", "compile", "Run", "Batch", "Simulator", "Spikes", "State", "Weights", "View",
            "Population", "NeurocError", "OutputError", "CompileError", "RunError", "find_neuroc"]
 
 

@@ -23,7 +23,8 @@ class Batch:
                   values ("P.x": value, in the declared unit) from the manifest's per-instance
                   "values", else from instances.csv, else (sweeps) from each instance's own
                   manifest
-    len(batch), batch.instance(b) -> Run, iter(batch) -> the Runs, batch.to_pandas()
+    len(batch), batch.instance(b) -> Run, iter(batch) -> the Runs, batch.to_pandas(),
+    batch.rates() -> per instance, the rate of every population and declared view
     """
 
     def __init__(self, folder, manifest):
@@ -82,6 +83,24 @@ class Batch:
         except ImportError:
             raise ImportError("Batch.to_pandas() needs pandas; Batch.table is the same as a list of dicts")
         return pandas.DataFrame(self.table).set_index("index")
+
+    def rates(self):
+        """One dict per instance started: the mean rate (Hz) of every population and every
+        declared view in it ({name: rate}; None where the instance wrote no manifest or a
+        view's spikes were not counted), from the instances' own manifests."""
+        out = []
+        for e in self.manifest["instances"]:
+            mf = os.path.join(self.folder, e["folder"], "manifest.json")
+            row = {}
+            if os.path.isfile(mf):
+                with open(mf, encoding="utf-8") as f:
+                    m = json.load(f)
+                sim_s = m.get("completed_steps", 0) * m.get("dt_ms", 0) * 1e-3
+                for p in m.get("populations", []) + m.get("views", []):
+                    ok = p.get("spikes") is not None and sim_s > 0 and p.get("size")
+                    row[p["name"]] = p["spikes"] / p["size"] / sim_s if ok else None
+            out.append(row)
+        return out
 
     def instance(self, b):
         """The Run of instance b (its index, 0 .. B-1)."""

@@ -15,6 +15,10 @@ recorded population or view), one entry per spike in time order. Unpacks as `t, 
 Population = collections.namedtuple("Population", "name size spikes")
 Population.__doc__ = "A base population of the manifest: its name, size and total spikes."
 
+View = collections.namedtuple("View", "name population offset size spikes")
+View.__doc__ = """A declared view (`population exc = P[0:80]`): its name, base population,
+offset and size in it, and its spikes (None where the back end did not count them)."""
+
 
 class State:
     """A state recording (`record V, U of P[...] every T to "f.npy"`).
@@ -85,9 +89,10 @@ class Run:
     dt          -- the time step, ms
     duration    -- the simulated time, ms (completed_steps x dt)
     seed, model, backend, parameters ({"P.x": value} in the declared units)
-    populations -- {name: Population(name, size, spikes)} for every base population; the
-                   manifest does not list views, so views are not among them (a spike
-                   recording of a view has its own size: recordings()[k]["population_size"])
+    populations -- {name: Population(name, size, spikes)} for every base population
+    views       -- {name: View(name, population, offset, size, spikes)} for every declared
+                   view (`population exc = P[0:80]`), in model order
+    connectivity_files -- {projection: file name} of the files --save-connectivity wrote
     """
 
     def __init__(self, folder):
@@ -120,6 +125,12 @@ class Run:
         self.populations = collections.OrderedDict(
             (p["name"], Population(p["name"], int(p["size"]), int(p.get("spikes", 0))))
             for p in m["populations"])
+        self.views = collections.OrderedDict(
+            (v["name"], View(v["name"], v["population"], int(v["offset"]), int(v["size"]),
+                             None if v.get("spikes") is None else int(v["spikes"])))
+            for v in m.get("views", []))
+        self.connectivity_files = collections.OrderedDict(
+            (c["projection"], c["file"]) for c in m.get("connectivity", []))
 
     def __repr__(self):
         return "<neuroc Run %s: %s, %g ms, %d recordings>" % (
@@ -137,6 +148,9 @@ class Run:
         by_file = [r for r in recs if r["file"] == name]
         if by_file:
             return by_file[0]
+        by_view = [r for r in recs if r.get("view") == name]
+        if len(by_view) == 1:
+            return by_view[0]
         by_pop = [r for r in recs if r.get("population") == name]
         if len(by_pop) > 1 and kind == "spikes" and name in self.populations:
             # a population and views of it: the name means the whole population's recording
@@ -152,10 +166,34 @@ class Run:
         raise OutputError("%s: no %s recording of %r (%s: %s)"
                           % (mf, kind, name, what, ", ".join(have) or "none"))
 
+    def _view_source(self, view):
+        """A spike recording holding all of declared view `view`, and the view's first neuron
+        in it; None when no recording does (or the name is no view's)."""
+        v = self.views.get(view)
+        if v is None:
+            return None
+        for r in self.recordings("spikes"):
+            off = int(r.get("offset", 0))
+            if (r.get("population") == v.population and off <= v.offset and
+                    v.offset + v.size <= off + int(r.get("population_size", 0))):
+                return r, v.offset - off
+        return None
+
     def spikes(self, pop):
-        """Spikes(t, i) of a spike recording, named by its file name or by its base population
-        (the recording of the whole population, where views of it are recorded too; a view's
-        recording is named by its file, since the manifest gives views no name)."""
+        """Spikes(t, i) of a spike recording, named by its file name, by the declared view it
+        records, by its base population (the recording of the whole population, where views
+        of it are recorded too), or by a declared view that a recording holds (`exc` of a
+        recording of its population P): that view's spikes, indices within the view."""
+        recs = self.recordings("spikes")
+        if pop in self.views and not any(r["file"] == pop or r.get("view") == pop for r in recs):
+            src = self._view_source(pop)
+            if src is None:
+                raise OutputError("%s: no spike recording holds view %r (of %s)"
+                                  % (self.path("manifest.json"), pop, self.views[pop].population))
+            rec, lo = src
+            t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"), rec.get("group"))
+            keep = (i >= lo) & (i < lo + self.views[pop].size)
+            return Spikes(t[keep], (i[keep] - lo).astype(i.dtype))
         rec = self._find("spikes", pop, "recorded")
         t, i = files.read_spikes(self.path(rec["file"]), rec.get("format", "npy"), rec.get("group"))
         return Spikes(t, i)
@@ -163,9 +201,14 @@ class Run:
     def spike_trains(self, pop):
         """A list with one array of spike times (ms) per neuron of the recorded population or
         view (its size is the manifest's population_size), in index order."""
-        rec = self._find("spikes", pop, "recorded")
-        t, i = self.spikes(rec["file"])
-        n = int(rec.get("population_size") or (i.max() + 1 if len(i) else 0))
+        if pop in self.views and not any(r["file"] == pop or r.get("view") == pop
+                                         for r in self.recordings("spikes")):
+            t, i = self.spikes(pop)
+            n = self.views[pop].size
+        else:
+            rec = self._find("spikes", pop, "recorded")
+            t, i = self.spikes(rec["file"])
+            n = int(rec.get("population_size") or (i.max() + 1 if len(i) else 0))
         order = np.argsort(i, kind="stable")
         bounds = np.searchsorted(i[order], np.arange(n + 1))
         ts = t[order]

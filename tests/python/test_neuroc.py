@@ -90,6 +90,24 @@ class RunFolder(unittest.TestCase):
         sel = (s.i >= 20) & (s.i < 40)
         self.assertTrue(np.array_equal(q.t, s.t[sel]) and np.array_equal(q.i, s.i[sel] - 20))
 
+    def test_views(self):
+        r = self.r
+        self.assertEqual(list(r.views), ["Q", "R"])
+        s = r.spikes("P")
+        for name, lo in (("Q", 20), ("R", 40)):
+            v = r.views[name]
+            self.assertEqual((v.population, v.offset, v.size), ("P", lo, 20))
+            sel = (s.i >= lo) & (s.i < lo + 20)
+            self.assertEqual(v.spikes, int(sel.sum()))             # counted by the simulator
+            t, i = r.spikes(name)                                  # by the view's name
+            self.assertTrue(np.array_equal(t, s.t[sel]) and np.array_equal(i, s.i[sel] - lo))
+            trains = r.spike_trains(name)
+            self.assertEqual(len(trains), 20)
+            self.assertTrue(np.array_equal(trains[3], s.t[s.i == lo + 3]))
+        self.assertEqual(self.rec("Q.npy")["view"], "Q")           # Q's own recording names it
+        self.assertTrue(np.array_equal(r.spikes("Q").i, r.spikes("Q.npy").i))
+        self.assertEqual(dict(r.connectivity_files), {"drive": "connectivity_drive.npy"})
+
     def test_spikes_csv_exact(self):
         raw = csv_rows(os.path.join(self.out, "src.csv"))
         t, i = self.r.spikes("src")
@@ -205,6 +223,11 @@ class Batches(unittest.TestCase):
             self.assertEqual(len(run.spikes("P").t), r["spikes"])
             self.assertEqual(run.state("v.npy").values.shape, (300, 1))
         self.assertGreater(tab[0]["spikes"], tab[2]["spikes"])            # slower tau, fewer
+        for r, rates in zip(tab, b.rates()):   # per instance, every population's rate
+            run = b.instance(r["index"])
+            self.assertEqual(set(rates), set(run.populations) | set(run.views))
+            self.assertAlmostEqual(rates["P"], run.populations["P"].spikes / run.populations["P"].size
+                                   / (run.duration * 1e-3), places=9)
         self.assertEqual(len(list(b)), 3)
         with self.assertRaises(neuroc.OutputError):
             b.instance(7)
