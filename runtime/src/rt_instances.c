@@ -332,15 +332,18 @@ static nrt_status write_top_manifest(nrt_ctx *ctx, const char *base, const inst_
 
 /* After a batch's manifest: unless quiet, the rates of every population and view per
  * instance; with --plot, the overview of the folder (nrt_plot: rates against the swept
- * values, a page linking every instance). */
-static void batch_end(nrt_ctx *ctx, const char *base, int64_t n, int quiet)
+ * values, a page linking every instance). 1 when the overview could not be drawn. */
+static int batch_end(nrt_ctx *ctx, const char *base, int64_t n, int quiet)
 {
     if (!quiet)
         nrt_instances_rates(ctx, base, n);
-    if (ctx->plot && nrt_plot(ctx, base) != NRT_OK)
+    if (ctx->plot && nrt_plot(ctx, base) != NRT_OK) {
         fprintf(stderr, "error: --plot: %s\n", ctx->errmsg);
-    else if (ctx->plot && !quiet)
+        return 1;
+    }
+    if (ctx->plot && !quiet)
         fprintf(stderr, "  plots: %s/index.html\n", base);
+    return 0;
 }
 
 /* Contract: see rt_internal.h. */
@@ -451,7 +454,7 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
         return NRT_EIO; /* pipe or fork failed: errmsg says which */
     if (st != NRT_OK)
         return st;
-    batch_end(ctx, base, nrun, quiet);
+    failed |= batch_end(ctx, base, nrun, quiet);
     if (!quiet)
         fprintf(stderr, "  output: %s/instance_0 .. instance_%lld\n", base, (long long)(B - 1));
     ctx->exit_status = failed ? 1 : interrupted ? 130 : 0;
@@ -522,7 +525,7 @@ nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
     nrt_signals_restore(parent);
     if (st != NRT_OK)
         return st;
-    batch_end(parent, parent->out_dir, n, parent->quiet);
+    failed |= batch_end(parent, parent->out_dir, n, parent->quiet);
     if (!parent->quiet && n > 0)
         fprintf(stderr, "  output: %s/instance_0 .. instance_%lld\n", parent->out_dir,
                 (long long)(n - 1));
