@@ -94,6 +94,22 @@ def nums(s):
     return [float(x) for x in s.replace(",", " ").split()]
 
 
+def delta_e(a, b):
+    """CIE76 colour difference of two "#rrggbb" colours (sRGB, D65)."""
+    def lab(h):
+        def lin(c):
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (lin(int(h[k:k + 2], 16) / 255) for k in (1, 3, 5))
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+        def f(t):
+            return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+        return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+    return math.dist(lab(a), lab(b))
+
+
 def fig_name(prefix, file, man):
     """raster_<stem>.svg, or raster_<stem>_<ext>.svg when another recording shares the stem."""
     stem, ext = os.path.splitext(file)
@@ -202,6 +218,10 @@ def check_rates(d, man):
     right = float(frame.get("x")) + float(frame.get("width"))
     lx = [float(t.get("x")) for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")]
     check(lx and min(lx) > right, "rates.svg: legend right of the panel, off the data")
+    cols = [p.get("stroke") for p in root.iter(NS + "path") if p.get("class") in ("rate", "view-rate")]
+    gaps = [delta_e(a, b) for a, b in zip(cols, cols[1:])]
+    check(all(g >= 40 for g in gaps), "rates.svg: neighbouring curves' colours differ (Delta E %s)"
+          % [round(g) for g in gaps])
     views = {p.get("data-view"): p for p in root.iter(NS + "path") if p.get("class") == "view-rate"}
     jobs = [(rec.get("view") or rec["population"], rec, curves.get(rec["file"]), None) for rec in spk]
     for v in man.get("views", []):   # a curve per view a recording holds (not its own range)
