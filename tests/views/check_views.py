@@ -28,8 +28,11 @@ VIEWS = {
               ("drive", "src", 0, 200), ("late", "src", 150, 50)],
     "views_free": [("a", "src", 0, 37), ("b", "src", 37, 263), ("mid", "src", 33, 64),
                    ("all", "src", 0, 300)],
+    "cuba": [("exc", "P", 0, 3200), ("inh", "P", 3200, 800)],
 }
-BASE_FILE = {"P": "P.npy", "src": "src.npy"}
+# the recording of each base population whole
+BASE_FILE = {"views": {"P": "P.npy", "src": "src.npy"}, "views_free": {"src": "src.npy"},
+             "cuba": {"P": "cuba_spikes.npy"}}
 
 
 def check(ok, what):
@@ -51,7 +54,7 @@ def main():
     dt = man["dt_ms"]
     sim_s = man["completed_steps"] * dt * 1e-3
     for v in man.get("views", []):
-        sp = nrtio.load_spikes(os.path.join(d, BASE_FILE[v["population"]]))
+        sp = nrtio.load_spikes(os.path.join(d, BASE_FILE[model][v["population"]]))
         n = sum(1 for i in sp.i if v["offset"] <= i < v["offset"] + v["size"])
         check(v["spikes"] == n, "%s: %s spikes counted, %d recorded in its neurons" % (v["name"], v["spikes"], n))
         # "    exc   120   404   11.22" right after its population's line or a sibling view's

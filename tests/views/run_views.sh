@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/views: declared views in the summary, manifest.json and the figures.
 # usage: run_views.sh NEUROC WORKDIR MODE [BACKEND [SCHEDULE]]
-#   MODE run:   views.neuro (views_free.neuro with schedule free) on BACKEND (c, opencl,
+#   MODE run:   views.neuro (views_free.neuro with schedule free, examples/cuba.neuro with
+#               schedule cluster) on BACKEND (c, opencl,
 #               cuda; skipped, 77, without its device) run with --save-connectivity and
 #               --plot: check_views.py (views, their spike counts against the recorded base
 #               population, the summary's lines, recordings of views, connectivity files)
@@ -23,12 +24,17 @@ PY=${PYTHON:-python3}
 rm -rf "$W" && mkdir -p "$W"
 MODEL=views
 [ "$S" = free ] && MODEL=views_free
+SRC="$HERE/$MODEL.neuro"
+if [ "$S" = cluster ]; then   # views.neuro's STDP keeps the cluster schedule away: CUBA's views
+    MODEL=cuba
+    SRC="$HERE/../../examples/cuba.neuro"
+fi
 ARGS=(--backend "$B")
 [ -n "$S" ] && ARGS+=(--gpu-mode "$S")
 if [ "$B" = cuda ] && [ ! -e /dev/nvidiactl ] && ! nvidia-smi -L >/dev/null 2>&1; then
     echo "views_$B: skipped: no CUDA device"; exit 77
 fi
-"$NEUROC" "$HERE/$MODEL.neuro" "${ARGS[@]}" -o "$W/sim" 2>"$W/neuroc.err" || { cat "$W/neuroc.err"; exit 1; }
+"$NEUROC" "$SRC" "${ARGS[@]}" -o "$W/sim" 2>"$W/neuroc.err" || { cat "$W/neuroc.err"; exit 1; }
 if [ "$B" != c ] && { ! "$W/sim" --list-devices >"$W/devices.txt" 2>&1 || [ ! -s "$W/devices.txt" ]; }; then
     echo "views_$B: skipped: no $B device"; exit 77
 fi
@@ -36,7 +42,7 @@ case "$MODE" in
 run)
     "$W/sim" --out "$W/run" --save-connectivity --plot 2>"$W/run.err" || { cat "$W/run.err"; exit 1; }
     "$PY" "$HERE/check_views.py" "$W/run" "$W/run.err" "$MODEL" || exit 1
-    [ "$MODEL" = views_free ] && exit 0
+    [ "$MODEL" != views ] && exit 0
     exec "$PY" "$HERE/../plots/check_plots.py" "$W/run"
     ;;
 ckpt)
