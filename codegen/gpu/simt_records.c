@@ -246,7 +246,7 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_line(o, "if ((len = finite_scan(hf, step0, len)) < 0) return -1;");
     out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_pcnt, (size_t)hf * NC_CH * NC_NPOPS * sizeof(int32_t), h_pcnt, (size_t)len * NC_NPOPS * sizeof(int32_t)) != NRT_OK) return -1;");
     if (m->nviews)   /* the views' counts of the chunk: its last step's running counts */
-        out_line(o, "if (nrt_gpu_read_after(gpu, hf, nc_vcnt, ((size_t)hf * NC_CH + (size_t)(len - 1)) * %d * sizeof(int32_t), h_vcnt, %d * sizeof(int32_t)) != NRT_OK) return -1;",
+        out_line(o, "if (len > 0 && nrt_gpu_read_after(gpu, hf, nc_vcnt, ((size_t)hf * NC_CH + (size_t)(len - 1)) * %d * sizeof(int32_t), h_vcnt, %d * sizeof(int32_t)) != NRT_OK) return -1;",
                  m->nviews, m->nviews);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
@@ -291,7 +291,7 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_line(o, "for (int64_t k = 0; k < len; k++)");
     out_line(o, "    for (int p = 0; p < NC_NPOPS; p++) ctx.pops[p].spikes += h_pcnt[k * NC_NPOPS + p];");
     if (m->nviews)
-        out_line(o, "for (int v = 0; v < %d; v++) ctx.views[v].spikes += h_vcnt[v];", m->nviews);
+        out_line(o, "for (int v = 0; v < %d && len > 0; v++) ctx.views[v].spikes += h_vcnt[v];", m->nviews);
     out_line(o, "ctx.step = step0 + len;");
     out_line(o, "return finite_failed ? -1 : 0;");
     out_close(o);
