@@ -322,6 +322,15 @@ void sema_do_stimulus(Sema *S, AstNode *it);
 void sema_do_record(Sema *S, AstNode *it);
 void sema_add_phase(Sema *S, IrPhase ph);
 void sema_do_set(Sema *S, AstNode *it);
+
+/* --- sema_set.c --------------------------------------------------------- */
+/* 1 if e is a constant (muted: errors are reported where it is converted). */
+int sema_set_is_const(Sema *S, AstNode *e);
+/* `set P.x = e` with a state or a per-neuron value, or `set P { .. }`: a PH_ASSIGN phase
+ * (and PH_SET for constants into scalar parameters). */
+void sema_set_neurons(Sema *S, AstNode *it, PopRef ref);
+/* `set proj.x = e` of per-synapse states of a plastic projection, or `set proj { .. }`. */
+void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj);
 void sema_do_runtime(Sema *S, AstNode *f);
 void sema_do_sim(Sema *S, AstNode *sim);
 void sema_do_const(Sema *S, AstNode *it);
