@@ -245,6 +245,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     sema_finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
         sema_build_body(S, S->insts[i]);
+    sema_set_prev(S);
     if (S->limit_msg && cc->diag.nerrors == 0)
         error_at(cc, S->limit_loc, "%s", S->limit_msg);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)

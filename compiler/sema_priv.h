@@ -331,6 +331,8 @@ int sema_set_is_const(Sema *S, AstNode *e);
 void sema_set_neurons(Sema *S, AstNode *it, PopRef ref);
 /* `set proj.x = e` of per-synapse states of a plastic projection, or `set proj { .. }`. */
 void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj);
+/* After the bodies: a state set also sets its crossed() copy (as initial values do). */
+void sema_set_prev(Sema *S);
 void sema_do_runtime(Sema *S, AstNode *f);
 void sema_do_sim(Sema *S, AstNode *sim);
 void sema_do_const(Sema *S, AstNode *it);

@@ -139,7 +139,8 @@ static void finish_phase(Sema *S, IrPhase *ph, IrVar **tv, int *loc, int n)
     int any = 0;
     for (int k = 0; k < n; k++)
         if (tv[k] && loc[k] >= 0) {
-            sema_emit_assign(cc, &ph->body, tv[k], ir_local(cc, loc[k], ph->owner->locals[loc[k]].type));
+            IrExpr *val = ir_local(cc, loc[k], ph->owner->locals[loc[k]].type);
+            sema_emit_assign(cc, &ph->body, tv[k], val);
             ph->params |= tv[k]->kind == IV_PARAM;
             any = 1;
         }
@@ -299,4 +300,25 @@ void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj)
     finish_phase(S, &ph, tv, loc, n);
     for (int k = 0; k < nscal; k++)
         sema_add_phase(S, scal[k]);
+}
+
+/* Contract: sema_priv.h. */
+void sema_set_prev(Sema *S)
+{
+    Compiler *cc = S->cc;
+    for (int p = 0; p < S->m->nphases; p++) {
+        IrPhase *ph = &S->m->phases[p];
+        if (ph->kind != PH_ASSIGN || ph->proj)
+            continue;
+        int n = ph->body.n;
+        for (int k = 0; k < n; k++) {
+            IrStmt *st = ph->body.v[k];
+            if (st->kind != IS_ASSIGN || st->var->kind != IV_STATE)
+                continue;
+            const char *prev = arena_printf(&cc->arena, "%s_prev", st->var->label);
+            for (int j = 0; j < ph->owner->nvars; j++)
+                if (ph->owner->vars[j]->kind == IV_PREV && strcmp(ph->owner->vars[j]->label, prev) == 0)
+                    sema_emit_assign(cc, &ph->body, ph->owner->vars[j], st->e);
+        }
+    }
 }

@@ -52,6 +52,9 @@ def exact(out):
     c0, c1 = n % 3, n // 3
     check(np.array_equal(G[2], (c0 + 0.5) * 10 * F(1) + (c1 + 0.5) * 10 * F(0.5)),
           "set G.V = pos.x .. + pos.y ..: by grid position")
+    with open(out + "/x.csv") as f:
+        xs = [r for r in csv.reader(f)][1:]
+    check(xs == [["1.5", "0"]], "crossed(W, 0 mV) after set X.W = -0.25 mV: one spike at 1.5 ms (%s)" % xs)
     r = np.load(out + "/r.npy")
     RV, RU = r["V"].astype(np.float64), r["U"].astype(np.float64)
     v0, u0 = RV[2], RU[2]
