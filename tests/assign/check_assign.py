@@ -58,13 +58,13 @@ def exact(out):
     r = np.load(out + "/r.npy")
     RV, RU = r["V"].astype(np.float64), r["U"].astype(np.float64)
     v0, u0 = RV[2], RU[2]
-    check(abs(v0.mean() + 65) < 0.6 and 4.5 < v0.std() < 5.5 and len(set(v0)) > 990,
+    check(abs(v0.mean() + 65) < 1.2 and 4.3 < v0.std() < 5.7 and len(set(v0)) > 190,
           "normal() per neuron: mean -65 mV, sd 5 mV, distinct (mean %.3f sd %.3f)" % (v0.mean(), v0.std()))
     frac, k = u0 - np.floor(u0), np.floor(u0)
-    check(abs(frac.mean() - 0.5) < 0.05 and abs(k.mean() - 3) < 0.25 and np.all(frac > 0),
+    check(abs(frac.mean() - 0.5) < 0.08 and abs(k.mean() - 3) < 0.4 and np.all(frac > 0),
           "uniform(0 mV, 1 mV) + 1 mV * poisson(3) (uniform mean %.3f, count mean %.3f)" % (frac.mean(), k.mean()))
     dv = RV[4] - RV[3]
-    check(0.9 < dv.std() < 1.1 and abs(np.corrcoef(dv, v0)[0, 1]) < 0.1,
+    check(0.85 < dv.std() < 1.15 and abs(np.corrcoef(dv, v0)[0, 1]) < 0.2,
           "a second set statement draws other numbers (sd %.3f)" % dv.std())
 
 
