@@ -61,7 +61,7 @@ static void collect_set(Sema *S, AstNode **items, int nitems, const char *name, 
         nc_fatal("out of memory");
     S->set_view[S->nsets] = 0;
     S->set_pop[S->nsets] = base_name(items, nitems, name, &S->set_view[S->nsets]);
-    int proj = 0;   /* a synapse parameter stays one value (sema_set_assign refuses more) */
+    int proj = 0;   /* a synapse parameter stays one value (sema_set_synapses refuses more) */
     for (int i = 0; i < nitems; i++)
         proj |= items[i]->kind == AST_PROJECTION && items[i]->name == name;
     if (value && !proj && !sema_set_is_const(S, value))

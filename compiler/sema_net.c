@@ -505,7 +505,7 @@ void sema_do_set(Sema *S, AstNode *it)
             return;
         }
     if (!pb || pb->kind != B_POP) {
-        error_at(cc, it->loc, "'set' applies to a population or projection parameter: unknown "
+        error_at(cc, it->loc, "'set' applies to a population, view or projection: unknown "
                               "population '%s'", it->name);
         return;
     }
