@@ -209,9 +209,13 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
                 d.rng_elem = "i";
                 d.rng_sub = "rank";
             }
-            out_open(&o, "%s (set %d at step %lld) per %s %s[%lld:%lld]:", ph->what, ph->id, (long long)ph->at,
-                     ph->proj ? "synapse of" : "neuron of", ph->proj ? ph->proj->name : ph->view.pop->name,
-                     (long long)ph->view.offset, (long long)(ph->view.offset + ph->view.size));
+            if (ph->proj)
+                out_open(&o, "%s (set %d at step %lld) per synapse of %s:", ph->what, ph->id, (long long)ph->at,
+                         ph->proj->name);
+            else
+                out_open(&o, "%s (set %d at step %lld) per neuron of %s[%lld:%lld]:", ph->what, ph->id,
+                         (long long)ph->at, ph->view.pop->name, (long long)ph->view.offset,
+                         (long long)(ph->view.offset + ph->view.size));
             cg_block(&d, &ph->body, &o);
             out_close(&o);
         } else

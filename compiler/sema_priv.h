@@ -143,6 +143,9 @@ typedef struct Sema {
         int nseen;
         struct EvPending *ev;     /* event-driven synapse dynamics, built once the runs are known */
         int nev;
+        Env **envs;               /* by projection id: its synapse's states (parent: its
+                                     parameters), for `set proj.x = expr` (sema_set.c) */
+        int nenvs;
     } plast;
     struct SemaTopk {             /* the spike condition being converted (sema_body.c) */
         AstNode *call;            /* its `topk` term (conv_topk, sema_call.c) */

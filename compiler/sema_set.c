@@ -256,11 +256,14 @@ void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj)
     Env env = {0};
     env.parent = &S->global;
     bind_value(cc, &env, "t", ir_const(cc, (double)ph.at * S->m->dt, IRT_REAL), dim_time());
-    for (int k = 0; k < sc->nvars; k++) {
-        IrVar *v = sc->vars[k];
-        if (v->kind == IV_SYN ? v != pj->plast->last : v->kind == IV_PARAM && !v->per_neuron)
-            bind_value(cc, &env, v->label, ir_var(cc, v), v->dim);
-    }
+    /* the synapse's states and parameters (constants or settable scalars), nothing else */
+    Env *senv = pj->id < S->plast.nenvs ? S->plast.envs[pj->id] : NULL;
+    for (Env *e = senv; e && e != &S->global; e = e->parent)
+        for (int k = 0; k < e->n; k++) {
+            const Bind *b = &e->v[k];
+            if (b->kind == B_VAL && b->e && (b->is_param || (b->var && b->var->kind == IV_SYN && b->var != pj->plast->last)))
+                bind_value(cc, &env, b->name, b->e, b->dim);
+        }
     uint32_t site = 0;
     Ctx x = {S, cc, &env, sc, &ph.body, (NRT_STREAM_SET << 24) | ((uint32_t)ph.id & 0xFFFFFF), &site,
              "the value of 'set'", A_PREPOST, NULL, 0, 0};
