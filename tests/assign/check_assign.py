@@ -55,6 +55,10 @@ def exact(out):
     with open(out + "/x.csv") as f:
         xs = [r for r in csv.reader(f)][1:]
     check(xs == [["1.5", "0"]], "crossed(W, 0 mV) after set X.W = -0.25 mV: one spike at 1.5 ms (%s)" % xs)
+    lh, ld = table(out + "/l.csv")
+    L = cols(lh, ld, "V")
+    check(len(set(L[1])) == 1 and len(set(L[-1])) == 4 and np.all(np.diff(L[-1]) < 0),
+          "set L.g_L = g_L * (1 + 0.25 * i): a leak per neuron from then on (propagators per neuron)")
     r = np.load(out + "/r.npy")
     RV, RU = r["V"].astype(np.float64), r["U"].astype(np.float64)
     v0, u0 = RV[2], RU[2]
