@@ -194,9 +194,31 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
                  (long long)(m->recs[r].view.offset + m->recs[r].view.size), (long long)m->recs[r].every,
                  m->recs[r].file);
     for (int p = 0; p < m->nphases; p++) {
-        if (m->phases[p].kind == PH_RUN)
-            out_line(&o, "run %lld steps", (long long)m->phases[p].steps);
-        else
+        const IrPhase *ph = &m->phases[p];
+        if (ph->kind == PH_RUN) {
+            out_line(&o, "run %lld steps", (long long)ph->steps);
+        } else if (ph->kind == PH_ASSIGN) {   /* per neuron n of the view, or synapse s of the projection */
+            CgDialect d = dump_dialect(ph->owner);
+            char at[32];
+            snprintf(at, sizeof at, "%lld", (long long)ph->at);
+            d.rng_step = at;
+            if (ph->proj) {
+                d.syn = "s";
+                d.pre_n = "i";
+                d.post_n = "j";
+                d.rng_elem = "i";
+                d.rng_sub = "rank";
+            }
+            if (ph->proj)
+                out_open(&o, "%s (set %d at step %lld) per synapse of %s:", ph->what, ph->id, (long long)ph->at,
+                         ph->proj->name);
+            else
+                out_open(&o, "%s (set %d at step %lld) per neuron of %s[%lld:%lld]:", ph->what, ph->id,
+                         (long long)ph->at, ph->view.pop->name, (long long)ph->view.offset,
+                         (long long)(ph->view.offset + ph->view.size));
+            cg_block(&d, &ph->body, &o);
+            out_close(&o);
+        } else
             out_line(&o, "set %s = %.17g", m->phases[p].var->cname, m->phases[p].value);
     }
     sb_puts(out, o.buf.s ? o.buf.s : "");

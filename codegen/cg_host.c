@@ -6,6 +6,8 @@
 
 #include "codegen.h"
 
+static const SrcLoc NOLOC = {0, 0, 0, 0};
+
 /* Contract: codegen.h. */
 void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
 {
@@ -144,4 +146,17 @@ void cg_mpi_start(Out *o)
     out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
     out_close(o);
     out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+}
+
+/* Contract: codegen.h. */
+int cg_assign_mpi_check(Compiler *cc, const IrModel *m)
+{
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].kind == PH_ASSIGN) {
+            error_at(cc, NOLOC, "--mpi: '%s' sets a state or a per-neuron or per-synapse value by an "
+                     "expression, which distributed runs do not support; set parameters to constants, or "
+                     "build it for one process", m->phases[p].what);
+            return -1;
+        }
+    return 0;
 }

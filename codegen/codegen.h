@@ -134,6 +134,9 @@ void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq);
  * populations registered; `before_init`, unless NULL, is a statement run just before
  * nrt_init. */
 void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *before_init);
+/* --mpi (Backend.check): -1 with an error when the model has a `set` of a state or with an
+ * expression (PH_ASSIGN), which distributed programs do not run; else 0. */
+int cg_assign_mpi_check(Compiler *cc, const IrModel *m);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
  * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
 void cg_mpi_start(Out *o);

@@ -680,6 +680,15 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         print_expr(n->a, P_COND, out);
         break;
     case AST_SET:
+        if (!n->name2) {   /* set P { x = e; y = e } */
+            sb_printf(out, "set %s {", n->name);
+            for (int i = 0; i < n->list.n; i++) {
+                sb_printf(out, "%s %s = ", i ? ";" : "", n->list.v[i]->name);
+                print_expr(n->list.v[i]->a, P_COND, out);
+            }
+            sb_puts(out, " }");
+            break;
+        }
         sb_printf(out, "set %s.%s = ", n->name, n->name2);
         print_expr(n->a, P_COND, out);
         break;

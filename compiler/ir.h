@@ -279,15 +279,28 @@ struct IrPlast {
     int order_set;                /* sema: `order` was written */
 };
 
-typedef enum IrPhaseKind { PH_RUN, PH_SET } IrPhaseKind;
+/* PH_SET: one constant into a parameter. PH_ASSIGN: `set X.x = expr` (or `set X { .. }`)
+ * evaluated per element: for each neuron n of `view` (IE_INDEX: n, the base index), or for
+ * each synapse of `proj` (row i, synapse s, post j, rank: the syn_init context), `body` runs:
+ * locals take every new value, read from the values before the statement, then the
+ * assignments. Draws are keyed (NRT_STREAM_SET << 24 | id, element n or row i, sub 0 or
+ * rank, step `at`, site); `t` was folded to at * dt. `owner` owns the body's locals. */
+typedef enum IrPhaseKind { PH_RUN, PH_SET, PH_ASSIGN } IrPhaseKind;
 
 typedef struct IrPhase {
     IrPhaseKind kind;
     int64_t steps;                /* PH_RUN */
     IrVar *var;                   /* PH_SET: a settable scalar or per-neuron parameter */
-    IrView view;                  /* PH_SET on a per-neuron array: the neurons affected */
-    IrProj *proj;                 /* PH_SET of a plastic synapse's scalar parameter, else NULL */
+    IrView view;                  /* PH_SET on a per-neuron array, PH_ASSIGN: the neurons affected */
+    IrProj *proj;                 /* PH_SET of a plastic synapse's scalar parameter, PH_ASSIGN
+                                     of its synapses, else NULL */
     double value;
+    int id;                       /* PH_ASSIGN: the set statement's number (its RNG stream) */
+    int64_t at;                   /* PH_ASSIGN: the step of the phase boundary */
+    IrBlock body;                 /* PH_ASSIGN: per element */
+    IrPop *owner;                 /* PH_ASSIGN: owner of body's locals (view.pop or the scope) */
+    int params;                   /* PH_ASSIGN: it assigns a parameter (propagators recomputed) */
+    const char *what;             /* PH_ASSIGN: "set P.V", for messages */
 } IrPhase;
 
 typedef struct IrRecord {

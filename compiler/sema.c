@@ -49,6 +49,26 @@ static const char *base_name(AstNode **items, int n, const char *name, int *isvi
     return name;
 }
 
+/* A `set` target, by base population: the parameter becomes settable, and an array when it
+ * is set through a view or to anything but a constant (sema_set_is_const). */
+static void collect_set(Sema *S, AstNode **items, int nitems, const char *name, const char *par,
+                        AstNode *value)
+{
+    S->set_pop = realloc(S->set_pop, sizeof(char *) * (size_t)(S->nsets + 1));
+    S->set_par = realloc(S->set_par, sizeof(char *) * (size_t)(S->nsets + 1));
+    S->set_view = realloc(S->set_view, sizeof(int) * (size_t)(S->nsets + 1));
+    if (!S->set_pop || !S->set_par || !S->set_view)
+        nc_fatal("out of memory");
+    S->set_view[S->nsets] = 0;
+    S->set_pop[S->nsets] = base_name(items, nitems, name, &S->set_view[S->nsets]);
+    int proj = 0;   /* a synapse parameter stays one value (sema_set_synapses refuses more) */
+    for (int i = 0; i < nitems; i++)
+        proj |= items[i]->kind == AST_PROJECTION && items[i]->name == name;
+    if (value && !proj && !sema_set_is_const(S, value))
+        S->set_view[S->nsets] = 1;
+    S->set_par[S->nsets++] = par;
+}
+
 /* 1. collect: global names (models, funcs, connect rules), constants in order, the `sim`
  * block, `set` and `runtime` targets. */
 static void collect(Sema *S, AstNode **items, int nitems)
@@ -85,14 +105,13 @@ static void collect(Sema *S, AstNode **items, int nitems)
             sema_do_sim(S, it);
             break;
         case AST_SET:
-            S->set_pop = realloc(S->set_pop, sizeof(char *) * (size_t)(S->nsets + 1));
-            S->set_par = realloc(S->set_par, sizeof(char *) * (size_t)(S->nsets + 1));
-            S->set_view = realloc(S->set_view, sizeof(int) * (size_t)(S->nsets + 1));
-            if (!S->set_pop || !S->set_par || !S->set_view)
-                nc_fatal("out of memory");
-            S->set_view[S->nsets] = 0;
-            S->set_pop[S->nsets] = base_name(items, nitems, it->name, &S->set_view[S->nsets]);
-            S->set_par[S->nsets++] = it->name2;
+            if (!it->name2) {   /* set P { x = e; .. } */
+                for (int k = 0; k < it->list.n; k++)
+                    if (it->list.v[k])
+                        collect_set(S, items, nitems, it->name, it->list.v[k]->name, it->list.v[k]->a);
+                break;
+            }
+            collect_set(S, items, nitems, it->name, it->name2, it->a);
             break;
         case AST_RUNTIME:
             for (int k = 0; k < it->list.n; k++) {
@@ -226,6 +245,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     sema_finish_rings(S);
     for (int i = 0; i < S->ninsts; i++)
         sema_build_body(S, S->insts[i]);
+    sema_set_prev(S);
     if (S->limit_msg && cc->diag.nerrors == 0)
         error_at(cc, S->limit_loc, "%s", S->limit_msg);
     if (cc->diag.nerrors == 0 && S->m->nphases == 0)

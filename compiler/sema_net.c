@@ -467,6 +467,15 @@ static int set_value(Sema *S, AstNode *it, Dim want, double *out)
     return sema_expect_dim(&x, tmp, want, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name2));
 }
 
+/* x is a scalar parameter of the projection's plastic synapse (settable: `set` names it). */
+static int syn_param(const IrProj *pj, const char *x)
+{
+    for (int i = 0; pj->plast && i < pj->plast->scope->nvars; i++)
+        if (pj->plast->scope->vars[i]->kind == IV_PARAM && strcmp(pj->plast->scope->vars[i]->label, x) == 0)
+            return 1;
+    return 0;
+}
+
 /* `set proj.x = v`: x is a scalar parameter of the projection's plastic synapse. */
 static void set_proj(Sema *S, AstNode *it, IrProj *pj)
 {
@@ -504,15 +513,22 @@ void sema_do_set(Sema *S, AstNode *it)
     Bind *pb = sema_env_find_here(&S->global, it->name);
     for (int k = 0; k < S->m->nprojs && (!pb || pb->kind != B_POP); k++)
         if (strcmp(S->m->projs[k]->name, it->name) == 0) {
-            set_proj(S, it, S->m->projs[k]);
+            if (it->name2 && syn_param(S->m->projs[k], it->name2) && sema_set_is_const(S, it->a))
+                set_proj(S, it, S->m->projs[k]);   /* one constant: as before expressions */
+            else
+                sema_set_synapses(S, it, S->m->projs[k]);
             return;
         }
     if (!pb || pb->kind != B_POP) {
-        error_at(cc, it->loc, "'set' applies to a population or projection parameter: unknown "
+        error_at(cc, it->loc, "'set' applies to a population, view or projection: unknown "
                               "population '%s'", it->name);
         return;
     }
     ref = *pb->pop;
+    if (!it->name2) {   /* set P { x = e; .. } */
+        sema_set_neurons(S, it, ref);
+        return;
+    }
     if (strcmp(it->name2, "active") == 0) {
         if (ref.off != 0 || ref.size != ref.inst->pop->size) {
             error_at(cc, it->loc, "'active' switches a whole population: '%s' is a view of '%s'", it->name,
@@ -544,8 +560,8 @@ void sema_do_set(Sema *S, AstNode *it)
                  "made, 'set' cannot change it", it->name2);
         return;
     }
-    if (!b || !b->is_param) {
-        error_at(cc, it->loc, "'%s' is not a parameter of '%s'", it->name2, ref.inst->model->name);
+    if (!b || !b->is_param || !sema_set_is_const(S, it->a)) {   /* a state, or an expression */
+        sema_set_neurons(S, it, ref);
         return;
     }
     double v;

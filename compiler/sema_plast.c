@@ -577,6 +577,11 @@ static IrPlast *lower_synapse(Sema *S, IrProj *pj, AstNode *smodel, AstNode *syn
     Ctx base = {S, cc, senv, sp, NULL, 0, &site, "a synapse handler", A_T | A_PREPOST, NULL, 0, 0};
 
     syn_states(S, pl, pj, smodel, wc, &base, senv, quiet_body);
+    while (S->plast.nenvs <= pj->id) {   /* for `set proj.x = expr` */
+        S->plast.envs = sema_grow(cc, S->plast.envs, S->plast.nenvs, sizeof *S->plast.envs);
+        S->plast.envs[S->plast.nenvs++] = NULL;
+    }
+    S->plast.envs[pj->id] = senv;
 
     S->plast.syn = sy;
     Mute mu = sema_mute(cc, quiet_body);

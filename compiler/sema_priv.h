@@ -143,6 +143,9 @@ typedef struct Sema {
         int nseen;
         struct EvPending *ev;     /* event-driven synapse dynamics, built once the runs are known */
         int nev;
+        Env **envs;               /* by projection id: its synapse's states (parent: its
+                                     parameters), for `set proj.x = expr` (sema_set.c) */
+        int nenvs;
     } plast;
     struct SemaTopk {             /* the spike condition being converted (sema_body.c) */
         AstNode *call;            /* its `topk` term (conv_topk, sema_call.c) */
@@ -322,6 +325,17 @@ void sema_do_stimulus(Sema *S, AstNode *it);
 void sema_do_record(Sema *S, AstNode *it);
 void sema_add_phase(Sema *S, IrPhase ph);
 void sema_do_set(Sema *S, AstNode *it);
+
+/* --- sema_set.c --------------------------------------------------------- */
+/* 1 if e is a constant (muted: errors are reported where it is converted). */
+int sema_set_is_const(Sema *S, AstNode *e);
+/* `set P.x = e` with a state or a per-neuron value, or `set P { .. }`: a PH_ASSIGN phase
+ * (and PH_SET for constants into scalar parameters). */
+void sema_set_neurons(Sema *S, AstNode *it, PopRef ref);
+/* `set proj.x = e` of per-synapse states of a plastic projection, or `set proj { .. }`. */
+void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj);
+/* After the bodies: a state set also sets its crossed() copy (as initial values do). */
+void sema_set_prev(Sema *S);
 void sema_do_runtime(Sema *S, AstNode *f);
 void sema_do_sim(Sema *S, AstNode *sim);
 void sema_do_const(Sema *S, AstNode *it);

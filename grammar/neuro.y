@@ -139,6 +139,7 @@ item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) VIA modelref(M) ASS
 item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= RUN(K) expr(E). { A = nd(cc, AST_RUN, sp(K.loc, E->loc)); A->a = E; }
 item(A) ::= SET(K) IDENT(N) DOT IDENT(M) ASSIGN expr(E). { A = nd(cc, AST_SET, sp(K.loc, E->loc)); A->name = N.text; A->name2 = M.text; A->loc2 = sp(N.loc, M.loc); A->a = E; }
+item(A) ::= SET(K) IDENT(N) LBRACE settings(L) RBRACE(R). { A = nd(cc, AST_SET, sp(K.loc, R.loc)); A->name = N.text; A->loc2 = N.loc; A->list = L; }
 item(A) ::= RUNTIME(K) rtnames(L). { A = nd(cc, AST_RUNTIME, sp(K.loc, L.v[L.n - 1]->loc)); A->list = L; }
 
 /* rtnames ::= IDENT "." IDENT { "," IDENT "." IDENT }  (FIELD nodes) */

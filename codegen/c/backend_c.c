@@ -94,8 +94,15 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     printf(" records\n");
 }
 
+/* Backend.check: --mpi runs no `set` with expressions (cg_assign_mpi_check). */
+static int check_c(Compiler *cc, const IrModel *m, const Options *o)
+{
+    return o->mpi ? cg_assign_mpi_check(cc, m) : 0;
+}
+
 const Backend backend_c = {
     .name = "c",
+    .check = check_c,
     .emit = emit_c,
     .build = build_c,
     .explain = explain_c,

@@ -416,6 +416,30 @@ static void emit_set_phase(Out *o, const IrModel *m, const IrPhase *ph)
     sb_free(&val);
 }
 
+/* The body of a PH_ASSIGN phase: the per-element block over the view's neurons or the
+ * projection's synapses, then the propagators when it changed a parameter. */
+static void emit_assign_phase(Out *o, const IrModel *m, const IrPhase *ph)
+{
+    out_line(o, "/* %s: per %s (draws: NRT_STREAM_SET, set %d, step %lld) */", ph->what,
+             ph->proj ? "synapse" : "neuron", ph->id, (long long)ph->at);
+    if (ph->proj) {
+        cgc_plast_assign(o, m, ph);
+        if (ph->params)
+            out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
+        return;
+    }
+    char at[32];
+    snprintf(at, sizeof at, "%lld", (long long)ph->at);
+    CgDialect d = cgc_dialect(m, ph->owner);
+    d.rng_step = at;
+    out_open(o, "for (int64_t n = %lld; n < %lld; n++)", (long long)ph->view.offset,
+             (long long)(ph->view.offset + ph->view.size));
+    cg_block(&d, &ph->body, o);
+    out_close(o);
+    if (ph->params)
+        out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->owner->cname);
+}
+
 /* Contract: c_priv.h. */
 void cgc_main(Out *o, const IrModel *m)
 {
@@ -474,6 +498,8 @@ void cgc_main(Out *o, const IrModel *m)
         if (ph->kind == PH_RUN) {
             end += ph->steps;
             emit_run_phase(o, m, p, ph, end);
+        } else if (ph->kind == PH_ASSIGN) {
+            emit_assign_phase(o, m, ph);
         } else {
             emit_set_phase(o, m, ph);
         }

@@ -518,3 +518,25 @@ void cgc_plast(Out *o, const IrProj *j, const IrModel *m)
 }
 
 /* ===== plastic projections =====} */
+
+/* Contract: c_priv.h. Draws keyed by row i and rank, at the boundary's step (syn_init's). */
+void cgc_plast_assign(Out *o, const IrModel *m, const IrPhase *ph)
+{
+    const IrProj *j = ph->proj;
+    const char *c = j->cname;
+    PlastNames nm;
+    char at[32];
+    snprintf(at, sizeof at, "%lld", (long long)ph->at);
+    CgDialect d = plast_dialect(m, j, &nm, NULL);
+    d.pop = ph->owner;
+    d.rng_elem = "i";
+    d.rng_sub = "rank";
+    d.rng_step = at;
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
+    out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", c, c);
+    out_line(o, "(void)j; (void)rank;");
+    cg_block(&d, &ph->body, o);
+    out_close(o);
+    out_close(o);
+}

@@ -44,6 +44,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate
 /* --- c_plast.c: plastic projections -------------------------------------- */
 /* The row function (PAIRS), storage, props_, build_, arrive_, learn_, catchup_ of j. */
 void cgc_plast(Out *o, const IrProj *j, const IrModel *m);
+/* A PH_ASSIGN phase of j's synapses (inside main): every synapse, in the syn_init context. */
+void cgc_plast_assign(Out *o, const IrModel *m, const IrPhase *ph);
 
 /* --- c_mpi.c: distributed runs (--mpi) ----------------------------------- */
 int cgc_mpi_replicated(const IrModel *m, const IrPop *p);   /* every rank steps all of p */

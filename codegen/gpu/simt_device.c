@@ -421,6 +421,7 @@ static void emit_kernels(Out *o, const Simt *S)
 {
     emit_init_kernel(o, S);
     emit_syn_kernels(o, S);
+    simt_set_kernels(o, S);
     emit_phase_functions(o, S);
     emit_chunk_kernel(o, S);
     emit_grid_kernels(o, S);

@@ -20,7 +20,7 @@ int simt_check(Compiler *cc, const IrModel *m, const Options *o)
                  o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)" : "");
         return -1;
     }
-    if (o->mpi && simt_mpi_check(cc, m, o->gpu_mode))
+    if (o->mpi && (simt_mpi_check(cc, m, o->gpu_mode) || cg_assign_mpi_check(cc, m)))
         return -1;
     return 0;
 }

@@ -221,6 +221,7 @@ static void emit_host_handles(Out *o, const Simt *S)
             out_line(o, "static nrt_kernel *k_catchup_%s;", m->projs[k]->cname);
     }
     out_line(o, "static nrt_kernel *k_plast[%d]; /* phases of plastic projections (launch, graph) */", PL__COUNT);
+    simt_set_handles(o, S, 0);
     out_blank(o);
     if (S->table) {
         simt_table_host(o, S);

@@ -102,6 +102,7 @@ static void emit_main_kernels(Out *o, const Simt *S)
             out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, kn);
     }
+    simt_set_handles(o, S, 1);
     for (int ph = 0; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (!(k_plast[%d] = nrt_gpu_kernel(gpu, \"nc_k_plast%d\", NC_NARGS))) return fail(argv[0]);",
@@ -191,6 +192,11 @@ static void emit_main_phases(Out *o, const Simt *S)
             out_line(o, "stop = 1;");
             out_line(o, "if (ctx.ckpt_dir && ctx.ckpt_written != step_now && ckpt_save(%d)) return fail(argv[0]);", p);
             out_close(o);
+            out_close(o);
+            continue;
+        }
+        if (ph->kind == PH_ASSIGN) {
+            simt_set_phase(o, S, p);
             out_close(o);
             continue;
         }

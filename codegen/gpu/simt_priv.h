@@ -308,4 +308,9 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j);
 void simt_emit_host_batch(Out *o, const Simt *S);
 void simt_emit_host_build_instance(Out *o, const Simt *S);
 
+/* --- simt_set.c: `set` with expressions between runs (PH_ASSIGN) ---------- */
+void simt_set_kernels(Out *o, const Simt *S);              /* nc_k_set<p> of each such phase */
+void simt_set_handles(Out *o, const Simt *S, int load);    /* k_set<p>: declared, or loaded */
+void simt_set_phase(Out *o, const Simt *S, int p);         /* main: phase p, every instance */
+
 #endif

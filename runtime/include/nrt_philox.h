@@ -39,6 +39,10 @@
 #define NRT_STREAM_RECEPTOR_INIT 5u   /* per-neuron receptor state initialisers */
 #define NRT_STREAM_STIMULUS      6u   /* draws in stimulus expressions */
 #define NRT_STREAM_TIEBREAK      7u   /* top-k tie breaking */
+#define NRT_STREAM_SET           8u   /* draws in `set` between runs: the low 24 bits number the
+                                         set statement; element = neuron (base index) or
+                                         presynaptic row, sub = 0 or the synapse's rank in
+                                         its row, step = the step of the phase boundary */
 
 
 typedef struct nrt_u32x4 {
