@@ -104,6 +104,11 @@ static void collect(Sema *S, AstNode **items, int nitems)
             break;
         }
     }
+    /* series after the `sim` block and the constants, wherever they stand: their sampling
+     * step is a number of steps of dt */
+    for (int i = 0; i < nitems; i++)
+        if (items[i]->kind == AST_SERIES)
+            sema_do_series(S, items[i]);
 }
 
 /* 2. check every neuron and receptor model once */

@@ -198,6 +198,10 @@ static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
                 return sema_bad(cc);
             }
             return sema_mkval(b->e, b->dim);
+        case B_SERIES:
+            error_at(cc, n->loc, "'%s' is a series: read its value at the current time as %s(t)",
+                     n->name, n->name);
+            return sema_bad(cc);
         case B_STR:
             error_at(cc, n->loc, "'%s' is a string parameter: it can only name the file of "
                                  "from_file(%s) in 'spike when'", n->name, n->name);

@@ -11,7 +11,7 @@
 #include "neuro.h"
 #include "sema.h"
 
-typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR } BindKind;
+typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR, B_SERIES } BindKind;
 
 typedef struct Inst Inst;
 
@@ -39,6 +39,7 @@ typedef struct Bind {
     const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
                                      absolute path it names; NULL when it has no value (generic
                                      check) or the value was reported */
+    int sidx;                     /* B_SERIES: its IrModel.series index, -1 after an error */
 } Bind;
 
 typedef struct Env {
@@ -325,5 +326,10 @@ void sema_do_set(Sema *S, AstNode *it);
 void sema_do_runtime(Sema *S, AstNode *f);
 void sema_do_sim(Sema *S, AstNode *sim);
 void sema_do_const(Sema *S, AstNode *it);
+
+/* --- sema_series.c ------------------------------------------------------ */
+
+void sema_do_series(Sema *S, AstNode *it);
+Val sema_call_series(Ctx *x, AstNode *n, Bind *b);
 
 #endif

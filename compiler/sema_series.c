@@ -1,0 +1,108 @@
+/* sema_series.c -- analog input series: the `series` declaration (a global name, visible in
+ * models and stimuli) and its reading `name(t)` (docs/language.md §5.3).
+ *
+ * `series NAME: UNIT = "file" every STEP [held | linear]` becomes an IrSeries of the model:
+ * the file's absolute path (read by the simulator at start-up, like a spike file), the
+ * declared unit's scale, the steps per sample (STEP a whole number of steps, at least one)
+ * and the rule between samples. `NAME(t)` is an IE_SERIES leaf of the series' dimension,
+ * allowed wherever a neuron population's step reads time (stimuli, neuron and receptor
+ * dynamics and updates); the population records that it reads the series, so that the
+ * simulator checks the file's columns against its size.
+ */
+#include <string.h>
+
+#include "sema_priv.h"
+
+/* Contract: sema_priv.h. */
+void sema_do_series(Sema *S, AstNode *it)
+{
+    Compiler *cc = S->cc;
+    IrSeries sr = {0};
+    Dim d = DIM_NONE;
+    int ok = 1;
+    sr.name = it->name;
+    sr.cname = arena_printf(&cc->arena, "nc_ser%d", S->m->nseries);
+    sr.scale = 1;
+    if (!it->a) {
+        error_at(cc, it->loc, "series '%s' needs its unit: series %s: UNIT = \"file\" every STEP",
+                 it->name, it->name);
+        diag_extra(cc, "  note: ': 1' for a dimensionless series (docs/language.md §5.3)");
+        ok = 0;
+    } else if (it->a->kind != AST_TYPE || it->a->op != TY_UNIT) {
+        error_at(cc, it->a->loc, "a series holds real values: its type is a unit (pA, mV, 1, ...)");
+        ok = 0;
+    } else if (!sema_unit_scale(cc, it->a->a, &d, &sr.scale)) {
+        ok = 0;
+    }
+    AstNode fn = {0};
+    fn.kind = AST_STRING;
+    fn.str = it->str;
+    fn.loc = it->loc2;
+    sr.path = sema_data_file_path(S, &fn, "series file");
+    ok &= sr.path != NULL;
+    int sok = 1;
+    sr.every = sema_steps_of(S, it->b, "the sampling step of a series", &sok);
+    if (sok && sr.every < 1) {
+        error_at(cc, it->b->loc, "the sampling step of a series must be at least one step");
+        sok = 0;
+    }
+    ok &= sok;
+    if (it->name2 && strcmp(it->name2, "linear") == 0)
+        sr.linear = 1;
+    else if (it->name2 && strcmp(it->name2, "held") != 0) {
+        error_at(cc, it->c->loc, "expected 'held' or 'linear' (the rule between samples), got '%s'",
+                 it->name2);
+        ok = 0;
+    }
+    Bind b = {0};
+    b.name = it->name;
+    b.kind = B_SERIES;
+    b.loc = it->loc;
+    b.ast = it;
+    b.dim = d;
+    b.sidx = -1;
+    if (ok) {
+        IrModel *m = S->m;
+        m->series = sema_grow(cc, m->series, m->nseries, sizeof *m->series);
+        b.sidx = m->nseries;
+        m->series[m->nseries++] = sr;
+    }
+    sema_declare(cc, &S->global, b);
+}
+
+/* Contract: sema_priv.h. */
+Val sema_call_series(Ctx *x, AstNode *n, Bind *b)
+{
+    Compiler *cc = x->cc;
+    AstNode *arg = n->list.n == 1 ? n->list.v[0] : NULL;
+    if (!arg || arg->kind != AST_NAME || strcmp(arg->name, "t") != 0) {
+        error_at(cc, n->loc, "a series is read at the current time: %s(t)", b->name);
+        return sema_bad(cc);
+    }
+    if (!(x->allow & A_T) || !x->inst || x->S->plast.syn || (x->allow & A_PREPOST)) {
+        error_at(cc, n->loc, "series '%s' can be read only in stimuli and in the dynamics and "
+                             "updates of neurons and receptors", b->name);
+        return sema_bad(cc);
+    }
+    Val t = sema_conv(x, arg);   /* `t` itself: not a local or parameter of that name */
+    if (!t.ok)
+        return t;
+    if (t.e->op != IE_T) {
+        error_at(cc, arg->loc, "a series is read at the current time 't', and 't' here names "
+                               "something else");
+        return sema_bad(cc);
+    }
+    if (b->sidx < 0)   /* its declaration has an error, reported there */
+        return sema_bad(cc);
+    IrPop *p = x->inst->pop;
+    int seen = 0;
+    for (int i = 0; i < p->nseries; i++)
+        seen |= p->series[i] == b->sidx;
+    if (!seen) {
+        p->series = sema_grow(cc, p->series, p->nseries, sizeof *p->series);
+        p->series[p->nseries++] = b->sidx;
+    }
+    IrExpr *e = ir_leaf(cc, IE_SERIES, IRT_REAL);
+    e->sub = b->sidx;
+    return sema_mkval(e, b->dim);
+}
