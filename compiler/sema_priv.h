@@ -329,7 +329,8 @@ void sema_do_const(Sema *S, AstNode *it);
 
 /* --- sema_series.c ------------------------------------------------------ */
 
-void sema_do_series(Sema *S, AstNode *it);
+void sema_declare_series(Sema *S, AstNode *it);   /* collect, in order: the global name */
+void sema_do_series(Sema *S, AstNode *it);        /* after collect: the IrSeries */
 Val sema_call_series(Ctx *x, AstNode *n, Bind *b);
 
 #endif

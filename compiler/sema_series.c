@@ -13,27 +13,49 @@
 
 #include "sema_priv.h"
 
+/* The declared unit of series `it`: its dimension and scale; 0 (reported) if it has none. */
+static int series_unit(Compiler *cc, AstNode *it, Dim *d, double *scale)
+{
+    *d = DIM_NONE;
+    *scale = 1;
+    if (!it->a) {
+        error_at(cc, it->loc, "series '%s' needs its unit: series %s: UNIT = \"file\" every STEP",
+                 it->name, it->name);
+        diag_extra(cc, "  note: ': 1' for a dimensionless series (docs/language.md §5.3)");
+        return 0;
+    }
+    if (it->a->kind != AST_TYPE || it->a->op != TY_UNIT) {
+        error_at(cc, it->a->loc, "a series holds real values: its type is a unit (pA, mV, 1, ...)");
+        return 0;
+    }
+    return sema_unit_scale(cc, it->a->a, d, scale);
+}
+
+/* Contract: sema_priv.h. */
+void sema_declare_series(Sema *S, AstNode *it)
+{
+    double scale;
+    Bind b = {0};
+    b.name = it->name;
+    b.kind = B_SERIES;
+    b.loc = it->loc;
+    b.ast = it;
+    b.sidx = -1;
+    Mute mu = sema_mute(S->cc, 1);   /* its errors are reported by sema_do_series */
+    (void)series_unit(S->cc, it, &b.dim, &scale);
+    sema_unmute(S->cc, mu);
+    sema_declare(S->cc, &S->global, b);
+}
+
 /* Contract: sema_priv.h. */
 void sema_do_series(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
     IrSeries sr = {0};
-    Dim d = DIM_NONE;
-    int ok = 1;
+    Dim d;
     sr.name = it->name;
     sr.cname = arena_printf(&cc->arena, "nc_ser%d", S->m->nseries);
-    sr.scale = 1;
-    if (!it->a) {
-        error_at(cc, it->loc, "series '%s' needs its unit: series %s: UNIT = \"file\" every STEP",
-                 it->name, it->name);
-        diag_extra(cc, "  note: ': 1' for a dimensionless series (docs/language.md §5.3)");
-        ok = 0;
-    } else if (it->a->kind != AST_TYPE || it->a->op != TY_UNIT) {
-        error_at(cc, it->a->loc, "a series holds real values: its type is a unit (pA, mV, 1, ...)");
-        ok = 0;
-    } else if (!sema_unit_scale(cc, it->a->a, &d, &sr.scale)) {
-        ok = 0;
-    }
+    int ok = series_unit(cc, it, &d, &sr.scale);
     AstNode fn = {0};
     fn.kind = AST_STRING;
     fn.str = it->str;
@@ -54,20 +76,13 @@ void sema_do_series(Sema *S, AstNode *it)
                  it->name2);
         ok = 0;
     }
-    Bind b = {0};
-    b.name = it->name;
-    b.kind = B_SERIES;
-    b.loc = it->loc;
-    b.ast = it;
-    b.dim = d;
-    b.sidx = -1;
-    if (ok) {
-        IrModel *m = S->m;
-        m->series = sema_grow(cc, m->series, m->nseries, sizeof *m->series);
-        b.sidx = m->nseries;
-        m->series[m->nseries++] = sr;
-    }
-    sema_declare(cc, &S->global, b);
+    Bind *b = sema_env_find_here(&S->global, it->name);
+    if (!ok || !b || b->ast != it)   /* an error, or a second definition (reported) */
+        return;
+    IrModel *m = S->m;
+    m->series = sema_grow(cc, m->series, m->nseries, sizeof *m->series);
+    b->sidx = m->nseries;
+    m->series[m->nseries++] = sr;
 }
 
 /* Contract: sema_priv.h. */
