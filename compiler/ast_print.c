@@ -154,6 +154,7 @@ static void print_unit(const AstNode *u, StrBuf *out)
         else if (u->op == TY_BOOL) sb_puts(out, "bool");
         else if (u->op == TY_WEIGHT) sb_puts(out, "weight");
         else if (u->op == TY_STRING) sb_puts(out, "string");
+        else if (u->op == TY_SERIES) { sb_puts(out, "series "); print_unit(u->a, out); }
         else if (u->a) print_unit(u->a, out);
         break;
     default:

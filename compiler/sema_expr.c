@@ -99,6 +99,11 @@ int sema_type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
                  "'string' is a type of model parameters only (a file name for from_file)");
         return 0;
     }
+    if (t->kind == AST_TYPE && t->op == TY_SERIES) {
+        error_at(cc, t->loc, "'series' is a type of model parameters only (a series the "
+                             "population gives, docs/language.md §5.3)");
+        return 0;
+    }
     AstNode *u = t->kind == AST_TYPE ? t->a : t;
     if (!u)
         return 1;

@@ -117,6 +117,11 @@ void sema_bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList 
                 bind_string(S, env, model, decl, arg, quiet, useloc);
                 continue;
             }
+            if (decl->a && decl->a->kind == AST_TYPE && decl->a->op == TY_SERIES) {
+                AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+                sema_bind_series_param(S, env, model, decl, arg, quiet, useloc);
+                continue;
+            }
             Dim dim;
             IrType ty;
             /* a synapse has no generic check: its instances report its declarations (each

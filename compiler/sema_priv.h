@@ -39,7 +39,8 @@ typedef struct Bind {
     const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
                                      absolute path it names; NULL when it has no value (generic
                                      check) or the value was reported */
-    int sidx;                     /* B_SERIES: its IrModel.series index, -1 after an error */
+    int sidx;                     /* B_SERIES: its IrModel.series index, -1 after an error,
+                                     -2 for a `series` parameter without a value (generic check) */
 } Bind;
 
 typedef struct Env {
@@ -332,5 +333,7 @@ void sema_do_const(Sema *S, AstNode *it);
 void sema_declare_series(Sema *S, AstNode *it);   /* collect, in order: the global name */
 void sema_do_series(Sema *S, AstNode *it);        /* after collect: the IrSeries */
 Val sema_call_series(Ctx *x, AstNode *n, Bind *b);
+void sema_bind_series_param(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNode *arg, int quiet,
+                            SrcLoc useloc);
 
 #endif

@@ -107,8 +107,12 @@ Val sema_call_series(Ctx *x, AstNode *n, Bind *b)
                                "something else");
         return sema_bad(cc);
     }
-    if (b->sidx < 0)   /* its declaration has an error, reported there */
+    if (b->sidx == -1)   /* its declaration, or the parameter's value, has an error (reported) */
         return sema_bad(cc);
+    IrExpr *e = ir_leaf(cc, IE_SERIES, IRT_REAL);
+    e->sub = b->sidx;
+    if (b->sidx < 0)     /* a `series` parameter of a generic check: never emitted */
+        return sema_mkval(e, b->dim);
     IrPop *p = x->inst->pop;
     int seen = 0;
     for (int i = 0; i < p->nseries; i++)
@@ -117,7 +121,45 @@ Val sema_call_series(Ctx *x, AstNode *n, Bind *b)
         p->series = sema_grow(cc, p->series, p->nseries, sizeof *p->series);
         p->series[p->nseries++] = b->sidx;
     }
-    IrExpr *e = ir_leaf(cc, IE_SERIES, IRT_REAL);
-    e->sub = b->sidx;
     return sema_mkval(e, b->dim);
+}
+
+/* Contract: sema_priv.h. A `series UNIT` parameter: bound to the series its value names (the
+ * argument where the model is used, else the default), of the declared dimension. */
+void sema_bind_series_param(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNode *arg, int quiet,
+                            SrcLoc useloc)
+{
+    Compiler *cc = S->cc;
+    Bind b = {0};
+    double sc;
+    b.name = decl->name;
+    b.kind = B_SERIES;
+    b.loc = decl->loc;
+    b.ast = decl;
+    b.sidx = -2;
+    Mute mu = sema_mute(cc, quiet);   /* the declared unit: reported by the generic check */
+    int uok = sema_unit_scale(cc, decl->a->a, &b.dim, &sc);
+    sema_unmute(cc, mu);
+    AstNode *val = arg ? arg->a : decl->b;
+    mu = sema_mute(cc, quiet && !arg && val);   /* a default: reported by the generic check */
+    if (val) {
+        Bind *g = val->kind == AST_NAME ? sema_global_find(S, val->name, B_SERIES) : NULL;
+        b.sidx = -1;
+        if (!g)
+            error_at(cc, val->loc, "parameter '%s' of '%s' is a series: the name of a 'series' "
+                     "declaration, %s = NAME", decl->name, model->name, decl->name);
+        else if (uok && !dim_eq(g->dim, b.dim))
+            error_at(cc, val->loc, "series '%s' has dimension %s, but parameter '%s' of '%s' "
+                     "is a series of %s", g->name, sema_fmt_dim(cc, g->dim), decl->name,
+                     model->name, sema_fmt_dim(cc, b.dim));
+        else if (uok)
+            b.sidx = g->sidx;
+    } else if (quiet) {
+        error_at(cc, useloc, "parameter '%s' of '%s' has no default and is not given", decl->name,
+                 model->name);
+        note_at(cc, decl->loc, "'%s' declared here", decl->name);
+        b.sidx = -1;
+    }
+    sema_unmute(cc, mu);
+    sema_declare_q(cc, env, b, quiet);
 }

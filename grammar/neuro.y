@@ -198,12 +198,13 @@ optrange(A) ::= RANGE(K) LPAREN LE expr(Y) RPAREN(R). { A = nd(cc, AST_CALL, sp(
 opttype(A) ::= . { A = NULL; }
 opttype(A) ::= COLON type(T). { A = T; }
 
-/* type ::= unit_expr | "int" | "bool" | "weight" | "string" */
+/* type ::= unit_expr | "int" | "bool" | "weight" | "string" | "series" unit_expr */
 type(A) ::= unitexpr(U). { A = nd(cc, AST_TYPE, U->loc); A->op = TY_UNIT; A->a = U; }
 type(A) ::= INT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_INT; }
 type(A) ::= BOOL(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_BOOL; }
 type(A) ::= WEIGHT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_WEIGHT; }
 type(A) ::= STRTYPE(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_STRING; }
+type(A) ::= SERIES(K) unitexpr(U). { A = nd(cc, AST_TYPE, sp(K.loc, U->loc)); A->op = TY_SERIES; A->a = U; }
 
 /* unit_expr ::= unit_term { ( "*" | "/" ) unit_term } */
 unitexpr(A) ::= unitterm(T). { A = T; }
