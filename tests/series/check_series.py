@@ -33,6 +33,21 @@ stimulus s -> P.I = drv(t)
 record v, g, h of P to "r.npy"
 run 5 ms
 """
+# a `series` parameter: one model, two populations given different series
+PARAM_MODEL = """neuron Probe2 {{
+  param {{ d: series 1 }}
+  state {{ h: 1 = 0 }}
+  update {{ h = d(t) }}
+}}
+series s1: 1 = "per.npy" every 3 steps linear
+series s2: 1 = "drv.csv" every 0.5 ms
+sim {{ dt = 0.25 ms; precision = {prec} }}
+population A = Probe2(d = s1)[4]
+population B = Probe2(d = s2)[2]
+record h of A to "a.npy"
+record h of B to "b.npy"
+run 5 ms
+"""
 STEPS, N, DT = 20, 4, 0.25
 DRV = [1.5, -2.0, 4.25, 0.125, 3.0]                       # nA, one column (with a header)
 PER = (np.arange(24, dtype=np.float64).reshape(6, 4) * 0.75 - 3.0) * np.array([1, -1, 2, 0.5])
@@ -71,7 +86,7 @@ def write_data(d):
 def build(neuroc, d, name, backend, mode, prec, extra=()):
     model = os.path.join(d, name + ".neuro")
     with open(model, "w") as f:
-        f.write(MODEL.format(mode=mode, prec=prec))
+        f.write((PARAM_MODEL if name.startswith("param") else MODEL).format(mode=mode, prec=prec))
     exe = os.path.join(d, name + "_" + backend + "".join(extra).replace("-", "_"))
     p = subprocess.run([neuroc, model, "--backend", backend, "-o", exe] + list(extra),
                        capture_output=True, text=True)
@@ -112,6 +127,22 @@ def check_values(neuroc, work):
             print("      g %s\n      want %s\n      h %s\n      want %s\n      v %s\n      want %s"
                   % (r["g"][:, 0], g, r["h"], h, r["v"][:, 0], v))
             failed += 1
+    for prec in ("double", "float"):
+        real = np.float32 if prec == "float" else np.float64
+        name = "param_" + prec
+        exe = build(neuroc, work, name, "c", "", prec)
+        out = os.path.join(work, "out_" + name)
+        if not exe or run(exe, out)[0] != 0:
+            print("FAIL  %s: did not build or run" % name)
+            failed += 1
+            continue
+        a, b = np.load(os.path.join(out, "a.npy")), np.load(os.path.join(out, "b.npy"))
+        ha = np.array([[value([real(PER[r][c]) for r in range(6)], 3, True, s, real) for c in range(N)]
+                       for s in range(STEPS)])
+        hb = np.array([value([real(x) for x in DRV], 2, False, s, real) for s in range(STEPS)])
+        ok = np.array_equal(a["h"], ha) and np.array_equal(b["h"], np.repeat(hb[:, None], 2, axis=1))
+        print(("ok    " if ok else "FAIL  ") + "%s: a 'series' parameter given a different series per population" % name)
+        failed += not ok
     return failed
 
 
@@ -206,6 +237,12 @@ COMPILE_CASES = [
     (OK_SERIES + "const c = d(t)", "8:11: error: series 'd' can be read only in stimuli"),
     (USE + "population Q = A[2] { v = d(t) * 1 GOhm }", "9:27: error: series 'd' can be read only in stimuli"),
     (OK_SERIES + OK_SERIES, "8:1: error: redefinition of 'd'"),
+    ("const x: series pA = 1", "7:10: error: 'series' is a type of model parameters only"),
+    (OK_SERIES + 'series u: 1 = "drv.csv" every 1 ms\nneuron B {\n  param { s: series pA }\n  state { x: pA = 0 pA }\n'
+     "  update { x = s(t) }\n}\npopulation P = B(s = u)[2]\npopulation Q = B(s = 3)[2]\npopulation R = B[2]",
+     ["14:22: error: series 'u' has dimension 1, but parameter 's' of 'B' is a series of pA",
+      "15:22: error: parameter 's' of 'B' is a series: the name of a 'series' declaration, s = NAME",
+      "16:16: error: parameter 's' of 'B' has no default and is not given"]),
 ]
 
 
@@ -217,7 +254,8 @@ def check_compile(neuroc, work):
             f.write(DECL.format(text=text))
         p = subprocess.run([neuroc, model, "--emit-only", os.path.join(work, "bad_out")],
                            capture_output=True, text=True)
-        ok = p.returncode == 1 and ("bad.neuro:" + msg) in p.stderr
+        msgs = msg if isinstance(msg, list) else [msg]
+        ok = p.returncode == 1 and all(("bad.neuro:" + m) in p.stderr for m in msgs)
         print(("ok    " if ok else "FAIL  ") + "compile %r: %s" % (text.splitlines()[-1], msg))
         if not ok:
             print("      status %d: %s" % (p.returncode, p.stderr.strip()))
@@ -232,10 +270,11 @@ def check_gpu(neuroc, work, backend):
         return 77
     modes = ["block", "launch"] + (["graph", "persistent", "cluster"] if backend == "cuda" else [])
     failed = 0
-    for name, mode, prec in CASES:
+    for name, mode, prec in CASES + [("param_float", "", "float")]:
         ref = build(neuroc, work, name, "c", mode, prec)
         if not ref or run(ref, os.path.join(work, "ref"))[0] != 0:
             return 1
+        files = ["a.npy", "b.npy"] if name.startswith("param") else ["r.npy"]
         for gm in modes:
             exe = build(neuroc, work, name, backend, mode, prec, ["--gpu-mode", gm])
             if not exe:
@@ -246,8 +285,8 @@ def check_gpu(neuroc, work, backend):
                 print("series[%s]: skipped: no %s device" % (backend, backend))
                 return 77
             rc, err = run(exe, os.path.join(work, "gpu"))
-            same = rc == 0 and open(os.path.join(work, "ref", "r.npy"), "rb").read() == \
-                open(os.path.join(work, "gpu", "r.npy"), "rb").read()
+            same = rc == 0 and all(open(os.path.join(work, "ref", f), "rb").read() ==
+                                   open(os.path.join(work, "gpu", f), "rb").read() for f in files)
             print(("ok    " if same else "FAIL  ") + "%s --gpu-mode %s: the same bits as C%s"
                   % (name, gm, "" if rc == 0 else " (status %d: %s)" % (rc, err)))
             failed += not same
