@@ -1026,11 +1026,15 @@ nrt_status nrt_npy_plain(nrt_ctx *ctx, const char *path, const unsigned char *bu
     a->cols = h.ndim == 2 ? h.dim[1] : 1;
     a->ndim = h.ndim;
     a->data = h.data;
-    if (a->cols > 0 && (size_t)a->rows > (len - h.data) / ((size_t)a->cols * (size_t)a->size)) {
-        nrt_seterr(ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present", path,
-                   (long long)((len - h.data) / ((size_t)a->cols * (size_t)a->size) + 1),
-                   (long long)a->rows, (len - h.data) / ((size_t)a->cols * (size_t)a->size));
-        return NRT_EINVAL;
+    if (a->rows > 0 && a->cols > 0) {   /* a row's bytes, and the rows, checked without overflow */
+        const size_t avail = len - h.data;
+        const size_t present = (uint64_t)a->cols > avail / (size_t)a->size ? 0
+                               : avail / ((size_t)a->cols * (size_t)a->size);
+        if ((uint64_t)a->rows > present) {
+            nrt_seterr(ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present", path,
+                       (long long)present + 1, (long long)a->rows, present);
+            return NRT_EINVAL;
+        }
     }
     return NRT_OK;
 }
