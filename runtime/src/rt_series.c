@@ -19,7 +19,6 @@
 
 #include "rt_internal.h"
 
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -72,15 +71,16 @@ static nrt_status grow(series_rd *r)
     return NRT_OK;
 }
 
-/* A decimal number (not C's hexadecimal floats); inf and nan are read, refused by put. */
+/* A decimal number (not C's hexadecimal floats); inf and nan are read, refused by put, and
+ * so is a number too large for a double (read as an infinity); one too small is 0 or
+ * subnormal, as strtod reads it. */
 static int number(const char *s, double *v)
 {
     char *end;
     if (!*s || strpbrk(s, "xXpP"))
         return 0;
-    errno = 0;
     *v = strtod(s, &end);
-    return *end == 0 && (errno == 0 || (errno == ERANGE && fabs(*v) > 1));
+    return *end == 0;
 }
 
 /* The fields of line p (NUL-terminated, cut in place at the commas, trimmed): their
@@ -154,6 +154,10 @@ static nrt_status read_csv(series_rd *r, char *text)
                 if (!number(f[c], &v)) {
                     nrt_seterr(r->ctx, "%s:%lld:%lld: not a number: '%s'", r->path, line,
                                (long long)(f[c] - start) + 1, f[c]);
+                    st = NRT_EINVAL;
+                } else if (isinf(v) && !strpbrk(f[c], "iI")) {   /* past a double's range */
+                    nrt_seterr(r->ctx, "%s:%lld:%lld: the value %s is beyond float's range in the "
+                               "declared unit", r->path, line, (long long)(f[c] - start) + 1, f[c]);
                     st = NRT_EINVAL;
                 } else {
                     st = put(r, r->rows * r->cols + c, v, line, (long long)(f[c] - start) + 1);

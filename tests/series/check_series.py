@@ -154,6 +154,7 @@ CSV_CASES = [
     ("1\n\n# c\ninf\n", "drv.csv:4:1: the value inf is not a finite number"),
     ("nan\n", "drv.csv:1:1: the value nan is not a finite number"),
     ("1e300\n", "drv.csv:1:1: the value 1e+300 is beyond float's range in the declared unit"),
+    ("1\n-1e999\n", "drv.csv:2:1: the value -1e999 is beyond float's range in the declared unit"),
     ("", "drv.csv:1: no samples"),
     ("# only a comment\n", "drv.csv:1: no samples"),
     ("drive\n", "drv.csv:1: no samples"),
@@ -200,6 +201,9 @@ def check_files(neuroc, work):
         with open(os.path.join(work, "drv.csv"), "w") as f:
             f.write(text)
         expect("drv.csv %r" % text, 2, msg)
+    with open(os.path.join(work, "drv.csv"), "w") as f:
+        f.write("x\n1e-320\n-0\n 2 \r\n")        # a header, a subnormal, -0, spaces and CR
+    expect("drv.csv read", 0, "")
     os.remove(os.path.join(work, "drv.csv"))
     expect("drv.csv removed", 2, "drv.csv: cannot open series file: No such file or directory")
     write_data(work)
