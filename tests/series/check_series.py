@@ -48,6 +48,29 @@ record h of A to "a.npy"
 record h of B to "b.npy"
 run 5 ms
 """
+# a per-neuron series into a view (columns of the base population) and a series read in a
+# receptor's update (a stimulus `via` it)
+VIEW_MODEL = """series pn: pA = "pn6.npy" every 1 ms
+series glob: 1 = "drv.csv" every 0.5 ms
+receptor R {
+  input { x: 1 }
+  state { s: pA = 0 pA }
+  update { s = glob(t) * 1 pA + x * 1 pA }
+  emit s
+}
+neuron A {
+  input { I: pA }
+  state { v: pA = 0 pA }
+  update { v = I }
+}
+sim { dt = 0.25 ms; precision = double }
+population P = A[6]
+population V = P[2:5]
+stimulus s -> V.I = pn(t)
+stimulus r -> P.I via R() = 0
+record v of P to "v.npy"
+run 5 ms
+"""
 STEPS, N, DT = 20, 4, 0.25
 DRV = [1.5, -2.0, 4.25, 0.125, 3.0]                       # nA, one column (with a header)
 PER = (np.arange(24, dtype=np.float64).reshape(6, 4) * 0.75 - 3.0) * np.array([1, -1, 2, 0.5])
@@ -81,12 +104,14 @@ def write_data(d):
     with open(os.path.join(d, "drv.csv"), "w") as f:
         f.write("drive\n# nA, one sample every 0.5 ms\n" + "\n".join(str(x) for x in DRV) + "\n")
     np.save(os.path.join(d, "per.npy"), PER)
+    np.save(os.path.join(d, "pn6.npy"), np.arange(18.0).reshape(3, 6))
 
 
 def build(neuroc, d, name, backend, mode, prec, extra=()):
     model = os.path.join(d, name + ".neuro")
     with open(model, "w") as f:
-        f.write((PARAM_MODEL if name.startswith("param") else MODEL).format(mode=mode, prec=prec))
+        f.write(VIEW_MODEL if name == "view" else
+                (PARAM_MODEL if name.startswith("param") else MODEL).format(mode=mode, prec=prec))
     exe = os.path.join(d, name + "_" + backend + "".join(extra).replace("-", "_"))
     p = subprocess.run([neuroc, model, "--backend", backend, "-o", exe] + list(extra),
                        capture_output=True, text=True)
@@ -143,7 +168,21 @@ def check_values(neuroc, work):
         ok = np.array_equal(a["h"], ha) and np.array_equal(b["h"], np.repeat(hb[:, None], 2, axis=1))
         print(("ok    " if ok else "FAIL  ") + "%s: a 'series' parameter given a different series per population" % name)
         failed += not ok
-    return failed
+    exe = build(neuroc, work, "view", "c", "", "double")
+    out = os.path.join(work, "out_view")
+    if not exe or run(exe, out)[0] != 0:
+        print("FAIL  view: did not build or run")
+        return failed + 1
+    v = np.load(os.path.join(out, "v.npy"))["v"]
+    want = np.zeros((STEPS, 6))
+    for s in range(STEPS):
+        want[s, :] = value(DRV, 2, False, s, float)                # the receptor: glob(t) * 1 pA
+        want[s, 2:5] += np.arange(18.0).reshape(3, 6)[min(s // 4, 2), 2:5]
+    ok = np.array_equal(v, want)
+    print(("ok    " if ok else "FAIL  ") + "view: a view reads its base population's columns; a receptor reads a series")
+    if not ok:
+        print("      got %s\n      want %s" % (v, want))
+    return failed + (not ok)
 
 
 CSV_CASES = [
@@ -247,6 +286,8 @@ COMPILE_CASES = [
      ["14:22: error: series 'u' has dimension 1, but parameter 's' of 'B' is a series of pA",
       "15:22: error: parameter 's' of 'B' is a series: the name of a 'series' declaration, s = NAME",
       "16:16: error: parameter 's' of 'B' has no default and is not given"]),
+    (OK_SERIES + "neuron B {\n  param { s: series pA }\n  state { x: pA = 0 pA }\n  update { x = s(t) }\n}\n"
+     "population P = B(s = d)[2] { s = d }", "13:30: error: series parameter 's' is the same for the whole population"),
 ]
 
 
@@ -274,11 +315,11 @@ def check_gpu(neuroc, work, backend):
         return 77
     modes = ["block", "launch"] + (["graph", "persistent", "cluster"] if backend == "cuda" else [])
     failed = 0
-    for name, mode, prec in CASES + [("param_float", "", "float")]:
+    for name, mode, prec in CASES + [("param_float", "", "float"), ("view", "", "double")]:
         ref = build(neuroc, work, name, "c", mode, prec)
         if not ref or run(ref, os.path.join(work, "ref"))[0] != 0:
             return 1
-        files = ["a.npy", "b.npy"] if name.startswith("param") else ["r.npy"]
+        files = ["a.npy", "b.npy"] if name.startswith("param") else ["v.npy"] if name == "view" else ["r.npy"]
         for gm in modes:
             exe = build(neuroc, work, name, backend, mode, prec, ["--gpu-mode", gm])
             if not exe:
