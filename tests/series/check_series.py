@@ -293,6 +293,20 @@ COMPILE_CASES = [
 
 def check_compile(neuroc, work):
     failed = 0
+    # --dump=ast prints declarations and `series` parameters back as they parse: a fixed point
+    for name, text in (("rt_linear", MODEL.format(mode=" linear", prec="double")),
+                       ("rt_param", PARAM_MODEL.format(mode="", prec="float"))):
+        first = os.path.join(work, name + ".neuro")
+        with open(first, "w") as f:
+            f.write(text)
+        a = subprocess.run([neuroc, first, "--dump=ast"], capture_output=True, text=True).stdout
+        with open(os.path.join(work, name + "_2.neuro"), "w") as f:
+            f.write(a)
+        b = subprocess.run([neuroc, os.path.join(work, name + "_2.neuro"), "--dump=ast"],
+                           capture_output=True, text=True).stdout
+        ok = a == b and ("series drv: nA = \"drv.csv\" every 0.5 ms linear" in a or "d: series 1" in a)
+        print(("ok    " if ok else "FAIL  ") + "%s: --dump=ast prints series back as they parse" % name)
+        failed += not ok
     model = os.path.join(work, "bad.neuro")
     for text, msg in COMPILE_CASES:
         with open(model, "w") as f:
