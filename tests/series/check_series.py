@@ -168,6 +168,25 @@ def check_values(neuroc, work):
         ok = np.array_equal(a["h"], ha) and np.array_equal(b["h"], np.repeat(hb[:, None], 2, axis=1))
         print(("ok    " if ok else "FAIL  ") + "%s: a 'series' parameter given a different series per population" % name)
         failed += not ok
+    # a run resumed from a checkpoint reads the series at its own steps: its rows are the tail
+    # of the uninterrupted run's
+    exe = os.path.join(work, "linear_c")
+    ck, res = os.path.join(work, "ck"), os.path.join(work, "res")
+    shutil.rmtree(ck, ignore_errors=True)
+    shutil.rmtree(res, ignore_errors=True)
+    p = subprocess.run([exe, "--quiet", "--out", os.path.join(work, "ck_out"), "--checkpoint", ck,
+                        "--checkpoint-at", "2.25ms", "--stop-after-checkpoint"], capture_output=True, text=True)
+    if p.returncode == 0:
+        p = subprocess.run([exe, "--quiet", "--resume", ck, "--out", res], capture_output=True, text=True)
+    rc, err = p.returncode, p.stderr.strip()
+    full = np.load(os.path.join(work, "out_linear", "r.npy"))
+    ok = rc == 0 and os.path.exists(os.path.join(res, "r.npy"))
+    if ok:
+        tail = np.load(os.path.join(res, "r.npy"))
+        ok = 0 < len(tail) < len(full) and np.array_equal(full[len(full) - len(tail):], tail)
+    print(("ok    " if ok else "FAIL  ") + "resume: a resumed run reads the series at its own steps%s"
+          % ("" if rc == 0 else " (status %d: %s)" % (rc, err)))
+    failed += not ok
     exe = build(neuroc, work, "view", "c", "", "double")
     out = os.path.join(work, "out_view")
     if not exe or run(exe, out)[0] != 0:
