@@ -314,7 +314,7 @@ typedef struct IrRtParam {
 } IrRtParam;
 
 /* An analog input series (`series NAME: UNIT = "f" every STEP [linear]`, docs/language.md
- * §5.3): read at start by nrt_spike_file's sibling nrt_series_file into a table of rows x
+ * §5.3): read at start-up by nrt_series_file into a table of rows x
  * columns reals (values times `scale`), read by IE_SERIES at step s as row s / every (held)
  * or between rows s / every and s / every + 1 (linear), the last row held after the end. */
 typedef struct IrSeries {

@@ -7,7 +7,8 @@
  * and the rule between samples. `NAME(t)` is an IE_SERIES leaf of the series' dimension,
  * allowed wherever a neuron population's step reads time (stimuli, neuron and receptor
  * dynamics and updates); the population records that it reads the series, so that the
- * simulator checks the file's columns against its size.
+ * simulator checks the file's columns against its size. A model parameter of type
+ * `series UNIT` is bound per instance to the declared series its value names.
  */
 #include <string.h>
 

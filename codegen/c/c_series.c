@@ -11,8 +11,7 @@ void cgc_series(Out *o, const IrModel *m)
     if (!m->nseries)
         return;
     cg_series_helper(o, m, "static inline", "");
-    for (int i = 0; i < m->nseries; i++)
-    {
+    for (int i = 0; i < m->nseries; i++) {
         out_line(o, "static real *%s_v; /* series %s: rows x columns */", m->series[i].cname, m->series[i].name);
         out_line(o, "static int64_t %s_ns, %s_nc;", m->series[i].cname, m->series[i].cname);
     }
