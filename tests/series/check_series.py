@@ -347,7 +347,7 @@ def check_gpu(neuroc, work, backend):
         print("series[cuda]: skipped: no CUDA device")
         return 77
     # every schedule for two models; the block schedule for the others (nvcc builds are slow)
-    every = ["block", "launch"] + (["graph", "persistent", "cluster"] if backend == "cuda" else [])
+    every = ["block", "launch", "free"] + (["graph", "persistent", "cluster"] if backend == "cuda" else [])
     failed = 0
     for name, mode, prec in CASES + [("param_float", "", "float"), ("view", "", "double")]:
         ref = build(neuroc, work, name, "c", mode, prec)
@@ -355,6 +355,8 @@ def check_gpu(neuroc, work, backend):
             return 1
         files = ["a.npy", "b.npy"] if name.startswith("param") else ["v.npy"] if name == "view" else ["r.npy"]
         modes = every if name in ("linear_f", "param_float") or backend == "opencl" else ["block"]
+        if name == "view":   # a stimulus through a receptor: not the free schedule
+            modes = [m for m in modes if m != "free"]
         for gm in modes:
             exe = build(neuroc, work, name, backend, mode, prec, ["--gpu-mode", gm])
             if not exe:
