@@ -312,6 +312,15 @@ COMPILE_CASES = [
 
 def check_compile(neuroc, work):
     failed = 0
+    p = subprocess.run([neuroc, os.path.join(work, "linear.neuro"), "--backend", "c", "--explain"],
+                       capture_output=True, text=True)
+    want = ["series drv: drv.csv (loaded at start-up), a sample every 2 steps (0.5 ms), linear between samples; read by P",
+            "series per: per.npy (loaded at start-up), a sample every 3 steps (0.75 ms), linear between samples; read by P"]
+    ok = p.returncode == 0 and all(w in p.stdout.splitlines() for w in want)
+    print(("ok    " if ok else "FAIL  ") + "--explain: each series, its step, rule and readers")
+    if not ok:
+        print("      " + p.stdout.replace("\n", "\n      "))
+    failed += not ok
     # --dump=ast prints declarations and `series` parameters back as they parse: a fixed point
     for name, text in (("rt_linear", MODEL.format(mode=" linear", prec="double")),
                        ("rt_param", PARAM_MODEL.format(mode="", prec="float"))):
