@@ -184,6 +184,12 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
     Out o = {0};
     out_line(&o, "model %s: dt %.17g ms, seed %llu, %s", m->name, m->dt, (unsigned long long)m->seed,
              m->dbl ? "double" : "float");
+    for (int i = 0; i < m->nseries; i++) {
+        const IrSeries *s = &m->series[i];
+        const char *slash = strrchr(s->path, '/');
+        out_line(&o, "series %s (%s): file %s, values x %.17g, every %lld steps, %s", s->name, s->cname,
+                 slash ? slash + 1 : s->path, s->scale, (long long)s->every, s->linear ? "linear" : "held");
+    }
     for (int i = 0; i < m->npops; i++)
         dump_pop(&o, m->pops[i]);
     for (int k = 0; k < m->nprojs; k++)

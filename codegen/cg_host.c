@@ -34,6 +34,61 @@ void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
     out_close(o);
 }
 
+/* Contract: codegen.h. */
+void cg_series_helper(Out *o, const IrModel *m, const char *qual, const char *gq)
+{
+    if (!m->nseries)
+        return;
+    for (int i = 0; i < m->nseries; i++) {
+        const IrSeries *s = &m->series[i];
+        out_line(o, "#define %s_k ((int64_t)%lld) /* series %s: steps per sample */", s->cname,
+                 (long long)s->every, s->name);
+        out_line(o, "#define %s_lin %d /* 1: linear between samples, 0: held */", s->cname, s->linear);
+    }
+    out_line(o, "/* series: sample step / k (held), or linear between it and the next; the last held */");
+    out_open(o, "%s real nc_series(%sconst real *v, int64_t rows, int64_t cols, int64_t k, int lin, int64_t step, int64_t n)",
+             qual, gq);
+    out_line(o, "const int64_t c = cols == 1 ? 0 : n;");
+    out_line(o, "const int64_t r = step / k;");
+    out_line(o, "if (r >= rows - 1) return v[(rows - 1) * cols + c];");
+    out_line(o, "if (!lin) return v[r * cols + c];");
+    out_line(o, "const real a = v[r * cols + c], b = v[(r + 1) * cols + c];");
+    out_line(o, "return a + (b - a) * ((real)(step - r * k) / (real)k);");
+    out_close(o);
+}
+
+/* Contract: codegen.h. */
+void cg_series_read(Out *o, const IrModel *m, int i)
+{
+    const IrSeries *s = &m->series[i];
+    StrBuf f = {0};
+    cg_cstring(s->path, &f);
+    out_line(o, "st = nrt_series_file(&ctx, \"%s\", %.17g, (int)sizeof(real), &v, &%s_ns, &%s_nc);", f.s,
+             s->scale, s->cname, s->cname);
+    out_line(o, "if (st != NRT_OK) return st;");
+    sb_free(&f);
+}
+
+/* Contract: codegen.h. */
+void cg_series_check(Out *o, const IrModel *m, int i)
+{
+    const IrSeries *s = &m->series[i];
+    StrBuf f = {0};
+    cg_cstring(s->path, &f);
+    for (int k = 0; k < m->npops; k++) {
+        const IrPop *p = m->pops[k];
+        for (int j = 0; j < p->nseries; j++)
+            if (p->series[j] == i) {
+                StrBuf pn = {0};
+                cg_cstring(p->name, &pn);
+                out_line(o, "if ((st = nrt_series_width(&ctx, \"%s\", %s_nc, \"%s\", %lld)) != NRT_OK) return st;",
+                         f.s, s->cname, pn.s, (long long)p->size);
+                sb_free(&pn);
+            }
+    }
+    sb_free(&f);
+}
+
 /* 1 when a recording goes to an HDF5 file (its name ends in .h5). */
 static int is_h5(const char *file)
 {

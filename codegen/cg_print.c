@@ -136,7 +136,7 @@ static void paren(const CgDialect *d, const IrExpr *e, StrBuf *out)
 {
     int simple = e->op == IE_CONST || e->op == IE_VAR || e->op == IE_LOCAL || e->op == IE_CALL ||
                  e->op == IE_T || e->op == IE_INDEX || e->op == IE_PROP || e->op == IE_RAND ||
-                 e->op == IE_EDGE || e->op == IE_SFILE || e->op == IE_STEP;
+                 e->op == IE_EDGE || e->op == IE_SFILE || e->op == IE_STEP || e->op == IE_SERIES;
     if (!simple)
         sb_putc(out, '(');
     cg_expr(d, e, out);
@@ -276,6 +276,11 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         return;
     case IE_STEP:
         sb_puts(out, d->step ? d->step : "step");
+        return;
+    case IE_SERIES:
+        /* the series' value at this step in this neuron's column (cg_series_helper) */
+        sb_printf(out, "nc_series(nc_ser%d_v, nc_ser%d_ns, nc_ser%d_nc, nc_ser%d_k, nc_ser%d_lin, step, %s)",
+                  e->sub, e->sub, e->sub, e->sub, e->sub, d->index);
         return;
     }
     NC_UNREACHABLE();

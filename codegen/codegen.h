@@ -129,6 +129,17 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
  * neuron n in step `step` (a binary search), for a C (qual "static inline", gq "") or SIMT
  * ("NC_DEV", "NC_G ") program; and the model's spike-file constants <pop>_sfn. */
 void cg_sf_helper(Out *o, const IrModel *m, const char *qual, const char *gq);
+/* nc_series(v, rows, cols, k, lin, step, n): series values v (rows x cols, nrt_series_file)
+ * read at step `step` for neuron n (column n, or 0 when cols is 1): sample step / k held, or
+ * (lin) linear between it and the next, the last sample held after the end; one text for
+ * the C and the SIMT programs (qual, gq as cg_sf_helper), with each series' constants
+ * nc_ser<i>_k and nc_ser<i>_lin. Nothing when the model has no series. */
+void cg_series_helper(Out *o, const IrModel *m, const char *qual, const char *gq);
+/* Series i read at start-up into `void *v` and <cname>_ns, <cname>_nc (nrt_series_file,
+ * values as `real`), then (cg_series_check) its columns checked against each population that
+ * reads it; both `return st` (an nrt_status named st) on an error. */
+void cg_series_read(Out *o, const IrModel *m, int i);
+void cg_series_check(Out *o, const IrModel *m, int i);
 
 /* Opens main() with the run context (and nc_model_hash, cg_ckpt_hash_decl) and the
  * populations registered; `before_init`, unless NULL, is a statement run just before

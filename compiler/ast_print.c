@@ -154,6 +154,7 @@ static void print_unit(const AstNode *u, StrBuf *out)
         else if (u->op == TY_BOOL) sb_puts(out, "bool");
         else if (u->op == TY_WEIGHT) sb_puts(out, "weight");
         else if (u->op == TY_STRING) sb_puts(out, "string");
+        else if (u->op == TY_SERIES) { sb_puts(out, "series "); print_unit(u->a, out); }
         else if (u->a) print_unit(u->a, out);
         break;
     default:
@@ -569,6 +570,19 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         }
         sb_puts(out, " = ");
         print_expr(n->b, P_COND, out);
+        break;
+    case AST_SERIES:
+        sb_printf(out, "series %s", n->name);
+        if (n->a) {
+            sb_puts(out, ": ");
+            print_unit(n->a, out);
+        }
+        sb_puts(out, " = ");
+        put_string(out, n->str);
+        sb_puts(out, " every ");
+        print_expr(n->b, P_COND, out);
+        if (n->name2)
+            sb_printf(out, " %s", n->name2);
         break;
     case AST_MODEL:
         sb_printf(out, "%s %s ", kw_text(n->op), n->name);

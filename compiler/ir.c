@@ -306,7 +306,7 @@ int ir_is_time_varying(const IrExpr *e)
     switch (e->op) {
     case IE_VAR:
         return e->var->kind != IV_PARAM;
-    case IE_LOCAL: case IE_T: case IE_RAND: case IE_SFILE: case IE_STEP:
+    case IE_LOCAL: case IE_T: case IE_RAND: case IE_SFILE: case IE_STEP: case IE_SERIES:
         return 1;
     default:
         break;
@@ -323,7 +323,8 @@ int ir_has_per_neuron(const IrExpr *e)
         return 0;
     if (e->op == IE_VAR && e->var->per_neuron)
         return 1;
-    if (e->op == IE_INDEX || e->op == IE_SFILE || (e->op == IE_PROP && e->prop->per_neuron))
+    if (e->op == IE_INDEX || e->op == IE_SFILE || e->op == IE_SERIES ||
+        (e->op == IE_PROP && e->prop->per_neuron))
         return 1;
     for (int i = 0; i < e->nargs; i++)
         if (ir_has_per_neuron(e->args[i]))

@@ -56,7 +56,9 @@ typedef enum IrExprOp {
     IE_EDGE,                      /* from_file: column sub (0: w, 1: delay) of this synapse */
     IE_SFILE,                     /* spike when from_file: the population's spike file lists
                                      this neuron in this step (bool) */
-    IE_STEP                       /* the current step number (int); synapse catch-up only */
+    IE_STEP,                      /* the current step number (int); synapse catch-up only */
+    IE_SERIES                     /* `name(t)`: series sub (IrModel.series) at this step, in
+                                     this neuron's column (real) */
 } IrExprOp;
 
 struct IrExpr {
@@ -183,6 +185,8 @@ struct IrPop {
     IrTopk *topk;                 /* `spike when ... topk(key, k)`, else NULL */
     const char *sfile;            /* `spike when from_file("f")`: absolute path, else NULL;
                                      read at start by nrt_spike_file (CSR by step) */
+    int *series;                  /* the series (IrModel.series) its body reads, each once */
+    int nseries;
 };
 
 /* A k-winners-take-all spike condition (docs/language.md, "Top-k"). The step of the
@@ -330,6 +334,20 @@ typedef struct IrRtParam {
     IrVar *var;                   /* IV_PARAM, scalar, IRT_REAL or IRT_INT, no weight slot */
 } IrRtParam;
 
+/* An analog input series (`series NAME: UNIT = "f" every STEP [linear]`, docs/language.md
+ * §5.3): read at start-up by nrt_series_file into a table of rows x
+ * columns reals (values times `scale`), read by IE_SERIES at step s as row s / every (held)
+ * or between rows s / every and s / every + 1 (linear), the last row held after the end. */
+typedef struct IrSeries {
+    const char *name;             /* as declared */
+    const char *cname;            /* "nc_ser<index>": <cname>_v the table, _ns its rows, _nc
+                                     its columns, _k the steps per sample, _lin the rule */
+    const char *path;             /* absolute */
+    double scale;                 /* the declared unit in internal units */
+    int64_t every;                /* steps per sample (>= 1) */
+    int linear;                   /* 1: linear between samples; 0: held */
+} IrSeries;
+
 typedef struct IrModel {
     const char *name;             /* model (file) name */
     double dt;                    /* ms */
@@ -353,6 +371,8 @@ typedef struct IrModel {
     int mpi;                      /* set by the driver for --mpi: emit the per-rank program */
     IrNamedView *views;           /* declared views, in model order */
     int nviews;
+    IrSeries *series;             /* `series` declarations, in order */
+    int nseries;
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

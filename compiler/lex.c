@@ -171,6 +171,7 @@ const char *tok_name(int code)
     case TK_NOT: return "'!'";
     case TK_IMPORT: return "'import'";
     case TK_CONST: return "'const'";
+    case TK_SERIES: return "'series'";
     case TK_NEURON: return "'neuron'";
     case TK_SYNAPSE: return "'synapse'";
     case TK_RECEPTOR: return "'receptor'";

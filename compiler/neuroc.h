@@ -254,7 +254,7 @@ typedef struct AstList {
     int n, cap;
 } AstList;
 
-enum { TY_UNIT = 1, TY_INT, TY_BOOL, TY_WEIGHT, TY_STRING };          /* AST_TYPE op */
+enum { TY_UNIT = 1, TY_INT, TY_BOOL, TY_WEIGHT, TY_STRING, TY_SERIES };          /* AST_TYPE op */
 enum { EV_SPIKE = 1, EV_PRE, EV_POST, EV_PREPOST, EV_STEP }; /* AST_ON op */
 
 struct Dim;

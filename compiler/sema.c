@@ -94,6 +94,7 @@ static void collect(Sema *S, AstNode **items, int nitems)
         case AST_MODEL: b.kind = B_MODEL; sema_declare(cc, &S->global, b); break;
         case AST_FUNC: b.kind = B_FUNC; b.denv = &S->global; sema_declare(cc, &S->global, b); break;
         case AST_CONNECTDEF: b.kind = B_RULE; sema_declare(cc, &S->global, b); break;
+        case AST_SERIES: sema_declare_series(S, it); break;
         case AST_CONST:
             sema_do_const(S, it); /* in order, so models and later constants see it */
             break;
@@ -123,6 +124,11 @@ static void collect(Sema *S, AstNode **items, int nitems)
             break;
         }
     }
+    /* series after the `sim` block and the constants, wherever they stand: their sampling
+     * step is a number of steps of dt */
+    for (int i = 0; i < nitems; i++)
+        if (items[i]->kind == AST_SERIES)
+            sema_do_series(S, items[i]);
 }
 
 /* 2. check every neuron and receptor model once */

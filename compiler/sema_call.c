@@ -343,6 +343,8 @@ NC_NOINLINE Val sema_conv_call(Ctx *x, AstNode *n)
     Bind *b = sema_env_find(x->env, s);
     if (b && b->kind == B_FUNC)
         return conv_func(x, n, b->ast, b->denv);
+    if (b && b->kind == B_SERIES)
+        return sema_call_series(x, n, b);
     if (strcmp(s, "uniform") == 0 || strcmp(s, "normal") == 0)
         return call_random(x, n);
     if (strcmp(s, "poisson") == 0)

@@ -99,6 +99,11 @@ int sema_type_of(Compiler *cc, AstNode *t, Dim *d, IrType *ty)
                  "'string' is a type of model parameters only (a file name for from_file)");
         return 0;
     }
+    if (t->kind == AST_TYPE && t->op == TY_SERIES) {
+        error_at(cc, t->loc, "'series' is a type of model parameters only (a series the "
+                             "population gives, docs/language.md §5.3)");
+        return 0;
+    }
     AstNode *u = t->kind == AST_TYPE ? t->a : t;
     if (!u)
         return 1;
@@ -198,6 +203,10 @@ static NC_NOINLINE Val conv_name(Ctx *x, AstNode *n)
                 return sema_bad(cc);
             }
             return sema_mkval(b->e, b->dim);
+        case B_SERIES:
+            error_at(cc, n->loc, "'%s' is a series: read its value at the current time as %s(t)",
+                     n->name, n->name);
+            return sema_bad(cc);
         case B_STR:
             error_at(cc, n->loc, "'%s' is a string parameter: it can only name the file of "
                                  "from_file(%s) in 'spike when'", n->name, n->name);

@@ -117,6 +117,11 @@ void sema_bind_params(Sema *S, Env *env, AstNode *model, AstList *args, AstList 
                 bind_string(S, env, model, decl, arg, quiet, useloc);
                 continue;
             }
+            if (decl->a && decl->a->kind == AST_TYPE && decl->a->op == TY_SERIES) {
+                AstNode *arg = args ? find_arg(args, decl->name) : NULL;
+                sema_bind_series_param(S, env, model, decl, arg, quiet, useloc);
+                continue;
+            }
             Dim dim;
             IrType ty;
             /* a synapse has no generic check: its instances report its declarations (each
@@ -401,6 +406,10 @@ Inst *sema_instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstL
                 error_at(cc, it->loc,
                          "string parameter '%s' is the same for the whole population: give it "
                          "as an argument, %s(%s = \"...\")", it->name, model->name, it->name);
+            if (b && b->kind == B_SERIES && b->ast && b->ast->kind == AST_DECL)
+                error_at(cc, it->loc,
+                         "series parameter '%s' is the same for the whole population: give it "
+                         "as an argument, %s(%s = NAME)", it->name, model->name, it->name);
             if (b && b->is_param) {
                 Val v = sema_conv(&ix, it->a);
                 if (sema_expect_dim(&ix, v, b->dim, it->a->loc, arena_printf(&cc->arena, "parameter '%s'", it->name)) && v.ok)
@@ -475,7 +484,8 @@ Inst *sema_instantiate_neuron(Sema *S, const char *popname, AstNode *model, AstL
             if (it->kind != AST_INIT)
                 continue;
             Bind *b = sema_env_find_here(&in->env, it->name);
-            if (!b || (!b->is_param && !b->var && b->kind != B_STR)) {
+            if (!b || (!b->is_param && !b->var && b->kind != B_STR &&
+                       !(b->kind == B_SERIES && b->ast && b->ast->kind == AST_DECL))) {
                 error_at(cc, it->loc, "'%s' is not a parameter or state of '%s'", it->name,
                          model->name);
                 note_at(cc, model->loc2, "'%s' defined here", model->name);

@@ -11,7 +11,7 @@
 #include "neuro.h"
 #include "sema.h"
 
-typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR } BindKind;
+typedef enum BindKind { B_VAL, B_DERIVED, B_FUNC, B_MODEL, B_POP, B_PROJ, B_RULE, B_STR, B_SERIES } BindKind;
 
 typedef struct Inst Inst;
 
@@ -39,6 +39,8 @@ typedef struct Bind {
     const char *path;             /* B_STR (a string parameter, ast = its string or NULL): the
                                      absolute path it names; NULL when it has no value (generic
                                      check) or the value was reported */
+    int sidx;                     /* B_SERIES: its IrModel.series index, -1 after an error,
+                                     -2 for a `series` parameter without a value (generic check) */
 } Bind;
 
 typedef struct Env {
@@ -339,5 +341,13 @@ void sema_set_prev(Sema *S);
 void sema_do_runtime(Sema *S, AstNode *f);
 void sema_do_sim(Sema *S, AstNode *sim);
 void sema_do_const(Sema *S, AstNode *it);
+
+/* --- sema_series.c ------------------------------------------------------ */
+
+void sema_declare_series(Sema *S, AstNode *it);   /* collect, in order: the global name */
+void sema_do_series(Sema *S, AstNode *it);        /* after collect: the IrSeries */
+Val sema_call_series(Ctx *x, AstNode *n, Bind *b);
+void sema_bind_series_param(Sema *S, Env *env, AstNode *model, AstNode *decl, AstNode *arg, int quiet,
+                            SrcLoc useloc);
 
 #endif

@@ -30,7 +30,7 @@ static int lin_class(const IrExpr *e, const LinSet *set)
         return LC;
     case IE_LOCAL:
         return e->local == set->local ? LL : LN;   /* other locals: lets, not followed */
-    case IE_T: case IE_DT: case IE_INDEX:
+    case IE_T: case IE_DT: case IE_INDEX: case IE_SERIES:
         return LC;
     case IE_NEG:
         return lin_class(e->a, set);

@@ -32,6 +32,19 @@ void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch
     printf("model %s: dt %g ms, seed %llu, %s precision, %lld steps (%g ms), back end %s\n", m->name,
            m->dt, (unsigned long long)m->seed, m->dbl ? "double" : "float", (long long)m->total_steps,
            (double)m->total_steps * m->dt, be->name);
+    for (int i = 0; i < m->nseries; i++) {   /* docs/language.md §5.3 */
+        const IrSeries *s = &m->series[i];
+        const char *slash = strrchr(s->path, '/');
+        printf("series %s: %s (loaded at start-up), a sample every %lld steps (%g ms), %s between "
+               "samples; read by", s->name, slash ? slash + 1 : s->path, (long long)s->every,
+               (double)s->every * m->dt, s->linear ? "linear" : "held");
+        int any = 0;
+        for (int k = 0; k < m->npops; k++)
+            for (int j = 0; j < m->pops[k]->nseries; j++)
+                if (m->pops[k]->series[j] == i)
+                    printf("%s %s", any++ ? "," : "", m->pops[k]->name);
+        printf("%s\n", any ? "" : " no population");
+    }
     double bytes = 0, neurons = 0, synapses = 0;
     for (int i = 0; i < m->npops; i++) {
         IrPop *p = m->pops[i];

@@ -240,6 +240,7 @@ int lex_scan(Lexer *lx, Token *t)
             "population" { KW(TK_POPULATION); }
             "projection" { KW(TK_PROJECTION); }
             "stimulus" { KW(TK_STIMULUS); }
+            "series" { KW(TK_SERIES); }
             "via" { KW(TK_VIA); }
             "record" { KW(TK_RECORD); }
             "run" { KW(TK_RUN); }

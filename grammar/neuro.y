@@ -128,6 +128,9 @@ items(A) ::= items(L) SEMI item(B). { A = L; if (B) ast_append(cc, &A, B); }
 item(A) ::= . { A = NULL; }
 item(A) ::= IMPORT(K) STRING(S). { A = nd(cc, AST_IMPORT, sp(K.loc, S.loc)); A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= CONST(K) IDENT(N) opttype(T) ASSIGN expr(E). { A = named(cc, AST_CONST, sp(K.loc, E->loc), N); A->a = T; A->b = E; }
+/* series NAME [: type] = "file" every expr [held | linear]: the rule between samples in name2 (loc2: the file) */
+item(A) ::= SERIES(K) IDENT(N) opttype(T) ASSIGN STRING(S) EVERY expr(E). { A = named(cc, AST_SERIES, sp(K.loc, E->loc), N); A->a = T; A->str = S.text; A->loc2 = S.loc; A->b = E; }
+item(A) ::= SERIES(K) IDENT(N) opttype(T) ASSIGN STRING(S) EVERY expr(E) IDENT(M). { A = named(cc, AST_SERIES, sp(K.loc, M.loc), N); A->a = T; A->str = S.text; A->loc2 = S.loc; A->b = E; A->name2 = M.text; A->c = named(cc, AST_NAME, M.loc, M); }
 item(A) ::= model(M). { A = M; }
 item(A) ::= func(F). { A = F; }
 item(A) ::= SIM(K) LBRACE settings(L) RBRACE(R). { A = nd(cc, AST_SIM, sp(K.loc, R.loc)); A->list = L; }
@@ -196,12 +199,13 @@ optrange(A) ::= RANGE(K) LPAREN LE expr(Y) RPAREN(R). { A = nd(cc, AST_CALL, sp(
 opttype(A) ::= . { A = NULL; }
 opttype(A) ::= COLON type(T). { A = T; }
 
-/* type ::= unit_expr | "int" | "bool" | "weight" | "string" */
+/* type ::= unit_expr | "int" | "bool" | "weight" | "string" | "series" unit_expr */
 type(A) ::= unitexpr(U). { A = nd(cc, AST_TYPE, U->loc); A->op = TY_UNIT; A->a = U; }
 type(A) ::= INT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_INT; }
 type(A) ::= BOOL(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_BOOL; }
 type(A) ::= WEIGHT(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_WEIGHT; }
 type(A) ::= STRTYPE(K). { A = nd(cc, AST_TYPE, K.loc); A->op = TY_STRING; }
+type(A) ::= SERIES(K) unitexpr(U). { A = nd(cc, AST_TYPE, sp(K.loc, U->loc)); A->op = TY_SERIES; A->a = U; }
 
 /* unit_expr ::= unit_term { ( "*" | "/" ) unit_term } */
 unitexpr(A) ::= unitterm(T). { A = T; }

@@ -44,6 +44,7 @@ void cgc_prelude(Out *o, const IrModel *m)
     cg_sf_helper(o, m, "static inline", "");
     cg_rand_helpers(o, "static inline", NULL);
     out_blank(o);
+    cgc_series(o, m);
 }
 
 /* Open `record w, ... of PROJ`: one column per synapse, in CSR order. */
@@ -465,6 +466,7 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "double t0 = nrt_now();");
+    cgc_series_load(o, m);
     for (int i = 0; i < m->npops; i++)
         out_line(o, "if (init_%s() != 0) return fail(argv[0]);", m->pops[i]->cname);
     out_line(o, "ctx.t_build = nrt_now() - t0;");

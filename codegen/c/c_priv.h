@@ -26,6 +26,10 @@ void cgc_step(Out *o, const IrModel *m);       /* do_step() */
 void cgc_step_mpi(Out *o, const IrModel *m);   /* --mpi: local_step(), deliver_step() */
 void cgc_main(Out *o, const IrModel *m);       /* check_finite, free_all, fail, main() */
 
+/* --- c_series.c: analog input series ------------------------------------ */
+void cgc_series(Out *o, const IrModel *m);       /* nc_series, the tables, load_series() */
+void cgc_series_load(Out *o, const IrModel *m);  /* main's call of load_series() */
+
 /* --- c_neuron.c: populations --------------------------------------------- */
 void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m);   /* its arrays, scalars */
 void cgc_pop_init(Out *o, const IrPop *p, const IrModel *m);   /* props_<P>, init_<P> */

@@ -152,6 +152,7 @@ void simt_emit_host_batch(Out *o, const Simt *S)
 void simt_emit_host_build_instance(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
+    simt_series_host(o, S);
     out_open(o, "static int build_instance(char **argv, double t0)");
     if (m->mpi)
         simt_mpi_host_slices(o, S);
@@ -214,6 +215,7 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
         simt_free_host_alloc(o, S);
         out_close(o);
     }
+    simt_series_load(o, S);
     simt_finite_init(o, S);
     if (S->has[SCHED_CLUSTER] && simt_n_own_tables(m)) {   /* simt_emit_own_tables: a region per group, its header cleared */
         out_line(o, "if (dalloc(&nc_otc, mode == M_CLUSTER ? g_cluster * NC_CLUSTER_SHMEM : 16, \"cluster schedule: own synapses\")) return fail(argv[0]);");

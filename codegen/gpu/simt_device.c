@@ -107,6 +107,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
     }
     cg_rand_helpers(o, "NC_DEV", "NC_DEV_COLD");
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
+    cg_series_helper(o, m, "NC_DEV", "NC_G ");
     out_line(o, "#if defined(__CUDACC__)");
     out_line(o, "/* \"set but never used\": a batch row (emit_batch_row) sets arguments a kernel may not read */");
     out_line(o, "#pragma nv_diag_suppress 550");

@@ -49,6 +49,7 @@ static void layout(Simt *S)
             simt_add_arg(S, arena_printf(a, "%s_tks", p->cname), "int32_t", ARG_MEM);
         }
     }
+    simt_series_args(S);
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         simt_add_arg(S, arena_printf(a, "%s_rp", j->cname), "int64_t", ARG_MEM);

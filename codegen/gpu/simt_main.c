@@ -136,7 +136,10 @@ static void emit_main_bind(Out *o, const Simt *S)
         out_line(o, "if (ctx.batch && ctx.instances > 1 && open_batch()) return fail(argv[0]);");
     out_open(o, "for (int64_t b = 0; b < nc_nb; b++)");
     out_line(o, "nc_I = &nc_insts[b];");
-    out_line(o, "if (build_instance(argv, b ? nrt_now() : t0)) return 1;");
+    if (m->nseries)   /* a bad series file: status 2 (simt_series_load) */
+        out_line(o, "{ const int rc = build_instance(argv, b ? nrt_now() : t0); if (rc) return rc; }");
+    else
+        out_line(o, "if (build_instance(argv, b ? nrt_now() : t0)) return 1;");
     out_close(o);
     out_line(o, "nc_I = nc_insts;");
     out_line(o, "if (bind(k_chunk) || bind(k_neurons) || bind(k_synapses) || bind(k_block) || bind(k_persistent) || bind(k_cluster)) return fail(argv[0]);");

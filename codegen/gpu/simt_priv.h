@@ -222,6 +222,11 @@ void simt_finite_init(Out *o, const Simt *S);
 void simt_finite_one(Out *o, const Simt *S, const IrPop *p, int held);
 
 /* simt_free.c: the free schedule (models without projections; simt_free_ok in codegen.h). */
+/* simt_series.c: analog input series (docs/language.md §5.3): their kernel arguments; the
+ * host's load_series() (read, upload, check); build_instance's call of it */
+void simt_series_args(Simt *S);
+void simt_series_host(Out *o, const Simt *S);
+void simt_series_load(Out *o, const Simt *S);
 void simt_free_args(Simt *S);
 void simt_free_device(Out *o, const Simt *S);
 void simt_free_host_alloc(Out *o, const Simt *S);

@@ -285,6 +285,16 @@ void nrt_csr_free(nrt_csr *c);
  * are nrt_alloc'd (at least one element); the caller frees them. Errors as nrt_conn_file. */
 nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, int64_t n_steps,
                           int64_t **step_ptr, int32_t **idx, int64_t *nnz);
+/* An analog input series (`series`, docs/language.md §5.3) read from a .csv or .npy file
+ * (layouts in rt_series.c): *rows samples of *cols columns, row-major, each value times
+ * `scale` (the declared unit in internal units) stored as a float (real_size 4) or a double
+ * (8) in *values (nrt_alloc'd; the caller frees it). NRT_EINVAL with errmsg "FILE:LINE: problem"
+ * (a .csv's bad number "FILE:LINE:COL: ...") for a malformed or empty file and values that are
+ * not finite, NRT_EIO when it cannot be read. nrt_series_width: NRT_EINVAL with errmsg unless
+ * cols is 1 or n, the neurons of population `pop` that reads the series. */
+nrt_status nrt_series_file(nrt_ctx *ctx, const char *path, double scale, int real_size,
+                           void **values, int64_t *rows, int64_t *cols);
+nrt_status nrt_series_width(nrt_ctx *ctx, const char *path, int64_t cols, const char *pop, int64_t n);
 nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
                          int need_w, nrt_csr *out, double **w, double **delay);
 

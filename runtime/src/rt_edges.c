@@ -996,3 +996,58 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
     }
     return NRT_OK;
 }
+
+/* {===== for rt_series.c (rt_internal.h) ===== */
+
+/* Contract: rt_internal.h. */
+char *nrt_file_slurp(nrt_ctx *ctx, const char *path, size_t *len, const char *what)
+{
+    return slurp(ctx, path, len, what);
+}
+
+/* Contract: rt_internal.h. */
+int nrt_csv_no_nul(nrt_ctx *ctx, const char *path, const char *text, size_t len)
+{
+    return csv_no_nul(ctx, path, text, len);
+}
+
+/* Contract: rt_internal.h. */
+nrt_status nrt_npy_plain(nrt_ctx *ctx, const char *path, const unsigned char *buf, size_t len,
+                         nrt_npy_array *a)
+{
+    edges e;
+    npy_hdr h;
+    memset(&e, 0, sizeof e);
+    e.ctx = ctx;
+    e.path = path;
+    if (npy_header(&e, buf, len, &h) != NRT_OK)
+        return NRT_EINVAL;
+    if (h.nf > 0 || !npy_type(h.type, &a->kind, &a->size)) {
+        nrt_seterr(ctx, "%s:1: expected a plain array of numbers (integers or f4/f8), got %s '%s'",
+                   path, h.nf ? "a record array of field" : "dtype", h.nf ? h.name[0] : h.type);
+        return NRT_EINVAL;
+    }
+    a->rows = h.dim[0];
+    a->cols = h.ndim == 2 ? h.dim[1] : 1;
+    a->ndim = h.ndim;
+    a->data = h.data;
+    if (a->rows > 0 && a->cols > 0) {   /* a row's bytes, and the rows, checked without overflow */
+        const size_t avail = len - h.data;
+        const size_t present = (uint64_t)a->cols > avail / (size_t)a->size ? 0
+                               : avail / ((size_t)a->cols * (size_t)a->size);
+        if ((uint64_t)a->rows > present) {
+            nrt_seterr(ctx, "%s:%lld: the file ends early: %lld rows announced, %zu present", path,
+                       (long long)present + 1, (long long)a->rows, present);
+            return NRT_EINVAL;
+        }
+    }
+    return NRT_OK;
+}
+
+/* Contract: rt_internal.h. */
+double nrt_npy_value(const unsigned char *p, char kind, int size)
+{
+    return npy_value(p, kind, size);
+}
+
+/* ===== for rt_series.c =====} */

@@ -43,6 +43,24 @@ void nrt_json_num(FILE *f, double x);
  * (rt_record.c). */
 nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path);
 
+/* The data files' readers (rt_edges.c), for rt_series.c: the whole regular file in memory
+ * (NUL-terminated; NULL with errmsg "PATH: cannot ..."); a .csv holding a NUL byte refused
+ * (-1 with "FILE:LINE: ..."); the header of a .npy holding a plain 1-D or 2-D array of
+ * numbers (NRT_EINVAL with "FILE:LINE: ...", the data checked to be all there), and one
+ * little-endian element of it as a double. */
+typedef struct nrt_npy_array {
+    int64_t rows, cols;           /* cols 1 for a 1-D array */
+    int ndim;
+    char kind;                    /* 'i', 'u' or 'f' */
+    int size;                     /* bytes */
+    size_t data;                  /* where the elements start, C order */
+} nrt_npy_array;
+char *nrt_file_slurp(nrt_ctx *ctx, const char *path, size_t *len, const char *what);
+int nrt_csv_no_nul(nrt_ctx *ctx, const char *path, const char *text, size_t len);
+nrt_status nrt_npy_plain(nrt_ctx *ctx, const char *path, const unsigned char *buf, size_t len,
+                         nrt_npy_array *a);
+double nrt_npy_value(const unsigned char *p, char kind, int size);
+
 /* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
  * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the
  * instances) or an error with errmsg; returns NRT_OK in each instance's child process,

@@ -1,15 +1,19 @@
-/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built four times,
- * FUZZ_SPIKES (nrt_spike_file) or not (nrt_conn_file, edge lists), with FUZZ_SUFFIX ".csv"
- * or ".npy" choosing the format (the readers pick it by the file name's suffix).
+/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built six times,
+ * FUZZ_SPIKES (nrt_spike_file), FUZZ_SERIES (nrt_series_file, in float and double) or neither
+ * (nrt_conn_file, edge lists), with FUZZ_SUFFIX ".csv" or ".npy" choosing the format (the
+ * readers pick it by the file name's suffix).
  *
  * The input is the file's bytes, written to a private temporary folder and read back for
  * fixed sizes (128 x 128 neurons; 128 neurons, dt 0.1 ms, 1000 steps). A file must be read or
  * refused with a message; what is read must satisfy the readers' contracts (neurort.h):
- * CSR rows in range and ascending, spike steps in range with distinct ascending neurons.
+ * CSR rows in range and ascending, spike steps in range with distinct ascending neurons,
+ * series of at least one row and column whose values are finite.
  */
 #define _DEFAULT_SOURCE
 #include "neurort.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +61,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
         abort();
     memset(&ctx, 0, sizeof ctx);
-#ifdef FUZZ_SPIKES
+#if defined(FUZZ_SERIES)
+    for (int size4 = 0; size4 < 2; size4++) {
+        void *v;
+        int64_t rows, cols;
+        st = nrt_series_file(&ctx, path, 1000.0, size4 ? 4 : 8, &v, &rows, &cols);
+        if (st == NRT_OK) {
+            check(rows >= 1 && cols >= 1 && v != NULL);
+            for (k = 0; k < rows * cols; k++)
+                check(size4 ? isfinite(((float *)v)[k]) : fabs(((double *)v)[k]) <= FLT_MAX);
+            nrt_free(v);
+        } else {
+            check(ctx.errmsg[0] != 0 && v == NULL);
+        }
+        (void)i;
+    }
+#elif defined(FUZZ_SPIKES)
     int64_t *step_ptr, nnz;
     int32_t *idx;
     st = nrt_spike_file(&ctx, path, N_PRE, 0.1, N_STEPS, &step_ptr, &idx, &nnz);
