@@ -90,6 +90,67 @@ static void value_text(const nrt_param *p, double v, char *buf, size_t n)
         snprintf(buf, n, "%.15g[%s]", v / sc, u);
 }
 
+static int64_t set_seq;          /* --set's of per-neuron parameters so far (nrt_param.seq) */
+
+/* `--set P.x=@FILE` or `@FILE[unit]` (text: after the @) of a per-neuron parameter: one value
+ * per neuron of its target, in the unit the model declared the parameter in or in `unit`. */
+static nrt_status param_file(nrt_ctx *ctx, nrt_param *p, const char *arg, const char *text,
+                             const char *want)
+{
+    char path[4096], unit[96], err[96], got[96];
+    double scale, *v;
+    const char *br = strrchr(text, '[');
+    size_t plen = strlen(text);
+    if (p->count <= 0) {
+        nrt_seterr(ctx, "'--set %s': '%s' is one value%s; '@FILE' gives the values of a per-neuron "
+                   "parameter", arg, p->name, p->scope ? p->scope : "");
+        return NRT_EINVAL;
+    }
+    decl_unit(p, &scale);
+    if (br && plen > 0 && text[plen - 1] == ']') {     /* @FILE[unit] */
+        int e[NRT_UNIT_NDIM] = {0};
+        signed char d[NRT_UNIT_NDIM];
+        snprintf(unit, sizeof unit, "%.*s", (int)(text + plen - 1 - br - 1), br + 1);
+        if (!nrt_unit_parse(unit, e, &scale, err, (int)sizeof err)) {
+            nrt_seterr(ctx, "invalid unit in '--set %s': %s", arg, err);
+            return NRT_EINVAL;
+        }
+        for (int k = 0; k < NRT_UNIT_NDIM; k++)
+            d[k] = (signed char)e[k];
+        if (memcmp(d, p->dim, NRT_UNIT_NDIM) != 0) {
+            dim_words(d, unit, 0, got, sizeof got);
+            nrt_seterr(ctx, "'--set %s': '%s' is %s, but '%s' is %s", arg, p->name, want, unit, got);
+            return NRT_EINVAL;
+        }
+        plen = (size_t)(br - text);
+    }
+    if (plen == 0 || plen >= sizeof path) {
+        nrt_seterr(ctx, "invalid '--set %s' (expected NAME=@FILE.npy or NAME=@FILE.csv, optionally "
+                   "with a unit: NAME=@FILE.npy[pA])", arg);
+        return NRT_EINVAL;
+    }
+    snprintf(path, sizeof path, "%.*s", (int)plen, text);
+    nrt_status st = nrt_values_file(ctx, path, p->count, &v);
+    if (st != NRT_OK)
+        return st;
+    for (int64_t j = 0; j < p->count; j++) {
+        v[j] *= scale;
+        if (!isfinite(v[j]) || (p->is_int && (v[j] != floor(v[j]) || fabs(v[j]) > 2147483647.0))) {
+            nrt_seterr(ctx, "%s:%lld: %s", path, (long long)j + 1, isfinite(v[j])
+                       ? "an integer parameter takes whole numbers" : "the value is out of range");
+            nrt_free(v);
+            return NRT_EINVAL;
+        }
+    }
+    if (p->given == 2)            /* a second --set of it: nrt_init's, no copy holds the first */
+        nrt_free(p->values);
+    p->values = v;
+    p->file = text;               /* argv outlives the run */
+    p->given = 2;
+    p->seq = ++set_seq;
+    return NRT_OK;
+}
+
 /* Contract: see neurort.h. The value is a decimal number (no C hexadecimal floats, which the
  * language does not have) and a unit as the language writes one after a number: a unit
  * name or product ("15ms", "-60 mV", "10Hz", "1/ms"), "[unit text]" ("0.5[1/ms]") or
@@ -120,6 +181,8 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
     const char *du = decl_unit(p, &dsc);
     dim_words(p->dim, du, 1, want, sizeof want);
     value_text(p, p->value, eg, sizeof eg);
+    if (*text == '@')
+        return param_file(ctx, p, arg, text + 1, want);
     char *end;
     double num = strtod(text, &end);
     if (end == text || !isfinite(num) || memchr(text, 'x', (size_t)(end - text)) ||
@@ -173,6 +236,10 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
         return NRT_EINVAL;
     }
     p->value = v;
+    if (p->count > 0) {           /* one value for every neuron of the target */
+        p->given = 1;
+        p->seq = ++set_seq;
+    }
     return NRT_OK;
 }
 
@@ -187,7 +254,13 @@ void nrt_param_usage(const nrt_ctx *ctx)
         double sc;
         const char *u = decl_unit(p, &sc);
         int unit = strcmp(u, "1") != 0;
-        printf("  %-24s %.15g%s%s\n", p->name, p->value / sc, unit ? " " : "", unit ? u : "");
+        printf("  %-24s %.15g%s%s", p->name, p->value / sc, unit ? " " : "", unit ? u : "");
+        if (p->count > 0)
+            printf("  (%s, %lld neurons: one VALUE for all, or @FILE.npy|.csv of one each)",
+                   p->scope ? p->scope : "per neuron", (long long)p->count);
+        else if (p->scope)
+            printf("  (%s)", p->scope);
+        putchar('\n');
     }
 }
 
@@ -240,14 +313,21 @@ static int64_t sweep_count1(nrt_ctx *ctx, int i)
     }
     while (sweep_arg(ctx, i, n, arg, sizeof arg)) {
         nrt_param *p = sweep_param(ctx, i);
-        const double saved = p ? p->value : 0;
+        nrt_param saved;
+        if (p)
+            saved = *p;
         if (arg[strlen(arg) - 1] == '=') {
             nrt_seterr(ctx, "invalid '--sweep %s': value %lld is empty", sw, (long long)n);
             return 0;
         }
+        if (strchr(arg, '@')) {
+            nrt_seterr(ctx, "invalid '--sweep %s': value %lld is a file; a sweep takes numbers with "
+                       "units (a file of per-neuron values goes to --set)", sw, (long long)n);
+            return 0;
+        }
         if (nrt_param_set(ctx, arg) != NRT_OK)   /* checked as --set checks it, then undone */
             return 0;
-        p->value = saved;
+        *p = saved;
         n++;
     }
     if (n == 0)
@@ -285,12 +365,12 @@ void nrt_sweep_value(nrt_ctx *ctx, int i, int64_t k, double *v, const char **nam
     char arg[512];
     nrt_param *p = sweep_param(ctx, i);
     const char *unit;
-    const double saved = p->value;
+    const nrt_param saved = *p;
     *name = p->name;
     *v = 0;
     if (sweep_arg(ctx, i, k, arg, sizeof arg) && nrt_param_set(ctx, arg) == NRT_OK)
         *v = nrt_param_declared(p, &unit);
-    p->value = saved;
+    *p = saved;
 }
 
 /* Contract: see rt_internal.h. The last sweep varies fastest, the seeds faster still. */
@@ -321,4 +401,29 @@ nrt_status nrt_sweep_apply(nrt_ctx *ctx, int64_t b)
 uint64_t nrt_instance_seed(const nrt_ctx *ctx, int64_t b)
 {
     return ctx->seed + (uint64_t)(b % (ctx->seeds > 0 ? ctx->seeds : 1));
+}
+
+/* Contract: see neurort.h. */
+const nrt_param *nrt_param_nth(const nrt_ctx *ctx, const int *ks, int n, int r)
+{
+    int64_t after = 0;            /* the r-th given: the smallest seq above the (r-1)-th's */
+    const nrt_param *q = NULL;
+    for (int round = 0; round <= r; round++) {
+        q = NULL;
+        for (int j = 0; j < n; j++) {
+            const nrt_param *p = &ctx->params[ks[j]];
+            if (p->given && p->seq > after && (!q || p->seq < q->seq))
+                q = p;
+        }
+        if (!q)
+            return NULL;
+        after = q->seq;
+    }
+    return q;
+}
+
+/* Contract: see neurort.h. */
+double nrt_param_at(const nrt_param *p, int64_t j)
+{
+    return p->given == 2 ? p->values[j] : p->value;
 }
