@@ -84,7 +84,9 @@ class Run:
     manifest    -- the raw manifest.json, a dict
     dt          -- the time step, ms
     duration    -- the simulated time, ms (completed_steps x dt)
-    seed, model, backend, parameters ({"P.x": value} in the declared units)
+    seed, model, backend, parameters ({"P.x": value} in the declared units; None for a
+                  per-neuron parameter that kept the model's values or took them from a file)
+    parameter_files -- {"P.x": file} of the per-neuron parameters given as --set P.x=@FILE
     populations -- {name: Population(name, size, spikes)} for every base population; the
                    manifest does not list views, so views are not among them (a spike
                    recording of a view has its own size: recordings()[k]["population_size"])
@@ -117,6 +119,8 @@ class Run:
         self.error = m.get("error")
         self.interrupted = bool(m.get("interrupted"))
         self.parameters = {k: v.get("value") for k, v in m.get("parameters", {}).items()}
+        self.parameter_files = {k: v["file"] for k, v in m.get("parameters", {}).items()
+                                if "file" in v}
         self.populations = collections.OrderedDict(
             (p["name"], Population(p["name"], int(p["size"]), int(p.get("spikes", 0))))
             for p in m["populations"])
