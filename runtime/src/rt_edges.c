@@ -23,6 +23,9 @@
  *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
  *   twice in one step spikes once. Negative or non-finite times and indices outside
  *   0 .. n-1 are errors.
+ * nrt_values_file reads the per-neuron values of `--set P.x=@FILE` (rt_set.c): a .csv of one
+ *   number a line (blank and '#' lines skipped, a first line that is no number a header) or a
+ *   .npy 1-D array (or N x 1) of integers or f4/f8; exactly as many as the target's neurons.
  * nrt_conn_save writes the other way: a projection as built, as a record .npy (removed again
  * when it cannot be written whole).
  */

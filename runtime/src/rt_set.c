@@ -6,6 +6,9 @@
  * then copies every params[i].value into its scalar (C) or its nc_scal slot (GPU) before
  * initialising anything. Units are parsed with nrt_units.h, the code neuroc scales
  * literals with, so `--set x=15ms` gives the bits of `x = 15 ms` in the source.
+ * A per-neuron parameter (count > 0: of a view, or assigned per neuron) takes one value for
+ * its neurons or `@FILE` (nrt_values_file) of one each; the generated program writes them
+ * after the population's initialisers, in the order of the --set's (nrt_param_nth).
  */
 #include "nrt_units.h"
 #include "rt_internal.h"
