@@ -79,12 +79,13 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
             const IrRtParam *rp = &m->rtparams[i];
             char scope[300] = "";     /* the target for --help: per-neuron and projection rows */
             if (rp->view.pop && (rp->view.offset != 0 || rp->view.size != rp->view.pop->size))
-                snprintf(scope, sizeof scope, ", %lld, %lld, \"per neuron of %s[%lld:%lld]\"",
+                snprintf(scope, sizeof scope, ", %lld, %lld, \"per neuron of %s[%lld:%lld]\", %d",
                          (long long)rp->view.size, (long long)rp->view.offset, rp->view.pop->name,
-                         (long long)rp->view.offset, (long long)(rp->view.offset + rp->view.size));
+                         (long long)rp->view.offset, (long long)(rp->view.offset + rp->view.size),
+                         m->dbl ? 8 : 4);
             else if (rp->view.pop)
-                snprintf(scope, sizeof scope, ", %lld, 0, \"per neuron of %s\"", (long long)rp->view.size,
-                         rp->view.pop->name);
+                snprintf(scope, sizeof scope, ", %lld, 0, \"per neuron of %s\", %d", (long long)rp->view.size,
+                         rp->view.pop->name, m->dbl ? 8 : 4);
             else if (rp->proj)
                 snprintf(scope, sizeof scope, ", 0, 0, \"projection %s\"", rp->proj->name);
             out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g, \"%s\", %.17g%s},", n.s, u.s,

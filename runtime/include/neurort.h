@@ -45,12 +45,15 @@ typedef struct nrt_param {
     int64_t offset;               /* the target's first neuron in its population */
     const char *scope;            /* for --help: "per neuron of P[0:80]", "projection AB";
                                      NULL: a scalar of a whole population */
+    int real_bytes;               /* per-neuron: the model's precision (4: float, 8: double),
+                                     in which `--set P.x=EXPR` computes (rt_expr.c) */
     /* set by nrt_param_set on a per-neuron parameter */
     int given;                    /* 0: the model's values; 1: `value` for every neuron;
-                                     2: `values` (from `file`) */
+                                     2: `values` (from `file` or `expr`) */
     int64_t seq;                  /* the order of the --set (overlapping views: later wins) */
     double *values;               /* given == 2: count values (internal units) */
-    const char *file;             /* given == 2: the file, as --set named it */
+    const char *file;             /* given == 2: the file, as --set named it, or NULL */
+    const char *expr;             /* given == 2: the expression of i (`--set P.x=EXPR`), or NULL */
 } nrt_param;
 
 typedef struct nrt_rec nrt_rec;

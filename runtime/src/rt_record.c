@@ -778,8 +778,8 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
                 fprintf(f, ", \"neurons\": %lld, \"first\": %lld", (long long)ctx->params[i].count,
                         (long long)ctx->params[i].offset);
             if (ctx->params[i].given == 2) {
-                fputs(", \"file\": ", f);
-                json_str(f, ctx->params[i].file);
+                fputs(ctx->params[i].file ? ", \"file\": " : ", \"expression\": ", f);
+                json_str(f, ctx->params[i].file ? ctx->params[i].file : ctx->params[i].expr);
             }
             fputs("}", f);
         }

@@ -13,6 +13,7 @@
 #include "nrt_units.h"
 #include "rt_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,106 @@ static nrt_status param_file(nrt_ctx *ctx, nrt_param *p, const char *arg, const 
         nrt_free(p->values);
     p->values = v;
     p->file = text;               /* argv outlives the run */
+    p->expr = NULL;
+    p->given = 2;
+    p->seq = ++set_seq;
+    return NRT_OK;
+}
+
+/* Whether a --set value is an expression (rt_expr.c) rather than a number and its unit:
+ * it names i, or has *, /, parentheses, or a + or - after an operand (not an exponent's). */
+static int is_expr(const char *t)
+{
+    const char *q = t + strspn(t, " \t+-");
+    for (; *q; q++) {
+        if (strchr("*/()", *q) || (*q == 'i' && (q == t || !isalpha((unsigned char)q[-1])) &&
+                                   !isalnum((unsigned char)q[1]) && q[1] != '_'))
+            return 1;
+        if (*q == '+' || *q == '-') {
+            const char *b = q;
+            while (b > t && (b[-1] == ' ' || b[-1] == '\t'))
+                b--;
+            int exponent = b == q && b - t >= 2 && (b[-1] == 'e' || b[-1] == 'E') &&
+                           (isdigit((unsigned char)b[-2]) || b[-2] == '.');
+            if (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == ']' || b[-1] == ')') && !exponent)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* What the SI exponents d are, for a message: "a current (A)"-like words or "m^2 kg s^-3". */
+static void dim_of(const int *e, char *buf, size_t n)
+{
+    static const char *const si[NRT_UNIT_NDIM] = {"m", "kg", "s", "A", "K", "mol"};
+    signed char d[NRT_UNIT_NDIM];
+    char u[96];
+    size_t len = 0;
+    u[0] = '\0';
+    for (int k = 0; k < NRT_UNIT_NDIM; k++) {
+        d[k] = (signed char)e[k];
+        if (e[k] && len < sizeof u)
+            len += (size_t)snprintf(u + len, sizeof u - len, e[k] == 1 ? "%s%s" : "%s%s^%d",
+                                    len ? " " : "", si[k], e[k]);
+    }
+    dim_words(d, u, 0, buf, n);
+}
+
+/* `--set P.x=EXPR`: an expression of the neuron's index i within the target (rt_expr.c), for
+ * a per-neuron parameter; a constant one (no i) for any. */
+static nrt_status param_expr(nrt_ctx *ctx, nrt_param *p, const char *arg, const char *text,
+                             const char *want)
+{
+    char err[160], got[160];
+    int dim[NRT_UNIT_NDIM], is_const = 0;
+    double c = 0, *v = (double *)nrt_alloc(ctx, (size_t)(p->count > 0 ? p->count : 1) * sizeof *v,
+                                          "per-neuron values");
+    if (!v)
+        return NRT_ENOMEM;
+    if (!nrt_expr_eval(text, ctx->dt, p->real_bytes == 8, p->count, dim, &is_const, v, err,
+                       sizeof err)) {
+        nrt_seterr(ctx, "invalid expression in '--set %s': %s", arg, err);
+        nrt_free(v);
+        return NRT_EINVAL;
+    }
+    signed char d[NRT_UNIT_NDIM];
+    for (int k = 0; k < NRT_UNIT_NDIM; k++)
+        d[k] = (signed char)dim[k];
+    if (memcmp(d, p->dim, NRT_UNIT_NDIM) != 0) {
+        dim_of(dim, got, sizeof got);
+        nrt_seterr(ctx, "'--set %s': '%s' is %s, but the expression is %s", arg, p->name, want, got);
+        nrt_free(v);
+        return NRT_EINVAL;
+    }
+    if (!is_const && p->count <= 0) {
+        nrt_seterr(ctx, "'--set %s': '%s' is one value%s%s; the neuron index 'i' belongs to a "
+                   "per-neuron parameter", arg, p->name, p->scope ? ", of " : "",
+                   p->scope ? p->scope : "");
+        nrt_free(v);
+        return NRT_EINVAL;
+    }
+    for (int64_t j = 0; j < (is_const ? 1 : p->count); j++)
+        if (!isfinite(v[j]) || (p->is_int && (v[j] != floor(v[j]) || fabs(v[j]) > 2147483647.0))) {
+            nrt_seterr(ctx, "'--set %s': the value for i = %lld is %s", arg, (long long)j,
+                       isfinite(v[j]) ? "not a whole number (an integer parameter)" : "not finite");
+            nrt_free(v);
+            return NRT_EINVAL;
+        }
+    if (is_const) {               /* as a number with its unit */
+        c = v[0];
+        nrt_free(v);
+        p->value = c;
+        if (p->count > 0) {
+            p->given = 1;
+            p->seq = ++set_seq;
+        }
+        return NRT_OK;
+    }
+    if (p->given == 2)            /* a second --set of it: nrt_init's, no copy holds the first */
+        nrt_free(p->values);
+    p->values = v;
+    p->file = NULL;
+    p->expr = text;
     p->given = 2;
     p->seq = ++set_seq;
     return NRT_OK;
@@ -186,6 +287,8 @@ nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg)
     value_text(p, p->value, eg, sizeof eg);
     if (*text == '@')
         return param_file(ctx, p, arg, text + 1, want);
+    if (is_expr(text))
+        return param_expr(ctx, p, arg, text, want);
     char *end;
     double num = strtod(text, &end);
     if (end == text || !isfinite(num) || memchr(text, 'x', (size_t)(end - text)) ||
@@ -330,6 +433,13 @@ static int64_t sweep_count1(nrt_ctx *ctx, int i)
         }
         if (nrt_param_set(ctx, arg) != NRT_OK)   /* checked as --set checks it, then undone */
             return 0;
+        if (p->given == 2) {
+            nrt_free(p->values);
+            *p = saved;
+            nrt_seterr(ctx, "invalid '--sweep %s': value %lld depends on i; a sweep takes one "
+                       "value per instance (an expression of i goes to --set)", sw, (long long)n);
+            return 0;
+        }
         *p = saved;
         n++;
     }

@@ -13,7 +13,9 @@
 #  - --help says per neuron / projection; the manifest's parameters;
 #  - errors: a wrong count, a bad line, a wrong unit, an unknown view, a file for a scalar, a
 #    file in --sweep: status 2 and FILE:LINE: messages;
-#  - on a GPU back end, the run equals the C back end's.
+#  - expressions of i (`--set 'P.b=2pA - i*0.3pA'`) equal the same initialiser in the model,
+#    bit for bit, in float and in double; i of a view is the index within it; their errors;
+#  - on a GPU back end, the runs equal the C back end's.
 # Exit: 0 pass, 1 a check failed, 77 skipped (a GPU back end without a device).
 set -u
 NEUROC=$1; WORK=$2; shift 2
@@ -134,12 +136,56 @@ expect_err "P.tau_w=@nofile.npy" "nofile.npy: cannot open values file"
 [ $? -eq 2 ] && grep -qF "value 0 is a file" err.txt && ok "--sweep refuses a file: $(cat err.txt)" ||
     bad "--sweep with a file: $(cat err.txt)"
 
+# expressions of i, computed as the initialiser computes them, in float and in double
+E1='P.tau_w=0.1 s + 3 ms * i / 7'; E2='P.b=2pA - i*0.3pA + (i*i)/3*1pA'; E3='P.a=(i - 10) / 3 * 1 nS + 0.1 nS'
+for prec in float double; do
+    sed "s/^sim { seed = 2 }/sim { seed = 2; precision = $prec }/" "$HERE/rt_expr.neuro" >rt_expr_$prec.neuro
+    sed "s/^sim { seed = 2 }/sim { seed = 2; precision = $prec }/" "$HERE/rt_expr_ref.neuro" >rt_expr_ref_$prec.neuro
+    "$NEUROC" rt_expr_$prec.neuro -o ex_$prec "$@" && "$NEUROC" rt_expr_ref_$prec.neuro -o exr_$prec "$@" &&
+        ./exr_$prec --quiet --out exr_$prec.out || bad "rt_expr ($prec) does not build or run"
+    ./ex_$prec --quiet --out ex_$prec.out --set "$E1" --set "$E2" --set "$E3" &&
+        same ex_$prec.out exr_$prec.out "$prec: --set '$E1' '$E2' '$E3' = the same initialiser, bit for bit" ||
+        bad "$prec: expressions"
+    ./ex_$prec --quiet --out exv_$prec.out --set "$E1" --set "$E2" --set "$E3" --set 'v.a=i / 3 * 1 nS + 0.1 nS' &&
+        same exv_$prec.out exr_$prec.out "$prec: v.a's i is the index within the view v = P[10:40]" ||
+        bad "$prec: the view's i"
+done
+"$PYTHON" - <<'PY' && ok "the manifest names the expression" || bad "the manifest's expression"
+import json
+p = json.load(open("ex_float.out/manifest.json"))["parameters"]
+assert p["P.b"] == {"value": None, "unit": "pA", "neurons": 50, "first": 0,
+                    "expression": "2pA - i*0.3pA + (i*i)/3*1pA"}, p
+PY
+./ex_float --quiet --out exc --set 'P.V_T=-50mV - 2 mV * 0.2' && ok "a constant expression for a scalar" ||
+    bad "a constant expression for a scalar"
+expect_err_x() { # arg substring
+    ./ex_float --quiet --out err --set "$1" 2>err.txt; rc=$?
+    if [ $rc -eq 2 ] && grep -qF -- "$2" err.txt && [ ! -e err ]; then
+        ok "--set '$1': $(cat err.txt)"
+    else
+        bad "--set '$1': exit $rc, want 2 and '$2': $(cat err.txt)"
+    fi
+}
+expect_err_x "P.b=2pA - i" "subtracting quantities of different dimensions"
+expect_err_x "P.b=2mV * i" "'P.b' is a current (pA), but the expression is a voltage"
+expect_err_x "P.V_T=-50mV + i * 1mV" "'P.V_T' is one value; the neuron index 'i' belongs to a per-neuron parameter"
+expect_err_x "P.b=i / (i - i) * 1pA" "division by zero for i = 0"
+expect_err_x "P.b=1pA / (i - i)" "the value for i = 0 is not finite"
+expect_err_x "P.b=(2pA * i" "expected ')'"
+expect_err_x "P.b=2pA * x" "expected a number with a unit, 'i' or '('"
+./ex_float --quiet --out err --sweep 'P.b=1pA*i,2pA' 2>err.txt
+[ $? -eq 2 ] && grep -qF "value 0 depends on i" err.txt && ok "--sweep refuses an expression of i: $(cat err.txt)" ||
+    bad "--sweep with i: $(cat err.txt)"
+
 # a GPU back end against C
 case " $* " in
 *" cuda "*|*" opencl "*)
     "$NEUROC" "$HERE/rt_views.neuro" -o simc --backend c 2>/dev/null &&
         ./simc --quiet --out c --set exc.b=4pA --set inh.b=10pA --set P.tau_w=@tw.npy &&
-        same npy c "$*: the run = the C back end's, bit for bit" || bad "$*: the C simulator" ;;
+        same npy c "$*: the run = the C back end's, bit for bit" || bad "$*: the C simulator"
+    "$NEUROC" rt_expr_float.neuro -o exc_c --backend c 2>/dev/null &&
+        ./exc_c --quiet --out exc_c.out --set "$E1" --set "$E2" --set "$E3" &&
+        same ex_float.out exc_c.out "$*: expressions = the C back end's, bit for bit" || bad "$*: expressions against C" ;;
 esac
 
 [ $fails -eq 0 ] && echo "rt_views: PASSED" || echo "rt_views: $fails FAILED"
