@@ -287,6 +287,9 @@ class Wrappers(unittest.TestCase):
         p = r.state("p.npy")
         self.assertTrue((p["b"][0][:80] == 4).all() and (p["b"][0][80:] == 80.5).all())
         self.assertTrue((p["tau_w"][0] == 150 + 2 * np.arange(100)).all())
+        r = sim(model).run(os.path.join(WORK, "views_expr"), set={"P.tau_w": "150ms + 2ms*i"})
+        self.assertEqual(r.parameter_expressions, {"P.tau_w": "150ms + 2ms*i"})
+        self.assertTrue((r.state("p.npy")["tau_w"][0] == 150 + 2 * np.arange(100)).all())
         b = sim(model).run(os.path.join(WORK, "views_sweep"), sweep={"inh.b": ["10pA", "40pA"]},
                            set={"exc.b": "4pA"})
         self.assertEqual([x["inh.b"] for x in b.table], [10, 40])
