@@ -362,8 +362,7 @@ void nrt_param_usage(const nrt_ctx *ctx)
         int unit = strcmp(u, "1") != 0;
         printf("  %-24s %.15g%s%s", p->name, p->value / sc, unit ? " " : "", unit ? u : "");
         if (p->count > 0)
-            printf("  (%s, %lld neurons: one VALUE for all, or @FILE.npy|.csv of one each)",
-                   p->scope ? p->scope : "per neuron", (long long)p->count);
+            printf("  (%s, %lld neurons)", p->scope ? p->scope : "per neuron", (long long)p->count);
         else if (p->scope)
             printf("  (%s)", p->scope);
         putchar('\n');

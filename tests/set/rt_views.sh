@@ -111,6 +111,14 @@ for k, v in enumerate([10, 40]):
     assert (b[:60] == 4).all() and (b[60:] == v).all(), (k, b)
 PY
 
+# a grid of a view's parameter and a scalar, with seeds: instance 5 = point 2 (exc.b=2pA,
+# P.a=2nS), seed 3 + 1
+./rt_views --quiet --out grid --sweep exc.b=1pA,2pA --sweep P.a=2nS,4nS --seeds 2 --set P.tau_w=@tw.npy &&
+    ./rt_views --quiet --out g5 --seed 4 --set exc.b=2pA --set P.a=2nS --set P.tau_w=@tw.npy &&
+    same grid/instance_5 g5 "--sweep exc.b x --sweep P.a x --seeds 2: instance 5 = --seed 4 --set exc.b=2pA --set P.a=2nS" &&
+    [ "$(sed -n 7p grid/instances.csv | cut -d, -f1-5)" = "5,instance_5,4,2,2" ] && ok "grid: instances.csv row 5" ||
+    bad "the grid with seeds: $(sed -n 7p grid/instances.csv)"
+
 ./rt_views --help >help.txt && grep -q "^  exc.b  *80.5 pA  (per neuron of P\[0:80\], 80 neurons" help.txt &&
     grep -q "^  P.tau_w  *144 ms  (per neuron of P, 100 neurons" help.txt &&
     ./rt_proj --help | grep -q "^  sA.beta  *0.1  (projection sA)$" &&
