@@ -157,11 +157,19 @@ static nrt_status param_file(nrt_ctx *ctx, nrt_param *p, const char *arg, const 
 }
 
 /* Whether a --set value is an expression (rt_expr.c) rather than a number and its unit:
- * it names i, or has *, /, parentheses, or a + or - after an operand (not an exponent's). */
+ * it names i, or has *, /, parentheses, or a + or - after an operand (not an exponent's),
+ * outside the brackets of a unit. */
 static int is_expr(const char *t)
 {
     const char *q = t + strspn(t, " \t+-");
     for (; *q; q++) {
+        if (*q == '[') {          /* unit text: 0.5[1/ms] */
+            const char *close = strchr(q, ']');
+            if (!close)
+                return 0;
+            q = close;
+            continue;
+        }
         if (strchr("*/()", *q) || (*q == 'i' && (q == t || !isalpha((unsigned char)q[-1])) &&
                                    !isalnum((unsigned char)q[1]) && q[1] != '_'))
             return 1;
