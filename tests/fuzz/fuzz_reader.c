@@ -1,11 +1,13 @@
-/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built four times,
- * FUZZ_SPIKES (nrt_spike_file) or not (nrt_conn_file, edge lists), with FUZZ_SUFFIX ".csv"
- * or ".npy" choosing the format (the readers pick it by the file name's suffix).
+/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built six times,
+ * FUZZ_SPIKES (nrt_spike_file), FUZZ_VALUES (nrt_values_file, `--set P.x=@FILE`) or neither
+ * (nrt_conn_file, edge lists), with FUZZ_SUFFIX ".csv" or ".npy" choosing the format (the
+ * readers pick it by the file name's suffix).
  *
  * The input is the file's bytes, written to a private temporary folder and read back for
  * fixed sizes (128 x 128 neurons; 128 neurons, dt 0.1 ms, 1000 steps). A file must be read or
  * refused with a message; what is read must satisfy the readers' contracts (neurort.h):
- * CSR rows in range and ascending, spike steps in range with distinct ascending neurons.
+ * CSR rows in range and ascending, spike steps in range with distinct ascending neurons,
+ * exactly N_VALUES finite values.
  */
 #define _DEFAULT_SOURCE
 #include "neurort.h"
@@ -19,6 +21,7 @@
 #define N_PRE 128
 #define N_POST 128
 #define N_STEPS 1000
+#define N_VALUES 16
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -57,7 +60,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
         abort();
     memset(&ctx, 0, sizeof ctx);
-#ifdef FUZZ_SPIKES
+#if defined(FUZZ_VALUES)
+    double *v;
+    st = nrt_values_file(&ctx, path, N_VALUES, &v);
+    if (st == NRT_OK) {
+        for (i = 0; i < N_VALUES; i++)
+            check(v[i] == v[i] && v[i] - v[i] == 0);
+        nrt_free(v);
+    } else {
+        check(ctx.errmsg[0] != 0 && v == NULL);
+    }
+    (void)k;
+#elif defined(FUZZ_SPIKES)
     int64_t *step_ptr, nnz;
     int32_t *idx;
     st = nrt_spike_file(&ctx, path, N_PRE, 0.1, N_STEPS, &step_ptr, &idx, &nnz);
