@@ -557,7 +557,8 @@ static int block_reads(const IrBlock *b, IrVar *v)
     return 0;
 }
 
-/* Append a run-time parameter; 0 (with an error) when its name is taken. */
+/* Append a run-time parameter, unless it is refused (an error): a bool, a weight, not finite,
+ * or the same variable and neurons as one before. */
 static void add_rtparam(Sema *S, AstNode *f, IrRtParam rp)
 {
     Compiler *cc = S->cc;
