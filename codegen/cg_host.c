@@ -2,6 +2,7 @@
  * helper, the runtime calls that open recordings, and the start of main (the run context,
  * the command line, the populations; with --mpi, the ranks).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "codegen.h"
@@ -145,9 +146,21 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
             cg_cstring(m->rtparams[i].name, &n);
             cg_cstring(v->unit ? v->unit : "1", &u);
             cg_cstring(v->decl_unit ? v->decl_unit : "1", &du);
-            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g, \"%s\", %.17g},", n.s, u.s,
+            const IrRtParam *rp = &m->rtparams[i];
+            char scope[300] = "";     /* the target for --help: per-neuron and projection rows */
+            if (rp->view.pop && (rp->view.offset != 0 || rp->view.size != rp->view.pop->size))
+                snprintf(scope, sizeof scope, ", %lld, %lld, \"per neuron of %s[%lld:%lld]\", %d",
+                         (long long)rp->view.size, (long long)rp->view.offset, rp->view.pop->name,
+                         (long long)rp->view.offset, (long long)(rp->view.offset + rp->view.size),
+                         m->dbl ? 8 : 4);
+            else if (rp->view.pop)
+                snprintf(scope, sizeof scope, ", %lld, 0, \"per neuron of %s\", %d", (long long)rp->view.size,
+                         rp->view.pop->name, m->dbl ? 8 : 4);
+            else if (rp->proj)
+                snprintf(scope, sizeof scope, ", 0, 0, \"projection %s\"", rp->proj->name);
+            out_line(o, "{\"%s\", \"%s\", {%d, %d, %d, %d, %d, %d}, %d, %.17g, \"%s\", %.17g%s},", n.s, u.s,
                      v->dim.e[0], v->dim.e[1], v->dim.e[2], v->dim.e[3], v->dim.e[4], v->dim.e[5],
-                     v->type == IRT_INT, v->init, du.s, v->decl_unit ? v->decl_scale : 1.0);
+                     v->type == IRT_INT, v->init, du.s, v->decl_unit ? v->decl_scale : 1.0, scope);
             sb_free(&n);
             sb_free(&u);
             sb_free(&du);

@@ -331,7 +331,10 @@ typedef struct IrNamedView {
  * value the simulator takes from `--set P.x=VALUE` at start-up, before anything reads it. */
 typedef struct IrRtParam {
     const char *name;             /* "P.x", as --set spells it */
-    IrVar *var;                   /* IV_PARAM, scalar, IRT_REAL or IRT_INT, no weight slot */
+    IrVar *var;                   /* IV_PARAM, IRT_REAL or IRT_INT, no weight slot */
+    IrView view;                  /* var->per_neuron: the neurons --set gives (a view, or the
+                                     whole population); else pop NULL */
+    IrProj *proj;                 /* a plastic synapse's scalar (`runtime PROJ.x`), else NULL */
 } IrRtParam;
 
 /* An analog input series (`series NAME: UNIT = "f" every STEP [linear]`, docs/language.md

@@ -116,8 +116,22 @@ static void collect(Sema *S, AstNode **items, int nitems)
             break;
         case AST_RUNTIME:
             for (int k = 0; k < it->list.n; k++) {
+                AstNode *f = it->list.v[k];
+                int view = 0;
                 S->rt = sema_grow(cc, S->rt, S->nrt, sizeof *S->rt);
-                S->rt[S->nrt++] = it->list.v[k];
+                S->rt[S->nrt++] = f;
+                const char *base = base_name(items, nitems, f->name, &view);
+                if (!view)
+                    continue;
+                /* `runtime V.x` of a view V: x becomes per-neuron, as a `set` through V makes it */
+                S->set_pop = realloc(S->set_pop, sizeof(char *) * (size_t)(S->nsets + 1));
+                S->set_par = realloc(S->set_par, sizeof(char *) * (size_t)(S->nsets + 1));
+                S->set_view = realloc(S->set_view, sizeof(int) * (size_t)(S->nsets + 1));
+                if (!S->set_pop || !S->set_par || !S->set_view)
+                    nc_fatal("out of memory");
+                S->set_view[S->nsets] = 1;
+                S->set_pop[S->nsets] = base;
+                S->set_par[S->nsets++] = f->name2;
             }
             break;
         default:

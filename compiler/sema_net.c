@@ -577,23 +577,84 @@ void sema_do_set(Sema *S, AstNode *it)
     sema_add_phase(S, ph);
 }
 
-/* `runtime P.x`: x, a scalar parameter of the whole population P, made settable by
- * collect (is_set_target), becomes a run-time parameter of the simulator (--set). */
+/* Whether block b reads v (an assignment to v itself is no read). */
+static int block_reads(const IrBlock *b, IrVar *v)
+{
+    for (int i = 0; i < b->n; i++) {
+        const IrStmt *st = b->v[i];
+        if ((st->e && ir_uses_var(st->e, v)) || block_reads(&st->body, v) || block_reads(&st->els, v))
+            return 1;
+    }
+    return 0;
+}
+
+/* Append a run-time parameter, unless it is refused (an error): a bool, a weight, not finite,
+ * or the same variable and neurons as one before. */
+static void add_rtparam(Sema *S, AstNode *f, IrRtParam rp)
+{
+    Compiler *cc = S->cc;
+    if (rp.var->type == IRT_BOOL || rp.var->dim.e[DIM_W] != 0) {
+        error_at(cc, f->loc, "'%s' is %s; a run-time parameter is a number or a quantity", rp.name,
+                 rp.var->type == IRT_BOOL ? "a bool" : "a weight");
+        return;
+    }
+    if (!isfinite(rp.var->init)) {
+        error_at(cc, f->loc, "'%s' is %s; a run-time parameter's value must be finite", rp.name,
+                 rp.var->init > 0 ? "inf" : "-inf");
+        return;
+    }
+    for (int i = 0; i < S->m->nrtparams; i++) {
+        const IrRtParam *q = &S->m->rtparams[i];
+        if (q->var == rp.var && q->view.offset == rp.view.offset && q->view.size == rp.view.size) {
+            error_at(cc, f->loc, "'%s' is already a run-time parameter%s%s", rp.name,
+                     strcmp(q->name, rp.name) ? ", as " : "", strcmp(q->name, rp.name) ? q->name : "");
+            return;
+        }
+    }
+    S->m->rtparams = sema_grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
+    S->m->rtparams[S->m->nrtparams++] = rp;
+}
+
+/* `runtime PROJ.x`: x, a scalar parameter of the projection's plastic synapse. */
+static void runtime_proj(Sema *S, AstNode *f, IrProj *pj)
+{
+    Compiler *cc = S->cc;
+    IrRtParam rp = {arena_printf(&cc->arena, "%s.%s", f->name, f->name2), NULL, {0}, pj};
+    for (int i = 0; pj->plast && i < pj->plast->scope->nvars; i++)
+        if (pj->plast->scope->vars[i]->kind == IV_PARAM &&
+            strcmp(pj->plast->scope->vars[i]->label, f->name2) == 0)
+            rp.var = pj->plast->scope->vars[i];
+    if (!rp.var) {
+        if (pj->plast)
+            error_at(cc, f->loc2, "'%s' is not a parameter of synapse '%s' of projection '%s'", f->name2,
+                     pj->plast->scope->model, pj->name);
+        else
+            error_at(cc, f->loc, "projection '%s' has no run-time parameters: its synapses are static "
+                                 "(a plastic synapse model's scalar parameters can be)", pj->name);
+        return;
+    }
+    add_rtparam(S, f, rp);
+}
+
+/* `runtime P.x`: x, a parameter of population P, made settable by collect (is_set_target),
+ * becomes a run-time parameter of the simulator (--set): a scalar, or, when the population's
+ * initialisers assign it per neuron or P is a view (collect then made it per-neuron), the
+ * values of P's neurons. */
 void sema_do_runtime(Sema *S, AstNode *f)
 {
     Compiler *cc = S->cc;
     Bind *pb = sema_env_find_here(&S->global, f->name);
+    for (int k = 0; k < S->m->nprojs && (!pb || pb->kind != B_POP); k++)
+        if (strcmp(S->m->projs[k]->name, f->name) == 0) {
+            runtime_proj(S, f, S->m->projs[k]);
+            return;
+        }
     if (!pb || pb->kind != B_POP) {
-        error_at(cc, f->loc, "'runtime' names a parameter of a population declared above it: unknown "
-                             "population '%s'", f->name);
+        error_at(cc, f->loc, "'runtime' names a parameter of a population, view or projection "
+                             "declared above it: unknown name '%s'", f->name);
         return;
     }
     PopRef ref = *pb->pop;
-    if (ref.off != 0 || ref.size != ref.inst->pop->size) {
-        error_at(cc, f->loc, "a run-time parameter belongs to a whole population: '%s' is a view of '%s'",
-                 f->name, ref.inst->pop->name);
-        return;
-    }
     Bind *b = sema_env_find_here(&ref.inst->env, f->name2);
     if (!b || !b->is_param) {
         error_at(cc, f->loc2, "'%s' is not a parameter of '%s'", f->name2, ref.inst->model->name);
@@ -601,31 +662,18 @@ void sema_do_runtime(Sema *S, AstNode *f)
     }
     if (!b->e || b->e->op != IE_VAR)
         nc_ice("runtime target '%s.%s' was not made settable", f->name, f->name2);
-    IrVar *v = b->e->var;
-    if (v->per_neuron) {
-        error_at(cc, f->loc, "'%s.%s' is set per neuron (by the population's initialisers or a 'set' "
-                             "of a view); a run-time parameter is one value for the population",
-                 f->name, f->name2);
-        return;
-    }
-    if (v->type == IRT_BOOL || v->dim.e[DIM_W] != 0) {
-        error_at(cc, f->loc, "'%s.%s' is %s; a run-time parameter is a number or a quantity",
-                 f->name, f->name2, v->type == IRT_BOOL ? "a bool" : "a weight");
-        return;
-    }
-    const char *name = arena_printf(&cc->arena, "%s.%s", f->name, f->name2);
-    if (!isfinite(v->init)) {
-        error_at(cc, f->loc, "'%s' is %s; a run-time parameter's value must be finite", name,
-                 v->init > 0 ? "inf" : "-inf");
-        return;
-    }
-    for (int i = 0; i < S->m->nrtparams; i++)
-        if (S->m->rtparams[i].var == v) {
-            error_at(cc, f->loc, "'%s' is already a run-time parameter", name);
+    IrRtParam rp = {arena_printf(&cc->arena, "%s.%s", f->name, f->name2), b->e->var, {0}, NULL};
+    if (rp.var->per_neuron) {
+        rp.view = (IrView){ref.inst->pop, ref.off, ref.size};
+        /* its values arrive after the initialisers ran: none of them may read it */
+        if (block_reads(&ref.inst->pop->init, rp.var)) {
+            error_at(cc, f->loc, "'%s' is per neuron and the initial values of population '%s' read "
+                     "it; a per-neuron run-time parameter is given after them, so none may read it",
+                     rp.name, ref.inst->pop->name);
             return;
         }
-    S->m->rtparams = sema_grow(cc, S->m->rtparams, S->m->nrtparams, sizeof *S->m->rtparams);
-    S->m->rtparams[S->m->nrtparams++] = (IrRtParam){name, v};
+    }
+    add_rtparam(S, f, rp);
 }
 
 /* `seed = N`: an integer literal is read exactly, up to UINT64_MAX as `--seed` takes it; a

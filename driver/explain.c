@@ -86,9 +86,16 @@ void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch
     for (int i = 0; i < m->nmerges; i++)
         printf("merged: %s\n", m->merges[i]);
     for (int i = 0; i < m->nrtparams; i++) {
-        const IrVar *v = m->rtparams[i].var;
-        printf("run-time parameter: %s = %.15g %s (./sim --set %s=VALUE)\n", m->rtparams[i].name, v->init,
-               v->unit ? v->unit : "1", m->rtparams[i].name);
+        const IrRtParam *rp = &m->rtparams[i];
+        const IrVar *v = rp->var;
+        if (rp->view.pop)
+            printf("run-time parameter: %s, per neuron of %s[%lld:%lld] (./sim --set %s=VALUE or =@FILE)\n",
+                   rp->name, rp->view.pop->name, (long long)rp->view.offset,
+                   (long long)(rp->view.offset + rp->view.size), rp->name);
+        else
+            printf("run-time parameter: %s = %.15g %s%s%s (./sim --set %s=VALUE)\n", rp->name, v->init,
+                   v->unit ? v->unit : "1", rp->proj ? ", of projection " : "",
+                   rp->proj ? rp->proj->name : "", rp->name);
     }
     if (be->explain)   /* the back end's schedule and kernel plan */
         be->explain(cc, m, arch);

@@ -441,6 +441,36 @@ static void emit_assign_phase(Out *o, const IrModel *m, const IrPhase *ph)
         out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->owner->cname);
 }
 
+/* The per-neuron run-time parameters of p (`runtime P.x` of a per-neuron x, `runtime V.x` of
+ * a view): after its initialisers, the values --set gave, each parameter's neurons in the
+ * order of the command line, then the propagators that depend on them. */
+static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
+{
+    for (int i = 0; i < m->nrtparams; i++) {
+        const IrVar *v = m->rtparams[i].var;
+        int first = m->rtparams[i].view.pop == p, n = 0;
+        for (int j = 0; j < i && first; j++)
+            first = m->rtparams[j].var != v;
+        if (!first)
+            continue;
+        StrBuf ks = {0};
+        for (int j = i; j < m->nrtparams; j++)
+            if (m->rtparams[j].var == v)
+                sb_printf(&ks, "%s%d", n++ ? ", " : "", j);
+        out_begin(o);
+        out_line(o, "static const int ks[] = {%s}; /* runtime %s.%s: --set's values */", ks.s, p->name,
+                 v->label);
+        out_line(o, "const nrt_param *q;");
+        out_line(o, "int r = 0;");
+        out_line(o, "for (; (q = nrt_param_nth(&ctx, ks, %d, r)) != NULL; r++)", n);
+        out_line(o, "    for (int64_t n = 0; n < q->count; n++) %s[q->offset + n] = (%s)nrt_param_at(q, n);",
+                 v->cname, cgc_storage_type(v->type));
+        out_line(o, "if (r > 0 && props_%s() != 0) return fail(argv[0]);", p->cname);
+        out_close(o);
+        sb_free(&ks);
+    }
+}
+
 /* Contract: c_priv.h. */
 void cgc_main(Out *o, const IrModel *m)
 {
@@ -460,15 +490,18 @@ void cgc_main(Out *o, const IrModel *m)
     if (m->mpi)
         emit_mpi_start(o, m);
     for (int i = 0; i < m->nrtparams; i++)
-        out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
-                 cgc_storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
+        if (!m->rtparams[i].view.pop)
+            out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
+                     cgc_storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "double t0 = nrt_now();");
     cgc_series_load(o, m);
-    for (int i = 0; i < m->npops; i++)
+    for (int i = 0; i < m->npops; i++) {
         out_line(o, "if (init_%s() != 0) return fail(argv[0]);", m->pops[i]->cname);
+        emit_rt_values(o, m, m->pops[i]);
+    }
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
     for (int k = 0; k < m->nprojs; k++)

@@ -149,6 +149,43 @@ void simt_emit_host_batch(Out *o, const Simt *S)
 
 /* `static int build_instance(char **argv, double t0)`: the current run's buffers, initial
  * values, synapses and recordings (t0: when its build began); 0, or fail()'s status. */
+/* The per-neuron run-time parameters of p (`runtime P.x` of a per-neuron x, `runtime V.x` of
+ * a view): after the init kernel, the values --set gave, each parameter's neurons in the
+ * order of the command line, written to the device (and to the host mirror); the caller
+ * then computes p's propagators. */
+static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
+{
+    for (int i = 0; i < m->nrtparams; i++) {
+        const IrVar *v = m->rtparams[i].var;
+        int first = m->rtparams[i].view.pop == p, n = 0;
+        for (int j = 0; j < i && first; j++)
+            first = m->rtparams[j].var != v;
+        if (!first)
+            continue;
+        StrBuf ks = {0};
+        for (int j = i; j < m->nrtparams; j++)
+            if (m->rtparams[j].var == v)
+                sb_printf(&ks, "%s%d", n++ ? ", " : "", j);
+        out_begin(o);
+        out_line(o, "static const int ks[] = {%s}; /* runtime %s.%s: --set's values */", ks.s, p->name,
+                 v->label);
+        out_line(o, "const nrt_param *q;");
+        out_open(o, "for (int r = 0; (q = nrt_param_nth(&ctx, ks, %d, r)) != NULL; r++)", n);
+        out_line(o, "%s *tmp = nrt_alloc(&ctx, (size_t)q->count * sizeof *tmp, \"runtime %s\");", simt_vtype(v),
+                 v->label);
+        out_line(o, "if (!tmp) return fail(argv[0]);");
+        out_line(o, "for (int64_t n = 0; n < q->count; n++) tmp[n] = (%s)nrt_param_at(q, n);", simt_vtype(v));
+        out_line(o, "if (nrt_gpu_write(gpu, %s, (size_t)q->offset * sizeof *tmp, tmp, (size_t)q->count * sizeof *tmp) != NRT_OK) return fail(argv[0]);",
+                 v->cname);
+        if (simt_mirrored(v))
+            out_line(o, "memcpy(h_%s + q->offset, tmp, (size_t)q->count * sizeof *tmp);", v->cname);
+        out_line(o, "nrt_free(tmp);");
+        out_close(o);
+        out_close(o);
+        sb_free(&ks);
+    }
+}
+
 void simt_emit_host_build_instance(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -230,7 +267,7 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
             const IrVar *v = p->vars[j];
             int rt = -1;
             for (int k = 0; k < m->nrtparams; k++)
-                if (m->rtparams[k].var == v)
+                if (m->rtparams[k].var == v && !m->rtparams[k].view.pop)
                     rt = k;
             if (rt >= 0) {
                 out_line(o, "h_scal[%d] = (real)ctx.params[%d].value; /* runtime %s */", simt_scal_var(S, v), rt,
@@ -258,6 +295,7 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
             out_line(o, "if (!h_%s || nrt_gpu_read(gpu, %s, 0, h_%s, (size_t)%lld * sizeof(%s)) != NRT_OK) return fail(argv[0]);",
                      v->cname, v->cname, v->cname, (long long)p->size, simt_vtype(v));
         }
+        emit_rt_values(o, m, p);
         out_line(o, "if (props_%s()) return fail(argv[0]);", p->cname);
     }
     for (int k = 0; k < m->nprojs; k++)

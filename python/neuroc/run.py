@@ -88,7 +88,10 @@ class Run:
     manifest    -- the raw manifest.json, a dict
     dt          -- the time step, ms
     duration    -- the simulated time, ms (completed_steps x dt)
-    seed, model, backend, parameters ({"P.x": value} in the declared units)
+    seed, model, backend, parameters ({"P.x": value} in the declared units; None for a
+                  per-neuron parameter that kept the model's values or took them from a file)
+    parameter_files -- {"P.x": file} of the per-neuron parameters given as --set P.x=@FILE
+    parameter_expressions -- {"P.x": "2pA + 0.5pA*i"} of those given by an expression of i
     populations -- {name: Population(name, size, spikes)} for every base population
     views       -- {name: View(name, population, offset, size, spikes)} for every declared
                    view (`population exc = P[0:80]`), in model order
@@ -122,6 +125,10 @@ class Run:
         self.error = m.get("error")
         self.interrupted = bool(m.get("interrupted"))
         self.parameters = {k: v.get("value") for k, v in m.get("parameters", {}).items()}
+        self.parameter_files = {k: v["file"] for k, v in m.get("parameters", {}).items()
+                                if "file" in v}
+        self.parameter_expressions = {k: v["expression"] for k, v in m.get("parameters", {}).items()
+                                      if "expression" in v}
         self.populations = collections.OrderedDict(
             (p["name"], Population(p["name"], int(p["size"]), int(p.get("spikes", 0))))
             for p in m["populations"])

@@ -71,7 +71,10 @@ class Simulator:
 
         seed       -- the seed (default: the model's)
         set        -- {"P.x": "15ms", ...}: --set P.x=15ms for each (values as strings with
-                      their unit, or numbers for dimensionless parameters)
+                      their unit, or numbers for dimensionless parameters; names of views
+                      and projections too, "exc.b"; "@values.npy" or "@values.csv[pA]" gives
+                      a per-neuron parameter one value per neuron from a file, and
+                      "2pA + 0.5pA*i" one computed from the neuron's index i)
         sweep      -- {"P.x": ["10ms", "20ms", ...], ...}: --sweep P.x=10ms,20ms,... for each;
                       several make a grid, the last varying fastest
         seeds      -- --seeds K: every point (or the plain run) with seeds seed .. seed+K-1

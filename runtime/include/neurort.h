@@ -38,6 +38,22 @@ typedef struct nrt_param {
     double value;                 /* the model's value; after nrt_init, --set's (internal units) */
     const char *decl_unit;        /* the unit the model declared ("Hz"); NULL: as `unit` */
     double decl_scale;            /* one decl_unit in internal units (0.001 for Hz) */
+    /* A per-neuron parameter (`runtime P.x` of a parameter the initialisers assign per
+     * neuron, or `runtime V.x` of a view V): count > 0 neurons from `offset` of the base
+     * population; --set gives one value for all of them or a file of count values. */
+    int64_t count;                /* 0: one value (a scalar) */
+    int64_t offset;               /* the target's first neuron in its population */
+    const char *scope;            /* for --help: "per neuron of P[0:80]", "projection AB";
+                                     NULL: a scalar of a whole population */
+    int real_bytes;               /* per-neuron: the model's precision (4: float, 8: double),
+                                     in which `--set P.x=EXPR` computes (rt_expr.c) */
+    /* set by nrt_param_set on a per-neuron parameter */
+    int given;                    /* 0: the model's values; 1: `value` for every neuron;
+                                     2: `values` (from `file` or `expr`) */
+    int64_t seq;                  /* the order of the --set (overlapping views: later wins) */
+    double *values;               /* given == 2: count values (internal units) */
+    const char *file;             /* given == 2: the file, as --set named it, or NULL */
+    const char *expr;             /* given == 2: the expression of i (`--set P.x=EXPR`), or NULL */
 } nrt_param;
 
 typedef struct nrt_rec nrt_rec;
@@ -218,6 +234,12 @@ double nrt_now(void);             /* monotonic wall clock, seconds */
 nrt_status nrt_param_set(nrt_ctx *ctx, const char *arg);
 /* Print the run-time parameters with their values to stdout (part of --help). */
 void nrt_param_usage(const nrt_ctx *ctx);
+/* The per-neuron run-time parameters ks[0 .. n) of one array: the r-th of those that --set
+ * gave, in the order of the command line (so that a later --set of an overlapping view
+ * wins), or NULL when fewer than r + 1 were given. Value j of its target (neuron
+ * offset + j of the population): nrt_param_at. */
+const nrt_param *nrt_param_nth(const nrt_ctx *ctx, const int *ks, int n, int r);
+double nrt_param_at(const nrt_param *p, int64_t j);
 
 /* Register a population for the summary; returns its index. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
@@ -295,6 +317,11 @@ nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, 
 nrt_status nrt_series_file(nrt_ctx *ctx, const char *path, double scale, int real_size,
                            void **values, int64_t *rows, int64_t *cols);
 nrt_status nrt_series_width(nrt_ctx *ctx, const char *path, int64_t cols, const char *pop, int64_t n);
+/* The values of a per-neuron file (`--set P.x=@FILE`, rt_edges.c): a .csv of one number a
+ * line (blank and '#' lines skipped; a first line that is no number is a header) or a .npy
+ * 1-D array (or N x 1) of integers or f4/f8; exactly `want` values into *out (nrt_alloc'd,
+ * the caller frees it). Errors "FILE:LINE: what", as nrt_conn_file. */
+nrt_status nrt_values_file(nrt_ctx *ctx, const char *path, int64_t want, double **out);
 nrt_status nrt_conn_file(nrt_ctx *ctx, const char *path, int64_t n_pre, int64_t n_post,
                          int need_w, nrt_csr *out, double **w, double **delay);
 

@@ -266,6 +266,12 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
     if (ctx->nparams)
         printf("  --set NAME=VALUE\n"
                "              change a run-time parameter (below) for this run; repeatable\n");
+    for (int i = 0; i < ctx->nparams; i++)
+        if (ctx->params[i].count > 0) {     /* once, where the model has per-neuron ones */
+            printf("              a per-neuron one also takes NAME=@FILE.npy|.csv[unit] (a value\n"
+                   "              per neuron) or NAME='EXPR' of the index i ('2pA + 0.5pA*i')\n");
+            break;
+        }
     printf("  --checkpoint DIR\n"
            "              write a checkpoint to DIR at --checkpoint-at, or on SIGINT/SIGTERM\n");
     printf("  --checkpoint-at T\n"

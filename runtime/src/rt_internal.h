@@ -75,6 +75,13 @@ int nrt_fmt_fixed(char *out, size_t n, double x, int decimals);
 /* mkdir -p (rt_core.c): create every missing component of dir. 0, or -1 with errno set. */
 int nrt_make_dirs(const char *dir);
 
+/* `--set P.x=EXPR` (rt_expr.c): EXPR's dimension into dim; a constant (no `i`): *is_const = 1
+ * and its value (internal units, double, as the compiler folds it) in out[0]; else its value
+ * for i = 0 .. n-1 into out, computed as the generated code computes the same initialiser in
+ * the model's precision (dbl: double, else float). 0 with a message in err on a malformed
+ * expression, a wrong dimension inside it or a division by zero. */
+int nrt_expr_eval(const char *text, double dt, int dbl, int64_t n, int *dim, int *is_const,
+                  double *out, char *err, size_t errn);
 /* A run-time parameter's value in the unit the model declared (rt_set.c), that unit in *unit. */
 double nrt_param_declared(const nrt_param *p, const char **unit);
 /* --sweep grids (rt_set.c): value k of sweep i in its parameter's declared unit into *v and

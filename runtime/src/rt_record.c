@@ -827,9 +827,19 @@ static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
             const char *unit;
             const double v = nrt_param_declared(&ctx->params[i], &unit);
             fputs(": {\"value\": ", f);       /* in the unit the model declared */
-            json_num(f, v);
+            if (ctx->params[i].count > 0 && ctx->params[i].given != 1)
+                fputs("null", f);               /* the model's per-neuron values, or a file's */
+            else
+                json_num(f, v);
             fputs(", \"unit\": ", f);
             json_str(f, unit);
+            if (ctx->params[i].count > 0)
+                fprintf(f, ", \"neurons\": %lld, \"first\": %lld", (long long)ctx->params[i].count,
+                        (long long)ctx->params[i].offset);
+            if (ctx->params[i].given == 2) {
+                fputs(ctx->params[i].file ? ", \"file\": " : ", \"expression\": ", f);
+                json_str(f, ctx->params[i].file ? ctx->params[i].file : ctx->params[i].expr);
+            }
             fputs("}", f);
         }
         fputs("},\n", f);

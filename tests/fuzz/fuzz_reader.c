@@ -1,5 +1,6 @@
-/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built six times,
- * FUZZ_SPIKES (nrt_spike_file), FUZZ_SERIES (nrt_series_file, in float and double) or neither
+/* fuzz_reader.c -- libFuzzer targets for the runtime's file readers: built eight times,
+ * FUZZ_SPIKES (nrt_spike_file), FUZZ_SERIES (nrt_series_file, in float and double),
+ * FUZZ_VALUES (nrt_values_file, `--set P.x=@FILE`) or neither
  * (nrt_conn_file, edge lists), with FUZZ_SUFFIX ".csv" or ".npy" choosing the format (the
  * readers pick it by the file name's suffix).
  *
@@ -7,7 +8,8 @@
  * fixed sizes (128 x 128 neurons; 128 neurons, dt 0.1 ms, 1000 steps). A file must be read or
  * refused with a message; what is read must satisfy the readers' contracts (neurort.h):
  * CSR rows in range and ascending, spike steps in range with distinct ascending neurons,
- * series of at least one row and column whose values are finite.
+ * series of at least one row and column whose values are finite, exactly N_VALUES finite
+ * values.
  */
 #define _DEFAULT_SOURCE
 #include "neurort.h"
@@ -23,6 +25,7 @@
 #define N_PRE 128
 #define N_POST 128
 #define N_STEPS 1000
+#define N_VALUES 16
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -76,6 +79,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         (void)i;
     }
+#elif defined(FUZZ_VALUES)
+    double *v;
+    st = nrt_values_file(&ctx, path, N_VALUES, &v);
+    if (st == NRT_OK) {
+        for (i = 0; i < N_VALUES; i++)
+            check(v[i] == v[i] && v[i] - v[i] == 0);
+        nrt_free(v);
+    } else {
+        check(ctx.errmsg[0] != 0 && v == NULL);
+    }
+    (void)k;
 #elif defined(FUZZ_SPIKES)
     int64_t *step_ptr, nnz;
     int32_t *idx;

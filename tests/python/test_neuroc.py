@@ -298,6 +298,28 @@ class Wrappers(unittest.TestCase):
         self.assertEqual(r.parameters["P.tau_m"], 15)
         shutil.rmtree(os.path.dirname(s.path))
 
+    def test_view_parameters(self):
+        """runtime exc.b (a view), P.tau_w (per neuron, from a file): set= and sweep= by name."""
+        model = os.path.join(ROOT, "tests", "set", "rt_views.neuro")
+        tw = os.path.join(WORK, "tw.npy")
+        np.save(tw, 150.0 + 2.0 * np.arange(100))
+        r = sim(model).run(os.path.join(WORK, "views"), set={"exc.b": "4pA", "P.tau_w": "@" + tw})
+        self.assertEqual(r.parameters["exc.b"], 4)
+        self.assertIsNone(r.parameters["P.tau_w"])
+        self.assertEqual(r.parameter_files, {"P.tau_w": tw})
+        p = r.state("p.npy")
+        self.assertTrue((p["b"][0][:80] == 4).all() and (p["b"][0][80:] == 80.5).all())
+        self.assertTrue((p["tau_w"][0] == 150 + 2 * np.arange(100)).all())
+        r = sim(model).run(os.path.join(WORK, "views_expr"), set={"P.tau_w": "150ms + 2ms*i"})
+        self.assertEqual(r.parameter_expressions, {"P.tau_w": "150ms + 2ms*i"})
+        self.assertTrue((r.state("p.npy")["tau_w"][0] == 150 + 2 * np.arange(100)).all())
+        b = sim(model).run(os.path.join(WORK, "views_sweep"), sweep={"inh.b": ["10pA", "40pA"]},
+                           set={"exc.b": "4pA"})
+        self.assertEqual([x["inh.b"] for x in b.table], [10, 40])
+        for x in b.table:
+            bb = b.instance(x["index"]).state("p.npy")["b"][0]
+            self.assertTrue((bb[:60] == 4).all() and (bb[60:] == x["inh.b"]).all())
+
     def test_version(self):
         cm = text(os.path.join(ROOT, "CMakeLists.txt"))
         self.assertIn("project(neuroc VERSION %s " % neuroc.__version__, cm)
