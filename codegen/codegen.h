@@ -140,6 +140,9 @@ void cg_mpi_start(Out *o);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
 const char *cg_spikes_open(const IrRecord *rec);
+/* `<prefix>rec<r> = nrt_rec_rate(...)`: opening the rate recording rec (rec->bin > 0), with
+ * `prefix` ("if (root) ", or "") before it; C and GPU programs. */
+void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

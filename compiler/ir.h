@@ -300,6 +300,9 @@ typedef struct IrRecord {
     int nidx;
     int64_t every;                /* steps */
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
+    int64_t bin;                  /* > 0: a population rate (`record rate of T bin B`), bin in
+                                     steps; spikes and vars unset, view the target */
+    const char *target;           /* the target as written (population or view name) */
 } IrRecord;
 
 /* A run-time parameter (`runtime P.x`, docs/language.md): a settable scalar whose initial

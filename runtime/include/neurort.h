@@ -312,6 +312,18 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
 /* 1 when `step` is a sampling step of the state recording r (step % every == 0), else 0. */
 int nrt_rec_due(const nrt_rec *r, int64_t step);
 
+/* The population rate of a target (`record rate of T bin B`): the spikes of the `size`
+ * neurons [offset, offset + size) of population `pop` (named `target` in the model) per bin
+ * of `bin` steps, over size x bin, in Hz; a row (t at the end of the bin, rate) per whole
+ * bin. .npy: [('t','<f8'),('rate','<f8')]; .csv: "t_ms,rate_Hz". NULL with errmsg on bad
+ * arguments, or when a checkpoint (--checkpoint-at) or a resumed run's first step falls
+ * inside a bin. */
+nrt_rec *nrt_rec_rate(nrt_ctx *ctx, const char *file, const char *pop, const char *target,
+                      int64_t offset, int64_t size, int64_t bin);
+/* Add the target's `count` spikes of step `step` (steps in order, each once); at the end of
+ * a bin ((step + 1) % bin == 0) write its row. NRT_EIO with errmsg on a write failure. */
+nrt_status nrt_rec_rate_add(nrt_rec *r, int64_t step, int64_t count);
+
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal
  * handlers; with --plot, then nrt_plot the output folder. Safe to call after an error or a signal, and more than once (later calls
