@@ -453,6 +453,7 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_line(o, "if (st != NRT_OK) return fail(argv[0]); /* the recordings do not fit the free space */");
     out_line(o, "double t0 = nrt_now();");
     for (int i = 0; i < m->npops; i++)
         out_line(o, "if (init_%s() != 0) return fail(argv[0]);", m->pops[i]->cname);

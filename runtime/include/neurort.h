@@ -133,6 +133,16 @@ typedef struct nrt_ctx {
         double count, bytes;
     } mem[NRT_MAX_POPS];
     int nmem;                     /* items added (may exceed NRT_MAX_POPS) */
+    struct nrt_rplan_item {       /* the recordings' sizes (nrt_rec_plan), first NRT_MAX_POPS */
+        const char *file;
+        char kind;                /* 's' spikes, 'v' state, 'r' rate */
+        double rows, bytes;
+        int how;                  /* nrt_recsize.h: NRT_SIZE_EXACT, _AT_MOST, _ESTIMATE */
+    } rplan[NRT_MAX_POPS];
+    int nrplan;                   /* items added (may exceed NRT_MAX_POPS) */
+    double rplan_sure, rplan_total; /* bytes: exact and at-most items; every item */
+    double max_rec_bytes;         /* --max-record-size: warn above it (default 1 GiB; 0: never) */
+    int ignore_free;              /* --ignore-free-space: run even if the recordings do not fit */
     double mem_total;             /* bytes of every item */
     /* --bench (rt_bench.c) */
     const char *bench;            /* --bench: "-" (stdout), --bench=FILE; NULL: no report */
@@ -274,8 +284,17 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
 /* The memory plan, made before anything is allocated: `what` ("projection EE") takes
  * `bytes`; count is its synapse count (< 0: not synapses). */
 void nrt_mem_add(nrt_ctx *ctx, const char *what, double count, double bytes);
-/* With --dry-run, print the plan to stdout (an item per line and the total) and return
- * NRT_EHELP (exit 0). Else, when device_bytes > 0 and the total (times the instances of a
+/* The recording plan, with the memory plan: recording `file` of kind 's' (spikes of nidx
+ * neurons), 'v' (nvars variables, their names names_len characters together, of nidx
+ * neurons or synapses, `estimated`: nidx is an estimate, every `every` steps) or 'r' (a rate,
+ * bin `every` steps) will hold nrt_rec_size_of's bytes (nrt_recsize.h) after this run. */
+void nrt_rec_plan(nrt_ctx *ctx, const char *file, char kind, int nvars, double names_len, int64_t nidx,
+                  int64_t every, int estimated);
+/* With --dry-run, print the plan to stdout (an item per line and the total, then the
+ * recordings' sizes and the output folder's free space) and return NRT_EHELP (exit 0).
+ * Else, when the state and rate recordings need more than the output folder's free space
+ * (statvfs, or $NEUROC_FREE_BYTES), NRT_EIO with errmsg unless --ignore-free-space; a
+ * warning on stderr when every recording together passes --max-record-size. Else, when device_bytes > 0 and the total (times the instances of a
  * batch side by side, ctx->batch) exceeds 90% of it, NRT_EDEVICE with errmsg naming the
  * need, the device's memory and the largest item. Else NRT_OK. */
 nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes);
