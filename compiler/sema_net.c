@@ -361,10 +361,6 @@ static void record_rate(Sema *S, AstNode *it, PopRef *ref, IrRecord rec)
                  t->name);
         return;
     }
-    if (it->b) {
-        error_at(cc, it->b->loc, "a rate recording takes 'bin', not 'every'");
-        return;
-    }
     if (!ref->inst->pop->has_spikes && sema_member(ref->inst->model, AST_SPIKE_WHEN, 0) == NULL) {
         error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,
                  ref->inst->model->name);

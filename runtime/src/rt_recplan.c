@@ -114,9 +114,9 @@ nrt_status nrt_rec_plan_check(nrt_ctx *ctx)
     if (avail >= 0 && ctx->rplan_sure > avail && !ctx->ignore_free) {
         fmt_size(need, sizeof need, ctx->rplan_sure);
         fmt_size(have, sizeof have, avail);
-        nrt_seterr(ctx, "the state and rate recordings need %s (%.0f bytes), more than the %s free "
-                   "in '%s' (see --dry-run): record less, make room, or run anyway with "
-                   "--ignore-free-space", need, ctx->rplan_sure, have, ctx->out_dir);
+        nrt_seterr(ctx, "the state and rate recordings need %s (%.0f bytes), more than the %s (%.0f "
+                   "bytes) free in '%s' (see --dry-run): record less, make room, or run anyway with "
+                   "--ignore-free-space", need, ctx->rplan_sure, have, avail, ctx->out_dir);
         return NRT_EIO;
     }
     if (ctx->max_rec_bytes > 0 && ctx->rplan_total > ctx->max_rec_bytes) {
