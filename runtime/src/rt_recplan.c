@@ -83,7 +83,7 @@ void nrt_rec_plan_print(nrt_ctx *ctx)
     int k, shown = ctx->nrplan < NRT_MAX_POPS ? ctx->nrplan : NRT_MAX_POPS;
     if (ctx->nrplan == 0)
         return;
-    printf("recordings (in %s, %lld steps):\n", ctx->out_dir ? ctx->out_dir : "?",
+    printf("recordings of one run (in %s, %lld steps):\n", ctx->out_dir ? ctx->out_dir : "?",
            (long long)(ctx->total_steps - ctx->start_step));
     for (k = 0; k < shown; k++) {
         const struct nrt_rplan_item *r = &ctx->rplan[k];
@@ -94,7 +94,7 @@ void nrt_rec_plan_print(nrt_ctx *ctx)
     if (ctx->nrplan > shown)
         printf("  ... and %d more\n", ctx->nrplan - shown);
     fmt_size(b, sizeof b, ctx->rplan_total);
-    printf("  %-32s %-6s %12s       %14.0f bytes  (%s)\n", "total", "", "", ctx->rplan_total, b);
+    printf("  %-32s %-6s %12s       %14.0f bytes  (%s)\n", "all recordings", "", "", ctx->rplan_total, b);
     if (avail >= 0) {
         fmt_size(b, sizeof b, avail);
         printf("  free space: %.0f bytes (%s)\n", avail, b);
