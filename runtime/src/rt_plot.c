@@ -3,7 +3,8 @@
  * Reads only what a run leaves on disk, manifest.json and the .npy/.csv recordings it lists,
  * so `./sim --plot` (after nrt_finish) and `neuroc plot DIR` (any finished or interrupted
  * run) share this code. Writes, into the folder: raster_<rec>.svg per spike recording,
- * rates.svg (population rates, binned), state_<rec>.svg per state recording, and
+ * rates.svg (population rates, binned), state_<rec>.svg per state recording,
+ * rate_<rec>.svg per rate recording (fig_rate_rec), and
  * index.html showing them with the run's summary. Drawing is in rt_svg.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -407,6 +408,59 @@ static nrt_status fig_rates(Plot *P, const Json *recs)
     return st;
 }
 
+static nrt_status state_read(Plot *P, const char *file, const char *path, int cols,
+                             double **data, int64_t *rows);
+
+/* One rate recording (`record rate of T bin B`): its rows as a staircase, each bin's rate
+ * from the bin's start to its end (t), in rate_<rec>.svg. */
+static nrt_status fig_rate_rec(Plot *P, const Json *rec)
+{
+    const char *file = pl_jstr(rec, "file", "?");
+    nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
+    double *data = NULL, rmax = 0, bin = pl_jnum(rec, "bin_ms", P->dt);
+    char name[300], *path, note[300], caption[512];
+    int64_t rows = 0, b;
+    nrt_status st;
+    FILE *f;
+    fig_name(P, name, sizeof name, "rate", file);
+    if (!(path = path_in(P, file)))
+        return NRT_ENOMEM;
+    st = state_read(P, file, path, 1, &data, &rows);
+    free(path);
+    if (st != NRT_OK)
+        return st;
+    for (b = 0; b < rows; b++)
+        if (isfinite(data[2 * b + 1]) && data[2 * b + 1] > rmax)
+            rmax = data[2 * b + 1];
+    if (!(f = fig_open(P, name))) {
+        free(data);
+        return NRT_EIO;
+    }
+    pn.xhi = P->T;
+    pn.yhi = rmax > 0 ? rmax * 1.08 : 1.0;
+    snprintf(note, sizeof note, "%.100s: spikes per neuron per second in bins of %g ms", pl_jstr(rec, "target", "?"),
+             bin);
+    nrt_svg_begin(f, 900, 420, "Population rate");
+    nrt_svg_axes(f, &pn, "time (ms)", "rate (Hz)", 0);
+    if (rows > 0) {
+        fputs("<path class=\"rate\" data-file=\"", f);
+        nrt_svg_text(f, file);
+        fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\" d=\"M%.2f %.2f", nrt_svg_color(0),
+                nrt_svg_px(&pn, fmax(data[0] - bin, 0)), nrt_svg_py(&pn, data[1]));
+        for (b = 0; b < rows; b++) {
+            fprintf(f, "H%.2f", nrt_svg_px(&pn, fmin(data[2 * b], P->T)));
+            if (b + 1 < rows)
+                fprintf(f, "V%.2f", nrt_svg_py(&pn, data[2 * b + 3]));
+        }
+        fputs("\"/>\n", f);
+    }
+    nrt_svg_note(f, pn.x, pn.y - 6, note);
+    nrt_svg_end(f);
+    free(data);
+    snprintf(caption, sizeof caption, "Population rate (%.100s), %.300s", file, note);
+    return fig_close(P, f, name, caption);
+}
+
 /* One state recording: a panel per variable, a trace per neuron (the first MAX_TRACES);
  * longer than two samples per pixel, each pixel column shows its minimum and maximum. */
 /* The rows of a state recording (time, then cols values): *data malloc'd, *rows of them. */
@@ -746,6 +800,9 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
         if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "state") == 0)
             st = fig_state(&P, &recs->items[k]);
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
+        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "rate") == 0)
+            st = fig_rate_rec(&P, &recs->items[k]);
     if (st == NRT_OK)
         st = write_index(&P);
     free(P.figs);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_rates.sh NEUROC WORKDIR [neuroc back-end args...]
 # Population rates (`record rate of T bin B`) on one back end: models/tick.neuro's rates
-# against the exact replay of its spikers (check_rates.py); on a GPU back end every rate file
+# against the exact replay of its spikers (check_rates.py), their figures on C
+# (check_rate_plot.py); on a GPU back end every rate file
 # byte-identical to the C back end's (the counts are exact, the division is the runtime's).
 # Exit: 0 pass, 1 a check failed, 77 skipped (a GPU back end without a device).
 set -u
@@ -24,6 +25,11 @@ case " $* " in
 esac
 "$WORK/sim" --quiet --out "$WORK/out" || { echo "FAIL the simulator $*"; exit 1; }
 "$PYTHON" "$HERE/check_rates.py" "$WORK/out" || { echo "FAIL check_rates.py $*"; exit 1; }
+case " $* " in
+*" c "*)   # the figures (--plot): a rate_<rec>.svg per rate recording
+    "$WORK/sim" --quiet --plot --out "$WORK/plot" || { echo "FAIL --plot"; exit 1; }
+    "$PYTHON" "$HERE/check_rate_plot.py" "$WORK/plot" || { echo "FAIL check_rate_plot.py"; exit 1; } ;;
+esac
 case " $* " in
 *" cuda "*|*" opencl "*)
     "$NEUROC" "$HERE/models/tick.neuro" -o "$WORK/sim_c" --backend c || { echo "FAIL neuroc c"; exit 1; }
