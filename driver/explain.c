@@ -50,7 +50,7 @@ static double explain_records(const IrModel *m)
                                          rec->proj != NULL);
         printf("recording %s: %s, %.0f rows, %.0f bytes (%.1f MiB, %s)\n", rec->file,
                rec->spikes ? "spikes" : rec->bin ? "rate" : "state", s.rows, s.bytes, s.bytes / 1048576.0,
-               how[s.how]);
+               rec->proj ? "estimate from the expected synapses" : how[s.how]);
         total += s.bytes;
     }
     if (m->nrecs)

@@ -89,7 +89,8 @@ void nrt_rec_plan_print(nrt_ctx *ctx)
         const struct nrt_rplan_item *r = &ctx->rplan[k];
         fmt_size(b, sizeof b, r->bytes);
         printf("  %-32s %-6s %12.0f rows  %14.0f bytes  (%s, %s)\n", r->file,
-               kinds[r->kind == 's' ? 0 : r->kind == 'v' ? 1 : 2], r->rows, r->bytes, b, how[r->how]);
+               kinds[r->kind == 's' ? 0 : r->kind == 'v' ? 1 : 2], r->rows, r->bytes, b,
+               r->how == NRT_SIZE_ESTIMATE && r->kind == 'v' ? "estimate from the expected synapses" : how[r->how]);
     }
     if (ctx->nrplan > shown)
         printf("  ... and %d more\n", ctx->nrplan - shown);
