@@ -9,7 +9,7 @@ usage: sizes.py NEUROC WORKDIR [--backend B]
   recordings the simulator refuses (status 1, the message, no recording written); with
   exactly enough it runs; --ignore-free-space runs anyway;
 - --max-record-size: a warning above it (none at the default 1 GiB, none with off), a bad
-  size is a bad command line (status 2).
+  size is a bad command line (status 2); --explain's warning above 1 GiB.
 """
 import os
 import re
@@ -98,5 +98,13 @@ r = run([sim, "--quiet", "--max-record-size=off", "--out", os.path.join(work, "o
 check(r.returncode == 0 and "warning" not in r.stderr, "--max-record-size=off: no warning")
 r = run([sim, "--quiet", "--max-record-size", "12Q", "--out", os.path.join(work, "bad")])
 check(r.returncode == 2 and "invalid size '12Q'" in r.stderr, "a bad size: status 2, %r" % r.stderr.strip())
+# --explain warns when the recordings pass 1 GiB: 100000 neurons' c every step for 2000 steps
+big = os.path.join(work, "big.neuro")
+with open(model) as f, open(big, "w") as g:
+    g.write(f.read().replace("Tick[20]", "Tick[100000]").replace("run 10.5 ms", "record c of T to \"all_c.npy\"\nrun 200 ms"))
+ex = run([neuroc, "--explain", big] + extra)
+check(re.search(r"^recording all_c.npy: state, 2000 rows, 1600016\d{3} bytes \(1525\.9 MiB, exact\)$", ex.stdout, re.M)
+      and re.search(r"^warning \d+: the recordings will take about 1\.4\d GiB", ex.stdout, re.M),
+      "--explain: a 1.5 GiB state recording and the warning")
 print("fails: %d" % len(fails))
 sys.exit(1 if fails else 0)
