@@ -203,7 +203,10 @@ static void emit_rate_record(Out *o, const IrRecord *rec, int r, int guard)
         out_line(o, "if (%snrt_rec_rate_add(rec%d, step, %s_nspk) != NRT_OK) return -1;", g, r, pc);
         return;
     }
-    out_open(o, "if (%s1)", g);
+    if (guard)
+        out_open(o, "if (rec%d)", r);
+    else
+        out_begin(o);
     out_line(o, "int64_t c = 0;");
     out_line(o, "for (int64_t q = 0; q < %s_nspk; q++) c += %s_spk[q] >= %lld && %s_spk[q] < %lld;", pc, pc,
              (long long)rec->view.offset, pc, (long long)(rec->view.offset + rec->view.size));
