@@ -10,6 +10,12 @@ NEUROC=$1; WORK=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 PYTHON=${PYTHON:-python3}
 rm -rf "$WORK"; mkdir -p "$WORK"
+case " $* " in
+*" cuda "*)
+    if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${NVCC:-}" ]; then
+        echo "skipped: no nvcc (CUDA toolkit not installed)"; exit 77
+    fi ;;
+esac
 "$NEUROC" "$HERE/models/tick.neuro" -o "$WORK/sim" "$@" || { echo "FAIL neuroc $*"; exit 1; }
 case " $* " in
 *" cuda "*)

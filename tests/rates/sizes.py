@@ -39,6 +39,9 @@ def run(args, env=None):
     return subprocess.run(args, capture_output=True, text=True, env=e)
 
 
+if "cuda" in extra and not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc") or os.environ.get("NVCC")):
+    print("skipped: no nvcc (CUDA toolkit not installed)")
+    sys.exit(77)
 r = run([neuroc, model, "-o", sim] + extra)
 if r.returncode != 0:
     print(r.stderr)
