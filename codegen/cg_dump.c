@@ -195,9 +195,10 @@ void cg_dump_ir(IrModel *m, StrBuf *out)
     for (int k = 0; k < m->nprojs; k++)
         dump_proj(&o, m->projs[k]);
     for (int r = 0; r < m->nrecs; r++)
-        out_line(&o, "record %s of %s[%lld:%lld] every %lld to \"%s\"", m->recs[r].spikes ? "spikes" : "state",
-                 m->recs[r].view.pop->name, (long long)m->recs[r].view.offset,
-                 (long long)(m->recs[r].view.offset + m->recs[r].view.size), (long long)m->recs[r].every,
+        out_line(&o, "record %s of %s[%lld:%lld] %s %lld to \"%s\"",
+                 m->recs[r].spikes ? "spikes" : m->recs[r].bin ? "rate" : "state", m->recs[r].view.pop->name,
+                 (long long)m->recs[r].view.offset, (long long)(m->recs[r].view.offset + m->recs[r].view.size),
+                 m->recs[r].bin ? "bin" : "every", (long long)(m->recs[r].bin ? m->recs[r].bin : m->recs[r].every),
                  m->recs[r].file);
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];

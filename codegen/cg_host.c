@@ -117,6 +117,19 @@ void cg_rec_view(Out *o, const IrRecord *rec, int r)
 }
 
 /* Contract: see codegen.h. */
+void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix)
+{
+    StrBuf f = {0}, t = {0};
+    cg_cstring(rec->file, &f);
+    cg_cstring(rec->target ? rec->target : rec->view.pop->name, &t);
+    out_line(o, "%srec%d = nrt_rec_rate(&ctx, \"%s\", \"%s\", \"%s\", %lld, %lld, %lld);", prefix, r, f.s,
+             rec->view.pop->name, t.s, (long long)rec->view.offset, (long long)rec->view.size,
+             (long long)rec->bin);
+    sb_free(&f);
+    sb_free(&t);
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

@@ -3,6 +3,7 @@
  * will take, delay rings included. Shared by the C and GPU back ends.
  */
 #include <math.h>
+#include <string.h>
 
 #include "codegen.h"
 
@@ -106,6 +107,31 @@ static double plan_slots(const IrModel *m, const IrProj *j)
     return D;
 }
 
+/* The recording plan (nrt_rec_plan): each recording's kind, columns and interval; a synapse
+ * recording's columns are the synapse count the plan expects (nrt_proj_stat). */
+static void emit_rec_plan(Out *o, const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        StrBuf f = {0};
+        size_t names = 0;
+        cg_cstring(rec->file, &f);
+        for (int v = 0; v < rec->nvars; v++)
+            names += strlen(rec->vars[v]->label);
+        if (rec->spikes)
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 's', 0, 0, %lld, 1, 0);", f.s, (long long)rec->view.size);
+        else if (rec->bin)
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'r', 0, 0, 1, %lld, 0);", f.s, (long long)rec->bin);
+        else if (rec->proj)
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, %d < NRT_MAX_POPS ? (int64_t)ctx.projs[%d].synapses : 0, %lld, 1);",
+                     f.s, rec->nvars, names, rec->proj->id, rec->proj->id, (long long)rec->every);
+        else
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, %d, %lld, 0);", f.s, rec->nvars, names, rec->nidx,
+                     (long long)rec->every);
+        sb_free(&f);
+    }
+}
+
 /* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
  * every population, its per-neuron storage and, for every projection, its synapses
  * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
@@ -162,6 +188,7 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
         }
         out_close(o);
     }
+    emit_rec_plan(o, m);
     out_close(o);
     out_blank(o);
 }

@@ -157,6 +157,9 @@ const char *cg_spikes_open(const IrRecord *rec);
 /* After recording r is opened: nrt_rec_view naming the view it records (a declared view, or
  * a slice), nothing for a whole population or a projection. */
 void cg_rec_view(Out *o, const IrRecord *rec, int r);
+/* `<prefix>rec<r> = nrt_rec_rate(...)`: opening the rate recording rec (rec->bin > 0), with
+ * `prefix` ("if (root) ", or "") before it; C and GPU programs. */
+void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

@@ -686,6 +686,10 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
             sb_puts(out, " every ");
             print_expr(n->b, P_COND, out);
         }
+        if (n->c) {
+            sb_printf(out, " %s ", n->d->name);
+            print_expr(n->c, P_COND, out);
+        }
         sb_puts(out, " to ");
         put_string(out, n->str);
         break;

@@ -318,6 +318,9 @@ typedef struct IrRecord {
     int64_t every;                /* steps */
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
     const char *view_name;        /* the declared view recorded (`record spikes of exc`), or NULL */
+    int64_t bin;                  /* > 0: a population rate (`record rate of T bin B`), bin in
+                                     steps; spikes and vars unset, view the target */
+    const char *target;           /* the target as written (population or view name) */
 } IrRecord;
 
 /* A declared view (`population exc = P[0:80]`, an alias `population Q = P` too): the back

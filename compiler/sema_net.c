@@ -359,6 +359,39 @@ void sema_do_stimulus(Sema *S, AstNode *it)
         stimulus_receptor(S, in, st);
 }
 
+/* `record rate of T bin B to "file"`: the spikes of target T per bin of B (a whole number of
+ * steps) over size x bin, in Hz. rec has its file; ref the target. */
+static void record_rate(Sema *S, AstNode *it, PopRef *ref, IrRecord rec)
+{
+    Compiler *cc = S->cc;
+    AstNode *t = it->a;
+    if (strcmp(it->d->name, "bin") != 0) {
+        error_at(cc, it->d->loc, "unexpected '%s' in 'record': expected 'every', 'bin' or 'to'", it->d->name);
+        return;
+    }
+    if (it->flag || it->list.n != 1 || strcmp(it->list.v[0]->name, "rate") != 0) {
+        error_at(cc, it->d->loc, "'bin' belongs to a population rate: record rate of %s bin T to \"file\"",
+                 t->name);
+        return;
+    }
+    if (!ref->inst->pop->has_spikes && sema_member(ref->inst->model, AST_SPIKE_WHEN, 0) == NULL) {
+        error_at(cc, it->loc, "'%s' never spikes: model '%s' has no 'spike when'", t->name,
+                 ref->inst->model->name);
+        return;
+    }
+    int ok = 1;
+    rec.bin = sema_steps_of(S, it->c, "the rate bin", &ok);
+    if (!ok)
+        return;
+    if (rec.bin < 1) {
+        error_at(cc, it->c->loc, "the rate bin must be at least one step");
+        return;
+    }
+    rec.view = (IrView){ref->inst->pop, ref->off, ref->size};
+    rec.target = t->name;
+    push_record(S, rec);
+}
+
 void sema_do_record(Sema *S, AstNode *it)
 {
     Compiler *cc = S->cc;
@@ -367,10 +400,15 @@ void sema_do_record(Sema *S, AstNode *it)
     int nidx;
     AstNode *t = it->a;
     IrProj *rp = recorded_projection(S, it);
-    if (!rp && !sema_resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
-                                    it->flag ? NULL : &nidx))
+    int whole = it->flag || it->c;   /* spikes and rates: a population, view or range */
+    if (it->c && t->a && t->a->kind == AST_IDXLIST && t->a->list.n != 1) {
+        error_at(cc, t->a->loc, "a rate recording needs a population, a view or a range P[a:b], not a list of neurons");
         return;
-    if (!rp && it->flag && t->a) {
+    }
+    if (!rp && !sema_resolve_target(S, t, t->name, whole ? NULL : t->a, &ref, whole ? NULL : &idx,
+                                    whole ? NULL : &nidx))
+        return;
+    if (!rp && whole && t->a) {
         if (!sema_resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
             return;
     }
@@ -381,7 +419,7 @@ void sema_do_record(Sema *S, AstNode *it)
         error_at(cc, it->loc, "recording file '%s' must end in .npy, .csv or .h5", f);
         return;
     }
-    if (h5 && (rp || !it->flag)) {
+    if (h5 && (rp || !it->flag || it->c)) {
         error_at(cc, it->loc, "only spikes can be recorded to '.h5' (a SONATA spike file); record "
                               "states to .npy or .csv");
         return;
@@ -405,6 +443,13 @@ void sema_do_record(Sema *S, AstNode *it)
     IrRecord rec = {0};
     rec.file = f;
     rec.every = 1;
+    if (it->c) {
+        if (rp)
+            error_at(cc, t->loc, "a rate recording needs a population or a view, not projection '%s'", rp->name);
+        else
+            record_rate(S, it, &ref, rec);
+        return;
+    }
     if (rp) {
         record_synapses(S, it, rp, rec);
         return;

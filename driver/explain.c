@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "nrt_recsize.h"
 
 /* Expected synapses of a projection, or -1 when only the build knows (from_file, pairs). */
 static double est_syn(const IrProj *j)
@@ -24,6 +25,38 @@ static double est_syn(const IrProj *j)
     case IR_FIXED_TOTAL: return (double)j->k;
     default: return -1;
     }
+}
+
+/* The recordings: each one's rows and bytes after the whole run (nrt_recsize.h, as the
+ * simulator's --dry-run), how they are known, and the total; returns the total. */
+static double explain_records(const IrModel *m)
+{
+    static const char *const how[] = {"exact", "at most", "estimate at 10 Hz"};
+    double total = 0;
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        size_t n = strlen(rec->file), names = 0;
+        int csv = n > 4 && strcmp(rec->file + n - 4, ".csv") == 0;
+        for (int v = 0; v < rec->nvars; v++)
+            names += strlen(rec->vars[v]->label);
+        char kind = rec->spikes ? 's' : rec->bin ? 'r' : 'v';
+        int64_t cols = rec->spikes ? rec->view.size : rec->bin ? 1 : rec->nidx;
+        if (rec->proj) {
+            double syn = est_syn(rec->proj);
+            cols = syn > 0 ? (int64_t)syn : 0;
+        }
+        nrt_rec_size s = nrt_rec_size_of(kind, csv, rec->nvars, (double)names, cols,
+                                         rec->bin ? rec->bin : rec->every, 0, m->total_steps, m->dt,
+                                         rec->proj != NULL);
+        printf("recording %s: %s, %.0f rows, %.0f bytes (%.1f MiB, %s)\n", rec->file,
+               rec->spikes ? "spikes" : rec->bin ? "rate" : "state", s.rows, s.bytes, s.bytes / 1048576.0,
+               rec->proj ? "estimate from the expected synapses" : how[s.how]);
+        total += s.bytes;
+    }
+    if (m->nrecs)
+        printf("recordings: %.0f bytes in all (%.1f MiB; the simulator's --dry-run adds the free space)\n", total,
+               total / 1048576.0);
+    return total;
 }
 
 /* Contract: driver.h. */
@@ -100,11 +133,16 @@ void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch
     if (be->explain)   /* the back end's schedule and kernel plan */
         be->explain(cc, m, arch);
     printf("estimated memory: %.1f MiB (state and synapses, before delay rings)\n", bytes / 1048576.0);
+    double recbytes = explain_records(m);
 
     /* warnings a user should read before a long run */
     int nw = 0;
     if (m->nrecs == 0)
         printf("warning %d: nothing is recorded: the run writes only manifest.json (add 'record spikes of P to \"s.npy\"')\n", ++nw);
+    if (recbytes > 1073741824.0)
+        printf("warning %d: the recordings will take about %.2f GiB (see above): record fewer neurons, "
+               "sample less often ('every') or record rates ('record rate of P bin T')\n", ++nw,
+               recbytes / 1073741824.0);
     if (nslow)
         printf("warning %d: %d dynamics block%s integrated by rk4 or euler, whose error depends on dt: "
                "compare a run with dt halved\n", ++nw, nslow, nslow > 1 ? "s are" : " is");

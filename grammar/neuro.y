@@ -140,6 +140,8 @@ item(A) ::= CONNECT(K) IDENT(N) LPAREN optparams(P) RPAREN ASSIGN rule(R). { A =
 item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; }
 item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) VIA modelref(M) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; A->b = M; }
 item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->str = S.text; A->loc2 = S.loc; }
+/* record IDENT "of" target "bin" expr "to" STRING: a population rate (sema checks the words) */
+item(A) ::= RECORD(K) recwhat(W) OF target(T) IDENT(B) expr(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->c = E; A->d = named(cc, AST_NAME, B.loc, B); A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= RUN(K) expr(E). { A = nd(cc, AST_RUN, sp(K.loc, E->loc)); A->a = E; }
 item(A) ::= SET(K) IDENT(N) DOT IDENT(M) ASSIGN expr(E). { A = nd(cc, AST_SET, sp(K.loc, E->loc)); A->name = N.text; A->name2 = M.text; A->loc2 = sp(N.loc, M.loc); A->a = E; }
 item(A) ::= SET(K) IDENT(N) LBRACE settings(L) RBRACE(R). { A = nd(cc, AST_SET, sp(K.loc, R.loc)); A->name = N.text; A->loc2 = N.loc; A->list = L; }

@@ -96,7 +96,7 @@ void cgc_records(Out *o, const IrModel *m)
         if (rec->proj) {
             out_line(o, "static double *rec%d_row; /* per synapse */", r);
             out_line(o, "static int64_t *rec%d_local;", r);
-        } else if (!rec->spikes) {
+        } else if (!rec->spikes && !rec->bin) {
             out_line(o, "static double rec%d_row[%d];", r, rec->nvars * rec->nidx);
             StrBuf b = {0};
             for (int k = 0; k < rec->nidx; k++)
@@ -123,6 +123,8 @@ void cgc_records(Out *o, const IrModel *m)
         } else if (rec->spikes) {
             out_line(o, "%srec%d = %s(&ctx, \"%s\", \"%s\", %lld);", root, r, cg_spikes_open(rec), f.s,
                      rec->view.pop->name, (long long)rec->view.size);
+        } else if (rec->bin) {
+            cg_rate_open(o, rec, r, root);
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
@@ -201,6 +203,29 @@ static void emit_spike_record(Out *o, const IrRecord *rec, int r, const char *q,
     out_close(o);
 }
 
+/* Rate recording r: the step's spikes of its target, from the step's spike list; with
+ * `guard` only where rec<r> is open (rank 0 of a distributed program). */
+static void emit_rate_record(Out *o, const IrRecord *rec, int r, int guard)
+{
+    const char *pc = rec->view.pop->cname;
+    char g[32] = "";
+    if (guard)
+        snprintf(g, sizeof g, "rec%d && ", r);
+    if (rec->view.offset == 0 && rec->view.size == rec->view.pop->size) {
+        out_line(o, "if (%snrt_rec_rate_add(rec%d, step, %s_nspk) != NRT_OK) return -1;", g, r, pc);
+        return;
+    }
+    if (guard)
+        out_open(o, "if (rec%d)", r);
+    else
+        out_begin(o);
+    out_line(o, "int64_t c = 0;");
+    out_line(o, "for (int64_t q = 0; q < %s_nspk; q++) c += %s_spk[q] >= %lld && %s_spk[q] < %lld;", pc, pc,
+             (long long)rec->view.offset, pc, (long long)(rec->view.offset + rec->view.size));
+    out_line(o, "if (nrt_rec_rate_add(rec%d, step, c) != NRT_OK) return -1;", r);
+    out_close(o);
+}
+
 /* Contract: c_priv.h. */
 void cgc_step(Out *o, const IrModel *m)
 {
@@ -223,6 +248,8 @@ void cgc_step(Out *o, const IrModel *m)
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "k", 0);
+        } else if (rec->bin) {
+            emit_rate_record(o, rec, r, 0);
         } else {
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
             out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
@@ -261,7 +288,7 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     }
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->proj || rec->spikes)
+        if (rec->proj || rec->spikes || rec->bin)
             continue;
         const char *pc = rec->view.pop->cname;
         out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
@@ -308,6 +335,8 @@ void cgc_step_mpi(Out *o, const IrModel *m)
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "q", 1);
+        } else if (rec->bin) {
+            emit_rate_record(o, rec, r, 1);
         }
     }
     emit_count_spikes(o, m);
@@ -496,6 +525,7 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "mem_plan();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
+    out_line(o, "if (st != NRT_OK) return fail(argv[0]); /* the recordings do not fit the free space */");
     out_line(o, "double t0 = nrt_now();");
     cgc_series_load(o, m);
     for (int i = 0; i < m->npops; i++) {

@@ -229,6 +229,12 @@ static int rec_whole(const IrRecord *rec)
     return rec->view.offset == 0 && rec->view.size == rec->view.pop->size;
 }
 
+/* Contract: simt_priv.h. */
+int simt_rec_counted(const IrRecord *rec)
+{
+    return rec->spikes || (rec->bin && !rec_whole(rec));
+}
+
 /* Spike recordings of a population (their positions in m->recs). The ordered compactions
  * (block, cluster) know each spike's rank in the step (`rank`): a
  * record of the whole population puts it at the step's first free place plus its rank
@@ -243,8 +249,14 @@ void simt_spike_recs(const Simt *S, const IrPop *pop, Out *o, const char *rank)
     }
     for (int r = 0; r < S->m->nrecs; r++) {
         const IrRecord *rec = &S->m->recs[r];
-        if (!rec->spikes || rec->view.pop != pop)
+        if (!simt_rec_counted(rec) || rec->view.pop != pop)
             continue;
+        if (rec->bin) {   /* the rate of a part: counted */
+            out_line(o, "if (n >= %lld && n < %lld) nc_atomic_add_i32(&nc_cnt[%d + hf], 1);",
+                     (long long)rec->view.offset, (long long)(rec->view.offset + rec->view.size),
+                     S->cnt_rec + 2 * r);
+            continue;
+        }
         if (rank && rec_whole(rec)) {
             out_line(o, "rec%d_ids[(int64_t)hf * %lld + nc_rb%d + %s] = (int32_t)n;", r,
                      (long long)simt_spike_rec_cap(S, rec), r, rank);
@@ -287,7 +299,7 @@ int simt_has_spike_recs(const Simt *S, const IrPop *pop)
         if (S->m->views[v].view.pop == pop)
             return 1;
     for (int r = 0; r < S->m->nrecs; r++)
-        if (S->m->recs[r].spikes && S->m->recs[r].view.pop == pop)
+        if (simt_rec_counted(&S->m->recs[r]) && S->m->recs[r].view.pop == pop)
             return 1;
     return 0;
 }

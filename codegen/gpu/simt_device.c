@@ -342,7 +342,7 @@ static void emit_chunk_kernel(Out *o, const Simt *S)
     out_line(o, "nc_ctl[1] = step0;");
     out_line(o, "nc_ctl[2] = hf;");
     for (int r = 0; r < m->nrecs; r++)
-        if (m->recs[r].spikes)
+        if (simt_rec_counted(&m->recs[r]))
             out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_rec + 2 * r);
     for (int v = 0; v < m->nviews; v++)
         out_line(o, "nc_cnt[%d + hf] = 0;", S->cnt_view + 2 * v);

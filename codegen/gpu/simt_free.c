@@ -37,9 +37,12 @@ int simt_free_ok(const IrModel *m)
     for (int i = 0; i < m->npops; i++)
         if (m->pops[i]->topk)
             return 0;
-    for (int r = 0; r < m->nrecs; r++)
+    for (int r = 0; r < m->nrecs; r++) {
+        if (m->recs[r].bin)   /* rate recordings: the grid schedules count them */
+            return 0;
         if (!m->recs[r].spikes)
             nidx += m->recs[r].nidx;
+    }
     return nidx <= FREE_REC_MAX;
 }
 

@@ -16,8 +16,12 @@ static const SrcLoc NOLOC = {0, 0, 0, 0};
 int simt_check(Compiler *cc, const IrModel *m, const Options *o)
 {
     if (o->gpu_mode && strcmp(o->gpu_mode, "free") == 0 && (o->mpi || !simt_free_ok(m))) {
+        int rates = 0;
+        for (int r = 0; r < m->nrecs; r++)
+            rates |= m->recs[r].bin > 0;
         error_at(cc, NOLOC, "the free schedule takes a model without projections or top-k, in one process%s",
-                 o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)" : "");
+                 o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)"
+                 : rates ? " (and no rate recordings, which the other schedules count: this one has some)" : "");
         return -1;
     }
     if (o->mpi && (simt_mpi_check(cc, m, o->gpu_mode) || cg_assign_mpi_check(cc, m)))

@@ -171,6 +171,9 @@ static void emit_host_inst(Out *o, const Simt *S)
         if (rec->spikes) {
             out_line(o, "int32_t *i_h_rec%d_ends, *i_h_rec%d_ids;", r, r);
             sb_printf(&names, " rec%d h_rec%d_ends h_rec%d_ids", r, r, r);
+        } else if (rec->bin) {
+            out_line(o, "int32_t *i_h_rec%d_ends; /* the rate of a part: ends of each step's count */", r);
+            sb_printf(&names, " rec%d h_rec%d_ends", r, r);
         } else {
             out_line(o, "double *i_h_rec%d_rows;", r);
             sb_printf(&names, " rec%d h_rec%d_rows", r, r);

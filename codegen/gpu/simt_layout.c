@@ -80,6 +80,9 @@ static void layout(Simt *S)
         if (m->recs[r].spikes) {
             simt_add_arg(S, arena_printf(a, "rec%d_ids", r), "int32_t", ARG_MEM);
             simt_add_arg(S, arena_printf(a, "rec%d_ends", r), "int32_t", ARG_MEM);
+        } else if (m->recs[r].bin) {
+            if (simt_rec_counted(&m->recs[r]))
+                simt_add_arg(S, arena_printf(a, "rec%d_ends", r), "int32_t", ARG_MEM);
         } else {
             simt_add_arg(S, arena_printf(a, "rec%d_rows", r), "double", ARG_MEM);
         }

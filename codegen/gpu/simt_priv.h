@@ -258,6 +258,9 @@ int simt_xw_off(const Simt *S, const IrPop *p);
 const char *simt_ring_slot(const Simt *S, const IrProj *j, const char *x, int add);
 void simt_d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Out *o);
 void simt_spike_recs(const Simt *S, const IrPop *pop, Out *o, const char *rank);
+/* 1 for a recording with a device counter and per-step ends (rec<r>_ends): spikes, and the
+ * rate of a part of a population (a whole one's rate is the population's count, nc_pcnt). */
+int simt_rec_counted(const IrRecord *rec);
 void simt_spike_recs_atomic(const Simt *S, const IrPop *pop, Out *o);
 void simt_rec_bases(const Simt *S, const IrPop *pop, Out *o, const char *total);
 int simt_has_spike_recs(const Simt *S, const IrPop *pop);

@@ -57,7 +57,7 @@ int simt_push_model(const IrModel *m)
     int ok = 1;
     for (int r = 0; ok && r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->proj)
+        if (rec->proj || rec->bin)   /* rate recordings: the other schedules count them */
             return 0;
         if (rec->spikes)
             continue;

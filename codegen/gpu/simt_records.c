@@ -13,7 +13,7 @@ void simt_emit_tail(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->spikes || rec->proj)
+        if (rec->spikes || rec->proj || rec->bin)
             continue;
         StrBuf b = {0};
         for (int k = 0; k < rec->nidx; k++)
@@ -39,7 +39,7 @@ void simt_emit_tail(Out *o, const Simt *S)
         out_line(o, "nc_pcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + (int)(step & 1)];", m->npops,
                  i, 2 * i);
     for (int r = 0; r < m->nrecs; r++)
-        if (m->recs[r].spikes)
+        if (simt_rec_counted(&m->recs[r]))
             out_line(o, "rec%d_ends[(int64_t)hf * NC_CH + k] = nc_cnt[%d + hf];", r, S->cnt_rec + 2 * r);
     for (int v = 0; v < m->nviews; v++)
         out_line(o, "nc_vcnt[((int64_t)hf * NC_CH + k) * %d + %d] = nc_cnt[%d + hf];", m->nviews, v, S->cnt_view + 2 * v);
@@ -47,7 +47,7 @@ void simt_emit_tail(Out *o, const Simt *S)
     out_open(o, "if ((nc_sel & 2) && nc_i0 >= 0)");
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->spikes)
+        if (rec->spikes || rec->bin)
             continue;
         if (rec->proj) {
             /* synapse states of a plastic projection: a row of nvars x nnz, in CSR order */
@@ -173,6 +173,14 @@ static void emit_host_open_records(Out *o, const Simt *S)
             out_line(o, "h_rec%d_ends = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * sizeof(int32_t), \"recording %s\");",
                      r, f.s);
             out_line(o, "if (!h_rec%d_ids || !h_rec%d_ends) return -1;", r, r);
+        } else if (rec->bin) {
+            cg_rate_open(o, rec, r, m->mpi ? "if (nrt_mpi_rank(mpi) == 0) " : "");
+            out_line(o, "if (!rec%d%s) return -1;", r, m->mpi ? " && nrt_mpi_rank(mpi) == 0" : "");
+            if (simt_rec_counted(rec)) {
+                out_line(o, "if (dalloc(&rec%d_ends, (size_t)2 * NC_CH * sizeof(int32_t), \"recording %s\")) return -1;", r, f.s);
+                out_line(o, "h_rec%d_ends = nrt_gpu_host_alloc(gpu, (size_t)NC_CH * sizeof(int32_t), \"recording %s\");", r, f.s);
+                out_line(o, "if (!h_rec%d_ends) return -1;", r);
+            }
         } else if (rec->proj) {
             const char *jc = rec->proj->cname;
             StrBuf vars = {0}, units = {0}, pn = {0};
@@ -236,6 +244,29 @@ static void emit_host_open_records(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* A rate recording's steps of the chunk: the whole population's counts (h_pcnt), or a
+ * part's running ends read back (rec<r>_ends), one count per step. */
+static void emit_drain_rate(Out *o, const Simt *S, const IrRecord *rec, int r)
+{
+    if (S->m->mpi)
+        out_open(o, "if (rec%d) /* rank 0 */", r);
+    else
+        out_begin(o);
+    if (!simt_rec_counted(rec)) {
+        out_line(o, "for (int64_t k = 0; k < len; k++)");
+        out_line(o, "    if (nrt_rec_rate_add(rec%d, step0 + k, h_pcnt[k * NC_NPOPS + %d]) != NRT_OK) return -1;", r,
+                 rec->view.pop->id);
+        out_close(o);
+        return;
+    }
+    out_line(o, "if (nrt_gpu_read_after(gpu, hf, rec%d_ends, (size_t)hf * NC_CH * sizeof(int32_t), h_rec%d_ends, (size_t)len * sizeof(int32_t)) != NRT_OK) return -1;",
+             r, r);
+    out_line(o, "for (int64_t k = 0; k < len; k++)");
+    out_line(o, "    if (nrt_rec_rate_add(rec%d, step0 + k, h_rec%d_ends[k] - (k ? h_rec%d_ends[k - 1] : 0)) != NRT_OK) return -1;",
+             r, r, r);
+    out_close(o);
+}
+
 /* drain(hf, step0, len): a finished chunk half read back and written, recording by recording. */
 static void emit_host_drain(Out *o, const Simt *S)
 {
@@ -270,6 +301,8 @@ static void emit_host_drain(Out *o, const Simt *S)
             out_line(o, "from = to;");
             out_close(o);
             out_close(o);
+        } else if (rec->bin) {
+            emit_drain_rate(o, S, rec, r);
         } else {
             long long ev = (long long)rec->every;
             out_begin(o);
@@ -303,7 +336,7 @@ void simt_emit_host_records(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {   /* the handles and buffers: members of nc_inst */
         const IrRecord *rec = &m->recs[r];
-        if (!rec->spikes && !rec->proj) {
+        if (!rec->spikes && !rec->proj && !rec->bin) {
             StrBuf b = {0};
             for (int k = 0; k < rec->nidx; k++)
                 sb_printf(&b, "%s%lld", k ? ", " : "", (long long)(rec->idx[k] - rec->view.offset));

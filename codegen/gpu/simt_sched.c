@@ -98,7 +98,7 @@ static const char *free_why(const IrModel *m, const SchedCtx *c)
     (void)c;
     if (m->mpi)
         return "a distributed simulator runs launch or graph";
-    return simt_free_ok(m) ? NULL : "it takes a model without projections or top-k, and at most 256 neurons in state recordings";
+    return simt_free_ok(m) ? NULL : "it takes a model without projections, top-k or rate recordings, and at most 256 neurons in state recordings";
 }
 
 static const char *cluster_why(const IrModel *m, const SchedCtx *c)

@@ -11,6 +11,7 @@ neuroc package", shows it at work; docs/cli.md section 3 has the file layouts.
     trains = run.spike_trains("P")        # one array of spike times per neuron
     s = run.state("V.npy")                # State: s.t (ms), s.values (samples x columns),
                                           # s.variables, s.units, s.neurons; s["V"]
+    t, hz = run.rate("exc")               # record rate of exc bin T: Rate(t, hz), by target or file
     w = run.weights("proj")               # Weights (record w of proj): w.t, w.w, w.pre, w.post
     c = run.connectivity("proj")          # connectivity_proj.npy: pre, post, w, delay
     run.manifest                          # the raw manifest.json
@@ -32,11 +33,11 @@ import os
 
 from .batch import Batch
 from .errors import CompileError, NeurocError, OutputError, RunError
-from .run import Population, Run, Spikes, State, View, Weights
+from .run import Population, Run, Rate, Spikes, State, View, Weights
 from .tool import Simulator, compile, find_neuroc
 
 __version__ = "0.1.0"
-__all__ = ["load", "compile", "Run", "Batch", "Simulator", "Spikes", "State", "Weights", "View",
+__all__ = ["load", "compile", "Run", "Batch", "Simulator", "Spikes", "State", "Weights", "View", "Rate",
            "Population", "NeurocError", "OutputError", "CompileError", "RunError", "find_neuroc"]
 
 

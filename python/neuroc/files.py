@@ -93,6 +93,19 @@ def read_state(path, fmt, variables, ncol):
     return t, vals
 
 
+def read_rate(path, fmt):
+    """(t, hz): the end of each bin (ms) and the target's rate in it (Hz), float64."""
+    if fmt == "npy":
+        a = load_npy(path, ("t", "rate"))
+        return np.ascontiguousarray(a["t"], dtype=np.float64), np.ascontiguousarray(a["rate"], dtype=np.float64)
+    if fmt == "csv":
+        names, a = load_csv(path)
+        if names != ["t_ms", "rate_Hz"]:
+            raise OutputError("%s: header %r is not a rate file's 't_ms,rate_Hz'" % (path, ",".join(names)))
+        return a[:, 0].copy(), a[:, 1].copy()
+    raise OutputError("%s: format %r holds no rate" % (path, fmt))
+
+
 def read_connectivity(path):
     """The record array of connectivity_<projection>.npy: pre, post, w, delay (steps)."""
     return load_npy(path, ("pre", "post", "w", "delay"))

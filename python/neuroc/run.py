@@ -12,6 +12,10 @@ Spikes = collections.namedtuple("Spikes", "t i")
 Spikes.__doc__ = """A spike recording: `t` (ms, float64) and `i` (the neuron's index within the
 recorded population or view), one entry per spike in time order. Unpacks as `t, i`."""
 
+Rate = collections.namedtuple("Rate", "t hz")
+Rate.__doc__ = """A rate recording (`record rate of T bin B`): `t` (ms, the end of each bin) and
+`hz` (the target's spikes in the bin over its size times the bin, in Hz). Unpacks as `t, hz`."""
+
 Population = collections.namedtuple("Population", "name size spikes")
 Population.__doc__ = "A base population of the manifest: its name, size and total spikes."
 
@@ -147,7 +151,7 @@ class Run:
         return os.path.join(self.folder, name)
 
     def recordings(self, kind=None):
-        """The manifest's recordings (dicts), all or of one kind ("spikes" or "state")."""
+        """The manifest's recordings (dicts), all or of one kind ("spikes", "state" or "rate")."""
         return [r for r in self.manifest["recordings"] if kind is None or r.get("kind") == kind]
 
     def _find(self, kind, name, what):
@@ -220,6 +224,25 @@ class Run:
         bounds = np.searchsorted(i[order], np.arange(n + 1))
         ts = t[order]
         return [ts[bounds[k]:bounds[k + 1]] for k in range(n)]
+
+    def rate(self, name):
+        """Rate(t, hz) of a rate recording, named by its file, by its target (the population
+        or view named in the model) or by its base population when it has only one."""
+        recs = self.recordings("rate")
+        for key in ("file", "target", "population"):
+            found = [r for r in recs if r.get(key) == name]
+            if len(found) == 1:
+                rec = found[0]
+                break
+            if len(found) > 1:
+                raise OutputError("%s: %d rate recordings of %r (%s): name the file"
+                                  % (self.path("manifest.json"), len(found), name,
+                                     ", ".join(r["file"] for r in found)))
+        else:
+            have = sorted(set(r.get("target") for r in recs) | set(r["file"] for r in recs))
+            raise OutputError("%s: no rate recording of %r (recorded: %s)"
+                              % (self.path("manifest.json"), name, ", ".join(have) or "none"))
+        return Rate(*files.read_rate(self.path(rec["file"]), rec.get("format", "npy")))
 
     def _state(self, rec):
         ncol = len(rec.get("neurons", []))

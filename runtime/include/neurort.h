@@ -158,6 +158,16 @@ typedef struct nrt_ctx {
         double count, bytes;
     } mem[NRT_MAX_POPS];
     int nmem;                     /* items added (may exceed NRT_MAX_POPS) */
+    struct nrt_rplan_item {       /* the recordings' sizes (nrt_rec_plan), first NRT_MAX_POPS */
+        const char *file;
+        char kind;                /* 's' spikes, 'v' state, 'r' rate */
+        double rows, bytes;
+        int how;                  /* nrt_recsize.h: NRT_SIZE_EXACT, _AT_MOST, _ESTIMATE */
+    } rplan[NRT_MAX_POPS];
+    int nrplan;                   /* items added (may exceed NRT_MAX_POPS) */
+    double rplan_sure, rplan_total; /* bytes: exact and at-most items; every item */
+    double max_rec_bytes;         /* --max-record-size: warn above it (default 1 GiB; 0: never) */
+    int ignore_free;              /* --ignore-free-space: run even if the recordings do not fit */
     double mem_total;             /* bytes of every item */
     /* --bench (rt_bench.c) */
     const char *bench;            /* --bench: "-" (stdout), --bench=FILE; NULL: no report */
@@ -335,8 +345,17 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
 /* The memory plan, made before anything is allocated: `what` ("projection EE") takes
  * `bytes`; count is its synapse count (< 0: not synapses). */
 void nrt_mem_add(nrt_ctx *ctx, const char *what, double count, double bytes);
-/* With --dry-run, print the plan to stdout (an item per line and the total) and return
- * NRT_EHELP (exit 0). Else, when device_bytes > 0 and the total (times the instances of a
+/* The recording plan, with the memory plan: recording `file` of kind 's' (spikes of nidx
+ * neurons), 'v' (nvars variables, their names names_len characters together, of nidx
+ * neurons or synapses, `estimated`: nidx is an estimate, every `every` steps) or 'r' (a rate,
+ * bin `every` steps) will hold nrt_rec_size_of's bytes (nrt_recsize.h) after this run. */
+void nrt_rec_plan(nrt_ctx *ctx, const char *file, char kind, int nvars, double names_len, int64_t nidx,
+                  int64_t every, int estimated);
+/* With --dry-run, print the plan to stdout (an item per line and the total, then the
+ * recordings' sizes and the output folder's free space) and return NRT_EHELP (exit 0).
+ * Else, when the state and rate recordings need more than the output folder's free space
+ * (statvfs, or $NEUROC_FREE_BYTES), NRT_EIO with errmsg unless --ignore-free-space; a
+ * warning on stderr when every recording together passes --max-record-size. Else, when device_bytes > 0 and the total (times the instances of a
  * batch side by side, ctx->batch) exceeds 90% of it, NRT_EDEVICE with errmsg naming the
  * need, the device's memory and the largest item. Else NRT_OK. */
 nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes);
@@ -375,6 +394,18 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
 /* 1 when `step` is a sampling step of the state recording r (step % every == 0), else 0. */
 int nrt_rec_due(const nrt_rec *r, int64_t step);
+
+/* The population rate of a target (`record rate of T bin B`): the spikes of the `size`
+ * neurons [offset, offset + size) of population `pop` (named `target` in the model) per bin
+ * of `bin` steps, over size x bin, in Hz; a row (t at the end of the bin, rate) per whole
+ * bin. .npy: [('t','<f8'),('rate','<f8')]; .csv: "t_ms,rate_Hz". NULL with errmsg on bad
+ * arguments, or when a checkpoint (--checkpoint-at) or a resumed run's first step falls
+ * inside a bin. */
+nrt_rec *nrt_rec_rate(nrt_ctx *ctx, const char *file, const char *pop, const char *target,
+                      int64_t offset, int64_t size, int64_t bin);
+/* Add the target's `count` spikes of step `step` (steps in order, each once); at the end of
+ * a bin ((step + 1) % bin == 0) write its row. NRT_EIO with errmsg on a write failure. */
+nrt_status nrt_rec_rate_add(nrt_rec *r, int64_t step, int64_t count);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal

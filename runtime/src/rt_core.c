@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -224,6 +225,7 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
     printf("usage: %s [--out DIR] [--seed N] [--quiet] [--dry-run] [--save-connectivity]%s\n"
            "       [--check-finite[=K|off]] [--plot] %s[--instances B] [--seeds K] [--jobs J]%s\n"
            "       [--checkpoint DIR [--checkpoint-at T [--stop-after-checkpoint]]] [--resume DIR]\n"
+           "       [--max-record-size SIZE] [--ignore-free-space]\n"
            "       [--bench[=FILE]] [--help]\n\n", prog,
            api ? " [--device N] [--list-devices]" : "", ctx->nparams ? "[--set NAME=VALUE ...] " : "",
            ctx->nparams ? "\n       [--sweep NAME=V0,V1,... ...]" : "");
@@ -235,7 +237,13 @@ static void print_usage(const nrt_ctx *ctx, const char *prog, const char *model)
     printf("  --seed N    random seed, a decimal integer (default: %llu)\n",
            (unsigned long long)ctx->default_seed);
     printf("  --quiet     no progress line and no summary\n");
-    printf("  --dry-run   print the memory each projection will take, and exit\n");
+    printf("  --dry-run   print the memory each projection will take and the size of\n"
+           "              every recording, and exit\n");
+    printf("  --max-record-size SIZE\n"
+           "              warn when the recordings will pass SIZE (default 1G; K, M, G, T:\n"
+           "              KiB .. TiB; off: never)\n");
+    printf("  --ignore-free-space\n"
+           "              run even when the recordings need more than the free space\n");
     printf("  --save-connectivity\n"
            "              write each projection's synapses to connectivity_<name>.npy\n");
     printf("  --check-finite[=K|off]\n"
@@ -307,6 +315,31 @@ static int is_opt(const char *a, const char *name)
     return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
 }
 
+/* --max-record-size: bytes, with K, M, G or T (KiB, MiB, GiB, TiB: powers of 1024) or B after
+ * them; 0 or "off": no limit. 0, or -1 with errmsg. */
+static int parse_size(nrt_ctx *ctx, const char *v, double *out)
+{
+    static const char *const units[] = {"", "B", "K", "KiB", "M", "MiB", "G", "GiB", "T", "TiB"};
+    static const double scale[] = {1, 1, 1024.0, 1024.0, 1048576.0, 1048576.0, 1073741824.0,
+                                   1073741824.0, 1099511627776.0, 1099511627776.0};
+    char *end;
+    double x;
+    if (strcmp(v, "off") == 0) {
+        *out = 0;
+        return 0;
+    }
+    x = strtod(v, &end);
+    if (end != v && x >= 0 && isfinite(x) && (v[0] >= '0' && v[0] <= '9'))
+        for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+            if (strcmp(end, units[k]) == 0) {
+                *out = x * scale[k];
+                return 0;
+            }
+    nrt_seterr(ctx, "invalid size '%s' for '--max-record-size' (expected bytes, with K, M, G or T "
+               "for KiB, MiB, GiB, TiB, e.g. 500M; or off)", v);
+    return -1;
+}
+
 /* nrt_init's options as given (the rest go straight into ctx). */
 typedef struct {
     const char *out, *ckpt_at;
@@ -320,6 +353,8 @@ static void init_defaults(nrt_ctx *ctx, int argc, char **argv, const char *model
     ctx->seed = ctx->default_seed;
     ctx->quiet = 0;
     ctx->dry_run = 0;
+    ctx->max_rec_bytes = 1073741824.0; /* --max-record-size: 1 GiB */
+    ctx->ignore_free = 0;
     ctx->save_conn = 0;
     ctx->check_finite = NRT_CHECK_EVERY;
     ctx->plot = 0;
@@ -438,6 +473,12 @@ static nrt_status init_parse(nrt_ctx *ctx, int argc, char **argv, int api, init_
             *(name[2] == 'r' ? &ctx->resume_dir : &ctx->ckpt_dir) = v;
         } else if (is_opt(a, "--checkpoint-at")) {
             if (!(o->ckpt_at = opt_value(ctx, "--checkpoint-at", argc, argv, &i)))
+                return NRT_EINVAL;
+        } else if (strcmp(a, "--ignore-free-space") == 0) {
+            ctx->ignore_free = 1;
+        } else if (is_opt(a, "--max-record-size")) {
+            const char *v = opt_value(ctx, "--max-record-size", argc, argv, &i);
+            if (!v || parse_size(ctx, v, &ctx->max_rec_bytes) != 0)
                 return NRT_EINVAL;
         } else if (strcmp(a, "--stop-after-checkpoint") == 0) {
             ctx->ckpt_stop = 1;

@@ -109,6 +109,15 @@ typedef struct nrt_rec_sink {
 nrt_rec *nrt_rec_spikes_sink(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size,
                              const nrt_rec_sink *sink, void *h);
 
+/* --- rt_recplan.c, for nrt_mem_check --- */
+
+/* Before the run: NRT_EIO with errmsg when the state and rate recordings of the plan
+ * (nrt_rec_plan) need more than the output folder's free space (unless --ignore-free-space);
+ * a warning on stderr when all of them pass --max-record-size. NRT_OK with --dry-run. */
+nrt_status nrt_rec_plan_check(nrt_ctx *ctx);
+/* --dry-run: the recordings, their sizes and how each is known, the total, the free space. */
+void nrt_rec_plan_print(nrt_ctx *ctx);
+
 /* --- rt_hdf5.c, for rt_plot.c --- */
 
 /* The spikes of the SONATA group `group` ("/spikes/P") of the HDF5 file path: n times (ms)

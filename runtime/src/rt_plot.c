@@ -3,7 +3,8 @@
  * Reads only what a run leaves on disk, manifest.json and the .npy/.csv recordings it lists,
  * so `./sim --plot` (after nrt_finish) and `neuroc plot DIR` (any finished or interrupted
  * run) share this code. Writes, into the folder: raster_<rec>.svg per spike recording,
- * rates.svg (population rates, binned), state_<rec>.svg per state recording, and
+ * rates.svg (population rates, binned), state_<rec>.svg per state recording,
+ * rate_<rec>.svg per rate recording (fig_rate_rec), and
  * index.html showing them with the run's summary. Drawing is in rt_svg.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -750,6 +751,9 @@ nrt_status nrt_plot(nrt_ctx *ctx, const char *dir)
     for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
         if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "state") == 0)
             st = pl_fig_state(&P, &recs->items[k]);
+    for (k = 0; recs && recs->type == J_ARR && k < recs->n && st == NRT_OK; k++)
+        if (strcmp(pl_jstr(&recs->items[k], "kind", ""), "rate") == 0)
+            st = pl_fig_rate(&P, &recs->items[k]);
     if (st == NRT_OK)
         st = write_index(&P);
     free(P.figs);

@@ -89,6 +89,8 @@ nrt_status pl_load_manifest(nrt_ctx *ctx, const char *dir, Json *man);
  * to PL_MAX_CELLS), and for a synapse recording the histograms of its first and last rows. */
 #define PL_MAX_CELLS 16
 nrt_status pl_fig_state(Plot *P, const Json *rec);
+/* rt_plot_state.c: a rate recording (`record rate of T bin B`) as a staircase, rate_<rec>.svg. */
+nrt_status pl_fig_rate(Plot *P, const Json *rec);
 /* rt_plot_sweep.c: the overview of a folder of instances (a sweep or --instances batch):
  * rates against each swept value and index.html linking every instance. */
 nrt_status pl_sweep_overview(Plot *P);

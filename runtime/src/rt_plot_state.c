@@ -314,3 +314,53 @@ nrt_status pl_fig_state(Plot *P, const Json *rec)
     free(data);
     return st;
 }
+
+/* Contract: rt_plot.h. One rate recording (`record rate of T bin B`): its rows as a staircase, each bin's rate
+ * from the bin's start to its end (t), in rate_<rec>.svg. */
+nrt_status pl_fig_rate(Plot *P, const Json *rec)
+{
+    const char *file = pl_jstr(rec, "file", "?");
+    nrt_panel pn = {80, 40, 790, 320, 0, 0, 0, 0};
+    double *data = NULL, rmax = 0, bin = pl_jnum(rec, "bin_ms", P->dt);
+    char name[300], *path, note[300], caption[512];
+    int64_t rows = 0, b;
+    nrt_status st;
+    FILE *f;
+    pl_fig_name(P, name, sizeof name, "rate", file);
+    if (!(path = pl_path_in(P, file)))
+        return NRT_ENOMEM;
+    st = state_read(P, file, path, 1, &data, &rows);
+    free(path);
+    if (st != NRT_OK)
+        return st;
+    for (b = 0; b < rows; b++)
+        if (isfinite(data[2 * b + 1]) && data[2 * b + 1] > rmax)
+            rmax = data[2 * b + 1];
+    if (!(f = pl_fig_open(P, name))) {
+        free(data);
+        return NRT_EIO;
+    }
+    pn.xhi = P->T;
+    pn.yhi = rmax > 0 ? rmax * 1.08 : 1.0;
+    snprintf(note, sizeof note, "%.100s: spikes per neuron per second in bins of %g ms", pl_jstr(rec, "target", "?"),
+             bin);
+    nrt_svg_begin(f, 900, 420, "Population rate");
+    nrt_svg_axes(f, &pn, "time (ms)", "rate (Hz)", 0);
+    if (rows > 0) {
+        fputs("<path class=\"rate\" data-file=\"", f);
+        nrt_svg_text(f, file);
+        fprintf(f, "\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\" d=\"M%.2f %.2f", nrt_svg_color(0),
+                nrt_svg_px(&pn, fmax(data[0] - bin, 0)), nrt_svg_py(&pn, data[1]));
+        for (b = 0; b < rows; b++) {
+            fprintf(f, "H%.2f", nrt_svg_px(&pn, fmin(data[2 * b], P->T)));
+            if (b + 1 < rows)
+                fprintf(f, "V%.2f", nrt_svg_py(&pn, data[2 * b + 3]));
+        }
+        fputs("\"/>\n", f);
+    }
+    nrt_svg_note(f, pn.x, pn.y - 6, note);
+    nrt_svg_end(f);
+    free(data);
+    snprintf(caption, sizeof caption, "Population rate (%.100s), %.300s", file, note);
+    return pl_fig_close(P, f, name, caption);
+}

@@ -23,7 +23,7 @@
 #define BUF_BYTES (1u << 20)
 
 enum { FMT_NPY, FMT_CSV, FMT_SINK };
-enum { KIND_SPIKES, KIND_STATE };
+enum { KIND_SPIKES, KIND_STATE, KIND_RATE };
 
 struct nrt_rec {
     nrt_rec *next;
@@ -55,6 +55,9 @@ struct nrt_rec {
     int has_view;                 /* nrt_rec_view: a view of pop ... */
     const char *view;             /* ... its declared name (NULL: an unnamed slice) */
     int64_t view_offset;          /* ... at this offset */
+    char *target;                 /* rate: the target's name, its first neuron, its size */
+    int64_t offset, size;
+    int64_t count;                /* rate: spikes of the bin so far */
 };
 
 static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
@@ -89,6 +92,7 @@ static void rec_free(nrt_rec *r)
     free(r->path);
     free(r->file);
     free(r->pop);
+    free(r->target);
     free(r);
 }
 
@@ -633,6 +637,85 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     return NRT_OK;
 }
 
+/* Contract: see neurort.h. The bin is r->every. */
+nrt_rec *nrt_rec_rate(nrt_ctx *ctx, const char *file, const char *pop, const char *target,
+                      int64_t offset, int64_t size, int64_t bin)
+{
+    nrt_rec *r;
+    int64_t psize = pop_size_of(ctx, pop);
+    if (size < 1 || offset < 0 || bin < 1 || (psize > 0 && offset + size > psize)) {
+        nrt_seterr(ctx, "rate recording '%s': neurons [%lld, %lld) of '%s' and bin %lld steps "
+                   "do not fit a population of %lld", file ? file : "?", (long long)offset,
+                   (long long)(offset + size), pop ? pop : "?", (long long)bin, (long long)psize);
+        return NULL;
+    }
+    if (ctx->start_step % bin != 0 || (ctx->ckpt_step > 0 && ctx->ckpt_step % bin != 0)) {
+        int64_t s = ctx->start_step % bin != 0 ? ctx->start_step : ctx->ckpt_step;
+        nrt_seterr(ctx, "rate recording '%s': the %s at step %lld falls inside a bin of %lld "
+                   "steps; choose a step that is a multiple of the bin", file ? file : "?",
+                   ctx->start_step % bin != 0 ? "resumed run's first step" : "checkpoint",
+                   (long long)s, (long long)bin);
+        return NULL;
+    }
+    r = rec_open(ctx, file, pop, psize, KIND_RATE, NULL);
+    if (!r)
+        return NULL;
+    r->every = bin;
+    r->offset = offset;
+    r->size = size;
+    r->target = dup_str(ctx, target ? target : pop, "a recording's target name");
+    if (!r->target) {
+        rec_free(r);
+        return NULL;
+    }
+    if (r->fmt == FMT_NPY) {
+        r->row_bytes = 16;
+        r->descr = dup_str(ctx, "[('t', '<f8'), ('rate', '<f8')]", "an npy descr");
+        if (!r->descr) {
+            rec_free(r);
+            return NULL;
+        }
+    } else {
+        r->row_max = 64;
+    }
+    return rec_start(r, "t_ms,rate_Hz\n");
+}
+
+/* Contract: see neurort.h. The rate is count / (size x bin x dt) in Hz, in double: the same
+ * bits on every back end, since the count is exact. */
+nrt_status nrt_rec_rate_add(nrt_rec *r, int64_t step, int64_t count)
+{
+    double hz;
+    if (!r || r->kind != KIND_RATE)
+        return NRT_EINVAL;
+    if (r->err)
+        return fail(r, r->err);
+    r->count += count;
+    if ((step + 1) % r->every != 0)
+        return NRT_OK;
+    hz = (double)r->count / ((double)r->size * (double)r->every * r->ctx->dt) * 1000.0;
+    r->count = 0;
+    if (r->fmt == FMT_NPY) {
+        unsigned char *p = r->buf + r->buf_len;
+        put_f64le(p, (double)(step + 1) * r->ctx->dt);
+        put_f64le(p + 8, hz);
+        r->buf_len += 16;
+    } else {
+        char *p = (char *)r->buf + r->buf_len;
+        size_t room = r->buf_cap - r->buf_len;
+        int m = fmt_time(r, p, room, step);
+        p[m++] = ',';
+        m += nrt_fmt_g9(p + m, room - (size_t)m, hz);
+        p[m++] = '\n';
+        p[m] = '\0';
+        r->buf_len += (size_t)m;
+    }
+    r->rows_buf++;
+    if (r->buf_cap - r->buf_len < (r->fmt == FMT_NPY ? r->row_bytes : r->row_max))
+        return flush(r);
+    return NRT_OK;
+}
+
 /* Contract: 1 if step is a sampling step of r (step % every == 0), else 0 (also for NULL). */
 int nrt_rec_due(const nrt_rec *r, int64_t step)
 {
@@ -703,6 +786,17 @@ void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset)
     r->view_offset = offset;
 }
 
+/* A rate recording's own keys: its target (name, first neuron, size) and bin. */
+static void write_rate_json(FILE *f, const nrt_rec *r, double dt)
+{
+    fputs("     \"target\": ", f);
+    json_str(f, r->target);
+    fprintf(f, ", \"offset\": %lld, \"size\": %lld, \"bin_steps\": %lld, \"bin_ms\": ",
+            (long long)r->offset, (long long)r->size, (long long)r->every);
+    json_num(f, (double)r->every * dt);
+    fputs(",\n     \"fields\": [\"t\", \"rate\"], \"units\": {\"t\": \"ms\", \"rate\": \"Hz\"},\n", f);
+}
+
 static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
 {
     int v, i;
@@ -710,7 +804,7 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
     json_str(f, r->file);
     fprintf(f, ", \"format\": \"%s\", \"kind\": \"%s\",\n     \"population\": ",
             r->fmt == FMT_NPY ? "npy" : r->fmt == FMT_CSV ? "csv" : r->sink->format,
-            r->kind == KIND_SPIKES ? "spikes" : "state");
+            r->kind == KIND_SPIKES ? "spikes" : r->kind == KIND_RATE ? "rate" : "state");
     json_str(f, r->pop);
     if (r->fmt == FMT_SINK) {
         char g[600];
@@ -729,6 +823,8 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
     }
     if (r->kind == KIND_SPIKES) {
         fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
+    } else if (r->kind == KIND_RATE) {
+        write_rate_json(f, r, dt);
     } else {
         fputs("     \"variables\": [", f);
         for (v = 0; v < r->nvars; v++) {

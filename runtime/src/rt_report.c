@@ -194,6 +194,8 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
     int k, shown = ctx->nmem < NRT_MAX_POPS ? ctx->nmem : NRT_MAX_POPS, big = 0;
     /* a batch side by side holds every instance at once */
     const double copies = ctx->batch && ctx->instances > 1 ? (double)ctx->instances : 1;
+    if (nrt_rec_plan_check(ctx) != NRT_OK)
+        return NRT_EIO;
     if (ctx->dry_run) {
         printf("memory plan of '%s' (%s back end), before construction:\n",
                ctx->model ? ctx->model : "model", ctx->backend ? ctx->backend : "c");
@@ -225,6 +227,7 @@ nrt_status nrt_mem_check(nrt_ctx *ctx, double device_bytes)
             fmt_bytes(d, sizeof d, device_bytes);
             printf("  device memory: %s\n", d);
         }
+        nrt_rec_plan_print(ctx);
         fflush(stdout);
         return NRT_EHELP;
     }

@@ -350,6 +350,38 @@ class SonataH5(unittest.TestCase):
         self.assertTrue(np.array_equal(t, q.t) and np.array_equal(i, q.i))
 
 
+class Rates(unittest.TestCase):
+    def test_rates(self):
+        """run.rate: `record rate of T bin B` by target, file and base population, against the
+        run's own spikes binned (count / (size x bin) in Hz: the runtime's expression)."""
+        model = os.path.join(WORK, "net_rate.neuro")
+        with open(model, "w") as f:
+            f.write(text(NET).replace('"stdlib/', '"%s/stdlib/' % ROOT) +
+                    'record rate of P bin 1 ms to "rP.npy"\nrecord rate of Q bin 2 ms to "rQ.csv"\n')
+        r = neuroc.compile(model, os.path.join(WORK, "net_rate")).run(os.path.join(WORK, "net_rate_out"), seed=3)
+        for name, spikes, size, bin_ms, exact in (("P", "P", 60, 1.0, True), ("Q", "Q.npy", 20, 2.0, False)):
+            rate = r.rate(name)
+            self.assertIsInstance(rate, neuroc.Rate)
+            t, hz = rate
+            s = r.spikes(spikes)
+            nb = int(round(200 / bin_ms))
+            steps = int(round(bin_ms / 0.1))
+            counts = np.bincount((np.round(s.t / 0.1).astype(int) - 1) // steps, minlength=nb)[:nb]
+            want = counts / (size * steps * 0.1) * 1000.0
+            self.assertEqual(len(t), nb)
+            self.assertTrue(np.allclose(t, (np.arange(nb) + 1) * bin_ms, rtol=0, atol=1e-9))
+            if exact:
+                self.assertTrue(np.array_equal(hz, want))
+            else:
+                self.assertTrue(np.allclose(hz, want, rtol=1e-8, atol=0))
+            self.assertGreater(hz.sum(), 0)
+        self.assertTrue(np.array_equal(r.rate("rQ.csv").hz, r.rate("Q").hz))
+        self.assertEqual([x["file"] for x in r.recordings("rate")], ["rP.npy", "rQ.csv"])
+        with self.assertRaises(neuroc.OutputError) as e:
+            r.rate("src")
+        self.assertIn("no rate recording of 'src'", str(e.exception))
+
+
 class OpenCL(unittest.TestCase):
     def test_opencl_same_bits(self):
         try:
