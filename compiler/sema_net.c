@@ -389,6 +389,8 @@ static void record_rate(Sema *S, AstNode *it, PopRef *ref, IrRecord rec)
     }
     rec.view = (IrView){ref->inst->pop, ref->off, ref->size};
     rec.target = t->name;
+    if (strcmp(ref->name, ref->inst->pop->name) != 0 && !t->a)
+        rec.view_name = ref->name;   /* a declared view, whole */
     push_record(S, rec);
 }
 

@@ -819,7 +819,10 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
             json_str(f, r->view);
         else
             fputs("null", f);
-        fprintf(f, ", \"offset\": %lld,\n", (long long)r->view_offset);
+        if (r->kind == KIND_RATE)   /* its offset is among the rate's own keys */
+            fputs(",\n", f);
+        else
+            fprintf(f, ", \"offset\": %lld,\n", (long long)r->view_offset);
     }
     if (r->kind == KIND_SPIKES) {
         fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
