@@ -46,6 +46,12 @@ const char *cg_spikes_open(const IrRecord *rec)
 }
 
 /* Contract: see codegen.h. */
+const char *cg_rec_var(const IrRecord *rec, int k)
+{
+    return rec->names ? rec->names[k] : rec->vars[k]->label;
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

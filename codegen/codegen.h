@@ -140,6 +140,8 @@ void cg_mpi_start(Out *o);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
 const char *cg_spikes_open(const IrRecord *rec);
+/* The name of recorded variable k of rec (its column in the file). */
+const char *cg_rec_var(const IrRecord *rec, int k);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

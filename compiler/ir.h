@@ -300,6 +300,10 @@ typedef struct IrRecord {
     int nidx;
     int64_t every;                /* steps */
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
+    const char **names;           /* the columns' names when not the vars' labels (receptor
+                                     states: `g`, not `E_g`), or NULL */
+    int64_t win_lo, win_hi;       /* `from A to B`: the steps [win_lo, win_hi) whose samples
+                                     and spikes are written; win_hi = 0: the whole run */
 } IrRecord;
 
 /* A run-time parameter (`runtime P.x`, docs/language.md): a settable scalar whose initial

@@ -242,14 +242,82 @@ static void push_record(Sema *S, IrRecord rec)
     m->recs[m->nrecs++] = rec;
 }
 
-/* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse. */
+/* The receptor instance that projection pj, or else the stimulus named `stim`, feeds
+ * (NULL: none; *st receives the stimulus). */
+static RInst *recorded_receptor(Sema *S, const IrProj *pj, const char *stim, Stim **st)
+{
+    for (int i = 0; i < S->ninsts; i++) {
+        Inst *in = S->insts[i];
+        for (int k = 0; pj && k < in->nrecs; k++)
+            if (in->recs[k]->proj == pj)
+                return in->recs[k];
+        for (int k = 0; !pj && k < in->nstims; k++)
+            if (strcmp(in->stims[k].node->name, stim) == 0) {
+                *st = &in->stims[k];
+                return in->stims[k].rec;
+            }
+    }
+    return NULL;
+}
+
+/* 1 when every name of `record a, b of PROJ` is a per-synapse state of PROJ's synapse. */
+static int names_synapse_states(const AstNode *it, const IrProj *pj)
+{
+    for (int k = 0; k < it->list.n; k++) {
+        int found = 0;
+        for (int s = 0; pj->plast && s < pj->plast->nsyn; s++)
+            found |= strcmp(pj->plast->syn[s]->label, it->list.v[k]->name) == 0;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* `record g, ... of PROJ|STIM [every T] to "file"`: states of the receptor that a projection
+ * or a stimulus feeds, one column per neuron of its post view. A merged receptor's states are
+ * its lead's (docs/architecture.md, "Merged receptors"): they are what is recorded. */
+static void record_receptor(Sema *S, AstNode *it, RInst *r, const char *what, IrRecord rec)
+{
+    Compiler *cc = S->cc;
+    rec.view = (IrView){r->post->pop, r->off, r->size};
+    rec.nidx = (int)r->size;
+    rec.idx = arena_alloc(&cc->arena, sizeof(int64_t) * (size_t)rec.nidx);
+    for (int i = 0; i < rec.nidx; i++)
+        rec.idx[i] = r->off + i;
+    rec.vars = arena_alloc(&cc->arena, sizeof(IrVar *) * (size_t)it->list.n);
+    rec.names = arena_alloc(&cc->arena, sizeof(char *) * (size_t)it->list.n);
+    for (int k = 0; k < it->list.n; k++) {
+        AstNode *vn = it->list.v[k];
+        Bind *b = sema_env_find_here(&r->env, vn->name);
+        if (!b || !b->var || b->var->kind != IV_RSTATE) {
+            error_at(cc, vn->loc, "'%s' is not a state of receptor '%s' (of %s)", vn->name, r->model->name,
+                     what);
+            return;
+        }
+        rec.names[rec.nvars] = vn->name;
+        rec.vars[rec.nvars++] = b->var;
+    }
+    if (it->b && !record_every(S, it->b, &rec.every))
+        return;
+    push_record(S, rec);
+}
+
+/* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse;
+ * for a static projection, or names that are no synapse state, its receptor's states. */
 static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
 {
     Compiler *cc = S->cc;
-    if (!pj->plast) {
-        error_at(cc, it->a->loc, "projection '%s' has static synapses, which hold no state to record",
-                 pj->name);
-        return;
+    if (!names_synapse_states(it, pj)) {
+        RInst *r = recorded_receptor(S, pj, NULL, NULL);
+        if (!pj->plast && !r) {
+            error_at(cc, it->a->loc, "projection '%s' has static synapses and no receptor, which hold no "
+                                     "state to record", pj->name);
+            return;
+        }
+        if (!pj->plast || (r && sema_env_find_here(&r->env, it->list.v[0]->name))) {
+            record_receptor(S, it, r, arena_printf(&cc->arena, "projection '%s'", pj->name), rec);
+            return;
+        }
     }
     rec.proj = pj;
     rec.view = pj->post;
@@ -354,10 +422,17 @@ void sema_do_record(Sema *S, AstNode *it)
     int nidx;
     AstNode *t = it->a;
     IrProj *rp = recorded_projection(S, it);
-    if (!rp && !sema_resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
+    Stim *rst = NULL;
+    RInst *sr = rp || it->flag || t->a ? NULL : recorded_receptor(S, NULL, t->name, &rst);
+    if (rst && !sr) {
+        error_at(cc, t->loc, "stimulus '%s' has no receptor ('via'), which holds no state to record",
+                 t->name);
+        return;
+    }
+    if (!rp && !rst && !sema_resolve_target(S, t, t->name, it->flag ? NULL : t->a, &ref, it->flag ? NULL : &idx,
                                     it->flag ? NULL : &nidx))
         return;
-    if (!rp && it->flag && t->a) {
+    if (!rp && !rst && it->flag && t->a) {
         if (!sema_resolve_target(S, t, t->name, t->a, &ref, NULL, NULL))
             return;
     }
@@ -368,7 +443,7 @@ void sema_do_record(Sema *S, AstNode *it)
         error_at(cc, it->loc, "recording file '%s' must end in .npy, .csv or .h5", f);
         return;
     }
-    if (h5 && (rp || !it->flag)) {
+    if (h5 && (rp || rst || !it->flag)) {
         error_at(cc, it->loc, "only spikes can be recorded to '.h5' (a SONATA spike file); record "
                               "states to .npy or .csv");
         return;
@@ -394,6 +469,10 @@ void sema_do_record(Sema *S, AstNode *it)
     rec.every = 1;
     if (rp) {
         record_synapses(S, it, rp, rec);
+        return;
+    }
+    if (rst) {
+        record_receptor(S, it, sr, arena_printf(&cc->arena, "stimulus '%s'", t->name), rec);
         return;
     }
     rec.spikes = it->flag;

@@ -56,7 +56,7 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
     for (int k = 0; k < rec->nvars; k++) {
-        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
         sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
     }
     out_begin(o);
@@ -125,7 +125,7 @@ void cgc_records(Out *o, const IrModel *m)
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             out_begin(o);

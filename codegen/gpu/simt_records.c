@@ -171,7 +171,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             StrBuf vars = {0}, units = {0}, pn = {0};
             cg_cstring(rec->proj->name, &pn);
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             out_begin(o);
@@ -202,7 +202,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
