@@ -52,6 +52,13 @@ const char *cg_rec_var(const IrRecord *rec, int k)
 }
 
 /* Contract: see codegen.h. */
+void cg_rec_window(Out *o, const IrRecord *rec, int r)
+{
+    if (rec->win_hi)
+        out_line(o, "nrt_rec_window(rec%d, %lld, %lld);", r, (long long)rec->win_lo, (long long)rec->win_hi);
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

@@ -142,6 +142,9 @@ void cg_mpi_start(Out *o);
 const char *cg_spikes_open(const IrRecord *rec);
 /* The name of recorded variable k of rec (its column in the file). */
 const char *cg_rec_var(const IrRecord *rec, int k);
+/* `record ... from A to B`: nrt_rec_window on rec<r> once it is open (nothing without a
+ * window, so programs without windows stay as they were). */
+void cg_rec_window(Out *o, const IrRecord *rec, int r);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

@@ -672,6 +672,12 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
             sb_puts(out, " every ");
             print_expr(n->b, P_COND, out);
         }
+        if (n->c) {
+            sb_puts(out, " from ");
+            print_expr(n->c->a, P_COND, out);
+            sb_puts(out, " to ");
+            print_expr(n->c->b, P_COND, out);
+        }
         sb_puts(out, " to ");
         put_string(out, n->str);
         break;

@@ -220,6 +220,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     check_models(S, items, nitems);
     int64_t total = network(S, items, nitems);
     S->m->total_steps = total;
+    sema_check_windows(S, items, nitems, total);
     event_dynamics(S, total, files[nfiles - 1]->loc);
 
     /* 4. bodies */

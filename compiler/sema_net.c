@@ -235,6 +235,43 @@ static int record_every(Sema *S, AstNode *b, int64_t *every)
     return 1;
 }
 
+/* `from A to B` of a recording: the steps [A, B) in rec (A < B, whole steps); 0 after a
+ * diagnostic. That B is within the run is checked once the run is known
+ * (sema_check_windows). */
+static int record_window(Sema *S, AstNode *w, IrRecord *rec)
+{
+    int ok = 1;
+    rec->win_lo = sema_steps_of(S, w->a, "the recording window's start", &ok);
+    if (ok)
+        rec->win_hi = sema_steps_of(S, w->b, "the recording window's end", &ok);
+    if (!ok)
+        return 0;
+    if (rec->win_hi <= rec->win_lo) {
+        error_at(S->cc, w->loc, "the recording window ends (step %lld) before it starts (step %lld): "
+                                "write 'from A to B' with A < B",
+                 (long long)rec->win_hi, (long long)rec->win_lo);
+        return 0;
+    }
+    return 1;
+}
+
+/* Contract: sema_priv.h. */
+void sema_check_windows(Sema *S, AstNode **items, int nitems, int64_t total)
+{
+    for (int i = 0; i < nitems; i++) {
+        AstNode *it = items[i];
+        if (it->kind != AST_RECORD || !it->c)
+            continue;
+        Mute mu = sema_mute(S->cc, 1);   /* reported by record_window */
+        int ok = 1;
+        int64_t hi = sema_steps_of(S, it->c->b, "", &ok);
+        sema_unmute(S->cc, mu);
+        if (ok && hi > total)
+            error_at(S->cc, it->c->b->loc, "the recording window ends after the run: step %lld, but the "
+                                          "run has %lld steps", (long long)hi, (long long)total);
+    }
+}
+
 static void push_record(Sema *S, IrRecord rec)
 {
     IrModel *m = S->m;
@@ -467,6 +504,8 @@ void sema_do_record(Sema *S, AstNode *it)
     IrRecord rec = {0};
     rec.file = f;
     rec.every = 1;
+    if (it->c && !record_window(S, it->c, &rec))
+        return;
     if (rp) {
         record_synapses(S, it, rp, rec);
         return;

@@ -320,6 +320,8 @@ int sema_resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode *
 void sema_do_population(Sema *S, AstNode *it);
 void sema_do_stimulus(Sema *S, AstNode *it);
 void sema_do_record(Sema *S, AstNode *it);
+/* Every `record ... from A to B` ends within the run of `total` steps (else an error). */
+void sema_check_windows(Sema *S, AstNode **items, int nitems, int64_t total);
 void sema_add_phase(Sema *S, IrPhase ph);
 void sema_do_set(Sema *S, AstNode *it);
 void sema_do_runtime(Sema *S, AstNode *f);

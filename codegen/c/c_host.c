@@ -138,6 +138,7 @@ void cgc_records(Out *o, const IrModel *m)
             sb_free(&units);
         }
         out_line(o, "if (%s!rec%d) return -1;", m->mpi ? "root && " : "", r);
+        cg_rec_window(o, rec, r);
         sb_free(&f);
     }
     out_line(o, "return 0;");

@@ -221,6 +221,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             sb_free(&vars);
             sb_free(&units);
         }
+        cg_rec_window(o, rec, r);
         sb_free(&f);
     }
     out_line(o, "return 0;");

@@ -309,8 +309,13 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
 /* `vals` holds nvars * nidx values, variable-major. Time of the row is (step + 1) * dt.
  * Every call writes one row: the caller decides when a sample is due (see nrt_rec_due). */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
-/* 1 when `step` is a sampling step of the state recording r (step % every == 0), else 0. */
+/* 1 when `step` is a sampling step of the state recording r (step % every == 0, and
+ * lo < step <= hi when it has a window), else 0. */
 int nrt_rec_due(const nrt_rec *r, int64_t step);
+/* `record ... from A to B`: only the spikes and samples of the steps s with lo <= s < hi
+ * (times (lo*dt, hi*dt]) are written (the others are dropped by nrt_rec_spike and
+ * nrt_rec_state_row); manifest.json gives "window_steps": [lo, hi]. NULL r: nothing. */
+void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal

@@ -37,6 +37,7 @@ struct nrt_rec {
     char **vars, **units;
     int64_t *idx;
     int64_t every;
+    int64_t win_lo, win_hi;       /* nrt_rec_window: the steps written; win_hi 0: all */
     int fd;
     unsigned char *buf;
     size_t buf_len, buf_cap;
@@ -452,6 +453,8 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
         return NRT_EINVAL;
     if (r->err)
         return fail(r, r->err);
+    if (r->win_hi && (step < r->win_lo || step >= r->win_hi))
+        return NRT_OK;
     if (index < 0 || (r->pop_size > 0 && index >= r->pop_size)) {
         nrt_seterr(r->ctx, "recording '%s': neuron index %ld outside population '%s' of %lld",
                    r->path, (long)index, r->pop, (long long)r->pop_size);
@@ -605,6 +608,8 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     }
     if (r->err)
         return fail(r, r->err);
+    if (r->win_hi && (step < r->win_lo || step >= r->win_hi))
+        return NRT_OK;
     nv = (size_t)r->nvars * (size_t)r->nidx;
     if (r->fmt == FMT_NPY) {
         unsigned char *p = r->buf + r->buf_len;
@@ -630,10 +635,20 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     return NRT_OK;
 }
 
-/* Contract: 1 if step is a sampling step of r (step % every == 0), else 0 (also for NULL). */
+/* Contract: 1 if step is a sampling step of r (step % every == 0, within its window), else
+ * 0 (also for NULL). */
 int nrt_rec_due(const nrt_rec *r, int64_t step)
 {
-    return r && step >= 0 && step % r->every == 0;
+    return r && step >= 0 && step % r->every == 0 && (!r->win_hi || (step > r->win_lo && step <= r->win_hi));
+}
+
+/* Contract: see neurort.h. */
+void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi)
+{
+    if (r && lo >= 0 && hi > lo) {
+        r->win_lo = lo;
+        r->win_hi = hi;
+    }
 }
 
 /* ----- manifest.json ----- */
@@ -727,6 +742,8 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
             fprintf(f, "%s%lld", i ? ", " : "", (long long)r->idx[i]);
         fputs("],\n", f);
     }
+    if (r->win_hi)
+        fprintf(f, "     \"window_steps\": [%lld, %lld],\n", (long long)r->win_lo, (long long)r->win_hi);
     fprintf(f, "     \"every_steps\": %lld, \"dt_ms\": ", (long long)r->every);
     json_num(f, dt);
     fprintf(f, ", \"rows\": %lld, \"shape\": [%lld]}", (long long)r->rows_disk,
