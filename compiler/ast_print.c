@@ -349,6 +349,28 @@ static void print_target(const AstNode *t, StrBuf *out)
     }
 }
 
+/* `[pre a:b, post c:d]` or `[sample k]` of a synapse recording */
+static void print_synsel(const AstNode *q, StrBuf *out)
+{
+    sb_putc(out, '[');
+    if (q->c) {
+        sb_printf(out, "%s %s", q->name, q->c->name2);
+    } else {
+        for (int k = 0; k < 2; k++) {
+            const AstNode *r = k ? q->b : q->a;
+            if (!r)
+                continue;
+            if (k && q->a)
+                sb_puts(out, ", ");
+            sb_puts(out, r->flag ? "post " : "pre ");
+            print_expr(r->a, P_COND, out);
+            sb_putc(out, ':');
+            print_expr(r->b, P_COND, out);
+        }
+    }
+    sb_putc(out, ']');
+}
+
 static void print_popexpr(const AstNode *p, StrBuf *out)
 {
     if (p->kind == AST_POPSUM) {
@@ -668,6 +690,8 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         }
         sb_puts(out, " of ");
         print_target(n->a, out);
+        if (n->d)
+            print_synsel(n->d, out);
         if (n->b) {
             sb_puts(out, " every ");
             print_expr(n->b, P_COND, out);

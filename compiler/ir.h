@@ -302,6 +302,12 @@ typedef struct IrRecord {
     IrProj *proj;                 /* synapse state of a plastic projection (vars are IV_SYN) */
     const char **names;           /* the columns' names when not the vars' labels (receptor
                                      states: `g`, not `E_g`), or NULL */
+    /* a subset of proj's synapses (`record w of PROJ[pre a:b, post c:d]`, `[sample k]`):
+     * syn_sel 1: the synapses with pre in [pre_lo, pre_hi) and post in [post_lo, post_hi)
+     * (indices within the projection's views); 2: nsample of them, evenly spaced in the
+     * connectivity order (synapse m * nnz / k); 0: every synapse */
+    int syn_sel;
+    int64_t pre_lo, pre_hi, post_lo, post_hi, nsample;
     int64_t win_lo, win_hi;       /* `from A to B`: the steps [win_lo, win_hi) whose samples
                                      and spikes are written; win_hi = 0: the whole run */
 } IrRecord;

@@ -339,12 +339,71 @@ static void record_receptor(Sema *S, AstNode *it, RInst *r, const char *what, Ir
     push_record(S, rec);
 }
 
+/* `[pre a:b, post c:d]` or `[sample k]` after `record w of PROJ`: the subset in rec; 0 after
+ * a diagnostic. */
+static int synapse_subset(Sema *S, AstNode *q, const IrProj *pj, IrRecord *rec)
+{
+    Compiler *cc = S->cc;
+    int ok = 1;
+    if (cc->opt.mpi) {
+        error_at(cc, q->loc, "a subset of synapses cannot be recorded with --mpi yet; record them all "
+                             "('record w of %s')", pj->name);
+        return 0;
+    }
+    if (q->c) {
+        double k = q->c->num;
+        if (strcmp(q->name, "sample") != 0) {
+            error_at(cc, q->loc2, "'%s': a subset of synapses is '[pre a:b, post c:d]' or '[sample k]'",
+                     q->name);
+            return 0;
+        }
+        if (!(k >= 1 && k <= INT32_MAX && k == floor(k))) {
+            error_at(cc, q->c->loc, "the sample must be a whole number of synapses from 1 to %d",
+                     INT32_MAX);
+            return 0;
+        }
+        rec->syn_sel = 2;
+        rec->nsample = (int64_t)k;
+        return 1;
+    }
+    if ((q->a && q->a->flag) || (q->b && !q->b->flag)) {
+        error_at(cc, q->loc, "write the ranges as '[pre a:b, post c:d]' (each once, pre first)");
+        return 0;
+    }
+    rec->syn_sel = 1;
+    rec->pre_lo = 0;
+    rec->pre_hi = pj->pre.size;
+    rec->post_lo = 0;
+    rec->post_hi = pj->post.size;
+    if (q->a) {
+        rec->pre_lo = sema_const_int(S, q->a->a, "a presynaptic index", 0, pj->pre.size, &ok);
+        rec->pre_hi = sema_const_int(S, q->a->b, "a presynaptic index", 0, pj->pre.size, &ok);
+    }
+    if (q->b) {
+        rec->post_lo = sema_const_int(S, q->b->a, "a postsynaptic index", 0, pj->post.size, &ok);
+        rec->post_hi = sema_const_int(S, q->b->b, "a postsynaptic index", 0, pj->post.size, &ok);
+    }
+    if (ok && (rec->pre_hi <= rec->pre_lo || rec->post_hi <= rec->post_lo)) {
+        error_at(cc, q->loc, "empty range %lld:%lld", (long long)(rec->pre_hi <= rec->pre_lo ? rec->pre_lo : rec->post_lo),
+                 (long long)(rec->pre_hi <= rec->pre_lo ? rec->pre_hi : rec->post_hi));
+        return 0;
+    }
+    return ok;
+}
+
 /* `record w, ... of PROJ [every T] to "file"`: per-synapse states, one column per synapse;
  * for a static projection, or names that are no synapse state, its receptor's states. */
 static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
 {
     Compiler *cc = S->cc;
-    if (!names_synapse_states(it, pj)) {
+    if (it->d && !pj->plast) {
+        error_at(cc, it->d->loc, "projection '%s' has static synapses, which hold no state to record: a "
+                                 "subset of synapses takes a plastic projection", pj->name);
+        return;
+    }
+    if (it->d && !synapse_subset(S, it->d, pj, &rec))
+        return;
+    if (!it->d && !names_synapse_states(it, pj)) {
         RInst *r = recorded_receptor(S, pj, NULL, NULL);
         if (!pj->plast && !r) {
             error_at(cc, it->a->loc, "projection '%s' has static synapses and no receptor, which hold no "
@@ -508,6 +567,11 @@ void sema_do_record(Sema *S, AstNode *it)
         return;
     if (rp) {
         record_synapses(S, it, rp, rec);
+        return;
+    }
+    if (it->d) {
+        error_at(cc, it->d->loc, "'%s' is not a projection: '[pre a:b, post c:d]' and '[sample k]' select "
+                                 "synapses of a plastic projection", t->name);
         return;
     }
     if (rst) {

@@ -83,6 +83,50 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     sb_free(&nnzb);
 }
 
+/* Open `record w, ... of PROJ[pre a:b, post c:d]` or `[sample k]`: the subset's synapses
+ * (rec<r>_local, rec<r>_n of them, in CSR order) and their (pre, post) file. */
+static void emit_syn_subset_open(Out *o, const IrRecord *rec, int r, const char *file)
+{
+    const char *jc = rec->proj->cname;
+    StrBuf vars = {0}, units = {0}, pn = {0};
+    cg_cstring(rec->proj->name, &pn);
+    for (int k = 0; k < rec->nvars; k++) {
+        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
+        sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+    }
+    out_begin(o);
+    out_line(o, "static const int64_t pre_post[4] = {%lld, %lld, %lld, %lld};", (long long)rec->pre_lo,
+             (long long)rec->pre_hi, (long long)rec->post_lo, (long long)rec->post_hi);
+    out_line(o, "rec%d_local = nrt_syn_select(&ctx, \"%s\", &%s, pre_post, %lld, &rec%d_n);", r, file, jc,
+             (long long)rec->nsample, r);
+    out_line(o, "if (!rec%d_local) return -1;", r);
+    cgc_own("rec%d_local", r);
+    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)rec%d_n * %d * sizeof *rec%d_row, \"recording\");", r, r,
+             rec->nvars, r);
+    out_line(o, "if (!rec%d_row) return -1;", r);
+    cgc_own("rec%d_row", r);
+    out_line(o, "static const char *const vars[] = {%s};", vars.s);
+    out_line(o, "static const char *const units[] = {%s};", units.s);
+    out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)rec%d_n, rec%d_local, %lld);", r,
+             file, pn.s, rec->nvars, r, r, (long long)rec->every);
+    out_line(o, "if (rec%d && nrt_rec_synapses(rec%d, &%s, rec%d_local, rec%d_n) != NRT_OK) return -1;", r, r, jc, r,
+             r);
+    out_close(o);
+    sb_free(&vars);
+    sb_free(&units);
+    sb_free(&pn);
+}
+
+/* A sample of `record w, ... of PROJ[...]`: the subset's synapses into rec<r>_row. */
+static void emit_syn_subset_row(Out *o, const IrRecord *rec, int r)
+{
+    out_open(o, "for (int64_t k = 0; k < rec%d_n; k++)", r);
+    out_line(o, "const int64_t s = rec%d_local[k];", r);
+    for (int v = 0; v < rec->nvars; v++)
+        out_line(o, "rec%d_row[%d * rec%d_n + k] = (double)%s[s];", r, v, r, rec->vars[v]->cname);
+    out_close(o);
+}
+
 /* Contract: c_priv.h. */
 void cgc_records(Out *o, const IrModel *m)
 {
@@ -95,6 +139,8 @@ void cgc_records(Out *o, const IrModel *m)
         if (rec->proj) {
             out_line(o, "static double *rec%d_row; /* per synapse */", r);
             out_line(o, "static int64_t *rec%d_local;", r);
+            if (rec->syn_sel)
+                out_line(o, "static int64_t rec%d_n; /* the subset's synapses */", r);
         } else if (!rec->spikes) {
             out_line(o, "static double rec%d_row[%d];", r, rec->nvars * rec->nidx);
             StrBuf b = {0};
@@ -117,7 +163,9 @@ void cgc_records(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
-        if (rec->proj) {
+        if (rec->proj && rec->syn_sel) {
+            emit_syn_subset_open(o, rec, r, f.s);
+        } else if (rec->proj) {
             emit_syn_record_open(o, rec, r, f.s, m->mpi);
         } else if (rec->spikes) {
             out_line(o, "%srec%d = %s(&ctx, \"%s\", \"%s\", %lld);", root, r, cg_spikes_open(rec), f.s,
@@ -204,10 +252,14 @@ void cgc_step(Out *o, const IrModel *m)
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
             if (rec->proj->plast->event)
                 out_line(o, "catchup_%s(step + 1);", jc);
-            out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
-            for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-            out_close(o);
+            if (rec->syn_sel) {
+                emit_syn_subset_row(o, rec, r);
+            } else {
+                out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
+                for (int v = 0; v < rec->nvars; v++)
+                    out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+                out_close(o);
+            }
             out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
             out_close(o);
         } else if (rec->spikes) {

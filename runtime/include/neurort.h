@@ -316,6 +316,18 @@ int nrt_rec_due(const nrt_rec *r, int64_t step);
  * (times (lo*dt, hi*dt]) are written (the others are dropped by nrt_rec_spike and
  * nrt_rec_state_row); manifest.json gives "window_steps": [lo, hi]. NULL r: nothing. */
 void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi);
+/* A subset of c's synapses for recording `file`: pre_post = {pre_lo, pre_hi, post_lo,
+ * post_hi} (the synapses of rows [pre_lo, pre_hi) whose post index is in [post_lo,
+ * post_hi), in CSR order), or, with nsample > 0, min(nsample, nnz) synapses evenly spaced
+ * in CSR order (synapse m * nnz / k for m < k). Returns their indices (nrt_free them), *n
+ * their count; NULL with errmsg when the subset is empty or on out of memory. */
+int64_t *nrt_syn_select(nrt_ctx *ctx, const char *file, const nrt_csr *c, const int64_t *pre_post,
+                        int64_t nsample, int64_t *n);
+/* The recording r of the synapses sel[0..n) of c (opened with nrt_rec_state): their (pre,
+ * post) indices go to <out_dir>/<stem>_synapses.npy (dtype [('pre','<i4'),('post','<i4')],
+ * <stem> the file name without its extension), which manifest.json names as the
+ * recording's "synapses_file". NULL r: nothing (a rank that writes no file). */
+nrt_status nrt_rec_synapses(nrt_rec *r, const nrt_csr *c, const int64_t *sel, int64_t n);
 
 /* Flush and close every recording, write manifest.json (with "completed_steps",
  * "interrupted" and the phase timings), free the recordings and restore the signal

@@ -38,6 +38,7 @@ struct nrt_rec {
     int64_t *idx;
     int64_t every;
     int64_t win_lo, win_hi;       /* nrt_rec_window: the steps written; win_hi 0: all */
+    char *synfile;                /* nrt_rec_synapses: the (pre, post) file's name, or NULL */
     int fd;
     unsigned char *buf;
     size_t buf_len, buf_cap;
@@ -86,6 +87,7 @@ static void rec_free(nrt_rec *r)
     free(r->descr);
     free(r->path);
     free(r->file);
+    free(r->synfile);
     free(r->pop);
     free(r);
 }
@@ -643,6 +645,25 @@ int nrt_rec_due(const nrt_rec *r, int64_t step)
 }
 
 /* Contract: see neurort.h. */
+nrt_status nrt_rec_synapses(nrt_rec *r, const nrt_csr *c, const int64_t *sel, int64_t n)
+{
+    char name[4200], path[8400];
+    const char *dot;
+    if (!r)
+        return NRT_OK;
+    dot = strrchr(r->file, '.');
+    snprintf(name, sizeof name, "%.*s_synapses.npy", (int)(dot ? dot - r->file : (long)strlen(r->file)), r->file);
+    if (r->ctx->out_dir)
+        snprintf(path, sizeof path, "%s/%s", r->ctx->out_dir, name);
+    else
+        snprintf(path, sizeof path, "%s", name);
+    r->synfile = dup_str(r->ctx, name, "a recording's synapse file name");
+    if (!r->synfile)
+        return NRT_ENOMEM;
+    return nrt_syn_pairs_write(r->ctx, path, c, sel, n);
+}
+
+/* Contract: see neurort.h. */
 void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi)
 {
     if (r && lo >= 0 && hi > lo) {
@@ -741,6 +762,11 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
         for (i = 0; i < r->nidx; i++)
             fprintf(f, "%s%lld", i ? ", " : "", (long long)r->idx[i]);
         fputs("],\n", f);
+        if (r->synfile) {
+            fputs("     \"synapses_file\": ", f);
+            json_str(f, r->synfile);
+            fputs(",\n", f);
+        }
     }
     if (r->win_hi)
         fprintf(f, "     \"window_steps\": [%lld, %lld],\n", (long long)r->win_lo, (long long)r->win_hi);

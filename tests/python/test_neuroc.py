@@ -187,6 +187,43 @@ class Weights(unittest.TestCase):
         self.assertTrue(np.array_equal(w.w, run.weights("pair").w))
 
 
+class Records(unittest.TestCase):
+    """Receptor states, windows and subsets of synapses (tests/e2e's records models)."""
+
+    def test_receptor_states_and_windows(self):
+        run = sim(os.path.join(ROOT, "tests", "e2e", "models", "records.neuro")).run(os.path.join(WORK, "records"))
+        g = run.state("g_g.csv")                      # ExpCond of projection g onto dst[1:3]
+        self.assertNotIsInstance(g, neuroc.Weights)
+        self.assertEqual((g.population, g.variables, g.units["g"], g["g"].shape), ("dst", ["g"], "nS", (200, 2)))
+        a, b = run.state("a_I.npy"), run.state("b_I.npy")
+        self.assertTrue(np.array_equal(a["I"], b["I"]) and a["I"].max() > 10)   # b merged into a
+        v, w = run.state("v.npy"), run.state("v_win.npy")   # from 7.5 ms to 9 ms: steps 75..89
+        self.assertTrue(np.array_equal(w.t, v.t[75:90]) and np.array_equal(w.values, v.values[75:90]))
+        self.assertEqual(run.recordings()[[r["file"] for r in run.recordings()].index("v_win.npy")]["window_steps"],
+                         [75, 90])
+        s = run.spikes("src_win.csv")
+        self.assertTrue(np.allclose(s.t, [8.0]) and np.array_equal(s.i, [1]))
+
+    def test_synapse_subsets(self):
+        out = os.path.join(WORK, "records_syn")
+        run = sim(os.path.join(ROOT, "tests", "e2e", "models", "records_syn.neuro")).run(out, save_connectivity=True)
+        full, conn = run.state("w_SP.npy"), run.connectivity("SP")
+        for f, ok in (("w_SP_box.npy", lambda p, q: (10 <= p) & (p < 30) & (5 <= q) & (q < 12)),
+                      ("w_SP_col.csv", lambda p, q: q == 3),
+                      ("w_SP_sample.npy", None)):
+            w = run.state(f)
+            self.assertIsInstance(w, neuroc.Weights)
+            cols = w.neurons
+            want = np.nonzero(ok(conn["pre"], conn["post"]))[0] if ok else np.arange(25) * len(conn) // 25
+            self.assertTrue(np.array_equal(cols, want), f)
+            self.assertTrue(np.array_equal(w.pre, conn["pre"][cols]) and np.array_equal(w.post, conn["post"][cols]), f)
+            self.assertTrue(np.allclose(w.w, full.w[:, cols], rtol=1e-8, atol=0), f)
+        bare = sim(os.path.join(ROOT, "tests", "e2e", "models", "records_syn.neuro")).run(os.path.join(WORK, "records_syn_bare"))
+        w = bare.weights("w_SE_sample.npy")                 # (pre, post) without --save-connectivity
+        self.assertEqual((w.variables, len(w.pre)), (["e", "w"], 7))
+        self.assertIsNone(bare.state("w_SE.npy").pre)
+
+
 class Batches(unittest.TestCase):
     def test_sweep_table(self):
         out = os.path.join(WORK, "sweep")
