@@ -339,6 +339,27 @@ static void record_receptor(Sema *S, AstNode *it, RInst *r, const char *what, Ir
     push_record(S, rec);
 }
 
+/* `record I_syn of P`: the variable that holds input port `name`'s value of the step (made
+ * once per port; docs/language.md §12.6). Not checked by the state check: a port's value is
+ * the model's input, not a state it keeps. */
+static IrVar *recorded_port(Sema *S, Inst *in, const char *name)
+{
+    Compiler *cc = S->cc;
+    for (int p = 0; p < in->nports; p++) {
+        Port *pt = &in->ports[p];
+        if (strcmp(pt->name, name) != 0)
+            continue;
+        if (!pt->rec) {
+            pt->rec = ir_new_var(cc, in->pop, IV_STATE, pt->name, IRT_REAL, pt->dim, 1);
+            pt->rec->unit = sema_unit_text(cc, pt->dim);
+            pt->rec->nocheck = 1;
+            sema_emit_assign(cc, &in->pop->init, pt->rec, ir_const(cc, 0, IRT_REAL));
+        }
+        return pt->rec;
+    }
+    nc_ice("port '%s' bound but not listed", name);
+}
+
 /* `[pre a:b, post c:d]` or `[sample k]` after `record w of PROJ`: the subset in rec; 0 after
  * a diagnostic. */
 static int synapse_subset(Sema *S, AstNode *q, const IrProj *pj, IrRecord *rec)
@@ -601,6 +622,10 @@ void sema_do_record(Sema *S, AstNode *it)
         for (int k = 0; k < it->list.n; k++) {
             AstNode *vn = it->list.v[k];
             Bind *b = sema_env_find_here(&ref.inst->env, vn->name);
+            if (b && b->port) {
+                rec.vars[rec.nvars++] = recorded_port(S, ref.inst, vn->name);
+                continue;
+            }
             if (!b || !b->var || (b->var->kind != IV_STATE && !(b->var->kind == IV_PARAM))) {
                 error_at(cc, vn->loc, "'%s' is not a state variable of '%s'", vn->name,
                          ref.inst->model->name);

@@ -55,6 +55,8 @@ typedef struct Port {
     const char *name;
     Dim dim;
     int local;                    /* body local accumulating the port this step */
+    IrVar *rec;                   /* `record NAME of P`: the port's value of the step, stored
+                                     for the recording (sema_build_body), or NULL */
 } Port;
 
 typedef struct RInst {

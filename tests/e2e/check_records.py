@@ -9,6 +9,9 @@ Source i fires in step 49 + 30 i. a: w = 10 (1 + i) + j pA, delay 1 + j steps, a
 (ExpCond, tau 5 ms) onto dst[1:3]: 2 (1 + i) nS, 1 step. kick (tau 3 ms): 30 (1 + j) pA in
 step 100. Tolerance 1e-12 of the largest value (1e-8 for g, written to .csv) (the simulator multiplies by e^(-dt/tau) each
 step; a lost, doubled or late input is off by far more).
+Input ports (`record J of acc`): the port's value in step s is the sum of what arrives in it:
+d's weights 3 (1 + j) + i pA in step 49 + 30 i + 2 + i, and the stimulus bias, 0.5 pA in steps
+40-59; x sums J. Exact (every value is a sum of a few halves).
 Windows (`from A to B`): exactly the rows and spikes of the full recordings of the steps
 A/dt <= s < B/dt (times in (A, B]), every's grid kept; manifest "window_steps": [A/dt, B/dt].
 """
@@ -81,6 +84,20 @@ def main():
     chk.check(rec.get("population") == "dst" and rec.get("units", {}).get("g") == "nS", "g: manifest",
               "population dst, g in nS", "%s, %s" % (rec.get("population"), rec.get("units")))
 
+    port = load("acc_J.npy")
+    xj = load("acc_xJ.csv")
+    for j in range(2):
+        want = [0.5 if 40 <= s < 60 else 0.0 for s in range(STEPS)]
+        for i in range(2):
+            want[FIRE[i] + 2 + i] += 3.0 * (1 + j) + i
+        chk.check(port.trace("J", j) == want, "acc_J: the port J of acc %d, the sum of its arrivals" % j,
+                  "arrivals at steps %s" % [FIRE[i] + 2 + i for i in range(2)],
+                  "%s at steps %s" % ("equal" if port.trace("J", j) == want else "different",
+                                      [s for s, v in enumerate(port.trace("J", j)) if v > 0.5]))
+        cum = [sum(want[:s + 1]) for s in range(STEPS)]
+        got = (xj.trace("x", j), xj.trace("J", j))
+        ok = got == ([cum[s] for s in range(9, STEPS, 10)], [want[s] for s in range(9, STEPS, 10)])
+        chk.check(ok, "acc_xJ.csv: x and J of acc %d every 1 ms" % j, "x = the sum of J", "equal" if ok else "different")
     same_rows(chk, "a_I_win (every 0.5 ms from 6 ms to 12 ms)", a, load("a_I_win.npy"),
               lambda s: 60 <= s < 120 and (s + 1) % 5 == 0)
     same_rows(chk, "v_win (from 7.5 ms to 9 ms)", load("v.npy"), load("v_win.npy"), lambda s: 75 <= s < 90)
