@@ -59,6 +59,15 @@ void cg_rec_window(Out *o, const IrRecord *rec, int r)
 }
 
 /* Contract: see codegen.h. */
+int cg_state_records(const IrModel *m)
+{
+    for (int r = 0; m->t0_rows && r < m->nrecs; r++)
+        if (!m->recs[r].spikes)
+            return 1;
+    return 0;
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

@@ -340,6 +340,7 @@ typedef struct IrModel {
     IrRtParam *rtparams;          /* `runtime P.x`: scalars the simulator's --set may change */
     int nrtparams;
     int mpi;                      /* set by the driver for --mpi: emit the per-rank program */
+    int t0_rows;                  /* state recordings start with the row at t = 0 (sema) */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

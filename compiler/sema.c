@@ -206,6 +206,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     S->m->name = name;
     S->m->dt = 0.1;
     S->m->seed = 1;
+    S->m->t0_rows = 1;            /* docs/language.md §12.6: state recordings start at t = 0 */
     cc->ir = S->m;
 
     int nitems = 0;

@@ -238,6 +238,69 @@ static void emit_spike_record(Out *o, const IrRecord *rec, int r, const char *q,
     out_close(o);
 }
 
+/* A sample of synapse-state recording r: its synapses' values now, written as `step`'s row. */
+static void emit_syn_sample(Out *o, const IrRecord *rec, int r)
+{
+    const char *jc = rec->proj->cname;
+    if (rec->syn_sel) {
+        emit_syn_subset_row(o, rec, r);
+    } else {
+        out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
+        for (int v = 0; v < rec->nvars; v++)
+            out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+        out_close(o);
+    }
+    out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+}
+
+/* A sample of neuron-state recording r: its neurons' values now, written as `step`'s row. */
+static void emit_neuron_sample(Out *o, const IrRecord *rec, int r)
+{
+    out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
+    out_line(o, "const int64_t n = rec%d_idx[k];", r);
+    for (int v = 0; v < rec->nvars; v++) {
+        const IrVar *var = rec->vars[v];
+        out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
+                 var->per_neuron ? "[n]" : "");
+    }
+    out_close(o);
+    out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+}
+
+static void emit_neuron_sample_mpi(Out *o, const IrRecord *rec, int r);
+static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r);
+
+/* record_initial(): every state recording's first row, t = 0 (written as step -1): the values
+ * after initialisation, before step 0 (docs/language.md §12.6); main calls it unless the run
+ * resumes from a checkpoint, whose step's row the first run wrote. With --mpi every rank
+ * takes part (the rows are merged into rank 0's). */
+static void emit_record_initial(Out *o, const IrModel *m)
+{
+    if (!cg_state_records(m))
+        return;
+    out_line(o, "/* the state recordings' row at t = 0: the values after initialisation */");
+    out_open(o, "static int record_initial(void)");
+    out_line(o, "const int64_t step = -1;");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes)
+            continue;
+        out_begin(o);
+        if (m->mpi && rec->proj)
+            emit_syn_sample_mpi(o, rec, r);
+        else if (m->mpi)
+            emit_neuron_sample_mpi(o, rec, r);
+        else if (rec->proj)
+            emit_syn_sample(o, rec, r);
+        else
+            emit_neuron_sample(o, rec, r);
+        out_close(o);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
 /* Contract: c_priv.h. */
 void cgc_step(Out *o, const IrModel *m)
 {
@@ -248,39 +311,58 @@ void cgc_step(Out *o, const IrModel *m)
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->proj) {
-            const char *jc = rec->proj->cname;
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
             if (rec->proj->plast->event)
-                out_line(o, "catchup_%s(step + 1);", jc);
-            if (rec->syn_sel) {
-                emit_syn_subset_row(o, rec, r);
-            } else {
-                out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
-                for (int v = 0; v < rec->nvars; v++)
-                    out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-                out_close(o);
-            }
-            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+                out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
+            emit_syn_sample(o, rec, r);
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "k", 0);
         } else {
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
-            out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
-            out_line(o, "const int64_t n = rec%d_idx[k];", r);
-            for (int v = 0; v < rec->nvars; v++) {
-                const IrVar *var = rec->vars[v];
-                out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
-                         var->per_neuron ? "[n]" : "");
-            }
-            out_close(o);
-            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+            emit_neuron_sample(o, rec, r);
             out_close(o);
         }
     }
     emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
+    emit_record_initial(o, m);
+}
+
+/* --mpi: a sample of neuron-state recording r, each rank's neurons merged into rank 0's row. */
+static void emit_neuron_sample_mpi(Out *o, const IrRecord *rec, int r)
+{
+    const char *pc = rec->view.pop->cname;
+    out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
+    out_line(o, "const int64_t n = rec%d_idx[k];", r);
+    out_line(o, "const int own = n >= %s_lo && n < %s_hi;", pc, pc);
+    for (int v = 0; v < rec->nvars; v++) {
+        const IrVar *var = rec->vars[v];
+        out_line(o, "rec%d_row[%d * %d + k] = own ? (double)%s%s : 0.0;", r, v, rec->nidx, var->cname,
+                 var->per_neuron ? "[n]" : "");
+    }
+    out_close(o);
+    out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, %d) != NRT_OK) return -1;", r, rec->nvars * rec->nidx);
+    out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+}
+
+/* --mpi: a sample of synapse-state recording r: this rank's synapses at their columns of the
+ * full layout, merged. */
+static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r)
+{
+    const char *jc = rec->proj->cname;
+    out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
+    out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
+    for (int v = 0; v < rec->nvars; v++)
+        out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+    out_close(o);
+    out_close(o);
+    out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
+             rec->nvars);
+    out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
 }
 
 /* --mpi: do_step's work split at the spike exchange. local_step runs this rank's neurons,
@@ -304,19 +386,8 @@ void cgc_step_mpi(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         if (rec->proj || rec->spikes)
             continue;
-        const char *pc = rec->view.pop->cname;
         out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
-        out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
-        out_line(o, "const int64_t n = rec%d_idx[k];", r);
-        out_line(o, "const int own = n >= %s_lo && n < %s_hi;", pc, pc);
-        for (int v = 0; v < rec->nvars; v++) {
-            const IrVar *var = rec->vars[v];
-            out_line(o, "rec%d_row[%d * %d + k] = own ? (double)%s%s : 0.0;", r, v, rec->nidx, var->cname,
-                     var->per_neuron ? "[n]" : "");
-        }
-        out_close(o);
-        out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, %d) != NRT_OK) return -1;", r, rec->nvars * rec->nidx);
-        out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+        emit_neuron_sample_mpi(o, rec, r);
         out_close(o);
     }
     out_line(o, "return 0;");
@@ -330,22 +401,11 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     emit_delivery_calls(o, m);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->proj) {   /* this rank's synapses at their columns of the full layout, merged */
-            const char *jc = rec->proj->cname;
+        if (rec->proj) {
             out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
             if (rec->proj->plast->event)
-                out_line(o, "catchup_%s(step + 1);", jc);
-            out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
-            out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
-            out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
-            out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
-            for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-            out_close(o);
-            out_close(o);
-            out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
-                     rec->nvars);
-            out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+                out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
+            emit_syn_sample_mpi(o, rec, r);
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "q", 1);
@@ -354,6 +414,7 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
+    emit_record_initial(o, m);
 }
 
 /* --mpi: after nrt_init, the ranks, the slices, the checks that need one rank. */
@@ -503,6 +564,8 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
+    if (cg_state_records(m))   /* t = 0; a resumed run's recordings start after its checkpoint */
+        out_line(o, "if (ctx.start_step == 0 && record_initial() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");

@@ -337,6 +337,64 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* record_initial(): every state recording's row at t = 0 (step -1), the values after
+ * initialisation read from the device (build_instance calls it after open_records, unless
+ * the run resumes from a checkpoint). Distributed: rank 0 alone writes, from its copies. */
+static void emit_host_record_initial(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    if (!cg_state_records(m))
+        return;
+    out_line(o, "/* the state recordings' row at t = 0: the values after initialisation */");
+    out_open(o, "static int record_initial(void)");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes)
+            continue;
+        out_open(o, "if (rec%d)", r);
+        if (rec->proj) {
+            const char *n = arena_printf(&S->cc->arena, "%s_csr.nnz", rec->proj->cname);
+            out_line(o, "double *row = h_rec%d_rows;", r);
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * sizeof *x%d, \"recording\");",
+                         simt_vtype(var), v, n, n, v);
+                out_line(o, "if (!x%d || (%s && nrt_gpu_read(gpu, %s, 0, x%d, (size_t)%s * sizeof *x%d) != NRT_OK)) { nrt_free(x%d); return -1; }",
+                         v, n, var->cname, v, n, v, v);
+                if (rec->syn_sel)
+                    out_line(o, "for (int64_t k = 0; k < rec%d_n; k++) h_rec%d_sub[%d * rec%d_n + k] = (double)x%d[h_rec%d_sel[k]];",
+                             r, r, v, r, v, r);
+                else
+                    out_line(o, "for (int64_t s = 0; s < %s; s++) row[%d * %s + s] = (double)x%d[s];", n, v, n, v);
+                out_line(o, "nrt_free(x%d);", v);
+            }
+            out_line(o, "if (nrt_rec_state_row(rec%d, -1, %s) != NRT_OK) return -1;", r,
+                     rec->syn_sel ? arena_printf(&S->cc->arena, "h_rec%d_sub", r) : "row");
+        } else {
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                if (!var->per_neuron) {
+                    out_line(o, "for (int k = 0; k < %d; k++) h_rec%d_rows[%d * %d + k] = (double)h_scal[%d];",
+                             rec->nidx, r, v, rec->nidx, simt_scal_var(S, var));
+                    continue;
+                }
+                out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)%lld * sizeof *x%d, \"recording\");", simt_vtype(var), v,
+                         (long long)var->pop->size, v);
+                out_line(o, "if (!x%d || nrt_gpu_read(gpu, %s, 0, x%d, (size_t)%lld * sizeof *x%d) != NRT_OK) { nrt_free(x%d); return -1; }",
+                         v, var->cname, v, (long long)var->pop->size, v, v);
+                out_line(o, "for (int k = 0; k < %d; k++) h_rec%d_rows[%d * %d + k] = (double)x%d[rec%d_local[k] + %lld];",
+                         rec->nidx, r, v, rec->nidx, v, r, (long long)rec->view.offset);
+                out_line(o, "nrt_free(x%d);", v);
+            }
+            out_line(o, "if (nrt_rec_state_row(rec%d, -1, h_rec%d_rows) != NRT_OK) return -1;", r, r);
+        }
+        out_close(o);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
 void simt_emit_host_records(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -359,6 +417,7 @@ void simt_emit_host_records(Out *o, const Simt *S)
     out_blank(o);
     simt_finite_host(o, S);
     emit_host_drain(o, S);
+    emit_host_record_initial(o, S);
 }
 
 /* The host program's ckpt_save(phase) and ckpt_load(): the items of cg_ckpt_list (the

@@ -595,7 +595,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
     return r;
 }
 
-/* Contract: appends one row (t = (step + 1) * dt, then vals: nvars * nidx doubles,
+/* Contract: appends one row (t = (step + 1) * dt, so t = 0 for step -1, then vals: nvars * nidx doubles,
  * variable-major) to the state recording r; flushes when the buffer is full. NRT_EINVAL
  * for NULL arguments or a spike recording; NRT_EIO with errmsg on a write failure. */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
@@ -610,8 +610,8 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     }
     if (r->err)
         return fail(r, r->err);
-    if (r->win_hi && (step < r->win_lo || step >= r->win_hi))
-        return NRT_OK;
+    if (r->win_hi && (step < r->win_lo || step >= r->win_hi) && !(step == -1 && r->win_lo == 0))
+        return NRT_OK;   /* outside the window; the row at t = 0 (step -1) is in one from 0 */
     nv = (size_t)r->nvars * (size_t)r->nidx;
     if (r->fmt == FMT_NPY) {
         unsigned char *p = r->buf + r->buf_len;

@@ -12,6 +12,9 @@ step; a lost, doubled or late input is off by far more).
 Input ports (`record J of acc`): the port's value in step s is the sum of what arrives in it:
 d's weights 3 (1 + j) + i pA in step 49 + 30 i + 2 + i, and the stimulus bias, 0.5 pA in steps
 40-59; x sums J. Exact (every value is a sum of a few halves).
+The row at t = 0 (docs/language.md 12.6): every state recording's first row holds the values
+after initialisation: V = 1 (1 + j) mV, receptor states, ports and x 0; a window from 0 ms
+has it, one that starts later does not.
 Windows (`from A to B`): exactly the rows and spikes of the full recordings of the steps
 A/dt <= s < B/dt (times in (A, B]), every's grid kept; manifest "window_steps": [A/dt, B/dt].
 """
@@ -98,13 +101,23 @@ def main():
         got = (xj.trace("x", j), xj.trace("J", j))
         ok = got == ([cum[s] for s in range(9, STEPS, 10)], [want[s] for s in range(9, STEPS, 10)])
         chk.check(ok, "acc_xJ.csv: x and J of acc %d every 1 ms" % j, "x = the sum of J", "equal" if ok else "different")
+    for f, var, init in (("v.npy", "V", [1.0, 2.0, 3.0]), ("a_I.npy", "I", [0.0] * 3), ("g_g.csv", "g", [0.0] * 2),
+                         ("kick_I.npy", "I", [0.0] * 3), ("acc_J.npy", "J", [0.0] * 2), ("acc_xJ.csv", "x", [0.0] * 2),
+                         ("v_first.npy", "V", [1.0, 2.0, 3.0])):
+        st = load(f)
+        got = [st.initial[var][n] for n in st.neurons] if st.initial else None
+        chk.check(got == init, f + ": the row at t = 0 (the initial values)", init, got)
+    for f in ("a_I_win.npy", "v_win.npy"):
+        chk.check(load(f).initial is None, f + ": no row at t = 0 (the window starts later)", None, "a row")
+    same_rows(chk, "v_first (from 0 ms to 1 ms)", load("v.npy"), load("v_first.npy"), lambda s: s < 10)
     same_rows(chk, "a_I_win (every 0.5 ms from 6 ms to 12 ms)", a, load("a_I_win.npy"),
               lambda s: 60 <= s < 120 and (s + 1) % 5 == 0)
     same_rows(chk, "v_win (from 7.5 ms to 9 ms)", load("v.npy"), load("v_win.npy"), lambda s: 75 <= s < 90)
     ws = load("src_win.csv")
     chk.check(list(zip(ws.steps(DT), ws.i)) == [(79, 1)], "src_win (from 5 ms to 10 ms): the spikes of steps 50-99",
               [(79, 1)], list(zip(ws.steps(DT), ws.i)))
-    for f, w in (("a_I_win.npy", [60, 120]), ("v_win.npy", [75, 90]), ("src_win.csv", [50, 100]), ("v.npy", None)):
+    for f, w in (("a_I_win.npy", [60, 120]), ("v_win.npy", [75, 90]), ("src_win.csv", [50, 100]), ("v_first.npy", [0, 10]),
+                 ("v.npy", None)):
         got = nrtio.find_recording(man, f).get("window_steps")
         chk.check(got == w, f + ": manifest window_steps", w, got)
     return chk.finish()

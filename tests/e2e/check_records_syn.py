@@ -7,7 +7,8 @@
 ranges, the synapses (in connectivity order) with pre in [a, b) and post in [c, d); for a
 sample of k, synapses m * nnz / k for m < k. Its <stem>_synapses.npy must give their
 (pre, post), and manifest.json must name that file and list the synapse indices. Values are
-compared exactly (.npy) or to 1e-8 relative (.csv: 9 significant digits).
+compared exactly (.npy) or to 1e-8 relative (.csv: 9 significant digits), the rows at t = 0
+(the initial values, uniform(20 pA, 120 pA) for SP's w) too.
 """
 
 import os
@@ -39,7 +40,10 @@ def check_subset(chk, out, man, full, all_pairs, f, want, tol=0.0):
     chk.check(got_pairs == [all_pairs[s] for s in want], f + ": (pre, post) of its synapses",
               [all_pairs[s] for s in want][:3], got_pairs[:3])
     st = nrtio.load_recording(out, f, man)
-    ok = st.t == full.t
+    ok = st.t == full.t and st.initial is not None and full.initial is not None
+    for var in st.variables:   # the rows at t = 0: the synapses' initial values
+        ok = ok and all(abs(st.initial[var][rec["neurons"][k]] - full.initial[var][s]) <= tol * max(abs(full.initial[var][s]), 1.0)
+                        for k, s in enumerate(want))
     for var in st.variables:
         for k, s in enumerate(want):
             a, b = st.trace(var, rec["neurons"][k]), full.trace(var, s)
@@ -65,6 +69,11 @@ def main():
                   proj + ": [pre 0:60] holds every synapse in connectivity order", "%d sorted" % nnz,
                   "%d" % len(all_pairs))
         same = everything.t == full.t and all(columns(everything, v) == columns(full, v) for v in full.variables)
+        same = same and everything.initial == full.initial and full.initial is not None
+        if proj == "SP":
+            w0 = list(full.initial["w"].values())
+            chk.check(min(w0) >= 20.0 and max(w0) <= 120.0 and len(set(w0)) > 50, "SP: w at t = 0, the initial uniform(20 pA, 120 pA)",
+                      "in [20, 120]", "%g..%g" % (min(w0), max(w0)))
         chk.check(same, proj + ": [pre 0:60] equals the plain recording", "equal", "equal" if same else "different")
         for f, box, k, tol in subsets:
             if box:
