@@ -354,7 +354,8 @@ static void emit_host_record_initial(Out *o, const Simt *S)
         out_open(o, "if (rec%d)", r);
         if (rec->proj) {
             const char *n = arena_printf(&S->cc->arena, "%s_csr.nnz", rec->proj->cname);
-            out_line(o, "double *row = h_rec%d_rows;", r);
+            const char *row = rec->syn_sel ? arena_printf(&S->cc->arena, "h_rec%d_sub", r)
+                                           : arena_printf(&S->cc->arena, "h_rec%d_rows", r);
             for (int v = 0; v < rec->nvars; v++) {
                 const IrVar *var = rec->vars[v];
                 out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * sizeof *x%d, \"recording\");",
@@ -362,14 +363,13 @@ static void emit_host_record_initial(Out *o, const Simt *S)
                 out_line(o, "if (!x%d || (%s && nrt_gpu_read(gpu, %s, 0, x%d, (size_t)%s * sizeof *x%d) != NRT_OK)) { nrt_free(x%d); return -1; }",
                          v, n, var->cname, v, n, v, v);
                 if (rec->syn_sel)
-                    out_line(o, "for (int64_t k = 0; k < rec%d_n; k++) h_rec%d_sub[%d * rec%d_n + k] = (double)x%d[h_rec%d_sel[k]];",
-                             r, r, v, r, v, r);
+                    out_line(o, "for (int64_t k = 0; k < rec%d_n; k++) %s[%d * rec%d_n + k] = (double)x%d[h_rec%d_sel[k]];",
+                             r, row, v, r, v, r);
                 else
-                    out_line(o, "for (int64_t s = 0; s < %s; s++) row[%d * %s + s] = (double)x%d[s];", n, v, n, v);
+                    out_line(o, "for (int64_t s = 0; s < %s; s++) %s[%d * %s + s] = (double)x%d[s];", n, row, v, n, v);
                 out_line(o, "nrt_free(x%d);", v);
             }
-            out_line(o, "if (nrt_rec_state_row(rec%d, -1, %s) != NRT_OK) return -1;", r,
-                     rec->syn_sel ? arena_printf(&S->cc->arena, "h_rec%d_sub", r) : "row");
+            out_line(o, "if (nrt_rec_state_row(rec%d, -1, %s) != NRT_OK) return -1;", r, row);
         } else {
             for (int v = 0; v < rec->nvars; v++) {
                 const IrVar *var = rec->vars[v];
