@@ -130,6 +130,28 @@ void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix)
 }
 
 /* Contract: see codegen.h. */
+const char *cg_rec_var(const IrRecord *rec, int k)
+{
+    return rec->names ? rec->names[k] : rec->vars[k]->label;
+}
+
+/* Contract: see codegen.h. */
+void cg_rec_window(Out *o, const IrRecord *rec, int r)
+{
+    if (rec->win_hi)
+        out_line(o, "nrt_rec_window(rec%d, %lld, %lld);", r, (long long)rec->win_lo, (long long)rec->win_hi);
+}
+
+/* Contract: see codegen.h. */
+int cg_state_records(const IrModel *m)
+{
+    for (int r = 0; m->t0_rows && r < m->nrecs; r++)
+        if (!m->recs[r].spikes && !m->recs[r].bin)
+            return 1;
+    return 0;
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

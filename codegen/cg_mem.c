@@ -115,19 +115,33 @@ static void emit_rec_plan(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         size_t names = 0;
+        char tail[96];
         cg_cstring(rec->file, &f);
         for (int v = 0; v < rec->nvars; v++)
-            names += strlen(rec->vars[v]->label);
+            names += strlen(cg_rec_var(rec, v));
+        snprintf(tail, sizeof tail, "%lld, %lld, %d", (long long)rec->win_lo, (long long)rec->win_hi,
+                 !rec->spikes && !rec->bin && m->t0_rows);
         if (rec->spikes)
-            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 's', 0, 0, %lld, 1, 0);", f.s, (long long)rec->view.size);
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 's', 0, 0, %lld, 1, 0, %s);", f.s, (long long)rec->view.size, tail);
         else if (rec->bin)
-            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'r', 0, 0, 1, %lld, 0);", f.s, (long long)rec->bin);
-        else if (rec->proj)
-            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, %d < NRT_MAX_POPS ? (int64_t)ctx.projs[%d].synapses : 0, %lld, 1);",
-                     f.s, rec->nvars, names, rec->proj->id, rec->proj->id, (long long)rec->every);
-        else
-            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, %d, %lld, 0);", f.s, rec->nvars, names, rec->nidx,
-                     (long long)rec->every);
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'r', 0, 0, 1, %lld, 0, %s);", f.s, (long long)rec->bin, tail);
+        else if (rec->proj) {
+            const IrProj *j = rec->proj;
+            char syn[160];
+            snprintf(syn, sizeof syn, "(%d < NRT_MAX_POPS ? (double)ctx.projs[%d].synapses : 0)", j->id, j->id);
+            if (rec->syn_sel == 2)       /* k of them, or all when fewer */
+                out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, (int64_t)fmin(%lld, %s), %lld, 1, %s);", f.s,
+                         rec->nvars, names, (long long)rec->nsample, syn, (long long)rec->every, tail);
+            else if (rec->syn_sel == 1)  /* the box's share of the synapses */
+                out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, (int64_t)(%s * %lld.0 / %lld * %lld.0 / %lld), %lld, 1, %s);",
+                         f.s, rec->nvars, names, syn, (long long)(rec->pre_hi - rec->pre_lo), (long long)j->pre.size,
+                         (long long)(rec->post_hi - rec->post_lo), (long long)j->post.size, (long long)rec->every, tail);
+            else
+                out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, (int64_t)%s, %lld, 1, %s);", f.s, rec->nvars,
+                         names, syn, (long long)rec->every, tail);
+        } else
+            out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, %d, %lld, 0, %s);", f.s, rec->nvars, names, rec->nidx,
+                     (long long)rec->every, tail);
         sb_free(&f);
     }
 }

@@ -160,6 +160,15 @@ void cg_rec_view(Out *o, const IrRecord *rec, int r);
 /* `<prefix>rec<r> = nrt_rec_rate(...)`: opening the rate recording rec (rec->bin > 0), with
  * `prefix` ("if (root) ", or "") before it; C and GPU programs. */
 void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix);
+/* The name of recorded variable k of rec (its column in the file). */
+const char *cg_rec_var(const IrRecord *rec, int k);
+/* `record ... from A to B`: nrt_rec_window on rec<r> once it is open (nothing without a
+ * window, so programs without windows stay as they were). */
+void cg_rec_window(Out *o, const IrRecord *rec, int r);
+/* 1 when m records a state and its state recordings start at t = 0 (IrModel.t0_rows): then
+ * the program writes every state recording's row at t = 0, after initialisation
+ * (record_initial(); not in a resumed run). */
+int cg_state_records(const IrModel *m);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and

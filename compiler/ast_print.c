@@ -350,6 +350,28 @@ static void print_target(const AstNode *t, StrBuf *out)
     }
 }
 
+/* `[pre a:b, post c:d]` or `[sample k]` of a synapse recording */
+static void print_synsel(const AstNode *q, StrBuf *out)
+{
+    sb_putc(out, '[');
+    if (q->c) {
+        sb_printf(out, "%s %s", q->name, q->c->name2);
+    } else {
+        for (int k = 0; k < 2; k++) {
+            const AstNode *r = k ? q->b : q->a;
+            if (!r)
+                continue;
+            if (k && q->a)
+                sb_puts(out, ", ");
+            sb_puts(out, r->flag ? "post " : "pre ");
+            print_expr(r->a, P_COND, out);
+            sb_putc(out, ':');
+            print_expr(r->b, P_COND, out);
+        }
+    }
+    sb_putc(out, ']');
+}
+
 static void print_popexpr(const AstNode *p, StrBuf *out)
 {
     if (p->kind == AST_POPSUM) {
@@ -682,13 +704,21 @@ static void print_node(const AstNode *n, int lvl, StrBuf *out)
         }
         sb_puts(out, " of ");
         print_target(n->a, out);
+        if (n->d && n->d->kind == AST_NAME) {   /* a rate: "bin" expr */
+            sb_printf(out, " %s ", n->d->name);
+            print_expr(n->d->a, P_COND, out);
+        } else if (n->d) {
+            print_synsel(n->d, out);
+        }
         if (n->b) {
             sb_puts(out, " every ");
             print_expr(n->b, P_COND, out);
         }
         if (n->c) {
-            sb_printf(out, " %s ", n->d->name);
-            print_expr(n->c, P_COND, out);
+            sb_puts(out, " from ");
+            print_expr(n->c->a, P_COND, out);
+            sb_puts(out, " to ");
+            print_expr(n->c->b, P_COND, out);
         }
         sb_puts(out, " to ");
         put_string(out, n->str);

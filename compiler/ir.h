@@ -321,6 +321,16 @@ typedef struct IrRecord {
     int64_t bin;                  /* > 0: a population rate (`record rate of T bin B`), bin in
                                      steps; spikes and vars unset, view the target */
     const char *target;           /* the target as written (population or view name) */
+    const char **names;           /* the columns' names when not the vars' labels (receptor
+                                     states: `g`, not `E_g`), or NULL */
+    /* a subset of proj's synapses (`record w of PROJ[pre a:b, post c:d]`, `[sample k]`):
+     * syn_sel 1: the synapses with pre in [pre_lo, pre_hi) and post in [post_lo, post_hi)
+     * (indices within the projection's views); 2: nsample of them, evenly spaced in the
+     * connectivity order (synapse m * nnz / k); 0: every synapse */
+    int syn_sel;
+    int64_t pre_lo, pre_hi, post_lo, post_hi, nsample;
+    int64_t win_lo, win_hi;       /* `from A to B`: the steps [win_lo, win_hi) whose samples
+                                     and spikes are written; win_hi = 0: the whole run */
 } IrRecord;
 
 /* A declared view (`population exc = P[0:80]`, an alias `population Q = P` too): the back
@@ -379,6 +389,7 @@ typedef struct IrModel {
     int nviews;
     IrSeries *series;             /* `series` declarations, in order */
     int nseries;
+    int t0_rows;                  /* state recordings start with the row at t = 0 (sema) */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

@@ -219,6 +219,7 @@ const char *tok_name(int code)
     case TK_SPACING: return "'spacing'";
     case TK_PERIODIC: return "'periodic'";
     case TK_EVERY: return "'every'";
+    case TK_FROM: return "'from'";
     case TK_TO: return "'to'";
     case TK_OF: return "'of'";
     case TK_SPIKES: return "'spikes'";

@@ -245,6 +245,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     S->m->name = name;
     S->m->dt = 0.1;
     S->m->seed = 1;
+    S->m->t0_rows = 1;            /* docs/language.md §12.6: state recordings start at t = 0 */
     cc->ir = S->m;
 
     int nitems = 0;
@@ -259,6 +260,7 @@ IrModel *sema_lower(Compiler *cc, AstNode **files, int nfiles, const char *name)
     check_models(S, items, nitems);
     int64_t total = network(S, items, nitems);
     S->m->total_steps = total;
+    sema_check_windows(S, items, nitems, total);
     event_dynamics(S, total, files[nfiles - 1]->loc);
 
     /* 4. bodies */

@@ -408,6 +408,16 @@ static void neuron_misplaced(Compiler *cc, AstNode *model, int spikes, AstNode *
     }
 }
 
+/* The end of phase 2: a recorded port's value of the step into its variable (only ports
+ * that are recorded: other models' code is unchanged). */
+static void store_recorded_ports(Sema *S, Inst *in)
+{
+    for (int p = 0; p < in->nports; p++)
+        if (in->ports[p].rec)
+            sema_emit_assign(S->cc, &in->pop->body, in->ports[p].rec,
+                             ir_local(S->cc, in->ports[p].local, IRT_REAL));
+}
+
 /* The fused per-neuron step of a population (phases 2-4 of the step order). */
 void sema_build_body(Sema *S, Inst *in)
 {
@@ -421,6 +431,7 @@ void sema_build_body(Sema *S, Inst *in)
     /* phase 2: receptors (input -> update -> emit), then stimuli */
     receptor_inputs(S, in);
     port_stimuli(S, in);
+    store_recorded_ports(S, in);
 
     /* phase 3: the neuron */
     Mute mu = sema_mute(cc, quiet);

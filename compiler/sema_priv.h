@@ -57,6 +57,8 @@ typedef struct Port {
     const char *name;
     Dim dim;
     int local;                    /* body local accumulating the port this step */
+    IrVar *rec;                   /* `record NAME of P`: the port's value of the step, stored
+                                     for the recording (sema_build_body), or NULL */
 } Port;
 
 typedef struct RInst {
@@ -325,6 +327,8 @@ int sema_resolve_target(Sema *S, AstNode *name_node, const char *name, AstNode *
 void sema_do_population(Sema *S, AstNode *it);
 void sema_do_stimulus(Sema *S, AstNode *it);
 void sema_do_record(Sema *S, AstNode *it);
+/* Every `record ... from A to B` ends within the run of `total` steps (else an error). */
+void sema_check_windows(Sema *S, AstNode **items, int nitems, int64_t total);
 void sema_add_phase(Sema *S, IrPhase ph);
 void sema_do_set(Sema *S, AstNode *it);
 

@@ -6,6 +6,7 @@
  * schedule and kernel plan: Backend.explain), the estimated memory, and the warnings a user
  * should read (the back end's last: Backend.explain_warn).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,16 +39,23 @@ static double explain_records(const IrModel *m)
         size_t n = strlen(rec->file), names = 0;
         int csv = n > 4 && strcmp(rec->file + n - 4, ".csv") == 0;
         for (int v = 0; v < rec->nvars; v++)
-            names += strlen(rec->vars[v]->label);
+            names += strlen(cg_rec_var(rec, v));
         char kind = rec->spikes ? 's' : rec->bin ? 'r' : 'v';
         int64_t cols = rec->spikes ? rec->view.size : rec->bin ? 1 : rec->nidx;
         if (rec->proj) {
-            double syn = est_syn(rec->proj);
+            const IrProj *j = rec->proj;
+            double syn = est_syn(j);
+            if (syn > 0 && rec->syn_sel == 2)
+                syn = fmin(syn, (double)rec->nsample);
+            else if (syn > 0 && rec->syn_sel == 1)
+                syn = syn * (double)(rec->pre_hi - rec->pre_lo) / (double)j->pre.size *
+                      (double)(rec->post_hi - rec->post_lo) / (double)j->post.size;
             cols = syn > 0 ? (int64_t)syn : 0;
         }
         nrt_rec_size s = nrt_rec_size_of(kind, csv, rec->nvars, (double)names, cols,
                                          rec->bin ? rec->bin : rec->every, 0, m->total_steps, m->dt,
-                                         rec->proj != NULL);
+                                         rec->proj != NULL, rec->win_lo, rec->win_hi,
+                                         !rec->spikes && !rec->bin && m->t0_rows);
         printf("recording %s: %s, %.0f rows, %.0f bytes (%.1f MiB, %s)\n", rec->file,
                rec->spikes ? "spikes" : rec->bin ? "rate" : "state", s.rows, s.bytes, s.bytes / 1048576.0,
                rec->proj ? "estimate from the expected synapses" : how[s.how]);

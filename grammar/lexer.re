@@ -253,6 +253,7 @@ int lex_scan(Lexer *lx, Token *t)
             "spacing" { KW(TK_SPACING); }
             "periodic" { KW(TK_PERIODIC); }
             "every" { KW(TK_EVERY); }
+            "from" { KW(TK_FROM); }
             "to" { KW(TK_TO); }
             "of" { KW(TK_OF); }
             "spikes" { KW(TK_SPIKES); }

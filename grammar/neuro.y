@@ -139,9 +139,11 @@ item(A) ::= PROJECTION(K) IDENT(N) ASSIGN target(S) ARROW target(T) LBRACE pclau
 item(A) ::= CONNECT(K) IDENT(N) LPAREN optparams(P) RPAREN ASSIGN rule(R). { A = named(cc, AST_CONNECTDEF, sp(K.loc, R->loc), N); A->list = P; A->a = R; }
 item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; }
 item(A) ::= STIMULUS(K) IDENT(N) ARROW IDENT(P) DOT IDENT(Q) VIA modelref(M) ASSIGN expr(E). { A = named(cc, AST_STIMULUS, sp(K.loc, E->loc), N); A->name2 = P.text; A->str = Q.text; A->loc2 = sp(P.loc, Q.loc); A->a = E; A->b = M; }
-item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->str = S.text; A->loc2 = S.loc; }
-/* record IDENT "of" target "bin" expr "to" STRING: a population rate (sema checks the words) */
-item(A) ::= RECORD(K) recwhat(W) OF target(T) IDENT(B) expr(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->c = E; A->d = named(cc, AST_NAME, B.loc, B); A->str = S.text; A->loc2 = S.loc; }
+item(A) ::= RECORD(K) recwhat(W) OF target(T) optevery(E) optwindow(F) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->b = E; A->c = F; A->str = S.text; A->loc2 = S.loc; }
+item(A) ::= RECORD(K) recwhat(W) OF IDENT(N) LBRACK synsel(Q) RBRACK(R) optevery(E) optwindow(F) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = named(cc, AST_TARGET, sp(N.loc, R.loc), N); A->b = E; A->c = F; A->d = Q; A->str = S.text; A->loc2 = S.loc; }
+/* record IDENT "of" target "bin" expr "to" STRING: a population rate (sema checks the words;
+ * d is the NAME "bin", d->a the bin) */
+item(A) ::= RECORD(K) recwhat(W) OF target(T) IDENT(B) expr(E) TO STRING(S). { A = nd(cc, AST_RECORD, sp(K.loc, S.loc)); A->flag = W->flag; A->list = W->list; A->a = T; A->d = named(cc, AST_NAME, B.loc, B); A->d->a = E; A->str = S.text; A->loc2 = S.loc; }
 item(A) ::= RUN(K) expr(E). { A = nd(cc, AST_RUN, sp(K.loc, E->loc)); A->a = E; }
 item(A) ::= SET(K) IDENT(N) DOT IDENT(M) ASSIGN expr(E). { A = nd(cc, AST_SET, sp(K.loc, E->loc)); A->name = N.text; A->name2 = M.text; A->loc2 = sp(N.loc, M.loc); A->a = E; }
 item(A) ::= SET(K) IDENT(N) LBRACE settings(L) RBRACE(R). { A = nd(cc, AST_SET, sp(K.loc, R.loc)); A->name = N.text; A->loc2 = N.loc; A->list = L; }
@@ -347,6 +349,17 @@ idlist(A) ::= IDENT(N). { A = list1(cc, named(cc, AST_NAME, N.loc, N)); }
 idlist(A) ::= idlist(L) COMMA IDENT(N). { A = L; ast_append(cc, &A, named(cc, AST_NAME, N.loc, N)); }
 optevery(A) ::= . { A = NULL; }
 optevery(A) ::= EVERY expr(E). { A = E; }
+/* synsel ::= "pre" expr ":" expr [ "," "post" expr ":" expr ] | "post" expr ":" expr
+ *          | "sample" NUMBER: an SBLOCK holder, a = the pre range, b = the post range (SBLOCKs
+ *          of a = from, b = to), c = the sample count (a NUM; `sample` is not reserved) */
+synsel(A) ::= synrange(P). { A = nd(cc, AST_SBLOCK, P->loc); if (P->flag) A->b = P; else A->a = P; }
+synsel(A) ::= synrange(P) COMMA synrange(Q). { A = nd(cc, AST_SBLOCK, sp(P->loc, Q->loc)); A->a = P; A->b = Q; A->flag = P->flag || !Q->flag; }
+synsel(A) ::= IDENT(K) NUMBER(X). { A = nd(cc, AST_SBLOCK, sp(K.loc, X.loc)); A->c = nd(cc, AST_NUM, X.loc); A->c->num = X.num; A->c->name2 = X.text; A->name = K.text; A->loc2 = K.loc; }
+synrange(A) ::= PRE(K) expr(X) COLON expr(Y). { A = nd(cc, AST_SBLOCK, sp(K.loc, Y->loc)); A->a = X; A->b = Y; }
+synrange(A) ::= POST(K) expr(X) COLON expr(Y). { A = nd(cc, AST_SBLOCK, sp(K.loc, Y->loc)); A->a = X; A->b = Y; A->flag = 1; }
+/* optwindow ::= [ "from" expr "to" expr ]: an SBLOCK holder, a = from, b = to */
+optwindow(A) ::= . { A = NULL; }
+optwindow(A) ::= FROM(K) expr(X) TO expr(Y). { A = nd(cc, AST_SBLOCK, sp(K.loc, Y->loc)); A->a = X; A->b = Y; }
 
 /* {===================== Expressions ===================== */
 

@@ -57,7 +57,7 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
     for (int k = 0; k < rec->nvars; k++) {
-        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
         sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
     }
     out_begin(o);
@@ -84,6 +84,50 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     sb_free(&nnzb);
 }
 
+/* Open `record w, ... of PROJ[pre a:b, post c:d]` or `[sample k]`: the subset's synapses
+ * (rec<r>_local, rec<r>_n of them, in CSR order) and their (pre, post) file. */
+static void emit_syn_subset_open(Out *o, const IrRecord *rec, int r, const char *file)
+{
+    const char *jc = rec->proj->cname;
+    StrBuf vars = {0}, units = {0}, pn = {0};
+    cg_cstring(rec->proj->name, &pn);
+    for (int k = 0; k < rec->nvars; k++) {
+        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
+        sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+    }
+    out_begin(o);
+    out_line(o, "static const int64_t pre_post[4] = {%lld, %lld, %lld, %lld};", (long long)rec->pre_lo,
+             (long long)rec->pre_hi, (long long)rec->post_lo, (long long)rec->post_hi);
+    out_line(o, "rec%d_local = nrt_syn_select(&ctx, \"%s\", &%s, pre_post, %lld, &rec%d_n);", r, file, jc,
+             (long long)rec->nsample, r);
+    out_line(o, "if (!rec%d_local) return -1;", r);
+    cgc_own("rec%d_local", r);
+    out_line(o, "rec%d_row = nrt_alloc(&ctx, (size_t)rec%d_n * %d * sizeof *rec%d_row, \"recording\");", r, r,
+             rec->nvars, r);
+    out_line(o, "if (!rec%d_row) return -1;", r);
+    cgc_own("rec%d_row", r);
+    out_line(o, "static const char *const vars[] = {%s};", vars.s);
+    out_line(o, "static const char *const units[] = {%s};", units.s);
+    out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)rec%d_n, rec%d_local, %lld);", r,
+             file, pn.s, rec->nvars, r, r, (long long)rec->every);
+    out_line(o, "if (rec%d && nrt_rec_synapses(rec%d, &%s, rec%d_local, rec%d_n) != NRT_OK) return -1;", r, r, jc, r,
+             r);
+    out_close(o);
+    sb_free(&vars);
+    sb_free(&units);
+    sb_free(&pn);
+}
+
+/* A sample of `record w, ... of PROJ[...]`: the subset's synapses into rec<r>_row. */
+static void emit_syn_subset_row(Out *o, const IrRecord *rec, int r)
+{
+    out_open(o, "for (int64_t k = 0; k < rec%d_n; k++)", r);
+    out_line(o, "const int64_t s = rec%d_local[k];", r);
+    for (int v = 0; v < rec->nvars; v++)
+        out_line(o, "rec%d_row[%d * rec%d_n + k] = (double)%s[s];", r, v, r, rec->vars[v]->cname);
+    out_close(o);
+}
+
 /* Contract: c_priv.h. */
 void cgc_records(Out *o, const IrModel *m)
 {
@@ -96,6 +140,8 @@ void cgc_records(Out *o, const IrModel *m)
         if (rec->proj) {
             out_line(o, "static double *rec%d_row; /* per synapse */", r);
             out_line(o, "static int64_t *rec%d_local;", r);
+            if (rec->syn_sel)
+                out_line(o, "static int64_t rec%d_n; /* the subset's synapses */", r);
         } else if (!rec->spikes && !rec->bin) {
             out_line(o, "static double rec%d_row[%d];", r, rec->nvars * rec->nidx);
             StrBuf b = {0};
@@ -118,7 +164,9 @@ void cgc_records(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         StrBuf f = {0};
         cg_cstring(rec->file, &f);
-        if (rec->proj) {
+        if (rec->proj && rec->syn_sel) {
+            emit_syn_subset_open(o, rec, r, f.s);
+        } else if (rec->proj) {
             emit_syn_record_open(o, rec, r, f.s, m->mpi);
         } else if (rec->spikes) {
             out_line(o, "%srec%d = %s(&ctx, \"%s\", \"%s\", %lld);", root, r, cg_spikes_open(rec), f.s,
@@ -128,7 +176,7 @@ void cgc_records(Out *o, const IrModel *m)
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             out_begin(o);
@@ -142,6 +190,7 @@ void cgc_records(Out *o, const IrModel *m)
         }
         out_line(o, "if (%s!rec%d) return -1;", m->mpi ? "root && " : "", r);
         cg_rec_view(o, rec, r);
+        cg_rec_window(o, rec, r);
         sb_free(&f);
     }
     out_line(o, "return 0;");
@@ -226,6 +275,69 @@ static void emit_rate_record(Out *o, const IrRecord *rec, int r, int guard)
     out_close(o);
 }
 
+/* A sample of synapse-state recording r: its synapses' values now, written as `step`'s row. */
+static void emit_syn_sample(Out *o, const IrRecord *rec, int r)
+{
+    const char *jc = rec->proj->cname;
+    if (rec->syn_sel) {
+        emit_syn_subset_row(o, rec, r);
+    } else {
+        out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
+        for (int v = 0; v < rec->nvars; v++)
+            out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+        out_close(o);
+    }
+    out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+}
+
+/* A sample of neuron-state recording r: its neurons' values now, written as `step`'s row. */
+static void emit_neuron_sample(Out *o, const IrRecord *rec, int r)
+{
+    out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
+    out_line(o, "const int64_t n = rec%d_idx[k];", r);
+    for (int v = 0; v < rec->nvars; v++) {
+        const IrVar *var = rec->vars[v];
+        out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
+                 var->per_neuron ? "[n]" : "");
+    }
+    out_close(o);
+    out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+}
+
+static void emit_neuron_sample_mpi(Out *o, const IrRecord *rec, int r);
+static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r);
+
+/* record_initial(): every state recording's first row, t = 0 (written as step -1): the values
+ * after initialisation, before step 0 (docs/language.md §12.6); main calls it unless the run
+ * resumes from a checkpoint, whose step's row the first run wrote. With --mpi every rank
+ * takes part (the rows are merged into rank 0's). */
+static void emit_record_initial(Out *o, const IrModel *m)
+{
+    if (!cg_state_records(m))
+        return;
+    out_line(o, "/* the state recordings' row at t = 0: the values after initialisation */");
+    out_open(o, "static int record_initial(void)");
+    out_line(o, "const int64_t step = -1;");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes || rec->bin)
+            continue;
+        out_begin(o);
+        if (m->mpi && rec->proj)
+            emit_syn_sample_mpi(o, rec, r);
+        else if (m->mpi)
+            emit_neuron_sample_mpi(o, rec, r);
+        else if (rec->proj)
+            emit_syn_sample(o, rec, r);
+        else
+            emit_neuron_sample(o, rec, r);
+        out_close(o);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
 /* Contract: c_priv.h. */
 void cgc_step(Out *o, const IrModel *m)
 {
@@ -236,15 +348,10 @@ void cgc_step(Out *o, const IrModel *m)
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->proj) {
-            const char *jc = rec->proj->cname;
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
             if (rec->proj->plast->event)
-                out_line(o, "catchup_%s(step + 1);", jc);
-            out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
-            for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-            out_close(o);
-            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+                out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
+            emit_syn_sample(o, rec, r);
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "k", 0);
@@ -252,21 +359,49 @@ void cgc_step(Out *o, const IrModel *m)
             emit_rate_record(o, rec, r, 0);
         } else {
             out_open(o, "if (nrt_rec_due(rec%d, step + 1))", r);
-            out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
-            out_line(o, "const int64_t n = rec%d_idx[k];", r);
-            for (int v = 0; v < rec->nvars; v++) {
-                const IrVar *var = rec->vars[v];
-                out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
-                         var->per_neuron ? "[n]" : "");
-            }
-            out_close(o);
-            out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+            emit_neuron_sample(o, rec, r);
             out_close(o);
         }
     }
     emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
+    emit_record_initial(o, m);
+}
+
+/* --mpi: a sample of neuron-state recording r, each rank's neurons merged into rank 0's row. */
+static void emit_neuron_sample_mpi(Out *o, const IrRecord *rec, int r)
+{
+    const char *pc = rec->view.pop->cname;
+    out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
+    out_line(o, "const int64_t n = rec%d_idx[k];", r);
+    out_line(o, "const int own = n >= %s_lo && n < %s_hi;", pc, pc);
+    for (int v = 0; v < rec->nvars; v++) {
+        const IrVar *var = rec->vars[v];
+        out_line(o, "rec%d_row[%d * %d + k] = own ? (double)%s%s : 0.0;", r, v, rec->nidx, var->cname,
+                 var->per_neuron ? "[n]" : "");
+    }
+    out_close(o);
+    out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, %d) != NRT_OK) return -1;", r, rec->nvars * rec->nidx);
+    out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+}
+
+/* --mpi: a sample of synapse-state recording r: this rank's synapses at their columns of the
+ * full layout, merged. */
+static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r)
+{
+    const char *jc = rec->proj->cname;
+    out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
+    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
+    out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
+    for (int v = 0; v < rec->nvars; v++)
+        out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+    out_close(o);
+    out_close(o);
+    out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
+             rec->nvars);
+    out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
 }
 
 /* --mpi: do_step's work split at the spike exchange. local_step runs this rank's neurons,
@@ -290,19 +425,8 @@ void cgc_step_mpi(Out *o, const IrModel *m)
         const IrRecord *rec = &m->recs[r];
         if (rec->proj || rec->spikes || rec->bin)
             continue;
-        const char *pc = rec->view.pop->cname;
         out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
-        out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
-        out_line(o, "const int64_t n = rec%d_idx[k];", r);
-        out_line(o, "const int own = n >= %s_lo && n < %s_hi;", pc, pc);
-        for (int v = 0; v < rec->nvars; v++) {
-            const IrVar *var = rec->vars[v];
-            out_line(o, "rec%d_row[%d * %d + k] = own ? (double)%s%s : 0.0;", r, v, rec->nidx, var->cname,
-                     var->per_neuron ? "[n]" : "");
-        }
-        out_close(o);
-        out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, %d) != NRT_OK) return -1;", r, rec->nvars * rec->nidx);
-        out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+        emit_neuron_sample_mpi(o, rec, r);
         out_close(o);
     }
     out_line(o, "return 0;");
@@ -316,22 +440,11 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     emit_delivery_calls(o, m);
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->proj) {   /* this rank's synapses at their columns of the full layout, merged */
-            const char *jc = rec->proj->cname;
+        if (rec->proj) {
             out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
             if (rec->proj->plast->event)
-                out_line(o, "catchup_%s(step + 1);", jc);
-            out_line(o, "memset(rec%d_row, 0, (size_t)%s_gnnz * %d * sizeof *rec%d_row);", r, jc, rec->nvars, r);
-            out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", jc);
-            out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", jc, jc);
-            out_line(o, "const int64_t g = %s_grp[i] + %s_rk[s];", jc, jc);
-            for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "rec%d_row[%d * %s_gnnz + g] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-            out_close(o);
-            out_close(o);
-            out_line(o, "if (nrt_mpi_row(&ctx, mpi, rec%d_row, (int)(%s_gnnz * %d)) != NRT_OK) return -1;", r, jc,
-                     rec->nvars);
-            out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
+                out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
+            emit_syn_sample_mpi(o, rec, r);
             out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "q", 1);
@@ -342,6 +455,7 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     emit_count_spikes(o, m);
     out_close(o);
     out_blank(o);
+    emit_record_initial(o, m);
 }
 
 /* --mpi: after nrt_init, the ranks, the slices, the checks that need one rank. */
@@ -552,6 +666,8 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
+    if (cg_state_records(m))   /* t = 0; a resumed run's recordings start after its checkpoint */
+        out_line(o, "if (ctx.start_step == 0 && record_initial() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");

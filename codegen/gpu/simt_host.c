@@ -177,6 +177,11 @@ static void emit_host_inst(Out *o, const Simt *S)
         } else {
             out_line(o, "double *i_h_rec%d_rows;", r);
             sb_printf(&names, " rec%d h_rec%d_rows", r, r);
+            if (rec->syn_sel) {   /* a subset of the synapses: their indices, a row of them */
+                out_line(o, "int64_t *i_h_rec%d_sel, i_rec%d_n;", r, r);
+                out_line(o, "double *i_h_rec%d_sub;", r);
+                sb_printf(&names, " h_rec%d_sel rec%d_n h_rec%d_sub", r, r, r);
+            }
         }
     }
     out_line(o, "int32_t *i_h_pcnt;");

@@ -141,6 +141,39 @@ void simt_emit_host_save(Out *o, const IrProj *j)
     out_blank(o);
 }
 
+/* open_records() of `record w, ... of PROJ[pre a:b, post c:d]` or `[sample k]`: the
+ * connectivity read back, the subset's synapses (h_rec<r>_sel, rec<r>_n of them, in CSR
+ * order) and their (pre, post) file; the device records every synapse, drain picks the
+ * subset's columns into h_rec<r>_sub. */
+static void emit_host_subset_open(Out *o, const IrRecord *rec, int r, const char *file)
+{
+    const char *jc = rec->proj->cname;
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = %s_csr.n_pre;", jc);
+    out_line(o, "c.n_post = %s_csr.n_post;", jc);
+    out_line(o, "c.nnz = nnz;");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "c.col = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "static const int64_t pre_post[4] = {%lld, %lld, %lld, %lld};", (long long)rec->pre_lo,
+             (long long)rec->pre_hi, (long long)rec->post_lo, (long long)rec->post_hi);
+    out_line(o, "int64_t *sel = NULL;");
+    out_line(o, "int bad = !c.row_ptr || !c.col");
+    out_line(o, "    || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, c.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t)) != NRT_OK", jc);
+    out_line(o, "    || (nnz && nrt_gpu_read(gpu, %s_csr.col, 0, c.col, (size_t)nnz * sizeof(int32_t)) != NRT_OK)", jc);
+    out_line(o, "    || !(sel = nrt_syn_select(&ctx, \"%s\", &c, pre_post, %lld, &rec%d_n))", file,
+             (long long)rec->nsample, r);
+    out_line(o, "    || !(h_rec%d_sel = nrt_gpu_host_alloc(gpu, (size_t)rec%d_n * sizeof(int64_t), \"recording %s\"))", r, r,
+             file);
+    out_line(o, "    || !(h_rec%d_sub = nrt_gpu_host_alloc(gpu, (size_t)rec%d_n * %d * sizeof(double), \"recording %s\"));", r,
+             r, rec->nvars, file);
+    out_line(o, "if (!bad) memcpy(h_rec%d_sel, sel, (size_t)rec%d_n * sizeof(int64_t));", r, r);
+    out_line(o, "rec%d = bad ? NULL : nrt_rec_state(&ctx, \"%s\", pn, %d, vars, units, (int)rec%d_n, sel, %lld);", r,
+             file, rec->nvars, r, (long long)rec->every);
+    out_line(o, "if (rec%d && nrt_rec_synapses(rec%d, &c, sel, rec%d_n) != NRT_OK) rec%d = NULL;", r, r, r, r);
+    out_line(o, "nrt_free(sel);");
+    out_line(o, "nrt_csr_free(&c);");
+}
+
 /* open_records(): the device and host buffers of every recording, its files opened. */
 static void emit_host_open_records(Out *o, const Simt *S)
 {
@@ -186,7 +219,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             StrBuf vars = {0}, units = {0}, pn = {0};
             cg_cstring(rec->proj->name, &pn);
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             out_begin(o);
@@ -195,15 +228,22 @@ static void emit_host_open_records(Out *o, const Simt *S)
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", f.s);
             out_line(o, "return -1;");
             out_close(o);
-            /* the synapses' indices, copied by nrt_rec_state */
-            out_line(o, "int64_t *local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *local, \"recording\");");
-            out_line(o, "if (!local) return -1;");
-            out_line(o, "for (int64_t s = 0; s < nnz; s++) local[s] = s;");
-            out_line(o, "static const char *const vars[] = {%s};", vars.s);
-            out_line(o, "static const char *const units[] = {%s};", units.s);
-            out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
-                     f.s, pn.s, rec->nvars, (long long)rec->every);
-            out_line(o, "nrt_free(local);");
+            if (rec->syn_sel) {
+                out_line(o, "static const char *const vars[] = {%s};", vars.s);
+                out_line(o, "static const char *const units[] = {%s};", units.s);
+                out_line(o, "static const char pn[] = \"%s\";", pn.s);
+                emit_host_subset_open(o, rec, r, f.s);
+            } else {
+                /* the synapses' indices, copied by nrt_rec_state */
+                out_line(o, "int64_t *local = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *local, \"recording\");");
+                out_line(o, "if (!local) return -1;");
+                out_line(o, "for (int64_t s = 0; s < nnz; s++) local[s] = s;");
+                out_line(o, "static const char *const vars[] = {%s};", vars.s);
+                out_line(o, "static const char *const units[] = {%s};", units.s);
+                out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
+                         f.s, pn.s, rec->nvars, (long long)rec->every);
+                out_line(o, "nrt_free(local);");
+            }
             out_line(o, "if (!rec%d) return -1;", r);
             out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
                      (long long)simt_state_rec_rows(S, rec), rec->nvars);
@@ -217,7 +257,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
         } else {
             StrBuf vars = {0}, units = {0};
             for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", rec->vars[k]->label);
+                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
                 sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
             }
             int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
@@ -237,6 +277,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             sb_free(&units);
         }
         cg_rec_view(o, rec, r);
+        cg_rec_window(o, rec, r);
         sb_free(&f);
     }
     out_line(o, "return 0;");
@@ -313,9 +354,20 @@ static void emit_host_drain(Out *o, const Simt *S)
                      r, (long long)simt_state_rec_rows(S, rec), w, r, w);
             if (m->mpi)   /* every rank's neurons into rank 0's rows */
                 out_line(o, "if (rows > 0 && nrt_mpi_row(&ctx, mpi, h_rec%d_rows, (int)(rows * %s)) != NRT_OK) return -1;", r, w);
-            out_line(o, "for (int64_t q = 0; q < rows%s; q++)", m->mpi ? arena_printf(&S->cc->arena, " && rec%d", r) : "");
-            out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
-                     r, ev, r, w);
+            if (rec->syn_sel) {   /* the subset's columns of each row */
+                out_open(o, "for (int64_t q = 0; q < rows; q++)");
+                out_line(o, "const double *row = h_rec%d_rows + q * %s;", r, w);
+                out_line(o, "for (int v = 0; v < %d; v++)", rec->nvars);
+                out_line(o, "    for (int64_t k = 0; k < rec%d_n; k++) h_rec%d_sub[v * rec%d_n + k] = row[v * %s_csr.nnz + h_rec%d_sel[k]];",
+                         r, r, r, rec->proj->cname, r);
+                out_line(o, "if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_sub) != NRT_OK) return -1;", r,
+                         ev, r);
+                out_close(o);
+            } else {
+                out_line(o, "for (int64_t q = 0; q < rows%s; q++)", m->mpi ? arena_printf(&S->cc->arena, " && rec%d", r) : "");
+                out_line(o, "    if (nrt_rec_state_row(rec%d, (first + q + 1) * %lld - 1, h_rec%d_rows + q * %s) != NRT_OK) return -1;",
+                         r, ev, r, w);
+            }
             out_close(o);
         }
     }
@@ -327,6 +379,64 @@ static void emit_host_drain(Out *o, const Simt *S)
         out_line(o, "for (int v = 0; v < %d && len > 0; v++) ctx.views[v].spikes += h_vcnt[v];", m->nviews);
     out_line(o, "ctx.step = step0 + len;");
     out_line(o, "return finite_failed ? -1 : 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* record_initial(): every state recording's row at t = 0 (step -1), the values after
+ * initialisation read from the device (build_instance calls it after open_records, unless
+ * the run resumes from a checkpoint). Distributed: rank 0 alone writes, from its copies. */
+static void emit_host_record_initial(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    if (!cg_state_records(m))
+        return;
+    out_line(o, "/* the state recordings' row at t = 0: the values after initialisation */");
+    out_open(o, "static int record_initial(void)");
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (rec->spikes || rec->bin)
+            continue;
+        out_open(o, "if (rec%d)", r);
+        if (rec->proj) {
+            const char *n = arena_printf(&S->cc->arena, "%s_csr.nnz", rec->proj->cname);
+            const char *row = rec->syn_sel ? arena_printf(&S->cc->arena, "h_rec%d_sub", r)
+                                           : arena_printf(&S->cc->arena, "h_rec%d_rows", r);
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)(%s ? %s : 1) * sizeof *x%d, \"recording\");",
+                         simt_vtype(var), v, n, n, v);
+                out_line(o, "if (!x%d || (%s && nrt_gpu_read(gpu, %s, 0, x%d, (size_t)%s * sizeof *x%d) != NRT_OK)) { nrt_free(x%d); return -1; }",
+                         v, n, var->cname, v, n, v, v);
+                if (rec->syn_sel)
+                    out_line(o, "for (int64_t k = 0; k < rec%d_n; k++) %s[%d * rec%d_n + k] = (double)x%d[h_rec%d_sel[k]];",
+                             r, row, v, r, v, r);
+                else
+                    out_line(o, "for (int64_t s = 0; s < %s; s++) %s[%d * %s + s] = (double)x%d[s];", n, row, v, n, v);
+                out_line(o, "nrt_free(x%d);", v);
+            }
+            out_line(o, "if (nrt_rec_state_row(rec%d, -1, %s) != NRT_OK) return -1;", r, row);
+        } else {
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                if (!var->per_neuron) {
+                    out_line(o, "for (int k = 0; k < %d; k++) h_rec%d_rows[%d * %d + k] = (double)h_scal[%d];",
+                             rec->nidx, r, v, rec->nidx, simt_scal_var(S, var));
+                    continue;
+                }
+                out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)%lld * sizeof *x%d, \"recording\");", simt_vtype(var), v,
+                         (long long)var->pop->size, v);
+                out_line(o, "if (!x%d || nrt_gpu_read(gpu, %s, 0, x%d, (size_t)%lld * sizeof *x%d) != NRT_OK) { nrt_free(x%d); return -1; }",
+                         v, var->cname, v, (long long)var->pop->size, v, v);
+                out_line(o, "for (int k = 0; k < %d; k++) h_rec%d_rows[%d * %d + k] = (double)x%d[rec%d_local[k] + %lld];",
+                         rec->nidx, r, v, rec->nidx, v, r, (long long)rec->view.offset);
+                out_line(o, "nrt_free(x%d);", v);
+            }
+            out_line(o, "if (nrt_rec_state_row(rec%d, -1, h_rec%d_rows) != NRT_OK) return -1;", r, r);
+        }
+        out_close(o);
+    }
+    out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
 }
@@ -353,6 +463,7 @@ void simt_emit_host_records(Out *o, const Simt *S)
     out_blank(o);
     simt_finite_host(o, S);
     emit_host_drain(o, S);
+    emit_host_record_initial(o, S);
 }
 
 /* The host program's ckpt_save(phase) and ckpt_load(): the items of cg_ckpt_list (the

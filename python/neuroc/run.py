@@ -66,15 +66,23 @@ class State:
 class Weights(State):
     """A synapse-state recording (`record w of PROJ`): a State whose columns are synapses.
     `pre` and `post` (int arrays, one per column, indices within the projection's pre- and
-    postsynaptic populations or views) come from connectivity_<PROJ>.npy, which the
-    simulator writes with --save-connectivity; without that file they are None.
+    postsynaptic populations or views) come from the recording's own (pre, post) file for a
+    subset (`record w of PROJ[pre a:b, post c:d]` or `[sample k]`: the manifest's
+    "synapses_file"), else from connectivity_<PROJ>.npy, which the simulator writes with
+    --save-connectivity; without either they are None.
     `w` is values["w"]-like: the samples x synapses block of the first variable."""
 
-    def __init__(self, rec, t, values, conn):
+    def __init__(self, rec, t, values, conn, pairs=None):
         State.__init__(self, rec, t, values)
         self.projection = self.population
         self.pre = self.post = None
-        if conn is not None:
+        if pairs is not None:
+            if len(pairs) != len(self.neurons):
+                raise OutputError("%s: %d synapses recorded, %s names %d"
+                                  % (self.file, len(self.neurons), rec.get("synapses_file"), len(pairs)))
+            self.pre = np.asarray(pairs["pre"], dtype=np.int64)
+            self.post = np.asarray(pairs["post"], dtype=np.int64)
+        elif conn is not None:
             if len(self.neurons) and self.neurons.max() >= len(conn):
                 raise OutputError("%s: synapse %d recorded, the connectivity file has %d"
                                   % (self.file, self.neurons.max(), len(conn)))
@@ -254,8 +262,13 @@ class Run:
         rec = self._find("state", name, "recorded")
         t, vals = self._state(rec)
         if rec.get("population") not in self.populations:
-            return Weights(rec, t, vals, self._conn_or_none(rec.get("population")))
+            return Weights(rec, t, vals, self._conn_or_none(rec.get("population")), self._pairs(rec))
         return State(rec, t, vals)
+
+    def _pairs(self, rec):
+        """The (pre, post) records of a subset's synapses, or None (every synapse)."""
+        f = rec.get("synapses_file")
+        return files.load_npy(self.path(f), ("pre", "post")) if f else None
 
     def _conn_or_none(self, proj):
         p = self.path("connectivity_%s.npy" % proj)
@@ -269,7 +282,7 @@ class Run:
             raise OutputError("%s: %s records neurons of population %r, not synapses"
                               % (self.path("manifest.json"), rec["file"], rec["population"]))
         t, vals = self._state(rec)
-        return Weights(rec, t, vals, self._conn_or_none(rec["population"]))
+        return Weights(rec, t, vals, self._conn_or_none(rec["population"]), self._pairs(rec))
 
     def connectivity(self, proj):
         """The synapses of projection PROJ as saved by --save-connectivity: a record array

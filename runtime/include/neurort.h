@@ -348,9 +348,10 @@ void nrt_mem_add(nrt_ctx *ctx, const char *what, double count, double bytes);
 /* The recording plan, with the memory plan: recording `file` of kind 's' (spikes of nidx
  * neurons), 'v' (nvars variables, their names names_len characters together, of nidx
  * neurons or synapses, `estimated`: nidx is an estimate, every `every` steps) or 'r' (a rate,
- * bin `every` steps) will hold nrt_rec_size_of's bytes (nrt_recsize.h) after this run. */
+ * bin `every` steps) will hold nrt_rec_size_of's bytes (nrt_recsize.h) after this run; a
+ * window keeps steps [lo, hi) (hi 0: none), t0: a state recording's row at t = 0. */
 void nrt_rec_plan(nrt_ctx *ctx, const char *file, char kind, int nvars, double names_len, int64_t nidx,
-                  int64_t every, int estimated);
+                  int64_t every, int estimated, int64_t lo, int64_t hi, int t0);
 /* With --dry-run, print the plan to stdout (an item per line and the total, then the
  * recordings' sizes and the output folder's free space) and return NRT_EHELP (exit 0).
  * Else, when the state and rate recordings need more than the output folder's free space
@@ -392,8 +393,25 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
 /* `vals` holds nvars * nidx values, variable-major. Time of the row is (step + 1) * dt.
  * Every call writes one row: the caller decides when a sample is due (see nrt_rec_due). */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals);
-/* 1 when `step` is a sampling step of the state recording r (step % every == 0), else 0. */
+/* 1 when `step` is a sampling step of the state recording r (step % every == 0, and
+ * lo < step <= hi when it has a window), else 0. */
 int nrt_rec_due(const nrt_rec *r, int64_t step);
+/* `record ... from A to B`: only the spikes and samples of the steps s with lo <= s < hi
+ * (times (lo*dt, hi*dt]) are written (the others are dropped by nrt_rec_spike and
+ * nrt_rec_state_row); manifest.json gives "window_steps": [lo, hi]. NULL r: nothing. */
+void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi);
+/* A subset of c's synapses for recording `file`: pre_post = {pre_lo, pre_hi, post_lo,
+ * post_hi} (the synapses of rows [pre_lo, pre_hi) whose post index is in [post_lo,
+ * post_hi), in CSR order), or, with nsample > 0, min(nsample, nnz) synapses evenly spaced
+ * in CSR order (synapse m * nnz / k for m < k). Returns their indices (nrt_free them), *n
+ * their count; NULL with errmsg when the subset is empty or on out of memory. */
+int64_t *nrt_syn_select(nrt_ctx *ctx, const char *file, const nrt_csr *c, const int64_t *pre_post,
+                        int64_t nsample, int64_t *n);
+/* The recording r of the synapses sel[0..n) of c (opened with nrt_rec_state): their (pre,
+ * post) indices go to <out_dir>/<stem>_synapses.npy (dtype [('pre','<i4'),('post','<i4')],
+ * <stem> the file name without its extension), which manifest.json names as the
+ * recording's "synapses_file". NULL r: nothing (a rank that writes no file). */
+nrt_status nrt_rec_synapses(nrt_rec *r, const nrt_csr *c, const int64_t *sel, int64_t n);
 
 /* The population rate of a target (`record rate of T bin B`): the spikes of the `size`
  * neurons [offset, offset + size) of population `pop` (named `target` in the model) per bin

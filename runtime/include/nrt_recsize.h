@@ -57,26 +57,34 @@ static inline double nrt_csv_time_chars(int64_t total, double dt)
 /* The size of a recording's file after steps [first, total) of dt ms. kind 's': spikes of
  * nidx neurons; 'v': nvars variables (their names together names_len characters) of nidx
  * neurons or synapses (`estimated`: nidx is an estimate) every `every` steps; 'r': a rate
- * with a bin of `every` steps. csv: the .csv layout, else .npy. */
+ * with a bin of `every` steps. csv: the .csv layout, else .npy. A window (`from A to B`)
+ * keeps the steps [lo, hi) (hi 0: no window); t0: a state recording starts with the row at
+ * t = 0, written by a run from step 0 whose window starts at 0. */
 static inline nrt_rec_size nrt_rec_size_of(char kind, int csv, int nvars, double names_len, int64_t nidx,
                                            int64_t every, int64_t first, int64_t total, double dt,
-                                           int estimated)
+                                           int estimated, int64_t lo, int64_t hi, int t0)
 {
     nrt_rec_size s = {0, 0, NRT_SIZE_EXACT};
     const double tw = nrt_csv_time_chars(total, dt);
+    const int64_t a = first > lo ? first : lo;
+    int64_t b = hi > 0 && hi < total ? hi : total;
+    if (b < a)
+        b = a;
     if (kind == 's') {
         s.how = NRT_SIZE_ESTIMATE;
-        s.rows = floor((double)nidx * NRT_ASSUMED_HZ * (double)(total - first) * dt / 1000.0);
+        s.rows = floor((double)nidx * NRT_ASSUMED_HZ * (double)(b - a) * dt / 1000.0);
         s.bytes = csv ? 7 + s.rows * (tw + 2 + nrt_digits(nidx > 1 ? nidx - 1 : 0))
                       : nrt_npy_header_bytes(28) + 12 * s.rows;
         return s;
     }
-    s.rows = (double)(total / every - first / every);
+    s.rows = (double)(b / every - a / every);
     if (kind == 'r') {
         s.how = csv ? NRT_SIZE_AT_MOST : NRT_SIZE_EXACT;
         s.bytes = csv ? 13 + s.rows * (tw + 18) : nrt_npy_header_bytes(31) + 16 * s.rows;
         return s;
     }
+    if (t0 && first == 0 && lo == 0)
+        s.rows += 1;
     const double vals = (double)nvars * (double)nidx;
     if (csv) {
         s.how = NRT_SIZE_AT_MOST;

@@ -37,6 +37,10 @@ void nrt_fault_build(nrt_ctx *ctx);
 /* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
  * finite), as manifest.json writes them (rt_record.c). */
 void nrt_json_str(FILE *f, const char *s);
+/* The (pre, post) indices of the synapses sel[0..n) of c to `path`, a .npy of dtype
+ * [('pre','<i4'),('post','<i4')] (rt_recsyn.c); NRT_EIO with errmsg, and no file, on failure. */
+nrt_status nrt_syn_pairs_write(nrt_ctx *ctx, const char *path, const nrt_csr *c, const int64_t *sel,
+                               int64_t n);
 void nrt_json_num(FILE *f, double x);
 /* Close f, written as `tmp`, and rename it to `path`, so that `path` is either the old file or
  * the whole new one; on any failure remove tmp and return NRT_EIO with errmsg naming the file

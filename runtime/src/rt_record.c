@@ -37,6 +37,8 @@ struct nrt_rec {
     char **vars, **units;
     int64_t *idx;
     int64_t every;
+    int64_t win_lo, win_hi;       /* nrt_rec_window: the steps written; win_hi 0: all */
+    char *synfile;                /* nrt_rec_synapses: the (pre, post) file's name, or NULL */
     int fd;
     unsigned char *buf;
     size_t buf_len, buf_cap;
@@ -91,6 +93,7 @@ static void rec_free(nrt_rec *r)
     free(r->descr);
     free(r->path);
     free(r->file);
+    free(r->synfile);
     free(r->pop);
     free(r->target);
     free(r);
@@ -459,6 +462,8 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
         return NRT_EINVAL;
     if (r->err)
         return fail(r, r->err);
+    if (r->win_hi && (step < r->win_lo || step >= r->win_hi))
+        return NRT_OK;
     if (index < 0 || (r->pop_size > 0 && index >= r->pop_size)) {
         nrt_seterr(r->ctx, "recording '%s': neuron index %ld outside population '%s' of %lld",
                    r->path, (long)index, r->pop, (long long)r->pop_size);
@@ -597,7 +602,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
     return r;
 }
 
-/* Contract: appends one row (t = (step + 1) * dt, then vals: nvars * nidx doubles,
+/* Contract: appends one row (t = (step + 1) * dt, so t = 0 for step -1, then vals: nvars * nidx doubles,
  * variable-major) to the state recording r; flushes when the buffer is full. NRT_EINVAL
  * for NULL arguments or a spike recording; NRT_EIO with errmsg on a write failure. */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
@@ -612,6 +617,8 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     }
     if (r->err)
         return fail(r, r->err);
+    if (r->win_hi && (step < r->win_lo || step >= r->win_hi) && !(step == -1 && r->win_lo == 0))
+        return NRT_OK;   /* outside the window; the row at t = 0 (step -1) is in one from 0 */
     nv = (size_t)r->nvars * (size_t)r->nidx;
     if (r->fmt == FMT_NPY) {
         unsigned char *p = r->buf + r->buf_len;
@@ -716,10 +723,39 @@ nrt_status nrt_rec_rate_add(nrt_rec *r, int64_t step, int64_t count)
     return NRT_OK;
 }
 
-/* Contract: 1 if step is a sampling step of r (step % every == 0), else 0 (also for NULL). */
+/* Contract: 1 if step is a sampling step of r (step % every == 0, within its window), else
+ * 0 (also for NULL). */
 int nrt_rec_due(const nrt_rec *r, int64_t step)
 {
-    return r && step >= 0 && step % r->every == 0;
+    return r && step >= 0 && step % r->every == 0 && (!r->win_hi || (step > r->win_lo && step <= r->win_hi));
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_rec_synapses(nrt_rec *r, const nrt_csr *c, const int64_t *sel, int64_t n)
+{
+    char name[4200], path[8400];
+    const char *dot;
+    if (!r)
+        return NRT_OK;
+    dot = strrchr(r->file, '.');
+    snprintf(name, sizeof name, "%.*s_synapses.npy", (int)(dot ? dot - r->file : (long)strlen(r->file)), r->file);
+    if (r->ctx->out_dir)
+        snprintf(path, sizeof path, "%s/%s", r->ctx->out_dir, name);
+    else
+        snprintf(path, sizeof path, "%s", name);
+    r->synfile = dup_str(r->ctx, name, "a recording's synapse file name");
+    if (!r->synfile)
+        return NRT_ENOMEM;
+    return nrt_syn_pairs_write(r->ctx, path, c, sel, n);
+}
+
+/* Contract: see neurort.h. */
+void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi)
+{
+    if (r && lo >= 0 && hi > lo) {
+        r->win_lo = lo;
+        r->win_hi = hi;
+    }
 }
 
 /* ----- manifest.json ----- */
@@ -846,7 +882,14 @@ static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
         for (i = 0; i < r->nidx; i++)
             fprintf(f, "%s%lld", i ? ", " : "", (long long)r->idx[i]);
         fputs("],\n", f);
+        if (r->synfile) {
+            fputs("     \"synapses_file\": ", f);
+            json_str(f, r->synfile);
+            fputs(",\n", f);
+        }
     }
+    if (r->win_hi)
+        fprintf(f, "     \"window_steps\": [%lld, %lld],\n", (long long)r->win_lo, (long long)r->win_hi);
     fprintf(f, "     \"every_steps\": %lld, \"dt_ms\": ", (long long)r->every);
     json_num(f, dt);
     fprintf(f, ", \"rows\": %lld, \"shape\": [%lld]}", (long long)r->rows_disk,

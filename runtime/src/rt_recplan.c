@@ -29,12 +29,12 @@ static void fmt_size(char *buf, size_t n, double b)
 
 /* Contract: see neurort.h. */
 void nrt_rec_plan(nrt_ctx *ctx, const char *file, char kind, int nvars, double names_len, int64_t nidx,
-                  int64_t every, int estimated)
+                  int64_t every, int estimated, int64_t lo, int64_t hi, int t0)
 {
     size_t n = strlen(file);
     int csv = n > 4 && strcmp(file + n - 4, ".csv") == 0;
     nrt_rec_size s = nrt_rec_size_of(kind, csv, nvars, names_len, nidx, every, ctx->start_step,
-                                     ctx->total_steps, ctx->dt, estimated);
+                                     ctx->total_steps, ctx->dt, estimated, lo, hi, t0);
     if (ctx->nrplan < NRT_MAX_POPS)
         ctx->rplan[ctx->nrplan] = (struct nrt_rplan_item){file, kind, s.rows, s.bytes, s.how};
     ctx->nrplan++;

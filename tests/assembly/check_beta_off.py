@@ -15,6 +15,10 @@ def main():
     out = sys.argv[1]
     spk = np.load(os.path.join(out, "A.npy"))
     rec = np.load(os.path.join(out, "w.npy"))
+    if rec["t"][0] != 0:
+        print("check_beta_off: FAIL: no row at t = 0 (the initial weights)")
+        return 1
+    rec = rec[1:]                                              # the samples at the ends of steps
     w = rec["w"][0].astype(np.float32).reshape(NPRE, NPOST)   # after step 0: no growth yet
     steps = len(rec)
     for s in range(1, steps):

@@ -77,6 +77,9 @@ def main():
         failed += not ok
 
     csp, rows = spikes(os.path.join(out, "C.csv")), read_csv(os.path.join(out, "c.csv"))
+    check(len(rows) == STEPS + 1 and rows[0] == [0.0, 0.0, 0.0, 0.0], "the row at t = 0: n_ref = 0 (initial)",
+          "got %s" % rows[:1])
+    rows = rows[1:]
     check(len(rows) == STEPS, "%d samples of n_ref" % STEPS, "got %d" % len(rows))
     for i, r in enumerate((5, 15, 25)):
         want_spk, want = replay_counter(r)
@@ -86,6 +89,8 @@ def main():
         check(not bad, "Counter[%d]: n_ref counts R = %d refractory steps per spike, in every step (%d at the end)"
               % (i, r, want[-1]), "first difference in step %s" % (bad[:1]))
     bsp, rows = spikes(os.path.join(out, "B.csv")), read_csv(os.path.join(out, "b.csv"))
+    check(rows[:1] == [[0.0, 19.0]], "BrunelLIF: the row at t = 0, V = 19 mV (initial)", "got %s" % rows[:1])
+    rows = rows[1:]
     want_spk, want = replay_brunel()
     check(bsp.get(0, []) == want_spk and len(want_spk) >= 2, "BrunelLIF: spikes in steps %s" % want_spk,
           "got %s" % bsp.get(0))

@@ -278,9 +278,17 @@ def load_spikes(path):
 
 
 class State(object):
-    """State recording: t (list of ms) and data[var][neuron] -> list of values."""
+    """State recording: t (list of ms) and data[var][neuron] -> list of values, the samples
+    taken at the ends of steps (t > 0). A recording's first row, at t = 0 (the values after
+    initialisation, docs/language.md 12.6), is split off into initial[var][neuron] (None for
+    a file without it: a window that starts later, or synthetic output)."""
 
     def __init__(self, t, data, variables, neurons):
+        self.initial = None
+        if t and t[0] == 0.0:
+            self.initial = dict((v, dict((n, col[0]) for n, col in d.items())) for v, d in data.items())
+            t = t[1:]
+            data = dict((v, dict((n, col[1:]) for n, col in d.items())) for v, d in data.items())
         self.t = t
         self.data = data
         self.variables = variables

@@ -68,11 +68,12 @@ def outputs(d, full):
         assert rows == r["rows"] == r["shape"][0], (r, rows)
         assert rows == 0 or t.max() <= done * dt * (1 + 1e-12), (r["file"], t.max(), done)
         assert np.all(np.diff(t) >= 0), r["file"]
-        if r["kind"] == "state":
-            want = done // r["every_steps"]
+        if r["kind"] == "state":   # the row at t = 0 (not in a resumed run), then every every_steps
+            t0 = 0 if m.get("first_step") else 1
+            want = done // r["every_steps"] + t0
             assert rows <= want and (not full or rows == want), (r["file"], rows, want)
             if rows:
-                k = np.arange(1, rows + 1) * r["every_steps"]
+                k = np.arange(1 - t0, rows + 1 - t0) * r["every_steps"]
                 assert np.allclose(t, k * dt, rtol=1e-9, atol=1e-6 * dt), r["file"]
     print("ok  %s: %d of %d steps, %d recordings valid" % (d, done, m["total_steps"],
                                                           len(m["recordings"])))
@@ -94,7 +95,9 @@ def finite(d, prec, k):
     assert m["error"] == want, (m["error"], want)
     assert m["completed_steps"] == s + 1 and m["interrupted"] is True, m
     a = npy_rows(os.path.join(d, "xy.npy"))
-    assert len(a) == s + 1, len(a)
+    assert len(a) == s + 2 and a["t"][0] == 0, len(a)
+    assert np.array_equal(a["x"][0], [1.0, 4.0]) and np.array_equal(a["y"][0], [0.0, 0.0]), a[0]   # t = 0
+    a = a[1:]
     steps = np.arange(s + 1)
     with np.errstate(over="ignore"):
         for col, x0 in ((0, 1.0), (1, 4.0)):
@@ -126,7 +129,9 @@ def range_(d, k):
     assert m["error"] == want, (m["error"], want)
     assert m["completed_steps"] == s + 1 and m["interrupted"] is True, m
     a = npy_rows(os.path.join(d, "vw.npy"))
-    assert len(a) == s + 1, len(a)
+    assert len(a) == s + 2 and a["t"][0] == 0, len(a)
+    assert np.array_equal(a["V"][0], [1.0, 4.0]) and np.array_equal(a["W"][0], [0.0, 0.0]), a[0]   # t = 0
+    a = a[1:]
     for col, x0 in ((0, 1.0), (1, 4.0)):
         v = np.array([x0 * 2.0 ** (q + 1) for q in range(s + 1)])
         assert np.array_equal(a["V"][:, col], v), col

@@ -188,10 +188,10 @@ static void test_words_and_ops(void)
         {"projection", TK_PROJECTION}, {"stimulus", TK_STIMULUS}, {"via", TK_VIA}, {"record", TK_RECORD},
         {"run", TK_RUN}, {"set", TK_SET}, {"runtime", TK_RUNTIME}, {"connect", TK_CONNECT}, {"within", TK_WITHIN},
         {"where", TK_WHERE}, {"grid", TK_GRID}, {"spacing", TK_SPACING}, {"periodic", TK_PERIODIC},
-        {"every", TK_EVERY}, {"to", TK_TO}, {"of", TK_OF}, {"spikes", TK_SPIKES}, {"in", TK_IN},
+        {"every", TK_EVERY}, {"from", TK_FROM}, {"to", TK_TO}, {"of", TK_OF}, {"spikes", TK_SPIKES}, {"in", TK_IN},
         {"true", TK_TRUE}, {"false", TK_FALSE},
     };
-    CHECK_INT(sizeof kw / sizeof kw[0], 55); /* docs/language.md §2.2 */
+    CHECK_INT(sizeof kw / sizeof kw[0], 56); /* docs/language.md §2.2 */
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++) {
         CHECK(codes_are(kw[i].s, (const int[]){kw[i].code, 0}));
         char buf[32];

@@ -30,7 +30,7 @@ static const char *const snippets[] = {
     "pre", "post", "dynamics", "using", "spike", "when", "refractory", "on", "update", "emit",
     "unless", "let", "if", "else", "return", "int", "bool", "weight", "string", "clamp", "step", "sim",
     "population", "projection", "stimulus", "via", "record", "run", "set", "runtime", "connect", "within",
-    "where", "grid", "spacing", "periodic", "every", "to", "of", "spikes", "in", "true",
+    "where", "grid", "spacing", "periodic", "every", "from", "to", "of", "spikes", "in", "true",
     "false", "import", "const", "{", "}", "(", ")", "[", "]", ",", ".", ":", ";", "'", "=",
     "+=", "-=", "*=", "/=", "->", "&", "?", "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+",
     "-", "*", "/", "%", "^", "!", "\n", "\n", "\n", " ", "\t", "#", "\"", "\"s\"", "\\",

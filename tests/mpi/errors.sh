@@ -2,7 +2,7 @@
 # tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end refuses
 # plastic projections, top-k and the one-GPU schedules at compile time; a distributed GPU
 # simulator refuses NEUROC_GPU_MODE=block and --checkpoint; --save-connectivity needs one rank (status 2 with two, the message once)
-# and works with one; --checkpoint and --instances are refused.
+# and works with one; --checkpoint and --instances are refused; so is a recorded subset of synapses.
 #   errors.sh NEUROC PLASTIC_MODEL WORKDIR TOPK_MODEL EXACT_MODEL
 set -eu
 neuroc=$1 model=$2 work=$3 topk=$4 exact=$5
@@ -28,6 +28,9 @@ if ! "$neuroc" --mpi "$model" -o plain 2>err.txt; then
     if grep -q "built without MPI" err.txt; then echo "skipped: neuroc was built without MPI"; exit 77; fi
     exit 1
 fi
+# a subset of a projection's synapses is recorded by one process only (tests/e2e's records_syn)
+st=0; "$neuroc" --mpi "$(dirname "$model")/../../e2e/models/records_syn.neuro" -o x 2>err.txt || st=$?
+expect 1 "records_syn.neuro:39:16: error: a subset of synapses cannot be recorded with --mpi yet; record them all ('record w of SP')" err.txt
 st=0; mpirun -np 2 ./plain --quiet --save-connectivity --out o3 2>err.txt || st=$?
 expect 2 "error: --save-connectivity needs one rank (mpirun -np 1)" err.txt
 [ ! -e o3/connectivity_plastic.npy ] || { echo "FAIL: o3/connectivity_plastic.npy written"; exit 1; }

@@ -64,6 +64,9 @@ def main():
     pre, post = steps(out, "A.csv"), steps(out, "B.csv")
     ev = np.load(out + "/evd.npy")
     ck = np.load(out + "/clk.npy")
+    chk.check(ev["t"][0] == 0 and ck["t"][0] == 0 and np.all(ev["e"][0] == 0) and np.array_equal(ev["w"][0], ck["w"][0]),
+              "the rows at t = 0: the initial states (t = 0, e = 0, w as initialised)", "t = %g" % ev["t"][0])
+    ev, ck = ev[1:], ck[1:]                     # the samples at the ends of steps
     ends = [int(round(t / DT)) for t in ev["t"]]
     chk.check(len(ends) == 12 and ev["w"].shape[1] == N * N, "12 samples of %d synapses" % (N * N),
               "got %s" % (ev["w"].shape,))

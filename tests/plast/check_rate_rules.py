@@ -53,7 +53,7 @@ def main():
     a = np.load(out + "/w_rate_hebb.npy")
     want = 0.25 + 0.004 * 0.7 * 1.5 * a["t"]
     err = np.abs(a["w"][:, 0] - want).max()
-    chk.check(err < 1e-9 and len(want) == 10000, "rate_hebb: w = w0 + eta x y t at every sample",
+    chk.check(err < 1e-9 and len(want) == 10001 and a["t"][0] == 0, "rate_hebb: w = w0 + eta x y t at every sample (and t = 0)",
               "max |error| %.3g over %d samples, final w %.4f" % (err, len(want), a["w"][-1, 0]))
     return chk.status()
 

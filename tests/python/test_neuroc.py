@@ -129,8 +129,8 @@ class RunFolder(unittest.TestCase):
         self.assertEqual((s.variables, list(s.neurons)), (["V", "U"], [0, 5, 9]))
         self.assertEqual((s.units["V"], s.units["U"], s.units["t"]), ("mV", "mV", "ms"))
         self.assertEqual(s.values.shape, (rec["rows"], 6))
-        self.assertEqual(rec["rows"], 400)
-        want_t = (np.arange(rec["rows"]) + 1) * rec["every_steps"] * rec["dt_ms"]
+        self.assertEqual(rec["rows"], 401)                           # t = 0, then 400 samples
+        want_t = np.arange(rec["rows"]) * rec["every_steps"] * rec["dt_ms"]
         self.assertTrue(np.allclose(s.t, want_t, rtol=0, atol=1e-9))
         self.assertTrue(np.array_equal(s["V"], raw["V"]) and np.array_equal(s["U"], raw["U"]))
         self.assertTrue(np.array_equal(s.values[:, 3:], raw["U"]))   # variables outer
@@ -138,9 +138,9 @@ class RunFolder(unittest.TestCase):
     def test_state_csv(self):
         s = self.r.state("VU_Q.csv")
         raw, rec = csv_rows(os.path.join(self.out, "VU_Q.csv")), self.rec("VU_Q.csv")
-        self.assertEqual((s.values.shape, list(s.neurons)), ((1000, 4), [1, 2]))
+        self.assertEqual((s.values.shape, list(s.neurons)), ((1001, 4), [1, 2]))
         self.assertEqual(rec["every_steps"], 2)
-        self.assertTrue(np.allclose(s.t, (np.arange(1000) + 1) * 2 * 0.1, rtol=0, atol=1e-9))
+        self.assertTrue(np.allclose(s.t, np.arange(1001) * 2 * 0.1, rtol=0, atol=1e-9))
         self.assertTrue(np.array_equal(s.values, raw[:, 1:]))
         self.assertTrue(np.array_equal(s["U"], raw[:, 3:5]))
 
@@ -190,11 +190,12 @@ class Weights(unittest.TestCase):
             self.assertIsInstance(w, neuroc.Weights)
             self.assertEqual((w.projection, w.variables, w.units["w"]), (proj, ["w"], "1"))
             self.assertTrue(np.array_equal(w.w, raw["w"]))
-            self.assertEqual(w.w.shape, (1, len(conn)))
-            self.assertTrue(np.allclose(w.t, [100.0], rtol=0, atol=1e-9))
+            self.assertEqual(w.w.shape, (2, len(conn)))                 # t = 0 and the end
+            self.assertTrue(np.allclose(w.t, [0.0, 100.0], rtol=0, atol=1e-9))
+            self.assertTrue(np.array_equal(w.w[0], conn["w"]) or proj != "pair")   # w as built
             self.assertTrue(np.array_equal(w.pre, conn["pre"]) and np.array_equal(w.post, conn["post"]))
             self.assertTrue(np.array_equal(w.pre, np.arange(len(conn))))   # one_to_one
-        self.assertFalse(np.all(run.weights("pair").w == 0.5))             # they learned
+        self.assertFalse(np.all(run.weights("pair").w[1] == 0.5))          # they learned
         self.assertIsInstance(run.state("w_mult.npy"), neuroc.Weights)
         with self.assertRaises(neuroc.OutputError) as e:
             run.weights("A")                                               # a population
@@ -203,6 +204,45 @@ class Weights(unittest.TestCase):
         w = bare.weights("pair")
         self.assertIsNone(w.pre)
         self.assertTrue(np.array_equal(w.w, run.weights("pair").w))
+
+
+class Records(unittest.TestCase):
+    """Receptor states, windows and subsets of synapses (tests/e2e's records models)."""
+
+    def test_receptor_states_and_windows(self):
+        run = sim(os.path.join(ROOT, "tests", "e2e", "models", "records.neuro")).run(os.path.join(WORK, "records"))
+        g = run.state("g_g.csv")                      # ExpCond of projection g onto dst[1:3]
+        self.assertNotIsInstance(g, neuroc.Weights)
+        self.assertEqual((g.population, g.variables, g.units["g"], g["g"].shape), ("dst", ["g"], "nS", (201, 2)))
+        v0 = run.state("v.npy")                       # the row at t = 0: V = 1 mV (1 + i) as initialised
+        self.assertTrue(v0.t[0] == 0 and np.array_equal(v0["V"][0], [1.0, 2.0, 3.0]))
+        a, b = run.state("a_I.npy"), run.state("b_I.npy")
+        self.assertTrue(np.array_equal(a["I"], b["I"]) and a["I"].max() > 10)   # b merged into a
+        v, w = run.state("v.npy"), run.state("v_win.npy")   # from 7.5 ms to 9 ms: steps 75..89
+        self.assertTrue(np.array_equal(w.t, v.t[76:91]) and np.array_equal(w.values, v.values[76:91]))
+        self.assertEqual(run.recordings()[[r["file"] for r in run.recordings()].index("v_win.npy")]["window_steps"],
+                         [75, 90])
+        s = run.spikes("src_win.csv")
+        self.assertTrue(np.allclose(s.t, [8.0]) and np.array_equal(s.i, [1]))
+
+    def test_synapse_subsets(self):
+        out = os.path.join(WORK, "records_syn")
+        run = sim(os.path.join(ROOT, "tests", "e2e", "models", "records_syn.neuro")).run(out, save_connectivity=True)
+        full, conn = run.state("w_SP.npy"), run.connectivity("SP")
+        for f, ok in (("w_SP_box.npy", lambda p, q: (10 <= p) & (p < 30) & (5 <= q) & (q < 12)),
+                      ("w_SP_col.csv", lambda p, q: q == 3),
+                      ("w_SP_sample.npy", None)):
+            w = run.state(f)
+            self.assertIsInstance(w, neuroc.Weights)
+            cols = w.neurons
+            want = np.nonzero(ok(conn["pre"], conn["post"]))[0] if ok else np.arange(25) * len(conn) // 25
+            self.assertTrue(np.array_equal(cols, want), f)
+            self.assertTrue(np.array_equal(w.pre, conn["pre"][cols]) and np.array_equal(w.post, conn["post"][cols]), f)
+            self.assertTrue(np.allclose(w.w, full.w[:, cols], rtol=1e-8, atol=0), f)
+        bare = sim(os.path.join(ROOT, "tests", "e2e", "models", "records_syn.neuro")).run(os.path.join(WORK, "records_syn_bare"))
+        w = bare.weights("w_SE_sample.npy")                 # (pre, post) without --save-connectivity
+        self.assertEqual((w.variables, len(w.pre)), (["e", "w"], 7))
+        self.assertIsNone(bare.state("w_SE.npy").pre)
 
 
 class Batches(unittest.TestCase):
@@ -221,7 +261,7 @@ class Batches(unittest.TestCase):
             self.assertEqual(run.parameters["P.tau_m"], r["P.tau_m"])
             self.assertEqual(r["spikes"], run.populations["P"].spikes)
             self.assertEqual(len(run.spikes("P").t), r["spikes"])
-            self.assertEqual(run.state("v.npy").values.shape, (300, 1))
+            self.assertEqual(run.state("v.npy").values.shape, (301, 1))
         self.assertGreater(tab[0]["spikes"], tab[2]["spikes"])            # slower tau, fewer
         for r, rates in zip(tab, b.rates()):   # per instance, every population's rate
             run = b.instance(r["index"])

@@ -56,7 +56,7 @@ r = neuroc.load(sys.argv[2])
 t, i = r.spikes("P")
 raw = np.load(sys.argv[2] + "/P.npy")
 assert np.array_equal(t, raw["t"]) and np.array_equal(i, raw["i"])
-assert r.state("VU.npy").values.shape == (400, 6)
+assert r.state("VU.npy").values.shape == (401, 6)   # the row at t = 0, then 400 samples
 print("ok    a fresh interpreter imports", neuroc.__file__, "and loads", len(t), "spikes of P")
 """
     # the installed copy first; the rest of the path stays (NumPy may come from there)

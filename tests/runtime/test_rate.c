@@ -81,7 +81,7 @@ static void test_rows(nrt_ctx *ctx)
 static void check_rows(void)
 {
     const char *p = path_in("all.npy");
-    nrt_rec_size z = nrt_rec_size_of('r', 0, 0, 0, 1, 1, 0, 200000, 0.1, 0);
+    nrt_rec_size z = nrt_rec_size_of('r', 0, 0, 0, 1, 1, 0, 200000, 0.1, 0, 0, 0, 0);
     long hdr = (long)nrt_npy_header_bytes(31);
     CHECKF(file_size(p) == (long)z.bytes, "all.npy: %ld bytes, nrt_rec_size_of %.0f", file_size(p), z.bytes);
     CHECK(z.how == NRT_SIZE_EXACT && z.rows == 200000);
@@ -130,10 +130,16 @@ static void check_state_sizes(void)
     struct { const char *file; int nv; double names; int64_t ni, every; } c[] = {
         {"s1.npy", 1, 1, 1, 1}, {"s2.npy", 3, 18, 7, 3}, {"s3.npy", 2, 17, 3000, 50}, {"s4.npy", 3, 18, 120, 1000}};
     for (int k = 0; k < 4; k++) {
-        nrt_rec_size z = nrt_rec_size_of('v', 0, c[k].nv, c[k].names, c[k].ni, c[k].every, 0, 2000, 0.1, 0);
+        nrt_rec_size z = nrt_rec_size_of('v', 0, c[k].nv, c[k].names, c[k].ni, c[k].every, 0, 2000, 0.1, 0, 0, 0, 0);
         CHECKF(file_size(path_in(c[k].file)) == (long)z.bytes, "%s: %ld bytes, nrt_rec_size_of %.0f", c[k].file,
                file_size(path_in(c[k].file)), z.bytes);
     }
+    /* a window keeps the samples of steps [lo, hi); the row at t = 0 only in a run from step 0
+     * whose window starts there */
+    CHECK(nrt_rec_size_of('v', 0, 1, 1, 1, 3, 0, 2000, 0.1, 0, 100, 1000, 1).rows == 1000 / 3 - 100 / 3);
+    CHECK(nrt_rec_size_of('v', 0, 1, 1, 1, 3, 0, 2000, 0.1, 0, 0, 0, 1).rows == 2000 / 3 + 1);
+    CHECK(nrt_rec_size_of('v', 0, 1, 1, 1, 3, 600, 2000, 0.1, 0, 0, 0, 1).rows == 2000 / 3 - 600 / 3);
+    CHECK(nrt_rec_size_of('s', 0, 0, 0, 100, 1, 0, 2000, 0.1, 0, 1000, 1500, 0).rows == 100 * 10 * 50 / 1000);
     /* a header past 65535 bytes is version 2.0: 12 bytes before the dict */
     CHECK(nrt_npy_header_bytes(100000) == (double)((12 + 71 + 100000 + 1 + 63) / 64 * 64));
     CHECK(nrt_npy_header_bytes(28) == 128);
@@ -151,8 +157,8 @@ static void test_free_space(void)
     c.dt = 0.1;
     c.total_steps = 1000;
     CHECKF(nrt_init(&c, 4, (char **)args) == NRT_OK, "%s", c.errmsg);
-    nrt_rec_plan(&c, "r.npy", 'r', 0, 0, 1, 10, 0);             /* 128 + 100 x 16 = 1728 bytes */
-    nrt_rec_plan(&c, "s.npy", 's', 0, 0, 1000000, 1, 0);        /* an estimate: not counted */
+    nrt_rec_plan(&c, "r.npy", 'r', 0, 0, 1, 10, 0, 0, 0, 0);             /* 128 + 100 x 16 = 1728 bytes */
+    nrt_rec_plan(&c, "s.npy", 's', 0, 0, 1000000, 1, 0, 0, 0, 0);        /* an estimate: not counted */
     CHECK(c.rplan_sure == 1728);
     setenv("NEUROC_FREE_BYTES", "1727", 1);
     CHECK(nrt_mem_check(&c, 0) == NRT_EIO);

@@ -11,7 +11,7 @@ endif
 syn keyword neuroDecl       import const neuron synapse receptor func param state derived input
 syn keyword neuroDecl       require pre post dynamics sim population projection connect runtime
 syn keyword neuroStatement  stimulus series record run set let return emit update on spike when
-syn keyword neuroStatement  refractory unless using clamp range step every to of spikes in within where
+syn keyword neuroStatement  refractory unless using clamp range step every from to of spikes in within where
 syn keyword neuroStatement  grid spacing periodic via
 syn keyword neuroConditional if else
 syn keyword neuroType       int bool weight string
