@@ -666,17 +666,21 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
-    if (cg_state_records(m))   /* t = 0; a resumed run's recordings start after its checkpoint */
-        out_line(o, "if (ctx.start_step == 0 && record_initial() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
     out_line(o, "int64_t step = ctx.start_step; /* 0, or the checkpoint's step (--resume) */");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
+    int initial = cg_state_records(m);
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
         /* a resumed run skips the phases before the checkpoint's: their effects are in it */
         out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
+            if (initial) {   /* the row at t = 0, after the sets before the first run; a resumed
+                                run's recordings start after its checkpoint */
+                initial = 0;
+                out_line(o, "if (ctx.start_step == 0 && record_initial() != 0) return fail(argv[0]);");
+            }
             end += ph->steps;
             emit_run_phase(o, m, p, ph, end);
         } else if (ph->kind == PH_ASSIGN) {

@@ -316,8 +316,6 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
-    if (cg_state_records(m))   /* t = 0; a resumed run's recordings start after its checkpoint */
-        out_line(o, "if (ctx.start_step == 0 && record_initial()) return fail(argv[0]);");
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);

@@ -175,11 +175,19 @@ static void emit_main_phases(Out *o, const Simt *S)
     out_line(o, "for (int64_t b = 0; b < nc_nb; b++) t0 = nrt_sim_begin(&nc_insts[b].i_ctx);");
     out_line(o, "int stop = 0; /* stopped after a checkpoint, or by a signal */");
     int64_t end = 0;
+    int initial = cg_state_records(m);
     for (int p = 0; p < m->nphases; p++) {
         const IrPhase *ph = &m->phases[p];
         /* a resumed run skips the phases before the checkpoint's: their effects are in it */
         out_open(o, "if (!stop && ctx.start_phase <= %d)", p);
         if (ph->kind == PH_RUN) {
+            if (initial) {   /* the row at t = 0: after the sets before the first run */
+                initial = 0;
+                out_open(o, "if (ctx.start_step == 0)");
+                out_line(o, "for (int64_t b = 0; b < nc_nb; b++) { nc_I = &nc_insts[b]; if (record_initial()) return fail(argv[0]); }");
+                out_line(o, "nc_I = nc_insts;");
+                out_close(o);
+            }
             end += ph->steps;
             out_line(o, "/* run %lld steps: a checkpoint inside them splits the run at a chunk boundary */",
                      (long long)ph->steps);

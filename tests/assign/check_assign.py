@@ -31,12 +31,19 @@ def table(path):
     return rows[0], np.array([[float(x) for x in r] for r in rows[1:]], dtype=np.float64)
 
 
+def after_t0(path):
+    """A state recording's header and rows after its row at t = 0, which must be there."""
+    head, d = table(path)
+    check(d[0, 0] == 0, "%s starts with the row at t = 0" % path.rsplit("/", 1)[-1])
+    return head, d[1:]
+
+
 def cols(head, data, name):
     return data[:, [k for k, h in enumerate(head) if h.startswith(name + "[")]].astype(F)
 
 
 def exact(out):
-    head, d = table(out + "/p.csv")
+    head, d = after_t0(out + "/p.csv")
     V, U, p = cols(head, d, "V"), cols(head, d, "U"), cols(head, d, "p")
     n = np.arange(6)
     check(np.all(V[:2] == 0) and np.all(U[:2] == 0), "before any set: the initial values")
@@ -47,7 +54,7 @@ def exact(out):
     want[2:5] = (F(0) + F(1) * (n[2:5] - 2).astype(F)) + F(1.5)
     check(np.array_equal(p[3], want), "set half.p = p + 1 mV * i + t: i within the view, t = 1.5 ms")
     check(np.array_equal(V[4], V[3] + U[3]) and np.array_equal(p[4], p[3]), "set P.V = V + U")
-    gh, g = table(out + "/g.csv")
+    gh, g = after_t0(out + "/g.csv")
     G = cols(gh, g, "V")
     c0, c1 = n % 3, n // 3
     check(np.array_equal(G[2], (c0 + 0.5) * 10 * F(1) + (c1 + 0.5) * 10 * F(0.5)),
@@ -55,11 +62,13 @@ def exact(out):
     with open(out + "/x.csv") as f:
         xs = [r for r in csv.reader(f)][1:]
     check(xs == [["1.5", "0"]], "crossed(W, 0 mV) after set X.W = -0.25 mV: one spike at 1.5 ms (%s)" % xs)
-    lh, ld = table(out + "/l.csv")
+    lh, ld = after_t0(out + "/l.csv")
     L = cols(lh, ld, "V")
     check(len(set(L[1])) == 1 and len(set(L[-1])) == 4 and np.all(np.diff(L[-1]) < 0),
           "set L.g_L = g_L * (1 + 0.25 * i): a leak per neuron from then on (propagators per neuron)")
     r = np.load(out + "/r.npy")
+    check(r["t"][0] == 0, "r.npy starts with the row at t = 0")
+    r = r[1:]
     RV, RU = r["V"].astype(np.float64), r["U"].astype(np.float64)
     v0, u0 = RV[2], RU[2]
     check(abs(v0.mean() + 65) < 1.2 and 4.3 < v0.std() < 5.7 and len(set(v0)) > 190,

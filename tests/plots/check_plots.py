@@ -353,7 +353,10 @@ def check_weights(d, rec, man, st):
                     x1 = xm[0] * nums(arg)[0] + xm[1]
                     bins.append((x, x1, y))
                     x = x1
-            vals = [st.trace(var, n)[row] for n in rec["neurons"]]
+            if which == "first" and st.initial is not None:   # the row at t = 0
+                vals = [st.initial[var][n] for n in rec["neurons"]]
+            else:
+                vals = [st.trace(var, n)[row] for n in rec["neurons"]]
             w = float("%.3g" % (bins[0][1] - bins[0][0]))    # a nice width: 1, 2, 5 x 10^k
             lo = round(bins[0][0] / w) * w
             want = [0] * len(bins)

@@ -102,11 +102,12 @@ check(r.returncode == 0 and "warning" not in r.stderr, "--max-record-size=off: n
 r = run([sim, "--quiet", "--max-record-size", "12Q", "--out", os.path.join(work, "bad")])
 check(r.returncode == 2 and "invalid size '12Q'" in r.stderr, "a bad size: status 2, %r" % r.stderr.strip())
 # --explain warns when the recordings pass 1 GiB: 100000 neurons' c every step for 2000 steps
+# and the row at t = 0
 big = os.path.join(work, "big.neuro")
 with open(model) as f, open(big, "w") as g:
     g.write(f.read().replace("Tick[20]", "Tick[100000]").replace("run 10.5 ms", "record c of T to \"all_c.npy\"\nrun 200 ms"))
 ex = run([neuroc, "--explain", big] + extra)
-check(re.search(r"^recording all_c.npy: state, 2000 rows, 1600016\d{3} bytes \(1525\.9 MiB, exact\)$", ex.stdout, re.M)
+check(re.search(r"^recording all_c.npy: state, 2001 rows, 1600816\d{3} bytes \(1526\.7 MiB, exact\)$", ex.stdout, re.M)
       and re.search(r"^warning \d+: the recordings will take about 1\.4\d GiB", ex.stdout, re.M),
       "--explain: a 1.5 GiB state recording and the warning")
 print("fails: %d" % len(fails))
