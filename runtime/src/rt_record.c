@@ -1,4 +1,5 @@
-/* rt_record.c -- spike and state recordings (.npy or .csv) and manifest.json.
+/* rt_record.c -- spike, state and rate recordings (.npy or .csv); manifest.json is
+ * written by rt_manifest.c.
  *
  * Rows are buffered in memory (about 1 MiB) and appended with pwrite when the buffer is
  * full and at nrt_finish. An .npy header is written when the file is opened (shape (0,))
@@ -8,11 +9,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "rt_internal.h"
+#include "rt_rec.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,45 +23,6 @@
 
 #define BUF_BYTES (1u << 20)
 
-enum { FMT_NPY, FMT_CSV, FMT_SINK };
-enum { KIND_SPIKES, KIND_STATE, KIND_RATE };
-
-struct nrt_rec {
-    nrt_rec *next;
-    nrt_ctx *ctx;
-    char *path;                   /* path as opened */
-    char *file;                   /* name as given (relative to out_dir) */
-    char *pop;
-    int64_t pop_size;
-    int fmt, kind;
-    int nvars, nidx;
-    char **vars, **units;
-    int64_t *idx;
-    int64_t every;
-    int64_t win_lo, win_hi;       /* nrt_rec_window: the steps written; win_hi 0: all */
-    char *synfile;                /* nrt_rec_synapses: the (pre, post) file's name, or NULL */
-    int fd;
-    unsigned char *buf;
-    size_t buf_len, buf_cap;
-    size_t row_bytes;             /* npy: bytes per row */
-    size_t row_max;               /* csv: longest possible text row */
-    int64_t rows_buf;             /* rows waiting in buf */
-    int64_t rows_disk;            /* rows in the file (what the npy header says) */
-    off_t end;                    /* bytes of valid data in the file */
-    char *descr;                  /* npy: the descr text */
-    size_t hdr_len;               /* npy: magic + length field + dict, multiple of 64 */
-    int npy_major;                /* 1, or 2 for a header longer than 65535 bytes */
-    int tdec;                     /* csv: decimals for times, -1: %.17g */
-    int err;                      /* errno of a failed write; 0 while healthy */
-    const nrt_rec_sink *sink;     /* FMT_SINK: the writer of the rows (rt_hdf5.c) */
-    void *sink_h;                 /* its handle; NULL once closed */
-    int has_view;                 /* nrt_rec_view: a view of pop ... */
-    const char *view;             /* ... its declared name (NULL: an unnamed slice) */
-    int64_t view_offset;          /* ... at this offset */
-    char *target;                 /* rate: the target's name, its first neuron, its size */
-    int64_t offset, size;
-    int64_t count;                /* rate: spikes of the bin so far */
-};
 
 static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
 {
@@ -758,279 +720,6 @@ void nrt_rec_window(nrt_rec *r, int64_t lo, int64_t hi)
     }
 }
 
-/* ----- manifest.json ----- */
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            if (c < 0x20)
-                fprintf(f, "\\u%04x", c);
-            else
-                fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double x)
-{
-    char b[40];
-    int prec;
-    if (isfinite(x)) {
-        /* shortest of %.15g..%.17g that reads back as x: 0.1, not 0.10000000000000001 */
-        for (prec = 15; prec < 17; prec++) {
-            snprintf(b, sizeof b, "%.*g", prec, x);
-            if (strtod(b, NULL) == x)
-                break;
-        }
-        snprintf(b, sizeof b, "%.*g", prec, x);
-        fputs(b, f);
-    } else
-        fputs("null", f);
-}
-
-/* Contract: see rt_internal.h. */
-void nrt_json_str(FILE *f, const char *s)
-{
-    json_str(f, s);
-}
-
-/* Contract: see rt_internal.h. */
-void nrt_json_num(FILE *f, double x)
-{
-    json_num(f, x);
-}
-
-/* Contract: see neurort.h. */
-void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset)
-{
-    if (!r)
-        return;
-    r->has_view = 1;
-    r->view = view;
-    r->view_offset = offset;
-}
-
-/* A rate recording's own keys: its target (name, first neuron, size) and bin. */
-static void write_rate_json(FILE *f, const nrt_rec *r, double dt)
-{
-    fputs("     \"target\": ", f);
-    json_str(f, r->target);
-    fprintf(f, ", \"offset\": %lld, \"size\": %lld, \"bin_steps\": %lld, \"bin_ms\": ",
-            (long long)r->offset, (long long)r->size, (long long)r->every);
-    json_num(f, (double)r->every * dt);
-    fputs(",\n     \"fields\": [\"t\", \"rate\"], \"units\": {\"t\": \"ms\", \"rate\": \"Hz\"},\n", f);
-}
-
-static void write_rec_json(FILE *f, const nrt_rec *r, double dt)
-{
-    int v, i;
-    fputs("    {\"file\": ", f);
-    json_str(f, r->file);
-    fprintf(f, ", \"format\": \"%s\", \"kind\": \"%s\",\n     \"population\": ",
-            r->fmt == FMT_NPY ? "npy" : r->fmt == FMT_CSV ? "csv" : r->sink->format,
-            r->kind == KIND_SPIKES ? "spikes" : r->kind == KIND_RATE ? "rate" : "state");
-    json_str(f, r->pop);
-    if (r->fmt == FMT_SINK) {
-        char g[600];
-        snprintf(g, sizeof g, "%s%.500s", r->sink->group_prefix, r->pop);
-        fputs(", \"group\": ", f);
-        json_str(f, g);
-    }
-    fprintf(f, ", \"population_size\": %lld,\n", (long long)r->pop_size);
-    if (r->has_view) {   /* a view of the population: its name (null: a slice) and offset */
-        fputs("     \"view\": ", f);
-        if (r->view)
-            json_str(f, r->view);
-        else
-            fputs("null", f);
-        if (r->kind == KIND_RATE)   /* its offset is among the rate's own keys */
-            fputs(",\n", f);
-        else
-            fprintf(f, ", \"offset\": %lld,\n", (long long)r->view_offset);
-    }
-    if (r->kind == KIND_SPIKES) {
-        fputs("     \"fields\": [\"t\", \"i\"], \"units\": {\"t\": \"ms\", \"i\": \"1\"},\n", f);
-    } else if (r->kind == KIND_RATE) {
-        write_rate_json(f, r, dt);
-    } else {
-        fputs("     \"variables\": [", f);
-        for (v = 0; v < r->nvars; v++) {
-            if (v)
-                fputs(", ", f);
-            json_str(f, r->vars[v]);
-        }
-        fputs("], \"units\": {\"t\": \"ms\"", f);
-        for (v = 0; v < r->nvars; v++) {
-            fputs(", ", f);
-            json_str(f, r->vars[v]);
-            fputs(": ", f);
-            json_str(f, r->units[v]);
-        }
-        fputs("},\n     \"neurons\": [", f);
-        for (i = 0; i < r->nidx; i++)
-            fprintf(f, "%s%lld", i ? ", " : "", (long long)r->idx[i]);
-        fputs("],\n", f);
-        if (r->synfile) {
-            fputs("     \"synapses_file\": ", f);
-            json_str(f, r->synfile);
-            fputs(",\n", f);
-        }
-    }
-    if (r->win_hi)
-        fprintf(f, "     \"window_steps\": [%lld, %lld],\n", (long long)r->win_lo, (long long)r->win_hi);
-    fprintf(f, "     \"every_steps\": %lld, \"dt_ms\": ", (long long)r->every);
-    json_num(f, dt);
-    fprintf(f, ", \"rows\": %lld, \"shape\": [%lld]}", (long long)r->rows_disk,
-            (long long)r->rows_disk);
-}
-
-/* The declared views (with their spike counts, null where the back end does not count
- * them) and the files of --save-connectivity, each a line of its own when there are any. */
-static void write_views_json(FILE *f, const nrt_ctx *ctx)
-{
-    int i;
-    if (ctx->nviews) {
-        fputs("  \"views\": [", f);
-        for (i = 0; i < ctx->nviews; i++) {
-            const nrt_view_stat *v = &ctx->views[i];
-            fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-            json_str(f, v->name);
-            fputs(", \"population\": ", f);
-            json_str(f, v->pop >= 0 && v->pop < ctx->npops ? ctx->pops[v->pop].name : "?");
-            fprintf(f, ", \"offset\": %lld, \"size\": %lld, \"spikes\": ", (long long)v->offset,
-                    (long long)v->size);
-            if (ctx->view_spikes)
-                fprintf(f, "%lld}", (long long)v->spikes);
-            else
-                fputs("null}", f);
-        }
-        fputs("\n  ],\n", f);
-    }
-    if (ctx->nconn_saved) {
-        fputs("  \"connectivity\": [", f);
-        for (i = 0; i < ctx->nconn_saved; i++) {
-            char file[600];
-            snprintf(file, sizeof file, "connectivity_%.500s.npy", ctx->conn_saved[i].name);
-            fputs(i ? ",\n    {\"projection\": " : "\n    {\"projection\": ", f);
-            json_str(f, ctx->conn_saved[i].name);
-            fputs(", \"file\": ", f);
-            json_str(f, file);
-            fprintf(f, ", \"format\": \"npy\", \"synapses\": %lld}",
-                    (long long)ctx->conn_saved[i].synapses);
-        }
-        fputs("\n  ],\n", f);
-    }
-}
-
-/* `error`: why the run stopped early, or NULL. */
-static nrt_status write_manifest(nrt_ctx *ctx, const char *error)
-{
-    char path[4200], tmp[4208];
-    FILE *f;
-    const nrt_rec *r;
-    int i;
-    if (snprintf(path, sizeof path, "%s/manifest.json", ctx->out_dir) >= (int)sizeof path) {
-        nrt_seterr(ctx, "path of manifest.json in '%s' is too long", ctx->out_dir);
-        return NRT_EINVAL;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = fopen(tmp, "w");
-    if (!f) {
-        nrt_seterr(ctx, "cannot write '%s': %s", tmp, strerror(errno));
-        return NRT_EIO;
-    }
-    fputs("{\n  \"model\": ", f);
-    json_str(f, ctx->model ? ctx->model : "model");
-    fputs(",\n  \"backend\": ", f);
-    json_str(f, ctx->backend ? ctx->backend : "c");
-    fputs(",\n  \"dt_ms\": ", f);
-    json_num(f, ctx->dt);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"total_steps\": %lld,\n  \"completed_steps\": %lld,\n"
-            "  \"interrupted\": %s,\n", (unsigned long long)ctx->seed,
-            (long long)ctx->total_steps, (long long)ctx->step,
-            ctx->interrupted ? "true" : "false");
-    if (ctx->nparams) {           /* run-time parameters: the values this run used (--set) */
-        fputs("  \"parameters\": {", f);
-        for (i = 0; i < ctx->nparams; i++) {
-            fputs(i ? ", " : "", f);
-            json_str(f, ctx->params[i].name);
-            const char *unit;
-            const double v = nrt_param_declared(&ctx->params[i], &unit);
-            fputs(": {\"value\": ", f);       /* in the unit the model declared */
-            if (ctx->params[i].count > 0 && ctx->params[i].given != 1)
-                fputs("null", f);               /* the model's per-neuron values, or a file's */
-            else
-                json_num(f, v);
-            fputs(", \"unit\": ", f);
-            json_str(f, unit);
-            if (ctx->params[i].count > 0)
-                fprintf(f, ", \"neurons\": %lld, \"first\": %lld", (long long)ctx->params[i].count,
-                        (long long)ctx->params[i].offset);
-            if (ctx->params[i].given == 2) {
-                fputs(ctx->params[i].file ? ", \"file\": " : ", \"expression\": ", f);
-                json_str(f, ctx->params[i].file ? ctx->params[i].file : ctx->params[i].expr);
-            }
-            fputs("}", f);
-        }
-        fputs("},\n", f);
-    }
-    fputs("  \"signal\": ", f);
-    fputs(ctx->stop_requested == SIGINT ? "\"SIGINT\""
-          : ctx->stop_requested == SIGTERM ? "\"SIGTERM\"" : "null", f);
-    fputs(",\n  \"error\": ", f);
-    if (error)
-        json_str(f, error);
-    else
-        fputs("null", f);
-    fputs(",\n", f);
-    if (ctx->resume_dir) {
-        fputs("  \"resumed_from\": ", f);
-        json_str(f, ctx->resume_dir);
-        fprintf(f, ", \"first_step\": %lld,\n", (long long)ctx->start_step);
-    }
-    if (ctx->ckpt_written >= 0) {
-        fputs("  \"checkpoint\": ", f);
-        json_str(f, ctx->ckpt_dir);
-        fprintf(f, ", \"checkpoint_step\": %lld,\n", (long long)ctx->ckpt_written);
-    }
-    fputs("  \"timing_s\": {\"build\": ", f);
-    json_num(f, ctx->t_build);
-    fputs(", \"construct\": ", f);
-    json_num(f, ctx->t_construct);
-    fputs(", \"simulate\": ", f);
-    json_num(f, ctx->t_simulate);
-    fputs(", \"total\": ", f);
-    json_num(f, ctx->t0 > 0 ? nrt_now() - ctx->t0 : 0.0);
-    fputs("},\n  \"populations\": [", f);
-    for (i = 0; i < ctx->npops; i++) {
-        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-        json_str(f, ctx->pops[i].name);
-        fprintf(f, ", \"size\": %lld, \"spikes\": %lld}", (long long)ctx->pops[i].size,
-                (long long)ctx->pops[i].spikes);
-    }
-    fputs(ctx->npops ? "\n  ],\n" : "],\n", f);
-    write_views_json(f, ctx);
-    fputs("  \"recordings\": [", f);
-    for (r = ctx->recs; r; r = r->next) {
-        fputs(r == ctx->recs ? "\n" : ",\n", f);
-        write_rec_json(f, r, ctx->dt);
-    }
-    fputs(ctx->recs ? "\n  ]\n}\n" : "]\n}\n", f);
-    return nrt_commit_file(ctx, f, tmp, path);
-}
-
 /* Contract: see rt_internal.h. */
 nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path)
 {
@@ -1092,7 +781,7 @@ nrt_status nrt_finish(nrt_ctx *ctx)
     if (st != NRT_OK)
         ctx->interrupted = 1; /* recordings lost rows: the run is not complete */
     if (ctx->out_dir) {
-        s = write_manifest(ctx, ctx->failed ? fail_msg : st != NRT_OK ? first : NULL);
+        s = nrt_write_manifest(ctx, ctx->failed ? fail_msg : st != NRT_OK ? first : NULL);
         if (s != NRT_OK && st == NRT_OK) {
             st = s;
             memcpy(first, ctx->errmsg, sizeof first);
