@@ -23,9 +23,6 @@
  *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
  *   twice in one step spikes once. Negative or non-finite times and indices outside
  *   0 .. n-1 are errors.
- * nrt_values_file reads the per-neuron values of `--set P.x=@FILE` (rt_set.c): a .csv of one
- *   number a line (blank and '#' lines skipped, a first line that is no number a header) or a
- *   .npy 1-D array (or N x 1) of integers or f4/f8; exactly as many as the target's neurons.
  * nrt_conn_save writes the other way: a projection as built, as a record .npy (removed again
  * when it cannot be written whole).
  */
@@ -1000,7 +997,7 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
     return NRT_OK;
 }
 
-/* {===== for rt_series.c (rt_internal.h) ===== */
+/* {===== for rt_series.c and rt_values.c (rt_internal.h) ===== */
 
 /* Contract: rt_internal.h. */
 char *nrt_file_slurp(nrt_ctx *ctx, const char *path, size_t *len, const char *what)
@@ -1053,120 +1050,16 @@ double nrt_npy_value(const unsigned char *p, char kind, int size)
     return npy_value(p, kind, size);
 }
 
-/* ===== for rt_series.c =====} */
-
-/* {===== per-neuron values (--set P.x=@FILE) ===== */
-
-/* Store value v of row/line `line` as value k of out (want of them); -1 with errmsg. */
-static int value_put(nrt_ctx *ctx, const char *path, long long line, double v, double *out,
-                     int64_t k, int64_t want)
+/* Contract: rt_internal.h. */
+int nrt_csv_split(char *line, char **f)
 {
-    if (k >= want) {
-        nrt_seterr(ctx, "%s:%lld: more than %lld values: one value per neuron of the target",
-                   path, line, (long long)want);
-        return -1;
-    }
-    if (!isfinite(v)) {
-        nrt_seterr(ctx, "%s:%lld: the value is not a finite number", path, line);
-        return -1;
-    }
-    out[k] = v;
-    return 0;
+    return split(line, f);
 }
 
-static int64_t values_csv(nrt_ctx *ctx, const char *path, char *p, double *out, int64_t want)
+/* Contract: rt_internal.h. */
+int nrt_csv_number(const char *s, double *v)
 {
-    long long line = 0;
-    int64_t k = 0;
-    int first = 1;
-    while (*p) {
-        char *nl = strchr(p, '\n'), *f[8], *q = p;
-        double v;
-        line++;
-        if (nl)
-            *nl = 0;
-        while (*q == ' ' || *q == '\t' || *q == '\r')
-            q++;
-        if (*q && *q != '#') {
-            int n = split(p, f);
-            if (n != 1) {
-                nrt_seterr(ctx, "%s:%lld: %d columns: expected one value per line", path, line, n);
-                return -1;
-            }
-            if (!parse_num(f[0], &v)) {
-                if (!first) {
-                    nrt_seterr(ctx, "%s:%lld: not a number: '%s'", path, line, f[0]);
-                    return -1;
-                }
-            } else if (value_put(ctx, path, line, v, out, k++, want) != 0)
-                return -1;
-            first = 0;
-        }
-        p = nl ? nl + 1 : p + strlen(p);
-    }
-    return k;
+    return parse_num(s, v);
 }
 
-static int64_t values_npy(nrt_ctx *ctx, const char *path, const unsigned char *buf, size_t len,
-                          double *out, int64_t want)
-{
-    edges e;
-    npy_hdr h;
-    char kind;
-    int size;
-    memset(&e, 0, sizeof e);
-    e.ctx = ctx;
-    e.path = path;
-    if (npy_header(&e, buf, len, &h) != NRT_OK)
-        return -1;
-    if (h.nf || !npy_type(h.type, &kind, &size) || (h.ndim == 2 && h.dim[1] != 1)) {
-        nrt_seterr(ctx, "%s:1: expected a 1-D array of numbers (integers or f4/f8), got %s", path,
-                   h.nf ? "a record array" : h.ndim == 2 ? "a 2-D array" : h.type);
-        return -1;
-    }
-    if ((size_t)h.dim[0] > (len - h.data) / (size_t)size) {
-        nrt_seterr(ctx, "%s:%lld: the file ends early: %lld values announced, %zu present", path,
-                   (long long)((len - h.data) / (size_t)size + 1), (long long)h.dim[0],
-                   (len - h.data) / (size_t)size);
-        return -1;
-    }
-    for (int64_t r = 0; r < h.dim[0]; r++)
-        if (value_put(ctx, path, (long long)r + 1,
-                      npy_value(buf + h.data + (size_t)r * (size_t)size, kind, size), out, r,
-                      want) != 0)
-            return -1;
-    return h.dim[0];
-}
-
-/* Contract: neurort.h. */
-nrt_status nrt_values_file(nrt_ctx *ctx, const char *path, int64_t want, double **out)
-{
-    size_t len = 0, plen = strlen(path);
-    int64_t n;
-    char *text = slurp(ctx, path, &len, "values file");
-    double *v;
-    *out = NULL;
-    if (!text)
-        return NRT_EIO;
-    v = (double *)nrt_alloc(ctx, (size_t)(want > 0 ? want : 1) * sizeof *v, "per-neuron values");
-    if (!v) {
-        free(text);
-        return NRT_ENOMEM;
-    }
-    if (plen >= 4 && strcmp(path + plen - 4, ".npy") == 0)
-        n = values_npy(ctx, path, (const unsigned char *)text, len, v, want);
-    else
-        n = csv_no_nul(ctx, path, text, len) != 0 ? -1 : values_csv(ctx, path, text, v, want);
-    free(text);
-    if (n >= 0 && n != want)
-        nrt_seterr(ctx, "%s: %lld value%s, but the target has %lld neurons (one value per neuron)",
-                   path, (long long)n, n == 1 ? "" : "s", (long long)want);
-    if (n != want) {
-        nrt_free(v);
-        return NRT_EINVAL;
-    }
-    *out = v;
-    return NRT_OK;
-}
-
-/* ===== per-neuron values =====} */
+/* ===== for rt_series.c and rt_values.c =====} */

@@ -47,7 +47,7 @@ void nrt_json_num(FILE *f, double x);
  * (rt_record.c). */
 nrt_status nrt_commit_file(nrt_ctx *ctx, FILE *f, const char *tmp, const char *path);
 
-/* The data files' readers (rt_edges.c), for rt_series.c: the whole regular file in memory
+/* The data files' readers (rt_edges.c), for rt_series.c and rt_values.c: the whole file in memory
  * (NUL-terminated; NULL with errmsg "PATH: cannot ..."); a .csv holding a NUL byte refused
  * (-1 with "FILE:LINE: ..."); the header of a .npy holding a plain 1-D or 2-D array of
  * numbers (NRT_EINVAL with "FILE:LINE: ...", the data checked to be all there), and one
@@ -64,6 +64,10 @@ int nrt_csv_no_nul(nrt_ctx *ctx, const char *path, const char *text, size_t len)
 nrt_status nrt_npy_plain(nrt_ctx *ctx, const char *path, const unsigned char *buf, size_t len,
                          nrt_npy_array *a);
 double nrt_npy_value(const unsigned char *p, char kind, int size);
+/* A .csv line split at commas into at most 8 trimmed fields (returns how many there were);
+ * a decimal number as the language writes it (not C's hexadecimal floats): 1, else 0. */
+int nrt_csv_split(char *line, char **f);
+int nrt_csv_number(const char *s, double *v);
 
 /* --instances B > 1 (rt_instances.c), called at the end of nrt_init: runs the batch and
  * returns NRT_EHELP in the parent (ctx->exit_status set; <out>/manifest.json lists the
