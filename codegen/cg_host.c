@@ -263,3 +263,19 @@ int cg_assign_mpi_check(Compiler *cc, const IrModel *m)
         }
     return 0;
 }
+
+/* Contract: see codegen.h. */
+int cg_rt_values_of(const IrModel *m, const IrPop *p, int i, StrBuf *ks)
+{
+    const IrVar *v = m->rtparams[i].var;
+    int n = 0;
+    if (m->rtparams[i].view.pop != p)
+        return 0;
+    for (int j = 0; j < i; j++)
+        if (m->rtparams[j].var == v)
+            return 0;
+    for (int j = i; j < m->nrtparams; j++)
+        if (m->rtparams[j].var == v)
+            sb_printf(ks, "%s%d", n++ ? ", " : "", j);
+    return n;
+}

@@ -171,6 +171,10 @@ void cg_rec_window(Out *o, const IrRecord *rec, int r);
 int cg_state_records(const IrModel *m);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
+/* The run-time parameters (`runtime`, IrModel.rtparams) that write per-neuron values of p's
+ * variable rtparams[i].var, when i is the first of them: their indices, in order, into ks
+ * ("3, 5") and their count; 0 when i is not the first, or not of p. */
+int cg_rt_values_of(const IrModel *m, const IrPop *p, int i, StrBuf *ks);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
  * projection (cg_mem.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */

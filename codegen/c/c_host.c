@@ -591,15 +591,10 @@ static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
 {
     for (int i = 0; i < m->nrtparams; i++) {
         const IrVar *v = m->rtparams[i].var;
-        int first = m->rtparams[i].view.pop == p, n = 0;
-        for (int j = 0; j < i && first; j++)
-            first = m->rtparams[j].var != v;
-        if (!first)
-            continue;
         StrBuf ks = {0};
-        for (int j = i; j < m->nrtparams; j++)
-            if (m->rtparams[j].var == v)
-                sb_printf(&ks, "%s%d", n++ ? ", " : "", j);
+        int n = cg_rt_values_of(m, p, i, &ks);
+        if (!n)
+            continue;
         out_begin(o);
         out_line(o, "static const int ks[] = {%s}; /* runtime %s.%s: --set's values */", ks.s, p->name,
                  v->label);

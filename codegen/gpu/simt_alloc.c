@@ -147,8 +147,6 @@ void simt_emit_host_batch(Out *o, const Simt *S)
     out_blank(o);
 }
 
-/* `static int build_instance(char **argv, double t0)`: the current run's buffers, initial
- * values, synapses and recordings (t0: when its build began); 0, or fail()'s status. */
 /* The per-neuron run-time parameters of p (`runtime P.x` of a per-neuron x, `runtime V.x` of
  * a view): after the init kernel, the values --set gave, each parameter's neurons in the
  * order of the command line, written to the device (and to the host mirror); the caller
@@ -157,15 +155,10 @@ static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
 {
     for (int i = 0; i < m->nrtparams; i++) {
         const IrVar *v = m->rtparams[i].var;
-        int first = m->rtparams[i].view.pop == p, n = 0;
-        for (int j = 0; j < i && first; j++)
-            first = m->rtparams[j].var != v;
-        if (!first)
-            continue;
         StrBuf ks = {0};
-        for (int j = i; j < m->nrtparams; j++)
-            if (m->rtparams[j].var == v)
-                sb_printf(&ks, "%s%d", n++ ? ", " : "", j);
+        int n = cg_rt_values_of(m, p, i, &ks);
+        if (!n)
+            continue;
         out_begin(o);
         out_line(o, "static const int ks[] = {%s}; /* runtime %s.%s: --set's values */", ks.s, p->name,
                  v->label);
@@ -186,6 +179,9 @@ static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
     }
 }
 
+/* Contract: simt_priv.h. `static int build_instance(char **argv, double t0)`: the current run's
+ * buffers, initial values, synapses and recordings (t0: when its build began); 0, or fail()'s
+ * status. */
 void simt_emit_host_build_instance(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
