@@ -279,3 +279,12 @@ int cg_rt_values_of(const IrModel *m, const IrPop *p, int i, StrBuf *ks)
             sb_printf(ks, "%s%d", n++ ? ", " : "", j);
     return n;
 }
+
+/* Contract: see codegen.h. */
+void cg_rec_columns(const IrRecord *rec, StrBuf *vars, StrBuf *units)
+{
+    for (int k = 0; k < rec->nvars; k++) {
+        sb_printf(vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
+        sb_printf(units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
+    }
+}

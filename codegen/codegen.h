@@ -162,6 +162,9 @@ void cg_rec_view(Out *o, const IrRecord *rec, int r);
 void cg_rate_open(Out *o, const IrRecord *rec, int r, const char *prefix);
 /* The name of recorded variable k of rec (its column in the file). */
 const char *cg_rec_var(const IrRecord *rec, int k);
+/* The C initialisers of state recording rec's column names and units, appended to vars and
+ * units: `"V", "U"` and `"mV", "1"`. */
+void cg_rec_columns(const IrRecord *rec, StrBuf *vars, StrBuf *units);
 /* `record ... from A to B`: nrt_rec_window on rec<r> once it is open (nothing without a
  * window, so programs without windows stay as they were). */
 void cg_rec_window(Out *o, const IrRecord *rec, int r);

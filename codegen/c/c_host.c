@@ -56,10 +56,7 @@ static void emit_syn_record_open(Out *o, const IrRecord *rec, int r, const char 
     const char *nnz = nnzb.s;
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
-    for (int k = 0; k < rec->nvars; k++) {
-        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
-        sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
-    }
+    cg_rec_columns(rec, &vars, &units);
     out_begin(o);
     out_open(o, "if (%s > INT32_MAX)", nnz);
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", file);
@@ -91,10 +88,7 @@ static void emit_syn_subset_open(Out *o, const IrRecord *rec, int r, const char 
     const char *jc = rec->proj->cname;
     StrBuf vars = {0}, units = {0}, pn = {0};
     cg_cstring(rec->proj->name, &pn);
-    for (int k = 0; k < rec->nvars; k++) {
-        sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
-        sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
-    }
+    cg_rec_columns(rec, &vars, &units);
     out_begin(o);
     out_line(o, "static const int64_t pre_post[4] = {%lld, %lld, %lld, %lld};", (long long)rec->pre_lo,
              (long long)rec->pre_hi, (long long)rec->post_lo, (long long)rec->post_hi);
@@ -175,10 +169,7 @@ void cgc_records(Out *o, const IrModel *m)
             cg_rate_open(o, rec, r, root);
         } else {
             StrBuf vars = {0}, units = {0};
-            for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
-                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
-            }
+            cg_rec_columns(rec, &vars, &units);
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
             out_line(o, "static const char *const units[] = {%s};", units.s);

@@ -218,10 +218,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             const char *jc = rec->proj->cname;
             StrBuf vars = {0}, units = {0}, pn = {0};
             cg_cstring(rec->proj->name, &pn);
-            for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
-                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
-            }
+            cg_rec_columns(rec, &vars, &units);
             out_begin(o);
             out_line(o, "const int64_t nnz = %s_csr.nnz;", jc);
             out_open(o, "if (nnz > INT32_MAX)");
@@ -256,10 +253,7 @@ static void emit_host_open_records(Out *o, const Simt *S)
             sb_free(&pn);
         } else {
             StrBuf vars = {0}, units = {0};
-            for (int k = 0; k < rec->nvars; k++) {
-                sb_printf(&vars, "%s\"%s\"", k ? ", " : "", cg_rec_var(rec, k));
-                sb_printf(&units, "%s\"%s\"", k ? ", " : "", rec->vars[k]->unit ? rec->vars[k]->unit : "1");
-            }
+            cg_rec_columns(rec, &vars, &units);
             int64_t bytes = simt_state_rec_rows(S, rec) * rec->nvars * rec->nidx * 8;
             out_begin(o);
             out_line(o, "static const char *const vars[] = {%s};", vars.s);
