@@ -378,18 +378,13 @@ linked:
     return r;
 }
 
-/* Contract: opens a spike recording of population `pop` (size pop_size, 0 if unknown) at
- * <out_dir>/<file> (or `file` itself if absolute); the format follows the extension (.npy:
- * dtype [('t','<f8'),('i','<i4')]; .csv: header "t_ms,i"). NULL with errmsg naming the
- * file on a bad extension, an open or write failure, or out of memory. */
-nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size)
+/* Start r, a recording of rows (t, x): row_bytes and the descr of its .npy, or the header of
+ * its .csv (rows of at most 64 characters). NULL (r freed) on failure. */
+static nrt_rec *rec_two_columns(nrt_rec *r, size_t row_bytes, const char *descr, const char *csv_header)
 {
-    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES, NULL);
-    if (!r)
-        return NULL;
     if (r->fmt == FMT_NPY) {
-        r->row_bytes = 12;
-        r->descr = dup_str(ctx, "[('t', '<f8'), ('i', '<i4')]", "an npy descr");
+        r->row_bytes = row_bytes;
+        r->descr = dup_str(r->ctx, descr, "an npy descr");
         if (!r->descr) {
             rec_free(r);
             return NULL;
@@ -397,7 +392,17 @@ nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t
     } else {
         r->row_max = 64;
     }
-    return rec_start(r, "t_ms,i\n");
+    return rec_start(r, csv_header);
+}
+
+/* Contract: opens a spike recording of population `pop` (size pop_size, 0 if unknown) at
+ * <out_dir>/<file> (or `file` itself if absolute); the format follows the extension (.npy:
+ * dtype [('t','<f8'),('i','<i4')]; .csv: header "t_ms,i"). NULL with errmsg naming the
+ * file on a bad extension, an open or write failure, or out of memory. */
+nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size)
+{
+    nrt_rec *r = rec_open(ctx, file, pop, pop_size, KIND_SPIKES, NULL);
+    return r ? rec_two_columns(r, 12, "[('t', '<f8'), ('i', '<i4')]", "t_ms,i\n") : NULL;
 }
 
 /* Contract: see rt_internal.h. On failure h is closed through sink->close. */
@@ -637,17 +642,7 @@ nrt_rec *nrt_rec_rate(nrt_ctx *ctx, const char *file, const char *pop, const cha
         rec_free(r);
         return NULL;
     }
-    if (r->fmt == FMT_NPY) {
-        r->row_bytes = 16;
-        r->descr = dup_str(ctx, "[('t', '<f8'), ('rate', '<f8')]", "an npy descr");
-        if (!r->descr) {
-            rec_free(r);
-            return NULL;
-        }
-    } else {
-        r->row_max = 64;
-    }
-    return rec_start(r, "t_ms,rate_Hz\n");
+    return rec_two_columns(r, 16, "[('t', '<f8'), ('rate', '<f8')]", "t_ms,rate_Hz\n");
 }
 
 /* Contract: see neurort.h. The rate is count / (size x bin x dt) in Hz, in double: the same
