@@ -355,6 +355,11 @@ static void set_receptor(Sema *S, AstNode *it, RInst *r, const SetItem *si, int 
     Compiler *cc = S->cc;
     Inst *in = r->post;
     const char *states = receptor_states(cc, r);
+    if (!states && r->proj && !r->proj->plast) {
+        error_at(cc, it->loc, "projection '%s' has no parameters to set: its synapses are static, and "
+                 "its receptor '%s' has no state", r->proj->name, r->model->name);
+        return;
+    }
     if (!states) {
         error_at(cc, it->loc, "receptor '%s' of %s has no state to set", r->model->name, what);
         return;
@@ -409,8 +414,9 @@ int sema_set_receptor(Sema *S, AstNode *it, IrProj *pj)
     sema_unmute(cc, mu);
     if (pj && names_synapse(si, n, pj))
         return 0;
-    if (pj && pj->plast && (n < 1 || !sema_env_find_here(&r->env, si[0].name)))
-        return 0;
+    Bind *b = n > 0 ? sema_env_find_here(&r->env, si[0].name) : NULL;
+    if (pj && pj->plast && (!b || !b->var || b->var->kind != IV_RSTATE))
+        return 0;   /* names of neither: sema_set_synapses reports them */
     si = set_items(S, it, &n);
     set_receptor(S, it, r, si, n, arena_printf(&cc->arena, pj ? "projection '%s'" : "stimulus '%s'",
                                                it->name));
