@@ -363,12 +363,16 @@ void sema_do_set(Sema *S, AstNode *it)
     Bind *pb = sema_env_find_here(&S->global, it->name);
     for (int k = 0; k < S->m->nprojs && (!pb || pb->kind != B_POP); k++)
         if (strcmp(S->m->projs[k]->name, it->name) == 0) {
+            if (sema_set_receptor(S, it, S->m->projs[k]))
+                return;
             if (it->name2 && syn_param(S->m->projs[k], it->name2) && sema_set_is_const(S, it->a))
                 set_proj(S, it, S->m->projs[k]);   /* one constant: as before expressions */
             else
                 sema_set_synapses(S, it, S->m->projs[k]);
             return;
         }
+    if ((!pb || pb->kind != B_POP) && sema_set_receptor(S, it, NULL))
+        return;
     if (!pb || pb->kind != B_POP) {
         error_at(cc, it->loc, "'set' applies to a population, view or projection: unknown "
                               "population '%s'", it->name);

@@ -340,6 +340,10 @@ int sema_set_is_const(Sema *S, AstNode *e);
 void sema_set_neurons(Sema *S, AstNode *it, PopRef ref);
 /* `set proj.x = e` of per-synapse states of a plastic projection, or `set proj { .. }`. */
 void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj);
+/* `set PROJ.g = e` / `set STIM.g = e` of the receptor's states that projection pj (or, when
+ * pj is NULL, the stimulus named it->name) feeds: 1 when done here (errors included), 0 when
+ * the statement is no receptor's (pj's synapses, or no stimulus of that name). */
+int sema_set_receptor(Sema *S, AstNode *it, IrProj *pj);
 /* After the bodies: a state set also sets its crossed() copy (as initial values do). */
 void sema_set_prev(Sema *S);
 void sema_do_runtime(Sema *S, AstNode *f);

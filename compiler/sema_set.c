@@ -1,5 +1,6 @@
 /* sema_set.c -- `set` between runs with expressions: states and parameters of a population
- * or view, per-synapse states of a plastic projection (docs/language.md §12.8).
+ * or view, per-synapse states of a plastic projection, states of the receptor a projection or
+ * a `stimulus ... via` feeds (docs/language.md §12.8).
  *
  * `set X.x = expr` and `set X { x = e; y = e }` lower to one PH_ASSIGN phase (ir.h): per
  * element, every new value into a local first (so each expression reads the values of the
@@ -90,7 +91,7 @@ static const IrExpr *bad_read(const IrExpr *e, const IrPop *owner, int syn)
         if (e->var->pop != owner)
             return e;
         if (syn ? e->var->kind == IV_SYN || (e->var->kind == IV_PARAM && !e->var->per_neuron)
-                : e->var->kind == IV_STATE || e->var->kind == IV_PARAM)
+                : e->var->kind == IV_STATE || e->var->kind == IV_PARAM || e->var->kind == IV_RSTATE)
             return NULL;
         return e;
     case IE_BIN: case IE_NEG: case IE_NOT: case IE_COND: case IE_RAND: case IE_CALL: {
@@ -303,6 +304,123 @@ void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj)
     finish_phase(S, &ph, tv, loc, n);
     for (int k = 0; k < nscal; k++)
         sema_add_phase(S, scal[k]);
+}
+
+/* The receptor instance that projection pj, or else the stimulus named `stim`, feeds (NULL:
+ * none); *st receives the stimulus. */
+static RInst *receptor_of(Sema *S, const IrProj *pj, const char *stim, Stim **st)
+{
+    for (int i = 0; i < S->ninsts; i++) {
+        Inst *in = S->insts[i];
+        for (int k = 0; pj && k < in->nrecs; k++)
+            if (in->recs[k]->proj == pj)
+                return in->recs[k];
+        for (int k = 0; !pj && k < in->nstims; k++)
+            if (strcmp(in->stims[k].node->name, stim) == 0) {
+                *st = &in->stims[k];
+                return in->stims[k].rec;
+            }
+    }
+    return NULL;
+}
+
+/* The names of r's states, "a, b", or NULL when it has none. */
+static const char *receptor_states(Compiler *cc, const RInst *r)
+{
+    const char *list = NULL;
+    for (int k = 0; k < r->env.n; k++) {
+        const Bind *b = &r->env.v[k];
+        if (b->var && b->var->kind == IV_RSTATE)
+            list = list ? arena_printf(&cc->arena, "%s, %s", list, b->name) : b->name;
+    }
+    return list;
+}
+
+/* 1 when a name of the set statement is a variable of plastic projection pj's synapse (they
+ * take precedence over its receptor's states, as in `record`). */
+static int names_synapse(const SetItem *si, int n, const IrProj *pj)
+{
+    for (int k = 0; pj->plast && k < n; k++)
+        for (int j = 0; j < pj->plast->scope->nvars; j++)
+            if (strcmp(pj->plast->scope->vars[j]->label, si[k].name) == 0)
+                return 1;
+    return 0;
+}
+
+/* `set PROJ.g = e` / `set STIM.g = e`: states of receptor r per neuron of its post view, one
+ * PH_ASSIGN phase on the post population, as a population's set. A merged receptor's states are
+ * its lead's (docs/architecture.md, "Merged receptors"): they are what is set. */
+static void set_receptor(Sema *S, AstNode *it, RInst *r, const SetItem *si, int n, const char *what)
+{
+    Compiler *cc = S->cc;
+    Inst *in = r->post;
+    const char *states = receptor_states(cc, r);
+    if (!states && r->proj && !r->proj->plast) {
+        error_at(cc, it->loc, "projection '%s' has no parameters to set: its synapses are static, and "
+                 "its receptor '%s' has no state", r->proj->name, r->model->name);
+        return;
+    }
+    if (!states) {
+        error_at(cc, it->loc, "receptor '%s' of %s has no state to set", r->model->name, what);
+        return;
+    }
+    IrPhase ph = new_phase(S, arena_printf(&cc->arena, "set %s", it->name));
+    ph.view = (IrView){in->pop, r->off, r->size};
+    ph.owner = in->pop;
+    Env env = {0};
+    env.parent = &in->env;
+    bind_value(cc, &env, "t", ir_const(cc, (double)ph.at * S->m->dt, IRT_REAL), dim_time());
+    for (int k = 0; k < r->env.n; k++)   /* the receptor's states, before the neuron's names */
+        if (r->env.v[k].var && r->env.v[k].var->kind == IV_RSTATE)
+            bind_value(cc, &env, r->env.v[k].name, r->env.v[k].e, r->env.v[k].dim);
+    uint32_t site = 0;
+    Ctx x = {S, cc, &env, in->pop, &ph.body, (NRT_STREAM_SET << 24) | ((uint32_t)ph.id & 0xFFFFFF), &site,
+             "the value of 'set'", A_INDEX | A_POS, in, 0, r->off};
+    IrVar **tv = arena_alloc(&cc->arena, sizeof *tv * (size_t)(n + 1));
+    int *loc = arena_alloc(&cc->arena, sizeof *loc * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) {
+        tv[k] = NULL;
+        loc[k] = -1;
+        Bind *b = sema_env_find_here(&r->env, si[k].name);
+        if (!b || !b->var || b->var->kind != IV_RSTATE) {
+            error_at(cc, si[k].loc, "'%s' is not a state of receptor '%s' (of %s): its states are %s",
+                     si[k].name, r->model->name, what, states);
+            continue;
+        }
+        tv[k] = b->var;
+        loc[k] = set_value_local(&x, &si[k], b->var, &ph, 0);
+    }
+    finish_phase(S, &ph, tv, loc, n);
+}
+
+/* Contract: sema_priv.h. */
+int sema_set_receptor(Sema *S, AstNode *it, IrProj *pj)
+{
+    Compiler *cc = S->cc;
+    Stim *st = NULL;
+    RInst *r = receptor_of(S, pj, it->name, &st);
+    if (!pj && !st)
+        return 0;
+    if (!pj && !r) {
+        error_at(cc, it->loc, "stimulus '%s' has no receptor ('via'), which holds no state to set",
+                 it->name);
+        return 1;
+    }
+    if (pj && !r)
+        return 0;   /* static synapses straight into a port: sema_set_synapses says so */
+    Mute mu = sema_mute(cc, 1);   /* reported once, where the statement is lowered */
+    int n;
+    SetItem *si = set_items(S, it, &n);
+    sema_unmute(cc, mu);
+    if (pj && names_synapse(si, n, pj))
+        return 0;
+    Bind *b = n > 0 ? sema_env_find_here(&r->env, si[0].name) : NULL;
+    if (pj && pj->plast && (!b || !b->var || b->var->kind != IV_RSTATE))
+        return 0;   /* names of neither: sema_set_synapses reports them */
+    si = set_items(S, it, &n);
+    set_receptor(S, it, r, si, n, arena_printf(&cc->arena, pj ? "projection '%s'" : "stimulus '%s'",
+                                               it->name));
+    return 1;
 }
 
 /* Contract: sema_priv.h. */

@@ -7,6 +7,9 @@ and parameters before the statement's assignments, at the boundary's time; keyed
 plausible moments, a second set statement drawing other numbers.
 trial (trial.neuro): trial 2's spikes are trial 1's 300 steps later (V and w reset), the
 weights grew in trial 1, and the per-synapse expressions give the expected weights.
+cond (cond.neuro): receptor states set (`set EE.g`, `set bg { g = .. }`): each g is 0 after
+the reset and evolves as in trial 1, so trial 2's spikes and g are trial 1's; a set of g by
+an expression of i (within the post view), g and the post neuron's V.
 """
 import csv
 import sys
@@ -87,13 +90,18 @@ def spikes(path):
     return sorted((round(float(t) / DT_TRIAL), int(i)) for t, i in rows)
 
 
-def trial(out):
+def trial_spikes(out):
+    """Trial 2's spikes of S and T are trial 1's, TRIAL steps later."""
     for pop in ("s", "t"):
         sp = spikes(out + "/%s.csv" % pop)
         one = [(s, i) for s, i in sp if s <= TRIAL]
         two = [(s - TRIAL, i) for s, i in sp if TRIAL < s <= 2 * TRIAL]
         check(len(one) > 0 and one == two, "%s: trial 2's %d spikes are trial 1's, %d steps later"
               % (pop.upper(), len(two), TRIAL))
+
+
+def trial(out):
+    trial_spikes(out)
     head, d = table(out + "/w.csv")
     w = d[:, 1:].astype(F)
     steps = np.round(d[:, 0] / DT_TRIAL).astype(int)
@@ -109,8 +117,28 @@ def trial(out):
           "set ST.w = 100 pA + 10 pA * normal(): per synapse (mean %.2f sd %.2f)" % (wn.mean(), wn.std()))
 
 
+def cond(out):
+    trial_spikes(out)
+    for f, what in (("g", "set EE.g = 0 nS"), ("b", "set bg { g = 0 nS }")):
+        head, d = after_t0(out + "/%s.csv" % f)
+        g = d[:, 1:].astype(F)   # g[k - 1]: the sample at step k
+        check(np.all(g[TRIAL - 1] > 0), "%s.csv: g > 0 at the end of trial 1 (%s)" % (f, g[TRIAL - 1]))
+        if f == "g":
+            check(np.all(g[TRIAL] == 0), "%s: g is 0 at the next sample (no spike arrives)" % what)
+        check(np.array_equal(g[TRIAL:2 * TRIAL], g[:TRIAL]),
+              "%s: trial 2's g is trial 1's, sample for sample" % what)
+    head, d = after_t0(out + "/g.csv")
+    g = d[:, 1:]
+    vh, vd = after_t0(out + "/v.csv")
+    V = vd[:, 1:]
+    want = (0.5 * g[2 * TRIAL - 1] + 0.25 * np.arange(4) + 0.01 * V[2 * TRIAL - 1, 2:6]) * np.exp(-0.1 / 10)
+    check(np.allclose(g[2 * TRIAL], want, rtol=1e-5, atol=1e-6),
+          "set EE.g = g * 0.5 + 0.25 nS * i + V / 1 mV * 0.01 nS, then a step of decay (%s, want %s)"
+          % (g[2 * TRIAL], want))
+
+
 def main():
-    {"exact": exact, "trial": trial}[sys.argv[1]](sys.argv[2])
+    {"exact": exact, "trial": trial, "cond": cond}[sys.argv[1]](sys.argv[2])
     sys.exit(1 if fails else 0)
 
 

@@ -5,6 +5,8 @@
 #    states read before the statement's assignments, t), keyed draws (check_assign.py exact);
 #  - trial.neuro: a trial reset (V, I_e and the plastic weights put back) makes trial 2's
 #    spikes trial 1's; per-synapse expressions and draws (check_assign.py trial);
+#  - cond.neuro: receptor states set (`set EE.g`, `set bg { g = .. }`): a trial reset of a
+#    conductance-based network, V and g put back, repeats trial 1 (check_assign.py cond);
 #  - C only: the controls, each reset left out changes trial 2 (the test can fail); --mpi
 #    refuses such a set;
 #  - a GPU back end: every recording equals the C back end's, bit for bit (the free and
@@ -20,7 +22,7 @@ bad() { fails=$((fails + 1)); echo "FAIL $*"; }
 rm -rf "$WORK"; mkdir -p "$WORK"
 gpu=0
 case " $* " in *" cuda "*|*" opencl "*) gpu=1 ;; esac
-models="exact trial"   # the free and cluster schedules take no plastic projection: exact only
+models="exact trial cond"   # the free and cluster schedules take no projection: exact only
 case " $* " in *" free "*|*" cluster "*) models=exact ;; esac
 for m in $models; do
     "$NEUROC" "$HERE/$m.neuro" -o "$WORK/$m" "$@" 2>"$WORK/$m.log" || { cat "$WORK/$m.log"; echo "FAIL neuroc $m $*"; exit 1; }
@@ -51,12 +53,13 @@ if [ $gpu = 1 ]; then   # the same bits as the reference
         done
     done
 else                    # controls: without a reset, trial 2 is not trial 1
-    control() {   # NAME SED-SCRIPT: the trial model edited must fail check_assign.py
-        sed "$2" "$HERE/trial.neuro" >"$WORK/$1.neuro"
-        cmp -s "$HERE/trial.neuro" "$WORK/$1.neuro" && { bad "control $1: the edit did nothing"; return; }
+    control() {   # NAME SED-SCRIPT [MODEL]: the model (trial) edited must fail check_assign.py
+        m=${3:-trial}
+        sed "$2" "$HERE/$m.neuro" >"$WORK/$1.neuro"
+        cmp -s "$HERE/$m.neuro" "$WORK/$1.neuro" && { bad "control $1: the edit did nothing"; return; }
         "$NEUROC" "$WORK/$1.neuro" -o "$WORK/$1" --backend c 2>/dev/null && "$WORK/$1" --quiet --out "$WORK/$1.out" ||
             { bad "control $1 did not run"; return; }
-        "$PYTHON" "$HERE/check_assign.py" trial "$WORK/$1.out" >"$WORK/$1.txt" 2>&1
+        "$PYTHON" "$HERE/check_assign.py" $m "$WORK/$1.out" >"$WORK/$1.txt" 2>&1
         if ! grep -q "^FAIL .*spikes are trial 1's" "$WORK/$1.txt"; then
             cat "$WORK/$1.txt"
             bad "control $1: trial 2 repeats trial 1 without the reset"
@@ -66,6 +69,8 @@ else                    # controls: without a reset, trial 2 is not trial 1
     }
     control no_w_reset '/^set ST.w = 6000 pA$/d'
     control no_V_reset 's/^set S { V = E_L; I_e = \(.*\) }$/set S.I_e = \1/'
+    control no_g_reset '/^set EE.g = 0 nS$/d' cond
+    control no_stim_g_reset '/^set bg { g = 0 nS }$/d' cond
     # --mpi runs no set with expressions: refused before anything is built, with the reason
     if "$NEUROC" "$HERE/exact.neuro" --mpi -o "$WORK/mpi" >"$WORK/mpi.txt" 2>&1; then
         bad "--mpi compiled a set with expressions"
