@@ -295,6 +295,9 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
                                  int dummy, int merge);
 int sema_emit_dim(Sema *S, RInst *r, Dim *d);
 int sema_bind_weight(Dim have, Dim want, Dim *w, int *has_w);
+/* The receptor instance that projection pj, or else (pj NULL) the stimulus named `stim`,
+ * feeds, or NULL; *st receives the stimulus (record and set of receptor states). */
+RInst *sema_receptor_of(Sema *S, const IrProj *pj, const char *stim, Stim **st);
 
 /* --- sema_conn.c -------------------------------------------------------- */
 

@@ -463,3 +463,20 @@ int sema_bind_weight(Dim have, Dim want, Dim *w, int *has_w)
     *w = dim_div(want, have);
     return 1;
 }
+
+/* Contract: sema_priv.h. */
+RInst *sema_receptor_of(Sema *S, const IrProj *pj, const char *stim, Stim **st)
+{
+    for (int i = 0; i < S->ninsts; i++) {
+        Inst *in = S->insts[i];
+        for (int k = 0; pj && k < in->nrecs; k++)
+            if (in->recs[k]->proj == pj)
+                return in->recs[k];
+        for (int k = 0; !pj && k < in->nstims; k++)
+            if (strcmp(in->stims[k].node->name, stim) == 0) {
+                *st = &in->stims[k];
+                return in->stims[k].rec;
+            }
+    }
+    return NULL;
+}

@@ -75,24 +75,6 @@ static void push_record(Sema *S, IrRecord rec)
     m->recs[m->nrecs++] = rec;
 }
 
-/* The receptor instance that projection pj, or else the stimulus named `stim`, feeds
- * (NULL: none; *st receives the stimulus). */
-static RInst *recorded_receptor(Sema *S, const IrProj *pj, const char *stim, Stim **st)
-{
-    for (int i = 0; i < S->ninsts; i++) {
-        Inst *in = S->insts[i];
-        for (int k = 0; pj && k < in->nrecs; k++)
-            if (in->recs[k]->proj == pj)
-                return in->recs[k];
-        for (int k = 0; !pj && k < in->nstims; k++)
-            if (strcmp(in->stims[k].node->name, stim) == 0) {
-                *st = &in->stims[k];
-                return in->stims[k].rec;
-            }
-    }
-    return NULL;
-}
-
 /* 1 when every name of `record a, b of PROJ` is a per-synapse state of PROJ's synapse. */
 static int names_synapse_states(const AstNode *it, const IrProj *pj)
 {
@@ -221,7 +203,7 @@ static void record_synapses(Sema *S, AstNode *it, IrProj *pj, IrRecord rec)
     if (it->d && !synapse_subset(S, it->d, pj, &rec))
         return;
     if (!it->d && !names_synapse_states(it, pj)) {
-        RInst *r = recorded_receptor(S, pj, NULL, NULL);
+        RInst *r = sema_receptor_of(S, pj, NULL, NULL);
         if (!pj->plast && !r) {
             error_at(cc, it->a->loc, "projection '%s' has static synapses and no receptor, which hold no "
                                      "state to record", pj->name);
@@ -303,7 +285,7 @@ void sema_do_record(Sema *S, AstNode *it)
         return;
     }
     Stim *rst = NULL;
-    RInst *sr = rp || whole || t->a ? NULL : recorded_receptor(S, NULL, t->name, &rst);
+    RInst *sr = rp || whole || t->a ? NULL : sema_receptor_of(S, NULL, t->name, &rst);
     if (rst && !sr) {
         error_at(cc, t->loc, "stimulus '%s' has no receptor ('via'), which holds no state to record",
                  t->name);

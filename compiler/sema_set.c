@@ -306,24 +306,6 @@ void sema_set_synapses(Sema *S, AstNode *it, IrProj *pj)
         sema_add_phase(S, scal[k]);
 }
 
-/* The receptor instance that projection pj, or else the stimulus named `stim`, feeds (NULL:
- * none); *st receives the stimulus. */
-static RInst *receptor_of(Sema *S, const IrProj *pj, const char *stim, Stim **st)
-{
-    for (int i = 0; i < S->ninsts; i++) {
-        Inst *in = S->insts[i];
-        for (int k = 0; pj && k < in->nrecs; k++)
-            if (in->recs[k]->proj == pj)
-                return in->recs[k];
-        for (int k = 0; !pj && k < in->nstims; k++)
-            if (strcmp(in->stims[k].node->name, stim) == 0) {
-                *st = &in->stims[k];
-                return in->stims[k].rec;
-            }
-    }
-    return NULL;
-}
-
 /* The names of r's states, "a, b", or NULL when it has none. */
 static const char *receptor_states(Compiler *cc, const RInst *r)
 {
@@ -398,7 +380,7 @@ int sema_set_receptor(Sema *S, AstNode *it, IrProj *pj)
 {
     Compiler *cc = S->cc;
     Stim *st = NULL;
-    RInst *r = receptor_of(S, pj, it->name, &st);
+    RInst *r = sema_receptor_of(S, pj, it->name, &st);
     if (!pj && !st)
         return 0;
     if (!pj && !r) {
