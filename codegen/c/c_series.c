@@ -34,8 +34,5 @@ void cgc_series_load(Out *o, const IrModel *m)
 {
     if (!m->nseries)
         return;
-    out_open(o, "if ((st = load_series()) != NRT_OK)");
-    out_line(o, "const int rc = fail(argv[0]);");
-    out_line(o, "return st == NRT_ENOMEM ? rc : 2; /* a bad series file: the input's fault */");
-    out_close(o);
+    out_line(o, "if ((st = load_series()) != NRT_OK) return fail(argv[0]); /* as a bad spike file */");
 }

@@ -50,6 +50,6 @@ void simt_series_load(Out *o, const Simt *S)
         return;
     out_begin(o);
     out_line(o, "const nrt_status sst = load_series();");
-    out_line(o, "if (sst != NRT_OK) { const int rc = fail(argv[0]); return sst == NRT_ENOMEM ? rc : 2; }");
+    out_line(o, "if (sst != NRT_OK) return fail(argv[0]); /* as a bad spike file */");
     out_close(o);
 }
