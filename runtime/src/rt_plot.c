@@ -130,6 +130,22 @@ void pl_url_text(FILE *f, const char *s)
     }
 }
 
+/* Contract: rt_plot.h. */
+void pl_index_figures(FILE *f, const Plot *P)
+{
+    for (int k = 0; k < P->nfigs; k++) {
+        fputs("<figure><a href=\"", f);
+        pl_url_text(f, P->figs[k].file);
+        fputs("\"><img src=\"", f);
+        pl_url_text(f, P->figs[k].file);
+        fputs("\" alt=\"", f);
+        nrt_svg_text(f, P->figs[k].caption);
+        fputs("\"></a><figcaption>", f);
+        nrt_svg_text(f, P->figs[k].caption);
+        fputs("</figcaption></figure>\n", f);
+    }
+}
+
 /* The figure name <prefix>_<recording file without its extension>.svg, or with the
  * extension as "_npy" when another recording has the same stem (p.npy and p.h5). */
 void pl_fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file)
@@ -648,17 +664,7 @@ static nrt_status write_index(Plot *P)
     }
     if (P->nfigs == 0)
         fputs("<p>No recordings to plot.</p>\n", f);
-    for (k = 0; k < P->nfigs; k++) {
-        fputs("<figure><a href=\"", f);
-        pl_url_text(f, P->figs[k].file);
-        fputs("\"><img src=\"", f);
-        pl_url_text(f, P->figs[k].file);
-        fputs("\" alt=\"", f);
-        nrt_svg_text(f, P->figs[k].caption);
-        fputs("\"></a><figcaption>", f);
-        nrt_svg_text(f, P->figs[k].caption);
-        fputs("</figcaption></figure>\n", f);
-    }
+    pl_index_figures(f, P);
     fputs("<h2>Files</h2>\n<ul>\n<li><a href=\"manifest.json\">manifest.json</a></li>\n", f);
     for (k = 0; recs && recs->type == J_ARR && k < recs->n; k++) {
         const Json *r = &recs->items[k];

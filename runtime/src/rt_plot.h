@@ -81,6 +81,8 @@ nrt_status pl_fig_close(Plot *P, FILE *f, const char *name, const char *caption)
 void pl_fig_name(const Plot *P, char *out, size_t n, const char *prefix, const char *file);
 /* A file name as a relative URL in an attribute (percent-encoded). */
 void pl_url_text(FILE *f, const char *s);
+/* index.html's figures: each of P's figures as a linked image with its caption. */
+void pl_index_figures(FILE *f, const Plot *P);
 /* <dir>/manifest.json parsed into *man (an object; pl_json_free it); NRT_EINVAL with errmsg
  * (no readable file, or no JSON object). */
 nrt_status pl_load_manifest(nrt_ctx *ctx, const char *dir, Json *man);

@@ -363,17 +363,7 @@ static nrt_status sweep_index(Plot *P, const InstRates *ir, const Json *insts)
             pl_jnum(m, "total_steps", 0), pl_jnum(m, "dt_ms", 0), pl_jnum(m, "interrupted", 0) ? ", stopped early" : "");
     if (P->nfigs == 0)
         fputs("<p>No swept parameter to plot against: see the table.</p>\n", f);
-    for (int k = 0; k < P->nfigs; k++) {
-        fputs("<figure><a href=\"", f);
-        pl_url_text(f, P->figs[k].file);
-        fputs("\"><img src=\"", f);
-        pl_url_text(f, P->figs[k].file);
-        fputs("\" alt=\"", f);
-        nrt_svg_text(f, P->figs[k].caption);
-        fputs("\"></a><figcaption>", f);
-        nrt_svg_text(f, P->figs[k].caption);
-        fputs("</figcaption></figure>\n", f);
-    }
+    pl_index_figures(f, P);
     fputs("<h2>Instances</h2>\n<table class=\"instances\">\n<tr><th>instance</th><th>seed</th>", f);
     const Json *v0 = insts->n ? pl_jget(&insts->items[0], "values") : NULL;
     for (int k = 0; v0 && v0->type == J_OBJ && k < v0->n; k++) {
