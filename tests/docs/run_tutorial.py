@@ -24,6 +24,8 @@ Then, in an empty temporary folder, in the order of the file:
   ```sh opencl    runs when an OpenCL driver is registered (/etc/OpenCL/vendors/*.icd or
                   $OCL_ICD_VENDORS), else "skipped: no OpenCL driver";
   ```sh gpu       runs when an NVIDIA GPU answers nvidia-smi -L, else "skipped: no CUDA device".
+Every block finds `python3` as the interpreter running this script (the tests' Python, the
+one with numpy that the tutorial's install step gives), whatever comes first on PATH.
 Python standard library only. Exit status 0 when every block that runs succeeds.
 """
 import glob
@@ -180,6 +182,9 @@ def main():
     ran = skipped = 0
     failed = check_outputs(md)
     with tempfile.TemporaryDirectory(prefix="neuroc-tutorial-") as work:
+        pybin = os.path.join(work, ".python")
+        os.mkdir(pybin)
+        os.symlink(sys.executable, os.path.join(pybin, "python3"))
         for line, info, tag, text in blocks(md):
             where = "%s:%d" % (os.path.basename(md), line)
             if info.startswith("neuro:"):
@@ -218,7 +223,8 @@ def main():
             print("---- %s: running\n%s" % (where, text.rstrip()))
             sys.stdout.flush()
             try:
-                p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=env,
+                block_env = dict(env, PATH=pybin + os.pathsep + env.get("PATH", ""))
+                p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=block_env,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    universal_newlines=True, timeout=600)
                 out, rc = p.stdout, p.returncode

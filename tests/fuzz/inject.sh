@@ -85,7 +85,7 @@ if [ "$BACKEND" = cuda ]; then
     echo "$tag: PASSED (compiled: names and paths)"
     exit 0
 fi
-python3 - "$WORK/plain/out" "$weird/out" 'r1 "q%s$(touch PWNED3).csv' <<'EOP' || { echo "$tag: FAILED"; exit 1; }
+"${PYTHON:-python3}" - "$WORK/plain/out" "$weird/out" 'r1 "q%s$(touch PWNED3).csv' <<'EOP' || { echo "$tag: FAILED"; exit 1; }
 import csv, math, os, sys
 plain, weird, r1 = sys.argv[1:4]
 def rows(p):

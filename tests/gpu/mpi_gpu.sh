@@ -32,7 +32,7 @@ rc=$?
 export PATH=/usr/local/cuda/bin:$PATH
 { nvidia-smi -L; nvidia-smi topo -m; mpirun --version | head -1; echo "NEUROC_NCCL=${NEUROC_NCCL:-}"; } >"$OUT/machine.txt" 2>&1
 status=0
-PY=python3
+PY=${PYTHON:-python3}
 cd "$work"
 
 # the models: the microcircuit with absolute imports, run lengths, whole-pA weights
