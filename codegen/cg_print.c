@@ -252,8 +252,13 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
                   e->sub == IR_NORMAL ? "nc_normal" : split ? "nc_poisson_c" : e->sub == IR_POISSON ? "nc_poisson"
                   : "nc_uniform", d->cold && e->sub != IR_POISSON ? "_cold" : "", e->stream, d->rng_elem,
                   d->rng_sub, d->rng_step, e->site);
-        if (split) {
-            sb_printf(out, ", %d, %a, %a, %d)", pm, pl, e0, kmax);
+        if (split) {   /* the first CG_POISSON_TAB cumulative probabilities as constants */
+            double F[CG_POISSON_TAB], pk = 0;
+            cg_poisson_table(pl, e0, F, &pk);
+            sb_printf(out, ", %d, %a, %d", pm, pl, kmax);
+            for (int j = 0; j < CG_POISSON_TAB; j++)
+                sb_printf(out, ", %a", F[j]);
+            sb_printf(out, ", %a)", pk);
             return;
         }
         if (e->sub == IR_POISSON) {
@@ -386,6 +391,30 @@ void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
     out_close(o);
     out_line(o, "return (real)n;");
     out_close(o);
+    /* nc_poisson_m for a mean known when compiling: the cumulative probabilities F0..F7 of
+     * counts 0..7 and the probability p7 of 7, computed by cg_poisson_table with the loop's
+     * operations, so the count is the loop's, bit for bit, without its divisions; the loop
+     * goes on from 7 in the rare draws above it */
+    out_open(o, "%s real nc_poisson_t(%s, int m, double l, int kmax, double F0, double F1, double F2, "
+             "double F3, double F4, double F5, double F6, double F7, double p7)", qual, args);
+    out_line(o, "double n = 0.0;");
+    out_line(o, "nrt_u32x4 r = nrt_rng(key, stream, elem, sub, step, site);");
+    out_open(o, "for (int c = 0; c < m; c++)");
+    out_line(o, "if (c > 0 && (c & 1) == 0) r = nrt_rng(key, stream, elem, sub, step, site + ((uint32_t)(c >> 1) << 20));");
+    out_line(o, "const double u = (c & 1) ? nrt_u01_53(r.v[2], r.v[3]) : nrt_u01_53(r.v[0], r.v[1]);");
+    out_line(o, "int k = u > F0 ? u > F1 ? u > F2 ? u > F3 ? u > F4 ? u > F5 ? u > F6 ? 7 : 6 : 5 : 4 : 3 : 2 : 1 : 0;");
+    out_open(o, "if (k == 7)");
+    out_line(o, "double p = p7, F = F7;");
+    out_open(o, "while (u > F && k < kmax)");
+    out_line(o, "k++;");
+    out_line(o, "p = p * l / (double)k;");
+    out_line(o, "F += p;");
+    out_close(o);
+    out_close(o);
+    out_line(o, "n += (double)k;");
+    out_close(o);
+    out_line(o, "return (real)n;");
+    out_close(o);
     /* the split, its mean and e^-mean: cg_poisson_split's, for a mean known when compiling */
     out_open(o, "%s real nc_poisson_k(%s, double lam)", qual, args);
     out_line(o, "if (!(lam > 0.0)) return (real)0;");
@@ -401,7 +430,8 @@ void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
     out_line(o, "#define nc_uniform(a, b, c, d, e) nc_uniform_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_normal(a, b, c, d, e) nc_normal_k(seedkey, a, b, c, d, e)");
     out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
-    out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, e0, kmax) nc_poisson_m(seedkey, a, b, c, d, e, m, l, e0, kmax)");
+    out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, kmax, F0, F1, F2, F3, F4, F5, F6, F7, p7) "
+             "nc_poisson_t(seedkey, a, b, c, d, e, m, l, kmax, F0, F1, F2, F3, F4, F5, F6, F7, p7)");
     /* construction code (CgDialect.cold): the same draws through one out-of-line copy */
     if (!cold_qual)
         return;
@@ -425,6 +455,19 @@ int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax)
     *e0 = nrt_exp(-*l);
     *kmax = (int)(*l + 12.0 * sqrt(*l)) + 30;
     return 1;
+}
+
+/* Contract: codegen.h. */
+void cg_poisson_table(double l, double e0, double F[CG_POISSON_TAB], double *pk)
+{
+    double p = e0, f = e0;
+    F[0] = f;
+    for (int k = 1; k < CG_POISSON_TAB; k++) {
+        p = p * l / (double)k;
+        f += p;
+        F[k] = f;
+    }
+    *pk = p;
 }
 
 /* ===== random draws =====} */

@@ -94,6 +94,11 @@ void cg_cstring(const char *s, StrBuf *out);
  * nrt_exp(-l), at most kmax steps of inversion each; 0 when lam is not in (0, 2^22], where
  * nc_poisson_k decides at run time. The generated nc_poisson_k computes the same values. */
 int cg_poisson_split(double lam, int *m, double *l, double *e0, int *kmax);
+/* The loop's cumulative probabilities of counts 0 .. CG_POISSON_TAB - 1 for mean l (F[0] =
+ * e0 = e^-l) and the probability *pk of the last, by the operations nc_poisson_m makes, so
+ * that nc_poisson_t's comparisons with them find the loop's count. */
+enum { CG_POISSON_TAB = 8 };
+void cg_poisson_table(double l, double e0, double F[CG_POISSON_TAB], double *pk);
 
 /* The random draws nc_uniform, nc_normal and nc_poisson (the names cg_expr prints for IE_RAND),
  * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for

@@ -1,7 +1,8 @@
 #!/bin/sh
 # poisson_const.sh NEUROC WORKDIR [neuroc back-end args...]
 # Poisson draws whose mean is known when compiling take their split and e^-mean from the
-# compiler (cg_poisson_split, nc_poisson_c); the same model with the means as run-time
+# compiler (cg_poisson_split, cg_poisson_table, nc_poisson_c: the first eight cumulative
+# probabilities as constants, no division); the same model with the means as run-time
 # parameters (--set) takes them from nc_poisson_k at run time. The counts must be identical,
 # byte for byte, and not all zero. Exit: 0 pass, 1 a check failed, 77 skipped (no device).
 set -u
