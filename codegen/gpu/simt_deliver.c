@@ -243,6 +243,29 @@ static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
     out_blank(o);
 }
 
+/* The grid delivery of a procedural fixed_total projection, a work-group per spike: the
+ * row's synapses are independent draws keyed by rank, so work-item l takes the four ranks
+ * of draws l, l + NC_LSIZE, .. (rt_conn.c, FIXED_TOTAL), atomic adds. */
+static void emit_prop_total(Out *o, const Simt *S, const IrProj *j)
+{
+    const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
+    DevRow r = {S, j, DR_GRID};
+    open_spikes_loop(o, S, j, 0, "procedural fixed_total, a work-group per spike", "NC_GROUP", "NC_NGROUPS");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    cg_total_head(o, j);
+    out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
+    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);", stream);
+    out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");
+    out_line(o, "const int64_t rank = 4 * nc_q + nc_h;");
+    cg_total_post(o, "nc_x.v[nc_h]");
+    dev_row_body(o, &r);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
 /* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_*), rows per work-item. */
 void simt_emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
@@ -314,6 +337,10 @@ void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
     }
     if (simt_coop_row(j) && !block) {
         emit_prop_coop(o, S, j);
+        return;
+    }
+    if (j->procedural && j->rule == IR_FIXED_TOTAL && !block) {
+        emit_prop_total(o, S, j);
         return;
     }
     if (j->procedural) {

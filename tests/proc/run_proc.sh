@@ -6,7 +6,8 @@
 #    and --save-connectivity of every procedural projection equal to the stored one.
 # cuda/opencl: the procedural model on BACKEND with --gpu-mode SCHEDULE against the C stored
 #    run: connectivity identical, spikes identical (every schedule: the weights are whole pA,
-#    so sums do not depend on the order of atomic adds).
+#    so sums do not depend on the order of atomic adds), with --save-connectivity (which
+#    builds the stored form on the device too) and without it.
 # Exit: 0 pass; 77 skipped (no device for BACKEND); 3 compile failed; 4 run failed; 1 checks.
 set -u
 if [ $# -lt 3 ]; then
@@ -23,7 +24,7 @@ for s in stored procedural; do
 done
 "$NEUROC" "$WORK/stored.neuro" --backend c -o "$WORK/sim_stored" || { echo "$tag: FAILED: neuroc" >&2; exit 3; }
 "$WORK/sim_stored" --save-connectivity --quiet --out "$WORK/stored" || { echo "$tag: FAILED: run" >&2; exit 4; }
-conns="FP LAT BAND ONE FULL OVER"
+conns="FP LAT BAND ONE FULL OVER TOT TOTA TOTV"
 same_conn() {   # same_conn DIR: every connectivity file of DIR equals the stored one
     for p in $conns; do
         if ! cmp -s "$WORK/stored/connectivity_$p.npy" "$1/connectivity_$p.npy"; then
@@ -70,4 +71,9 @@ if ! "$WORK/sim_gpu" --list-devices >"$WORK/devices.txt" 2>&1 || [ ! -s "$WORK/d
 fi
 "$WORK/sim_gpu" --save-connectivity --quiet --out "$WORK/gpu" || { echo "$tag: FAILED: the $BACKEND run" >&2; exit 4; }
 same_conn "$WORK/gpu" || exit 1
-exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu" --exact
+"$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu" --exact || exit 1
+# without --save-connectivity no stored form is built on the device: the rows are only
+# regenerated (fixed_total's row pointers uploaded from nrt_conn_total_rows)
+"$WORK/sim_gpu" --quiet --out "$WORK/gpu_only" || { echo "$tag: FAILED: the $BACKEND run (no --save-connectivity)" >&2; exit 4; }
+rm -f "$WORK"/stored/connectivity_*.npy
+exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_only" --exact
