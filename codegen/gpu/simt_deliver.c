@@ -327,7 +327,8 @@ static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j, int v)
 /* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
  * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
  * and, for every spike in list order, adds the row's synapses into its range in synapse
- * order (found by binary search: rows are sorted by target). Every target is summed by one
+ * order (found by binary search: rows are sorted by target; fixed_total's rows, in draw order,
+ * are walked whole and filtered). Every target is summed by one
  * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
@@ -352,7 +353,13 @@ void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         return;
     }
     open_spikes_loop(o, S, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
-    if (block) {
+    if (block && j->rule == IR_FIXED_TOTAL) {   /* rows in draw order: the whole row, filtered */
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s = rs; s < re; s++)");
+        out_line(o, "if (%s_col[s] < a || %s_col[s] >= b) continue;", j->cname, j->cname);
+        emit_ring_add(o, j, "s", 0, S->m->dbl, NULL);
+        out_close(o);
+    } else if (block) {
         out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
         out_line(o, "const int64_t re = hi;");
         out_open(o, "while (lo < hi)");
