@@ -40,7 +40,15 @@ if [ "$BACKEND" = c ]; then
         echo "$tag: FAILED: --explain does not show FP as procedural:" >&2; cat "$WORK/explain.txt" >&2
         exit 1
     fi
+    if ! grep -q "^projection TOT: .*, procedural: rows regenerated at each spike, no synapse memory" "$WORK/explain.txt"; then
+        echo "$tag: FAILED: --explain does not show TOT (fixed_total) as procedural:" >&2; cat "$WORK/explain.txt" >&2
+        exit 1
+    fi
     "$WORK/sim_proc" --dry-run >"$WORK/plan.txt" || exit 4
+    if ! grep -q "projection TOT (procedural) *6000 synapses" "$WORK/plan.txt"; then
+        echo "$tag: FAILED: --dry-run does not show TOT's 6000 synapses as procedural:" >&2; cat "$WORK/plan.txt" >&2
+        exit 1
+    fi
     if ! grep -q "projection FP (procedural) *[0-9]* synapses" "$WORK/plan.txt"; then
         echo "$tag: FAILED: --dry-run does not show FP as procedural:" >&2; cat "$WORK/plan.txt" >&2
         exit 1
