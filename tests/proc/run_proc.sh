@@ -7,7 +7,8 @@
 # cuda/opencl: the procedural model on BACKEND with --gpu-mode SCHEDULE against the C stored
 #    run: connectivity identical, spikes identical (every schedule: the weights are whole pA,
 #    so sums do not depend on the order of atomic adds), with --save-connectivity (which
-#    builds the stored form on the device too) and without it.
+#    builds the stored form on the device too) and without it; on the block schedule the
+#    stored model as well.
 # Exit: 0 pass; 77 skipped (no device for BACKEND); 3 compile failed; 4 run failed; 1 checks.
 set -u
 if [ $# -lt 3 ]; then
@@ -84,4 +85,10 @@ same_conn "$WORK/gpu" || exit 1
 # regenerated (fixed_total's row pointers uploaded from nrt_conn_total_rows)
 "$WORK/sim_gpu" --quiet --out "$WORK/gpu_only" || { echo "$tag: FAILED: the $BACKEND run (no --save-connectivity)" >&2; exit 4; }
 rm -f "$WORK"/stored/connectivity_*.npy
-exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_only" --exact
+"$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_only" --exact || exit 1
+[ "$MODE" = block ] || exit 0
+# the stored model on the block schedule too: fixed_total's stored rows are in draw order,
+# walked whole and filtered by each work-item's targets (simt_deliver.c)
+"$NEUROC" "$WORK/stored.neuro" --backend "$BACKEND" --gpu-mode block -o "$WORK/sim_gpu_stored" || { echo "$tag: FAILED: neuroc --backend $BACKEND (stored)" >&2; exit 3; }
+"$WORK/sim_gpu_stored" --quiet --out "$WORK/gpu_stored" || { echo "$tag: FAILED: the $BACKEND run (stored)" >&2; exit 4; }
+exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_stored" --exact
