@@ -42,13 +42,22 @@ def ex(*p):
     return os.path.join(ROOT, *p)
 
 
-# (name, source, substitutions (regex, replacement) on the model text, large: one run)
+# every fixed_total projection of the microcircuit made procedural (a substitution of 55)
+PROCEDURAL = (r"(?m)^(  connect  = fixed_total\(.*\))$", r"\1\n  storage  = procedural", 55)
+
+# (name, source, substitutions (regex, replacement[, how many: 1 by default]) on the model
+# text, large: one run)
 MODELS = {
     "cuba": (ex("examples", "cuba.neuro"), [], False),
     "coba": (ex("examples", "coba.neuro"), [], False),
     "microcircuit_0.1": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.1")], True),
     "microcircuit_0.5": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.5")], True),
     "microcircuit_1": (ex("examples", "microcircuit.neuro"), [], True),
+    # the microcircuit with every projection (55 fixed_total) procedural: rows regenerated at
+    # each spike, no synapse memory (GeNN's procedural microcircuit: RTF 7.8)
+    "microcircuit_proc_0.1": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.1"),
+                                                                    PROCEDURAL], True),
+    "microcircuit_proc_1": (ex("examples", "microcircuit.neuro"), [PROCEDURAL], True),
     # HH batch: 5,000 steps (50 ms at dt 0.01 ms), the unit of the goal
     "hh_1e4": (ex("examples", "hh_batch.neuro"), [(r"(?m)^run 500 ms$", "run 50 ms")], False),
     "hh_1e5": (ex("examples", "hh_batch.neuro"), [(r"(?m)^run 500 ms$", "run 50 ms"),
@@ -72,13 +81,15 @@ MODELS = {
 
 # (model, back end, GPU schedule or None); a row per entry
 if MODE == "cpu":
-    ROWS = [(m, "c", None) for m in ("cuba", "coba", "microcircuit_0.1", "hh_1e4", "stdp_song", "assembly_1e4")]
+    ROWS = [(m, "c", None) for m in ("cuba", "coba", "microcircuit_0.1", "microcircuit_proc_0.1", "hh_1e4",
+                                     "stdp_song", "assembly_1e4")]
     PEERS = [("cuba", "cpp_standalone"), ("coba", "cpp_standalone")]
 else:
     ROWS = [(m, b, s) for m in ("cuba", "coba") for b, s in
             (("cuda", "cluster"), ("cuda", "block"), ("cuda", "graph"), ("cuda", "persistent"), ("cuda", "launch"),
              ("opencl", "block"), ("opencl", "launch"))]
-    ROWS += [(m, "cuda", None) for m in ("microcircuit_0.1", "microcircuit_0.5", "microcircuit_1", "hh_1e4",
+    ROWS += [(m, "cuda", None) for m in ("microcircuit_0.1", "microcircuit_0.5", "microcircuit_1",
+                                         "microcircuit_proc_0.1", "microcircuit_proc_1", "hh_1e4",
                                          "hh_1e5", "hh_1e6", "stdp_song", "assembly_1e4", "assembly_1e5",
                                          "assembly_1e6", "proc_tenth", "proc_full")]
     ROWS += [("assembly_1e5", "cuda", "launch")]
@@ -100,9 +111,10 @@ def write_model(work, m):
     src, subs, _ = MODELS[m]
     with open(src) as f:
         text = f.read()
-    for pat, rep in subs:
+    for sub in subs:
+        pat, rep, want = sub if len(sub) == 3 else sub + (1,)
         text, n = re.subn(pat, rep, text)
-        if n != 1:
+        if n != want:
             sys.exit("suite.py: %s: pattern %r not found in %s" % (m, pat, src))
     path = os.path.join(work, m + ".neuro")
     with open(path, "w") as f:

@@ -149,7 +149,7 @@ static void emit_rec_plan(Out *o, const IrModel *m)
 /* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
  * every population, its per-neuron storage and, for every projection, its synapses
  * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
- * projection, whose count is then only reported) and its delay ring (plan_slots). From_file
+ * projection, whose count is then only reported, but fixed_total's row pointers) and its delay ring (plan_slots). From_file
  * projections are read only under --dry-run. */
 void cg_mem_plan(Out *o, const IrModel *m, int gpu)
 {
@@ -192,7 +192,11 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
             cg_conn_spec(o, j);
             out_line(o, "double nnz = 0;");
             out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
-            out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring);", j->name);
+            if (j->rule == IR_FIXED_TOTAL)   /* its row pointers: the rows' lengths */
+                out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring + 8.0 * %lld);", j->name,
+                         (long long)j->pre.size + 1);
+            else
+                out_line(o, "nrt_mem_add(&ctx, \"projection %s (procedural)\", nnz, ring);", j->name);
             out_line(o, "nrt_proj_stat(&ctx, %d, %d, nnz);", j->id, j->pre.pop->id);
         } else {
             cg_conn_spec(o, j);

@@ -1,5 +1,6 @@
 /* cg_proc.c -- a projection's row as generated code: the loops that visit row i's synapses
- * in ascending order of post, following the draws of runtime/src/rt_conn.c to the letter.
+ * in ascending order of post (fixed_total: in draw order, its rows' order in the CSR),
+ * following the draws of runtime/src/rt_conn.c to the letter.
  *
  * Stored connectivity uses them through the PAIRS row function (cg_conn_row, cg_conn.c);
  * procedural connectivity (IrProj.procedural, docs/language.md §12.4) puts them where a
@@ -16,8 +17,28 @@
 
 #include "codegen.h"
 
-/* Context: `i` (int64_t row within PRE), `key0` (uint32_t, nrt_seed_key of the seed) and
- * `rank` (int64_t, 0 before the row) are in scope. The loops bind `j` (int64_t, post within
+void cg_total_head(Out *o, const IrProj *j)
+{
+    const long long np = (long long)j->post.size;
+    const long long aut = (long long)(j->pre.offset - j->post.offset);
+    out_line(o, "const int64_t nc_n = %s_rp[i + 1] - %s_rp[i];", j->cname, j->cname);
+    if (j->pre.pop == j->post.pop && !j->autapses)
+        out_line(o, "const int64_t nc_js = i + %lld >= 0 && i + %lld < %lld ? i + %lld : -1; /* the autapse's post */",
+                 aut, aut, np, aut);
+    else
+        out_line(o, "const int64_t nc_js = -1;");
+    out_line(o, "const uint32_t nc_a = (uint32_t)(%lld - (nc_js >= 0 ? 1 : 0)); /* admissible posts */", np);
+}
+
+void cg_total_post(Out *o, const char *word)
+{
+    out_line(o, "const int64_t nc_p = (int64_t)nrt_below(%s, nc_a);", word);
+    out_line(o, "const int64_t j = nc_p + (nc_js >= 0 && nc_p >= nc_js ? 1 : 0);");
+}
+
+/* Context: `i` (int64_t row within PRE), `key0` (uint32_t, nrt_seed_key of the seed),
+ * `rank` (int64_t, 0 before the row) and, for fixed_total, `<proj>_rp` (the row pointers,
+ * nrt_conn_total_rows) are in scope. The loops bind `j` (int64_t, post within
  * POST) and, after body(o, arg) (if body is not NULL) has been written for a synapse, advance
  * rank. The body must not `continue` or `break` (it may `return`). */
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg)
@@ -124,9 +145,19 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
             out_close(o);
         }
         break;
+    case IR_FIXED_TOTAL:
+        /* row i's length from the host's row pointers <proj>_rp (nrt_conn_total_rows), its
+         * posts in draw order: rank r from word r % 4 of draw r / 4 (rt_conn.c, FIXED_TOTAL) */
+        cg_total_head(o, j);
+        out_line(o, "nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, 0u, 0u, 0u);", stream);
+        out_open(o, "for (int64_t nc_r = 0; nc_r < nc_n; nc_r++)");
+        out_line(o, "if (nc_r > 0 && (nc_r & 3) == 0) nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)(nc_r >> 2), 0u, 0u);",
+                 stream);
+        cg_total_post(o, "nc_x.v[nc_r & 3]");
+        close = 1;
+        break;
     case IR_FIXED_INDEGREE:
     case IR_FIXED_OUTDEGREE:
-    case IR_FIXED_TOTAL:
     case IR_FROM_FILE:
         NC_UNREACHABLE(); /* sema: not procedural, and not PAIRS */
     }

@@ -122,11 +122,16 @@ void cg_conn_row(Out *o, const CgDialect *d, const IrProj *j, const char *qual, 
 /* 1 when e reads column col (0: w, 1: delay) of an edge file. */
 int cg_uses_edge(const IrExpr *e, int col);
 
-/* Row i's synapses visited in ascending order of post, as rt_conn.c draws them (cg_proc.c):
- * with i, key0 and rank (int64_t, 0) in scope, the loops bind j and run body(o, arg) per
- * synapse, then rank++. ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB and PAIRS only. */
+/* Row i's synapses visited in ascending order of post (FIXED_TOTAL: in draw order), as
+ * rt_conn.c draws them (cg_proc.c): with i, key0, rank (int64_t, 0) and for FIXED_TOTAL
+ * <proj>_rp in scope, the loops bind j and run body(o, arg) per synapse, then rank++.
+ * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, FIXED_TOTAL and PAIRS only. */
 typedef void (*CgRowBody)(Out *o, const void *arg);
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
+/* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp;
+ * then, in a synapse's scope, `j` from the 32-bit word `word` of its draw (rt_conn.c). */
+void cg_total_head(Out *o, const IrProj *j);
+void cg_total_post(Out *o, const char *word);
 
 /* --- cg_host.c, cg_mem.c, cg_finite.c: parts of every host program ------ */
 

@@ -406,16 +406,15 @@ int sema_storage_clause(Sema *S, IrProj *pj, AstNode *sc, int plastic)
         return 0;
     }
     if (pj->rule != IR_ALL_TO_ALL && pj->rule != IR_ONE_TO_ONE && pj->rule != IR_FIXED_PROB &&
-        pj->rule != IR_PAIRS) {
+        pj->rule != IR_PAIRS && pj->rule != IR_FIXED_TOTAL) {
         error_at(cc, v->loc, "%s connectivity cannot be procedural: %s",
                  pj->rule == IR_FIXED_INDEGREE ? "fixed_indegree" : pj->rule == IR_FIXED_OUTDEGREE
-                 ? "fixed_outdegree" : pj->rule == IR_FIXED_TOTAL ? "fixed_total" : "from_file",
+                 ? "fixed_outdegree" : "from_file",
                  pj->rule == IR_FIXED_INDEGREE ? "its draws are made per postsynaptic neuron"
                  : pj->rule == IR_FIXED_OUTDEGREE ? "its rows are sorted after drawing"
-                 : pj->rule == IR_FIXED_TOTAL ? "its draws are made per synapse"
                  : "its edges come from a file");
-        diag_extra(cc, "  note: procedural rules are all_to_all, one_to_one, fixed_prob and prob "
-                       "(with within and where)");
+        diag_extra(cc, "  note: procedural rules are all_to_all, one_to_one, fixed_prob, fixed_total "
+                       "and prob (with within and where)");
         return 0;
     }
     pj->procedural = 1;

@@ -97,6 +97,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
              j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size));
     if (j->rule == IR_PAIRS)
         cg_conn_row(o, &d, j, "static", "");   /* for the memory plan's estimate */
+    if (j->rule == IR_FIXED_TOTAL)
+        out_line(o, "static int64_t *%s_rp; /* row pointers: the row lengths (nrt_conn_total_rows) */", c);
     cgc_ring_decl(o, j);
     if (m->mpi)
         out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
@@ -105,6 +107,15 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     out_open(o, "static int build_%s(void)", c);
     if (m->mpi)
         cgc_mpi_view(o, j, c, "_vlo", "_vhi");
+    if (j->rule == IR_FIXED_TOTAL) {
+        out_begin(o);
+        cg_conn_spec(o, j);
+        out_line(o, "%s_rp = nrt_alloc(&ctx, (size_t)%lld * sizeof(int64_t), \"%s: row pointers\");", c,
+                 (long long)j->pre.size + 1, j->name);
+        out_line(o, "if (!%s_rp || nrt_conn_total_rows(&ctx, &spec, %s_rp) != NRT_OK) return -1;", c, c);
+        cgc_own("%s_rp", c);
+        out_close(o);
+    }
     out_line(o, "int64_t maxd = 1;");
     if (j->delay) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);

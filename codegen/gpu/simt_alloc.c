@@ -44,6 +44,21 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         if (j->procedural) {
             /* no synapse arrays; --save-connectivity builds the stored form to write it */
             out_open(o, "if (!ctx.save_conn)");
+            if (j->rule == IR_FIXED_TOTAL) {   /* the row pointers: its rows' lengths */
+                out_begin(o);
+                cg_conn_spec(o, j);
+                out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)%lld * sizeof(int64_t), \"%s: row pointers\");",
+                         (long long)j->pre.size + 1, j->name);
+                out_line(o, "int bad = !rp || nrt_conn_total_rows(&ctx, &spec, rp) != NRT_OK");
+                out_line(o, "    || dalloc(&%s_csr.row_ptr, (size_t)%lld * sizeof(int64_t), \"%s: row pointers\")",
+                         j->cname, (long long)j->pre.size + 1, j->name);
+                out_line(o, "    || nrt_gpu_write(gpu, %s_csr.row_ptr, 0, rp, (size_t)%lld * sizeof(int64_t)) != NRT_OK;",
+                         j->cname, (long long)j->pre.size + 1);
+                out_line(o, "nrt_free(rp);");
+                out_line(o, "if (bad) return -1;");
+                out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
+                out_close(o);
+            }
             if (j->delay) {
                 out_line(o, "if (bind(k_pscan_%s)) return -1;", j->cname);
                 out_line(o, "if (nrt_gpu_launch(k_pscan_%s, %lld, 128, 0) != NRT_OK) return -1;", j->cname,

@@ -243,6 +243,29 @@ static void emit_prop_proc(Out *o, const Simt *S, const IrProj *j, int block)
     out_blank(o);
 }
 
+/* The grid delivery of a procedural fixed_total projection, a work-group per spike: the
+ * row's synapses are independent draws keyed by rank, so work-item l takes the four ranks
+ * of draws l, l + NC_LSIZE, .. (rt_conn.c, FIXED_TOTAL), atomic adds. */
+static void emit_prop_total(Out *o, const Simt *S, const IrProj *j)
+{
+    const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
+    DevRow r = {S, j, DR_GRID};
+    open_spikes_loop(o, S, j, 0, "procedural fixed_total, a work-group per spike", "NC_GROUP", "NC_NGROUPS");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    cg_total_head(o, j);
+    out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
+    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);", stream);
+    out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");
+    out_line(o, "const int64_t rank = 4 * nc_q + nc_h;");
+    cg_total_post(o, "nc_x.v[nc_h]");
+    dev_row_body(o, &r);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
 /* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_*), rows per work-item. */
 void simt_emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
@@ -304,7 +327,8 @@ static void emit_prop_block_free(Out *o, const Simt *S, const IrProj *j, int v)
 /* The spike delivery of one projection. grid: one work-group per spike, atomic adds (the
  * order of the adds is not fixed). block: each work-item owns a contiguous range of targets
  * and, for every spike in list order, adds the row's synapses into its range in synapse
- * order (found by binary search: rows are sorted by target). Every target is summed by one
+ * order (found by binary search: rows are sorted by target; fixed_total's rows, in draw order,
+ * are walked whole and filtered). Every target is summed by one
  * work-item in (spike, synapse) order, the C back end's order, with no barrier per spike. */
 void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
 {
@@ -316,6 +340,10 @@ void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         emit_prop_coop(o, S, j);
         return;
     }
+    if (j->procedural && j->rule == IR_FIXED_TOTAL && !block) {
+        emit_prop_total(o, S, j);
+        return;
+    }
     if (j->procedural) {
         emit_prop_proc(o, S, j, block);
         return;
@@ -325,7 +353,13 @@ void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block)
         return;
     }
     open_spikes_loop(o, S, j, block, NULL, "NC_GROUP", "NC_NGROUPS");
-    if (block) {
+    if (block && j->rule == IR_FIXED_TOTAL) {   /* rows in draw order: the whole row, filtered */
+        out_line(o, "const int64_t rs = %s_rp[i], re = %s_rp[i + 1];", j->cname, j->cname);
+        out_open(o, "for (int64_t s = rs; s < re; s++)");
+        out_line(o, "if (%s_col[s] < a || %s_col[s] >= b) continue;", j->cname, j->cname);
+        emit_ring_add(o, j, "s", 0, S->m->dbl, NULL);
+        out_close(o);
+    } else if (block) {
         out_line(o, "int64_t lo = %s_rp[i], hi = %s_rp[i + 1];", j->cname, j->cname);
         out_line(o, "const int64_t re = hi;");
         out_open(o, "while (lo < hi)");

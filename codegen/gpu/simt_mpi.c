@@ -10,7 +10,7 @@
  * the unchanged delivery phase then adds every rank's spikes into this rank's synapses,
  * which are only those onto its own neurons: each projection is built whole, as on one GPU
  * (the same draws), and cut to the rank's columns on the device (nc_k_rbounds,
- * nc_k_rcopy); a procedural projection regenerates whole rows and adds only into them. A step's exchange is N / 8 bytes of the whole network, whatever its activity.
+ * nc_k_rcopy; rows in draw order, fixed_total's: nc_k_rcount, nc_k_rfilt); a procedural projection regenerates whole rows and adds only into them. A step's exchange is N / 8 bytes of the whole network, whatever its activity.
  *
  * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
  * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
@@ -23,6 +23,16 @@
 #include "simt_priv.h"
 
 static const SrcLoc NOLOC = {0, 0, 0, 0};
+
+/* Whether a stored projection keeps its rows in draw order (fixed_total, rt_conn.c): its cut
+ * to a rank's columns filters whole rows (nc_k_rcount, nc_k_rfilt) instead of bounding them. */
+static int drawn_rows(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->rule == IR_FIXED_TOTAL && !m->projs[k]->procedural)
+            return 1;
+    return 0;
+}
 
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
@@ -172,6 +182,28 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
     out_close(o);
     out_close(o);
     out_blank(o);
+    if (drawn_rows(S->m)) {
+        out_line(o, "/* rows in draw order (fixed_total): how many of each row's synapses are onto [a, b) ... */");
+        out_open(o, "NC_KERNEL nc_k_rcount(NC_G const int64_t *rp, NC_G const int32_t *col, NC_G int64_t *bounds, int64_t n, int32_t a, int32_t b)");
+        out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+        out_line(o, "int64_t c = 0;");
+        out_line(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++) c += col[s] >= a && col[s] < b;");
+        out_line(o, "bounds[2 * i] = 0;");
+        out_line(o, "bounds[2 * i + 1] = c;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "/* ... and those synapses copied, in row order: `words` 32-bit words per synapse */");
+        out_open(o, "NC_KERNEL nc_k_rfilt(NC_G const int64_t *rp, NC_G const int32_t *col, NC_G const int64_t *nrp, NC_G const uint32_t *src, NC_G uint32_t *dst, int64_t n, int32_t words, int32_t a, int32_t b)");
+        out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+        out_line(o, "int64_t to = nrp[i] * words;");
+        out_open(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++)");
+        out_line(o, "if (col[s] < a || col[s] >= b) continue;");
+        out_line(o, "for (int64_t k = 0; k < words; k++) dst[to++] = src[s * words + k];");
+        out_close(o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
 }
 
 /* ===== device program =====} */
@@ -182,22 +214,30 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
     out_line(o, "static nrt_kernel *k_merge, *k_rbounds, *k_rcopy;");
+    if (drawn_rows(S->m))
+        out_line(o, "static nrt_kernel *k_rcount, *k_rfilt; /* rows in draw order (fixed_total) */");
     out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
              S->m->npops);
     out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
     out_blank(o);
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
-    out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed. */");
-    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[3], const int words[3], const char *what)");
+    out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
+    out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[3], const int words[3], int drawn, const char *what)");
+    out_line(o, "nrt_kernel *kb = k_rbounds;");
+    if (drawn_rows(S->m))
+        out_line(o, "if (drawn) kb = k_rcount;");
+    else
+        out_line(o, "(void)drawn;");
     out_line(o, "const int64_t n = c->n_pre;");
     out_line(o, "nrt_dmem bounds = {0, 0}, nrp = {0, 0};");
     out_line(o, "int64_t *hb = nrt_alloc(&ctx, (size_t)(2 * n + 1) * sizeof *hb, what);");
     out_line(o, "int64_t *hr = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *hr, what);");
     out_line(o, "if (!hb || !hr || dalloc(&bounds, (size_t)(2 * n + 1) * sizeof(int64_t), what)) return -1;");
-    out_line(o, "if (nrt_gpu_arg_mem(k_rbounds, 0, c->row_ptr) || nrt_gpu_arg_mem(k_rbounds, 1, c->nnz ? c->col : nc_dummy)");
-    out_line(o, "    || nrt_gpu_arg_mem(k_rbounds, 2, bounds) || nrt_gpu_arg_i64(k_rbounds, 3, n)");
-    out_line(o, "    || nrt_gpu_arg_i32(k_rbounds, 4, a) || nrt_gpu_arg_i32(k_rbounds, 5, b)");
-    out_line(o, "    || nrt_gpu_launch(k_rbounds, (size_t)(n + 255) / 256, 256, 0) != NRT_OK");
+    out_line(o, "if (nrt_gpu_arg_mem(kb, 0, c->row_ptr) || nrt_gpu_arg_mem(kb, 1, c->nnz ? c->col : nc_dummy)");
+    out_line(o, "    || nrt_gpu_arg_mem(kb, 2, bounds) || nrt_gpu_arg_i64(kb, 3, n)");
+    out_line(o, "    || nrt_gpu_arg_i32(kb, 4, a) || nrt_gpu_arg_i32(kb, 5, b)");
+    out_line(o, "    || nrt_gpu_launch(kb, (size_t)(n + 255) / 256, 256, 0) != NRT_OK");
     out_line(o, "    || nrt_gpu_read(gpu, bounds, 0, hb, (size_t)(2 * n) * sizeof *hb) != NRT_OK) return -1;");
     out_line(o, "hr[0] = 0;");
     out_line(o, "for (int64_t i = 0; i < n; i++) hr[i + 1] = hr[i] + (hb[2 * i + 1] - hb[2 * i]);");
@@ -207,15 +247,29 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
     out_line(o, "nrt_dmem *all[4] = {&c->col, arr[0], arr[1], arr[2]};");
     out_line(o, "const int w4[4] = {1, words[0], words[1], words[2]};");
-    out_open(o, "for (int q = 0; q < 4; q++)");
+    out_open(o, "for (int qi = 0; qi < 4; qi++)");
+    out_line(o, "const int q = drawn ? 3 - qi : qi; /* drawn: the columns filter the others, so they go last */");
     out_line(o, "if (!all[q]) continue;");
     out_line(o, "nrt_dmem to = {0, 0};");
     out_line(o, "if (q == 0) to = ncol;");
     out_line(o, "else if (dalloc(&to, (size_t)nnz * (size_t)w4[q] * 4, what)) return -1;");
+    if (drawn_rows(S->m)) {
+        out_open(o, "if (drawn)");
+        out_line(o, "if (nnz && (nrt_gpu_arg_mem(k_rfilt, 0, c->row_ptr) || nrt_gpu_arg_mem(k_rfilt, 1, c->col)");
+        out_line(o, "    || nrt_gpu_arg_mem(k_rfilt, 2, nrp) || nrt_gpu_arg_mem(k_rfilt, 3, *all[q]) || nrt_gpu_arg_mem(k_rfilt, 4, to)");
+        out_line(o, "    || nrt_gpu_arg_i64(k_rfilt, 5, n) || nrt_gpu_arg_i32(k_rfilt, 6, w4[q])");
+        out_line(o, "    || nrt_gpu_arg_i32(k_rfilt, 7, a) || nrt_gpu_arg_i32(k_rfilt, 8, b)");
+        out_line(o, "    || nrt_gpu_launch(k_rfilt, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+        out_close(o);
+        out_open(o, "else");
+    } else {
+        out_begin(o);
+    }
     out_line(o, "if (nnz && (nrt_gpu_arg_mem(k_rcopy, 0, bounds) || nrt_gpu_arg_mem(k_rcopy, 1, nrp)");
     out_line(o, "    || nrt_gpu_arg_mem(k_rcopy, 2, *all[q]) || nrt_gpu_arg_mem(k_rcopy, 3, to)");
     out_line(o, "    || nrt_gpu_arg_i64(k_rcopy, 4, n) || nrt_gpu_arg_i32(k_rcopy, 5, w4[q])");
     out_line(o, "    || nrt_gpu_launch(k_rcopy, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+    out_close(o);
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return -1;");
     out_line(o, "nrt_gpu_free(gpu, all[q]);");
     out_line(o, "*all[q] = to;");
@@ -248,7 +302,8 @@ void simt_mpi_host_restrict(Out *o, const IrProj *j)
     else
         out_line(o, "nrt_dmem *arr[3] = {&%s_w, NULL, NULL};", c);
     out_line(o, "const int words[3] = {(int)(sizeof(real) / 4), 1, 0};");
-    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, \"%s: this rank's synapses\")) return -1;", c, j->name);
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\")) return -1;", c,
+             j->rule == IR_FIXED_TOTAL, j->name);
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
     out_line(o, "%s_col = %s_csr.col;", c, c);
     out_close(o);
@@ -273,6 +328,10 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
+    if (drawn_rows(m)) {
+        out_line(o, "if (!(k_rcount = nrt_gpu_kernel(gpu, \"nc_k_rcount\", 6))) return fail(argv[0]);");
+        out_line(o, "if (!(k_rfilt = nrt_gpu_kernel(gpu, \"nc_k_rfilt\", 9))) return fail(argv[0]);");
+    }
     out_begin(o);
     out_line(o, "/* word-aligned slices: population p's words [W r / R, W (r + 1) / R) on rank r */");
     out_line(o, "static const int64_t pop_n[%d] = {", m->npops);

@@ -199,13 +199,19 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
         out_line(o, "const int64_t i = (int64_t)%s_hist[hs * %lld + q] - %lld;", c,
                  (long long)j->pre.pop->size, (long long)j->pre.offset);
         out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
-        out_line(o, "int64_t lo = %s_rp[i], up = %s_rp[i + 1];", c, c);
-        out_line(o, "const int64_t re = up;");
-        out_open(o, "while (lo < up)");
-        out_line(o, "const int64_t mid = lo + (up - lo) / 2;");
-        out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else up = mid;", c);
-        out_close(o);
-        out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", c);
+        if (j->rule == IR_FIXED_TOTAL) {   /* rows in draw order: the whole row, filtered */
+            out_line(o, "const int64_t re = %s_rp[i + 1];", c);
+            out_open(o, "for (int64_t s = %s_rp[i]; s < re; s++)", c);
+            out_line(o, "if (%s_col[s] < a || %s_col[s] >= b) continue;", c, c);
+        } else {
+            out_line(o, "int64_t lo = %s_rp[i], up = %s_rp[i + 1];", c, c);
+            out_line(o, "const int64_t re = up;");
+            out_open(o, "while (lo < up)");
+            out_line(o, "const int64_t mid = lo + (up - lo) / 2;");
+            out_line(o, "if (%s_col[mid] < a) lo = mid + 1; else up = mid;", c);
+            out_close(o);
+            out_open(o, "for (int64_t s = lo; s < re && %s_col[s] < b; s++)", c);
+        }
     } else {
         open_arrivals_grid(o, j, as);
         out_open(o, "for (int64_t s = rs + NC_LID; s < re; s += NC_LSIZE)");

@@ -293,8 +293,9 @@ typedef struct nrt_conn_spec {
                                    * nc_rows_fill_<name> of the loaded program */
 } nrt_conn_spec;
 
-/* Synapses by presynaptic row; within a row, post indices ascend (multapses adjacent).
- * Synapse s of row i is identified by (i, s - row_ptr[i]) for per-synapse random draws. */
+/* Synapses by presynaptic row; within a row, post indices ascend (multapses adjacent), except
+ * for NRT_FIXED_TOTAL, whose rows keep their draw order (rt_conn.c). Synapse s of row i is
+ * identified by (i, s - row_ptr[i]) for per-synapse random draws. */
 typedef struct nrt_csr {
     int64_t n_pre, n_post;
     int64_t nnz;
@@ -304,6 +305,15 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* NRT_FIXED_TOTAL: the row pointers of spec's synapses (row_ptr, n_pre + 1 entries): the
+ * multinomial split of the k synapses over the rows that nrt_conn_build and the device build
+ * use, so that a procedural projection regenerates the same rows (rt_conn.c, FIXED_TOTAL).
+ * Errors as nrt_conn_build. */
+nrt_status nrt_conn_total_rows(nrt_ctx *ctx, const nrt_conn_spec *spec, int64_t *row_ptr);
+/* A Binomial(n, p) variate, exact up to rounding, a function of (key0, stream, element)
+ * alone: its uniforms are nrt_rng(key0, stream, element, c, 0, 1), c = 0, 1, .. (rt_binom.c).
+ * 0 for n <= 0 or p <= 0 (or NaN), n for p >= 1. */
+int64_t nrt_binomial(uint32_t key0, uint32_t stream, uint32_t element, int64_t n, double p);
 
 /* Synapses from an edge file (.csv or .npy; layouts in docs/language.md, from_file) of a
  * projection of n_pre x n_post neurons. *w and *delay receive the file's weight and delay

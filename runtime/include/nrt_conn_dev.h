@@ -29,8 +29,9 @@
  *                   multapses are equal values).
  *   fixed_outdegree nrt_conn_indeg_draw with the roles swapped (a work-item per pre draws its
  *                   posts straight into its row, d negated), then nrt_conn_sort_rows.
- *   fixed_total     nrt_conn_total_draw: a work-item per synapse draws its pair; then, as for
- *                   fixed_indegree, count, prefix sum, nrt_conn_total_fill, sort.
+ *   fixed_total     row_ptr from the host (nrt_conn_total_rows: the multinomial row lengths),
+ *                   then nrt_conn_total_fill: a work-item per synapse finds its row (binary
+ *                   search of row_ptr) and draws its post from (row, rank). Rows unsorted.
  *   pairs           (prob, within, where) the model's own kernels nc_rows_count_<proj> and
  *                   nc_rows_fill_<proj>, written by codegen/simt.c around its row function.
  */
@@ -215,43 +216,35 @@ NC_KERNEL nrt_conn_indeg_fill(NC_CONST_ARG int32_t *pres, NC_CONST_ARG int64_t *
 
 /* ---- fixed_total ---- */
 
-/* Synapse e's pair (rt_conn.c, FIXED_TOTAL): redrawn with sub = 1, 2, .. while an autapse. */
-NC_KERNEL nrt_conn_total_draw(NC_G int32_t *pres, NC_G int32_t *posts, int64_t total,
-                              int64_t n_pre, int64_t n_post, uint32_t key0, uint32_t stream,
-                              int excl, int64_t d)
+/* Synapse e of the CSR whose row_ptr the host computed (rt_conn.c, FIXED_TOTAL): row i with
+ * row_ptr[i] <= e < row_ptr[i + 1] (the last such row, past empty ones), rank r = e -
+ * row_ptr[i], post uniform over the row's admissible posts from word r % 4 of draw r / 4. */
+NC_KERNEL nrt_conn_total_fill(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, int64_t n_pre,
+                              int64_t n_post, uint32_t key0, uint32_t stream, int excl, int64_t d)
 {
+    const int64_t nnz = row_ptr[n_pre];
     int64_t e;
-    for (e = NC_GID; e < total; e += NC_GSIZE) {
-        uint32_t r = 0;
-        for (;;) {
-            const nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)e, r, 0, 0);
-            const int64_t pre = (int64_t)nrt_below(x.v[0], (uint32_t)n_pre);
-            const int64_t post = (int64_t)nrt_below(x.v[1], (uint32_t)n_post);
-            r++;
-            if (excl && pre + d == post)
-                continue;
-            pres[e] = (int32_t)pre;
-            posts[e] = (int32_t)post;
-            break;
+    for (e = NC_GID; e < nnz; e += NC_GSIZE) {
+        int64_t lo = 0, hi = n_pre, i, r, js, post;
+        uint32_t a;
+        while (hi - lo > 1) {                 /* row_ptr[lo] <= e < row_ptr[hi] */
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (row_ptr[mid] <= e)
+                lo = mid;
+            else
+                hi = mid;
         }
+        i = lo;
+        r = e - row_ptr[i];
+        js = excl && i + d >= 0 && i + d < n_post ? i + d : -1;
+        a = (uint32_t)(n_post - (js >= 0 ? 1 : 0));
+        const nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)i, (uint32_t)(r >> 2), 0, 0);
+        post = (int64_t)nrt_below(x.v[r & 3], a);
+        col[e] = (int32_t)(post + (js >= 0 && post >= js ? 1 : 0));
     }
 }
 
-/* Pair e goes to row pres[e] at a free place (cursor zeroed before); arbitrary order until
- * nrt_conn_sort_rows. */
-NC_KERNEL nrt_conn_total_fill(NC_CONST_ARG int32_t *pres, NC_CONST_ARG int32_t *posts,
-                              NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *cursor,
-                              NC_G int32_t *col, int64_t total)
-{
-    int64_t e;
-    for (e = NC_GID; e < total; e += NC_GSIZE) {
-        const int32_t pre = pres[e];
-        const uint32_t at = (uint32_t)nc_atomic_add_i32(cursor + pre, 1);
-        col[row_ptr[pre] + (int64_t)at] = posts[e];
-    }
-}
-
-/* ---- sorting rows (fixed_indegree, fixed_outdegree, fixed_total) ----
+/* ---- sorting rows (fixed_indegree, fixed_outdegree) ----
  * Every row is sorted ascending by one work-group with a bitonic network in which every
  * compare-exchange puts the smaller value first (the first step of each merge compares
  * mirrored pairs, the later ones pairs at distance s). The row of n is padded to a power of

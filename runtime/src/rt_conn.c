@@ -42,12 +42,21 @@
  *   FIXED_OUTDEGREE for every pre i: FIXED_INDEGREE with the roles swapped (draw element i,
  *                   partners post = nrt_below(w, n_post), reject autapse(i, post), and
  *                   repeats without multapses); then row i is sorted ascending.
- *   FIXED_TOTAL     multapses only. For every synapse e < k: r = 0;
- *                       loop: x = draw(element = e, sub = r); r = r + 1
- *                             pre = nrt_below(x.v[0], n_pre), post = nrt_below(x.v[1], n_post)
- *                             until not autapse(pre, post)
- *                   then rows by pre, each sorted ascending (k < 2^32; with every pair an
- *                   autapse and k > 0: NRT_EINVAL).
+ *   FIXED_TOTAL     multapses only; row by row, so that a procedural projection can
+ *                   regenerate any row. a(i) = n_post less one when autapse(i, i + d) for a
+ *                   post i + d in range (d = pre_offset - post_offset): row i's admissible
+ *                   posts. First the row lengths, a multinomial split of k over the rows with
+ *                   weights a(i), as conditional binomials (nrt_binomial, rt_binom.c):
+ *                       left = k, A = sum of a(i)
+ *                       for every row i (ascending): c(i) = nrt_binomial(key0, stream, i,
+ *                           left, a(i) / A); left -= c(i); A -= a(i)
+ *                   (nrt_conn_total_rows; the host computes them for every back end). Then
+ *                   synapse r < c(i) of row i, in this order (rows are NOT sorted):
+ *                       x = draw(element = i, sub = r / 4); w = x.v[r % 4]
+ *                       post = nrt_below(w, a(i)), plus one when autapse(i, i + d) excludes
+ *                       a post i + d <= post
+ *                   so each synapse's pair is uniform over the admissible pairs, independently
+ *                   (k < 2^32; with k > 0 and no admissible pair: NRT_EINVAL).
  *   PAIRS           row i is what spec->row(i, key0, out) writes: the generated program
  *                   visits row i's candidate posts in ascending order (all of POST, or the
  *                   lattice box around i for `within`) and keeps j when it is not an autapse
@@ -305,50 +314,68 @@ static nrt_status build_outdegree(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr 
     return NRT_OK;
 }
 
+/* Row i's admissible posts (FIXED_TOTAL): n_post, less its autapse's post *js when that is
+ * excluded and in range (*js = -1 otherwise). */
+static int64_t total_adm(const nrt_conn_spec *s, int64_t i, int64_t *js)
+{
+    const int64_t self = i + s->pre_offset - s->post_offset;
+    *js = !s->autapses && s->same_base && self >= 0 && self < s->n_post ? self : -1;
+    return s->n_post - (*js >= 0);
+}
+
+static void total_rows(const nrt_conn_spec *s, int64_t *row_ptr)
+{
+    const uint32_t key0 = nrt_seed_key(s->seed);
+    const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
+    int64_t i, js, left = s->k, adm = 0;
+    for (i = 0; i < s->n_pre; i++)
+        adm += total_adm(s, i, &js);
+    row_ptr[0] = 0;
+    for (i = 0; i < s->n_pre; i++) {
+        const int64_t a = total_adm(s, i, &js);
+        const int64_t c = a > 0 ? nrt_binomial(key0, stream, (uint32_t)i, left, (double)a / (double)adm)
+                                : 0;
+        row_ptr[i + 1] = row_ptr[i] + c;
+        left -= c;
+        adm -= a;
+    }
+}
+
+/* Contract (neurort.h). */
+nrt_status nrt_conn_total_rows(nrt_ctx *ctx, const nrt_conn_spec *spec, int64_t *row_ptr)
+{
+    nrt_status st;
+    if (!spec || !row_ptr || spec->rule != NRT_FIXED_TOTAL) {
+        nrt_seterr(ctx, "nrt_conn_total_rows: NULL argument or not a fixed_total spec");
+        return NRT_EINVAL;
+    }
+    st = nrt_conn_check(ctx, spec);
+    if (st == NRT_OK)
+        total_rows(spec, row_ptr);
+    return st;
+}
+
 static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 {
     const uint32_t key0 = nrt_seed_key(s->seed);
     const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
-    const int64_t total = s->k, npre = s->n_pre;
-    int32_t *pres, *posts;
-    int64_t *pos, e, i;
-    pres = nrt_alloc(ctx, (size_t)(total > 0 ? total : 1) * sizeof *pres, "fixed_total pairs");
-    posts = nrt_alloc(ctx, (size_t)(total > 0 ? total : 1) * sizeof *posts, "fixed_total pairs");
-    pos = nrt_alloc(ctx, (size_t)(npre + 1) * sizeof *pos, "connectivity row cursors");
-    if (!pres || !posts || !pos || csr_alloc(ctx, out, npre, total) != NRT_OK) {
-        nrt_free(pres);
-        nrt_free(posts);
-        nrt_free(pos);
+    int64_t i, r, js;
+    if (csr_alloc(ctx, out, s->n_pre, s->k > 0 ? s->k : 1) != NRT_OK)
         return NRT_ENOMEM;
-    }
-    for (e = 0; e < total; e++) {
-        uint32_t r = 0;
-        for (;;) {
-            nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)e, r, 0, 0);
-            int64_t pre = nrt_below(x.v[0], (uint32_t)npre);
-            int64_t post = nrt_below(x.v[1], (uint32_t)s->n_post);
-            r++;
-            if (is_autapse(s, pre, post))
-                continue;
-            pres[e] = (int32_t)pre;
-            posts[e] = (int32_t)post;
-            break;
+    total_rows(s, out->row_ptr);
+    for (i = 0; i < s->n_pre; i++) {
+        const int64_t a = total_adm(s, i, &js), n = out->row_ptr[i + 1] - out->row_ptr[i];
+        int32_t *row = out->col + out->row_ptr[i];
+        nrt_u32x4 x = {{0, 0, 0, 0}};
+        for (r = 0; r < n; r++) {
+            int64_t post;
+            if ((r & 3) == 0)
+                x = nrt_rng(key0, stream, (uint32_t)i, (uint32_t)(r >> 2), 0, 0);
+            post = nrt_below(x.v[r & 3], (uint32_t)a);
+            row[r] = (int32_t)(post + (js >= 0 && post >= js));
         }
     }
-    for (e = 0; e < total; e++)
-        out->row_ptr[pres[e] + 1]++;
-    for (i = 0; i < npre; i++)
-        out->row_ptr[i + 1] += out->row_ptr[i];
-    memcpy(pos, out->row_ptr, (size_t)(npre + 1) * sizeof *pos);
-    for (e = 0; e < total; e++)
-        out->col[pos[pres[e]]++] = posts[e];
-    for (i = 0; i < npre; i++)
-        qsort(out->col + out->row_ptr[i], (size_t)(out->row_ptr[i + 1] - out->row_ptr[i]),
-              sizeof *out->col, cmp_i32);
-    nrt_free(pres);
-    nrt_free(posts);
-    nrt_free(pos);
-    out->nnz = total;
+    out->nnz = s->k;
     return NRT_OK;
 }
 

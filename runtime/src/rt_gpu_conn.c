@@ -319,15 +319,13 @@ static nrt_status sort_rows(build *b, nrt_dcsr *out)
     return st;
 }
 
-/* Rows from a list of (pre, post) pairs on the device: count per pre, host prefix sum,
- * scatter (posts: the post of pair e, or NULL for e / k), sort each row. */
-static nrt_status rows_from_pairs(build *b, nrt_dmem pres, const nrt_dmem *posts, int64_t total,
-                                  int64_t k, nrt_dcsr *out)
+/* Rows from the partners of every post on the device (pair e = j * k + a has pre pres[e]):
+ * count per pre, host prefix sum, scatter, sort each row. */
+static nrt_status rows_from_pairs(build *b, nrt_dmem pres, int64_t total, int64_t k, nrt_dcsr *out)
 {
     const int64_t np = b->s->n_pre;
     nrt_kernel *kc = kernel(b, "nrt_conn_indeg_count", 3);
-    nrt_kernel *kf = posts ? kernel(b, "nrt_conn_total_fill", 6)
-                           : kernel(b, "nrt_conn_indeg_fill", 6);
+    nrt_kernel *kf = kernel(b, "nrt_conn_indeg_fill", 6);
     nrt_dmem count = {0, 0};
     nrt_status st;
     if (!kc || !kf)
@@ -351,15 +349,15 @@ static nrt_status rows_from_pairs(build *b, nrt_dmem pres, const nrt_dmem *posts
     if (st == NRT_OK)
         st = nrt_gpu_arg_mem(kf, 0, pres);
     if (st == NRT_OK)
-        st = posts ? nrt_gpu_arg_mem(kf, 1, *posts) : nrt_gpu_arg_mem(kf, 1, out->row_ptr);
+        st = nrt_gpu_arg_mem(kf, 1, out->row_ptr);
     if (st == NRT_OK)
-        st = posts ? nrt_gpu_arg_mem(kf, 2, out->row_ptr) : nrt_gpu_arg_mem(kf, 2, count);
+        st = nrt_gpu_arg_mem(kf, 2, count);
     if (st == NRT_OK)
-        st = posts ? nrt_gpu_arg_mem(kf, 3, count) : nrt_gpu_arg_mem(kf, 3, out->col);
+        st = nrt_gpu_arg_mem(kf, 3, out->col);
     if (st == NRT_OK)
-        st = posts ? nrt_gpu_arg_mem(kf, 4, out->col) : nrt_gpu_arg_i64(kf, 4, total);
+        st = nrt_gpu_arg_i64(kf, 4, total);
     if (st == NRT_OK)
-        st = posts ? nrt_gpu_arg_i64(kf, 5, total) : nrt_gpu_arg_i64(kf, 5, k);
+        st = nrt_gpu_arg_i64(kf, 5, k);
     if (st == NRT_OK)
         st = launch(b, kf, total, FLAT_GROUP, 0);
     if (st == NRT_OK)
@@ -381,7 +379,7 @@ static nrt_status build_indegree(build *b, nrt_dcsr *out)
     if (st == NRT_OK)
         st = draw_partners(b, pres, s->n_pre, s->n_post, s->k, b->d);
     if (st == NRT_OK)
-        st = rows_from_pairs(b, pres, NULL, total, s->k, out);
+        st = rows_from_pairs(b, pres, total, s->k, out);
     nrt_gpu_free(b->g, &pres);
     return st;
 }
@@ -416,36 +414,38 @@ static nrt_status build_outdegree(build *b, nrt_dcsr *out)
     return st;
 }
 
-/* fixed_total, k > 0: a work-item per synapse draws its pair, then rows from the pairs. */
+/* fixed_total, k > 0: the row lengths from the host (nrt_conn_total_rows, the same
+ * multinomial split as nrt_conn_build), then a work-item per synapse draws its post. */
 static nrt_status build_total(build *b, nrt_dcsr *out)
 {
     const nrt_conn_spec *s = b->s;
-    nrt_kernel *kd = kernel(b, "nrt_conn_total_draw", 9);
-    nrt_dmem pres = {0, 0}, posts = {0, 0};
+    nrt_kernel *kf = kernel(b, "nrt_conn_total_fill", 8);
+    int64_t *rp;
     nrt_status st;
-    if (!kd)
+    if (!kf)
         return NRT_EDEVICE;
-    st = dalloc(b, &pres, s->k, sizeof(int32_t), "fixed_total pairs");
+    rp = nrt_alloc(b->ctx, (size_t)(s->n_pre + 1) * sizeof *rp, "fixed_total row pointers");
+    if (!rp)
+        return NRT_ENOMEM;
+    st = nrt_conn_total_rows(b->ctx, s, rp);
     if (st == NRT_OK)
-        st = dalloc(b, &posts, s->k, sizeof(int32_t), "fixed_total pairs");
+        st = nrt_gpu_write(b->g, out->row_ptr, 0, rp, (size_t)(s->n_pre + 1) * sizeof *rp);
+    nrt_free(rp);
+    out->nnz = s->k;
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kd, 0, pres);
+        st = dalloc(b, &out->col, out->nnz, sizeof(int32_t), "connectivity columns");
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kd, 1, posts);
+        st = nrt_gpu_arg_mem(kf, 0, out->row_ptr);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kd, 2, s->k);
+        st = nrt_gpu_arg_mem(kf, 1, out->col);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kd, 3, s->n_pre);
+        st = nrt_gpu_arg_i64(kf, 2, s->n_pre);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kd, 4, s->n_post);
+        st = nrt_gpu_arg_i64(kf, 3, s->n_post);
     if (st == NRT_OK)
-        st = args_tail(b, kd, 5, 1);
+        st = args_tail(b, kf, 4, 1);
     if (st == NRT_OK)
-        st = launch(b, kd, s->k, FLAT_GROUP, 0);
-    if (st == NRT_OK)
-        st = rows_from_pairs(b, pres, &posts, s->k, 0, out);
-    nrt_gpu_free(b->g, &pres);
-    nrt_gpu_free(b->g, &posts);
+        st = launch(b, kf, s->k, FLAT_GROUP, 0);
     return st;
 }
 

@@ -113,7 +113,9 @@ def main(argv):
 
     # fixed_total(5000), P (400) -> L1 (100): each pre's count binomial(5000, 1/400)
     c = load(d, "FTOT")
-    check(len(c) == 5000 and sorted_rows(c), "fixed_total: 5000 synapses, rows ascending")
+    # rows in pre order, each in draw order (rt_conn.c, FIXED_TOTAL): not sorted by post
+    check(len(c) == 5000 and bool(np.all(np.diff(c["pre"]) >= 0)) and not sorted_rows(c),
+          "fixed_total: 5000 synapses, rows in pre order, posts in draw order")
     binomial_ok(int((c["pre"] < 200).sum()), 5000, 0.5, "fixed_total: synapses of pre < 200")
     binomial_ok(int((c["post"] < 50).sum()), 5000, 0.5, "fixed_total: synapses onto post < 50")
 

@@ -6,7 +6,9 @@
 #    and --save-connectivity of every procedural projection equal to the stored one.
 # cuda/opencl: the procedural model on BACKEND with --gpu-mode SCHEDULE against the C stored
 #    run: connectivity identical, spikes identical (every schedule: the weights are whole pA,
-#    so sums do not depend on the order of atomic adds).
+#    so sums do not depend on the order of atomic adds), with --save-connectivity (which
+#    builds the stored form on the device too) and without it; on the block schedule the
+#    stored model as well.
 # Exit: 0 pass; 77 skipped (no device for BACKEND); 3 compile failed; 4 run failed; 1 checks.
 set -u
 if [ $# -lt 3 ]; then
@@ -23,7 +25,7 @@ for s in stored procedural; do
 done
 "$NEUROC" "$WORK/stored.neuro" --backend c -o "$WORK/sim_stored" || { echo "$tag: FAILED: neuroc" >&2; exit 3; }
 "$WORK/sim_stored" --save-connectivity --quiet --out "$WORK/stored" || { echo "$tag: FAILED: run" >&2; exit 4; }
-conns="FP LAT BAND ONE FULL OVER"
+conns="FP LAT BAND ONE FULL OVER TOT TOTA TOTV"
 same_conn() {   # same_conn DIR: every connectivity file of DIR equals the stored one
     for p in $conns; do
         if ! cmp -s "$WORK/stored/connectivity_$p.npy" "$1/connectivity_$p.npy"; then
@@ -39,7 +41,15 @@ if [ "$BACKEND" = c ]; then
         echo "$tag: FAILED: --explain does not show FP as procedural:" >&2; cat "$WORK/explain.txt" >&2
         exit 1
     fi
+    if ! grep -q "^projection TOT: .*, procedural: rows regenerated at each spike, no synapse memory" "$WORK/explain.txt"; then
+        echo "$tag: FAILED: --explain does not show TOT (fixed_total) as procedural:" >&2; cat "$WORK/explain.txt" >&2
+        exit 1
+    fi
     "$WORK/sim_proc" --dry-run >"$WORK/plan.txt" || exit 4
+    if ! grep -q "projection TOT (procedural) *6000 synapses" "$WORK/plan.txt"; then
+        echo "$tag: FAILED: --dry-run does not show TOT's 6000 synapses as procedural:" >&2; cat "$WORK/plan.txt" >&2
+        exit 1
+    fi
     if ! grep -q "projection FP (procedural) *[0-9]* synapses" "$WORK/plan.txt"; then
         echo "$tag: FAILED: --dry-run does not show FP as procedural:" >&2; cat "$WORK/plan.txt" >&2
         exit 1
@@ -70,4 +80,15 @@ if ! "$WORK/sim_gpu" --list-devices >"$WORK/devices.txt" 2>&1 || [ ! -s "$WORK/d
 fi
 "$WORK/sim_gpu" --save-connectivity --quiet --out "$WORK/gpu" || { echo "$tag: FAILED: the $BACKEND run" >&2; exit 4; }
 same_conn "$WORK/gpu" || exit 1
-exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu" --exact
+"$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu" --exact || exit 1
+# without --save-connectivity no stored form is built on the device: the rows are only
+# regenerated (fixed_total's row pointers uploaded from nrt_conn_total_rows)
+"$WORK/sim_gpu" --quiet --out "$WORK/gpu_only" || { echo "$tag: FAILED: the $BACKEND run (no --save-connectivity)" >&2; exit 4; }
+rm -f "$WORK"/stored/connectivity_*.npy
+"$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_only" --exact || exit 1
+[ "$MODE" = block ] || exit 0
+# the stored model on the block schedule too: fixed_total's stored rows are in draw order,
+# walked whole and filtered by each work-item's targets (simt_deliver.c)
+"$NEUROC" "$WORK/stored.neuro" --backend "$BACKEND" --gpu-mode block -o "$WORK/sim_gpu_stored" || { echo "$tag: FAILED: neuroc --backend $BACKEND (stored)" >&2; exit 3; }
+"$WORK/sim_gpu_stored" --quiet --out "$WORK/gpu_stored" || { echo "$tag: FAILED: the $BACKEND run (stored)" >&2; exit 4; }
+exec "$PYTHON" "$HERE/../gpu/compare.py" "$WORK/stored" "$WORK/gpu_stored" --exact

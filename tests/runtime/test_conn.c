@@ -11,7 +11,8 @@
 
 static nrt_ctx ctx;
 
-/* row_ptr monotone from 0 to nnz, cols in range and non-decreasing within each row */
+/* row_ptr monotone from 0 to nnz, cols in range and non-decreasing within each row (strict:
+ * increasing; -1: in any order, fixed_total's draw order) */
 static int csr_ok(const nrt_csr *c, int strict)
 {
     int64_t i, s;
@@ -23,7 +24,7 @@ static int csr_ok(const nrt_csr *c, int strict)
         for (s = c->row_ptr[i]; s < c->row_ptr[i + 1]; s++) {
             if (c->col[s] < 0 || c->col[s] >= c->n_post)
                 return 0;
-            if (s > c->row_ptr[i] && (strict ? c->col[s] <= c->col[s - 1]
+            if (strict >= 0 && s > c->row_ptr[i] && (strict ? c->col[s] <= c->col[s - 1]
                                              : c->col[s] < c->col[s - 1]))
                 return 0;
         }
@@ -298,6 +299,164 @@ static void test_prob_spec(void)
     nrt_csr_free(&c);
 }
 
+/* ln of the Binomial(n, p) probability of k */
+static double binom_lpmf(int64_t n, double p, int64_t k)
+{
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+           (double)k * log(p) + (double)(n - k) * log1p(-p);
+}
+
+/* M keyed variates of Binomial(n, p) (nrt_binomial, rt_binom.c): mean and variance within
+ * 6 standard errors; for small n a chi-square over the values (tails merged to expected
+ * counts of 5 or more) below df + 6 sqrt(2 df). */
+static void binomial_case(int64_t n, double p, uint32_t stream)
+{
+    enum { M = 40000 };
+    const double mu = (double)n * p, var = mu * (1 - p);
+    static int64_t v[M];
+    double sum = 0, ss = 0, mean, svar;
+    int e;
+    for (e = 0; e < M; e++) {
+        v[e] = nrt_binomial(7u, stream, (uint32_t)e, n, p);
+        CHECKF(v[e] >= 0 && v[e] <= n, "Binomial(%lld, %g) gave %lld", (long long)n, p,
+               (long long)v[e]);
+        sum += (double)v[e];
+    }
+    mean = sum / M;
+    for (e = 0; e < M; e++)
+        ss += ((double)v[e] - mean) * ((double)v[e] - mean);
+    svar = ss / (M - 1);
+    CHECKF(fabs(mean - mu) <= 6 * sqrt(var / M), "Binomial(%lld, %g): mean %.4f, expected %.4f",
+           (long long)n, p, mean, mu);
+    CHECKF(fabs(svar - var) <= 6 * var * sqrt(2.0 / M) + 1e-9,
+           "Binomial(%lld, %g): variance %.4f, expected %.4f", (long long)n, p, svar, var);
+    if (n <= 200) {
+        static int64_t hist[201];
+        double chi = 0, exp_run = 0, obs_run = 0;
+        int df = -1;
+        int64_t k;
+        memset(hist, 0, sizeof hist);
+        for (e = 0; e < M; e++)
+            hist[v[e]]++;
+        for (k = 0; k <= n; k++) {  /* bins merged left to right until 5 expected */
+            exp_run += M * exp(binom_lpmf(n, p, k));
+            obs_run += (double)hist[k];
+            if (exp_run >= 5 || k == n) {
+                chi += (obs_run - exp_run) * (obs_run - exp_run) / exp_run;
+                df++;
+                exp_run = obs_run = 0;
+            }
+        }
+        CHECKF(df > 0 && chi < df + 6 * sqrt(2.0 * df),
+               "Binomial(%lld, %g): chi-square %.1f over %d degrees of freedom", (long long)n,
+               p, chi, df);
+    }
+}
+
+static void test_binomial(void)
+{
+    binomial_case(20, 0.1, 1);            /* inversion */
+    binomial_case(60, 0.4, 2);            /* BTRS, n p = 24 */
+    binomial_case(200, 0.05, 3);          /* BTRS at n p = 10 */
+    binomial_case(30, 0.9, 4);            /* p > 1/2: n - Binomial(n, 1 - p) */
+    binomial_case(10000000, 3e-7, 5);     /* large n, small p: inversion, n p = 3 */
+    binomial_case(80000000, 0.5e-4, 6);   /* large n, small p: BTRS, n p = 4000 */
+    binomial_case(2000000000, 0.37, 7);   /* huge n */
+    CHECK(nrt_binomial(1, 1, 1, 0, 0.5) == 0 && nrt_binomial(1, 1, 1, 10, 0) == 0);
+    CHECK(nrt_binomial(1, 1, 1, 10, 1) == 10 && nrt_binomial(1, 1, 1, -3, 0.5) == 0);
+    CHECK(nrt_binomial(9, 9, 9, 1000, 0.3) == nrt_binomial(9, 9, 9, 1000, 0.3));
+}
+
+static void total_spec(nrt_conn_spec *s, int64_t npre, int64_t npost, int64_t k)
+{
+    memset(s, 0, sizeof *s);
+    s->rule = NRT_FIXED_TOTAL;
+    s->n_pre = npre;
+    s->n_post = npost;
+    s->k = k;
+    s->multapses = 1;
+    s->autapses = 1;
+}
+
+/* fixed_total row by row (rt_conn.c, FIXED_TOTAL): the row lengths are the multinomial split
+ * of k with weights = admissible posts per row (a chi-square per seed), nrt_conn_build's rows
+ * are nrt_conn_total_rows', no excluded autapse, and one synapse's pair is uniform over the
+ * admissible pairs (a chi-square over seeds). */
+static void test_fixed_total(void)
+{
+    nrt_conn_spec s;
+    nrt_csr c, c2;
+    int64_t rp[51], i, q, adm = 0;
+    uint64_t seed;
+    /* S[0:50] -> S[20:60], autapses dropped: rows 20..49 have 39 admissible posts, 0..19 40 */
+    total_spec(&s, 50, 40, 100000);
+    s.same_base = 1;
+    s.post_offset = 20;
+    s.autapses = 0;
+    for (i = 0; i < 50; i++)
+        adm += i >= 20 ? 39 : 40;
+    for (seed = 1; seed <= 20; seed++) {
+        double chi = 0;
+        s.seed = seed;
+        CHECK(nrt_conn_total_rows(&ctx, &s, rp) == NRT_OK);
+        CHECK(rp[0] == 0 && rp[50] == 100000);
+        for (i = 0; i < 50; i++) {
+            const double e = 100000.0 * (i >= 20 ? 39 : 40) / (double)adm;
+            const double o = (double)(rp[i + 1] - rp[i]);
+            chi += (o - e) * (o - e) / e;
+        }
+        CHECKF(chi < 49 + 6 * sqrt(98.0), "seed %llu: row lengths chi-square %.1f (49 df)",
+               (unsigned long long)seed, chi);
+    }
+    CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 100000 && csr_ok(&c, -1));
+    CHECK(memcmp(c.row_ptr, rp, sizeof rp) == 0);
+    CHECK(count_autapses(&c, &s) == 0);
+    CHECK(nrt_conn_build(&ctx, &s, &c2) == NRT_OK && same_csr(&c, &c2));
+    nrt_csr_free(&c2);
+    {   /* posts uniform within the rows without an autapse: chi-square over 40 posts */
+        int64_t cnt[40] = {0}, tot = 0;
+        double chi = 0;
+        for (q = 0; q < c.row_ptr[20]; q++, tot++)
+            cnt[c.col[q]]++;
+        for (q = 0; q < 40; q++)
+            chi += (cnt[q] - tot / 40.0) * (cnt[q] - tot / 40.0) / (tot / 40.0);
+        CHECKF(chi < 39 + 6 * sqrt(78.0), "posts chi-square %.1f (39 df)", chi);
+    }
+    nrt_csr_free(&c);
+    {   /* P[0:4] -> P[0:3], autapses dropped: 9 admissible pairs, one synapse per seed */
+        enum { SEEDS = 18000 };
+        int64_t hist[12] = {0};
+        double chi = 0;
+        total_spec(&s, 4, 3, 1);
+        s.same_base = 1;
+        s.autapses = 0;
+        for (seed = 0; seed < SEEDS; seed++) {
+            s.seed = seed * 7919u + 3u;
+            CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK && c.nnz == 1);
+            for (i = 0; i < 4; i++)
+                if (c.row_ptr[i + 1] > c.row_ptr[i])
+                    hist[i * 3 + c.col[0]]++;
+            nrt_csr_free(&c);
+        }
+        for (q = 0; q < 12; q++) {
+            if (q / 3 == q % 3) {
+                CHECKF(hist[q] == 0, "autapse (%lld, %lld) drawn", (long long)(q / 3),
+                       (long long)(q % 3));
+                continue;
+            }
+            chi += (hist[q] - SEEDS / 9.0) * (hist[q] - SEEDS / 9.0) / (SEEDS / 9.0);
+        }
+        CHECKF(chi < 8 + 6 * 4, "pairs chi-square %.1f (8 df)", chi);
+    }
+    /* errors as nrt_conn_build's: no admissible pair */
+    total_spec(&s, 1, 1, 5);
+    s.same_base = 1;
+    s.autapses = 0;
+    CHECK(nrt_conn_total_rows(&ctx, &s, rp) == NRT_EINVAL);
+    s.rule = NRT_FIXED_PROB;
+    CHECK(nrt_conn_total_rows(&ctx, &s, rp) == NRT_EINVAL);
+}
+
 int main(void)
 {
     ctx.model = "conn";
@@ -308,5 +467,7 @@ int main(void)
     test_fixed_indegree(1);
     test_indegree_errors();
     test_prob_spec();
+    test_binomial();
+    test_fixed_total();
     return tcheck_done("test_conn");
 }
