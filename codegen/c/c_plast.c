@@ -167,10 +167,12 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     StrBuf cnt = {0};
     emit_plast_props(o, j, &dd);
     out_open(o, "static int build_%s(void)", c);
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
     if (m->mpi)
         cgc_mpi_restrict(o, m, j, 0);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
     out_line(o, "const int64_t nnz = %s.nnz ? %s.nnz : 1;", c, c);
     for (int k = 0; k < pl->nsyn; k++)
         alloc_line(o, pl->syn[k]->cname, "", "nnz", pl->syn[k]->label, j->name);
@@ -206,7 +208,9 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "nrt_free(rk);");
     sb_setf(&cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt.s, "receptor input ring", j->name);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     emit_col_index(o, j);
+    out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
     sb_setf(&cnt, "%s_D * %lld", c, npre);
     alloc_line(o, c, "_hist", cnt.s, "spike history", j->name);
     sb_setf(&cnt, "%s_D", c);

@@ -591,7 +591,9 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
     if (j->delay)
         out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", c, j->name);
     out_line(o, "if (bind(k_syn_%s)) return -1;", c);
-    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", c, (npre + 127) / 128);
+    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return -1;", c,
+             (npre + 127) / 128);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", c);
     out_line(o, "if (dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: receptor input ring\")) return -1;", c,
@@ -619,6 +621,7 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "/* the column index, built on the device from its CSR as the C back end builds it (nrt_gpu_col_index) */");
         out_line(o, "if (nrt_gpu_col_index(&ctx, gpu, &%s_csr, %uu, \"%s: column index\", &%s_cptr, &%s_csyn, &%s_cpre) != NRT_OK) return -1;",
                  c, (unsigned)j->id, j->name, c, c, c);
+        out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
     }
     out_line(o, "if (bind(k_scope_%s)) return -1;", c);
     out_line(o, "return nrt_gpu_launch(k_scope_%s, %lld, 128, 0) == NRT_OK ? 0 : -1;", c,

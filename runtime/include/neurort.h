@@ -183,6 +183,11 @@ typedef struct nrt_ctx {
         double synapses;
     } projs[NRT_MAX_POPS];
     int nprojs;
+    struct nrt_stage_stat {       /* construction stages (nrt_stage), first NRT_MAX_POPS */
+        const char *what;         /* "AA: connectivity": the caller's string, kept */
+        double s;                 /* wall seconds */
+    } stages[NRT_MAX_POPS];
+    int nstages;
     /* declared views (nrt_view_register): the summary, manifest.json and the plots report
      * each; view_spikes, set by the generated code, says it counts their spikes (else the
      * summary prints "-" and the manifest null) */
@@ -520,6 +525,10 @@ double nrt_sim_end(nrt_ctx *ctx, double t0);
  * ctx->pops) and has `synapses` synapses: the memory plan's count first, the built count
  * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */
 void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses);
+/* A stage of construction ended: adds nrt_now() - t0 to stage `what` (a string that outlives
+ * ctx, e.g. a literal "AA: column index"; a stage named again adds up) and returns nrt_now(),
+ * the next stage's t0. manifest.json and --bench list the stages (construct_stages_s). */
+double nrt_stage(nrt_ctx *ctx, const char *what, double t0);
 /* With --bench, the JSON report of this run (rt_bench.c, docs/cli.md): on stdout or into
  * the file --bench=FILE names; an instance of --instances writes <its folder>/bench.json.
  * NRT_EIO with errmsg when the file cannot be written. */

@@ -569,20 +569,19 @@ nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spe
     return NRT_OK;
 }
 
-/* Launch the column kernels on the device: count per column, scan into cptr, check the
- * total, scatter, sort every column, rows (count: n_post zeroed int32 of scratch). */
+/* The column kernels: count per column, scan into cptr, check the total, scatter, sort
+ * every column (count: n_post zeroed int32 of scratch). */
 static nrt_status col_kernels(build *b, const nrt_dcsr *c, nrt_dmem count, nrt_dmem cptr,
                               nrt_dmem csyn, nrt_dmem cpre)
 {
     nrt_kernel *kc = kernel(b, "nrt_conn_indeg_count", 3);
     nrt_kernel *ks = kernel(b, "nrt_conn_col_scan", 3);
-    nrt_kernel *kf = kernel(b, "nrt_conn_col_fill", 5);
-    nrt_kernel *ko = kernel(b, "nrt_conn_sort_cols", 3);
-    nrt_kernel *kp = kernel(b, "nrt_conn_col_pre", 5);
+    nrt_kernel *kf = kernel(b, "nrt_conn_col_fill", 7);
+    nrt_kernel *ko = kernel(b, "nrt_conn_sort_cols", 4);
     size_t scan_group = 256;  /* NRT_SCAN_GROUP */
     int64_t sort_group = 32, total = 0;
     nrt_status st;
-    if (!kc || !ks || !kf || !ko || !kp)
+    if (!kc || !ks || !kf || !ko)
         return NRT_EDEVICE;
     if (b->max_group > 0 && scan_group > b->max_group)
         scan_group = b->max_group;
@@ -612,17 +611,21 @@ static nrt_status col_kernels(build *b, const nrt_dcsr *c, nrt_dmem count, nrt_d
     if (st == NRT_OK && c->n_post > 0)
         st = nrt_gpu_fill32(b->g, count, 0, 0, (size_t)c->n_post * sizeof(int32_t));
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 0, c->col);
+        st = nrt_gpu_arg_mem(kf, 0, c->row_ptr);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 1, cptr);
+        st = nrt_gpu_arg_mem(kf, 1, c->col);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 2, count);
+        st = nrt_gpu_arg_mem(kf, 2, cptr);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kf, 3, csyn);
+        st = nrt_gpu_arg_mem(kf, 3, count);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kf, 4, c->nnz);
+        st = nrt_gpu_arg_mem(kf, 4, csyn);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 5, cpre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kf, 6, c->n_pre);
     if (st == NRT_OK && c->nnz > 0)
-        st = launch(b, kf, c->nnz, FLAT_GROUP, 0);
+        st = launch(b, kf, c->n_pre, ROW_GROUP, 0);
     /* a group per column, of an eighth of the mean column length (32..256) */
     while (sort_group < FLAT_GROUP && c->n_post > 0 && sort_group * 8 < c->nnz / c->n_post)
         sort_group <<= 1;
@@ -631,21 +634,11 @@ static nrt_status col_kernels(build *b, const nrt_dcsr *c, nrt_dmem count, nrt_d
     if (st == NRT_OK)
         st = nrt_gpu_arg_mem(ko, 1, csyn);
     if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(ko, 2, c->n_post);
+        st = nrt_gpu_arg_mem(ko, 2, cpre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(ko, 3, c->n_post);
     if (st == NRT_OK && c->nnz > 0)
         st = launch(b, ko, c->n_post, (size_t)sort_group, 1);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kp, 0, c->row_ptr);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kp, 1, csyn);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_mem(kp, 2, cpre);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kp, 3, c->nnz);
-    if (st == NRT_OK)
-        st = nrt_gpu_arg_i64(kp, 4, c->n_pre);
-    if (st == NRT_OK && c->nnz > 0)
-        st = launch(b, kp, c->nnz, FLAT_GROUP, 0);
     return st;
 }
 
