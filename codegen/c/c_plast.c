@@ -122,29 +122,12 @@ static void emit_plast_props(Out *o, const IrProj *j, const CgDialect *dd)
 static void emit_col_index(Out *o, const IrProj *j)
 {
     const char *c = j->cname;
-    long long npost = (long long)j->post.size;
     StrBuf cnt = {0};
-    sb_setf(&cnt, "%lld + 1", npost);
+    sb_setf(&cnt, "%lld + 1", (long long)j->post.size);
     alloc_line(o, c, "_cptr", cnt.s, "column index", j->name);
     alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
     alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
-    out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
-    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
-    out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
-    out_begin(o);
-    sb_setf(&cnt, "%lld + 1", npost);
-    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt.s, j->name);
-    out_line(o, "if (!fill) return -1;");
-    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt.s);
-    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
-    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-    out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
-    out_line(o, "%s_csyn[q] = s;", c);
-    out_line(o, "%s_cpre[q] = i;", c);
-    out_close(o);
-    out_close(o);
-    out_line(o, "nrt_free(fill);");
-    out_close(o);
+    out_line(o, "if (nrt_col_index(&ctx, &%s, %s_cptr, %s_csyn, %s_cpre) != NRT_OK) return -1;", c, c, c, c);
     sb_free(&cnt);
 }
 

@@ -309,6 +309,11 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* The column index of c (plastic projections' post handlers): cptr (n_post + 1), csyn and
+ * cpre (nnz each) such that csyn[cptr[j]] .. csyn[cptr[j + 1] - 1] are the synapses onto
+ * post neuron j in ascending order and cpre[q] the row of csyn[q]: a stable counting sort by
+ * column (rt_conn.c). NRT_ENOMEM with errmsg when its scratch memory is not there. */
+nrt_status nrt_col_index(nrt_ctx *ctx, const nrt_csr *c, int64_t *cptr, int64_t *csyn, int64_t *cpre);
 
 /* Synapses from an edge file (.csv or .npy; layouts in docs/language.md, from_file) of a
  * projection of n_pre x n_post neurons. *w and *delay receive the file's weight and delay
