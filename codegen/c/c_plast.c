@@ -44,8 +44,9 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
     out_line(o, "static int64_t %s_D; /* history slots: longest delay + 1 */", j->cname);
     out_line(o, "static real *%s_ring; /* receptor input, [slot][post neuron] */", j->cname);
-    out_line(o, "static int64_t *%s_cptr, *%s_csyn, *%s_cpre; /* column index: synapses onto each post neuron, ascending, and their pre neuron */",
-             j->cname, j->cname, j->cname);
+    if (pl->on_post.n)   /* only `on post` walks the column index */
+        out_line(o, "static int64_t *%s_cptr, *%s_csyn, *%s_cpre; /* column index: synapses onto each post neuron, ascending, and their pre neuron */",
+                 j->cname, j->cname, j->cname);
     out_line(o, "static int32_t *%s_hist; /* presynaptic spikes of the last D steps, [slot][k] */", j->cname);
     out_line(o, "static int64_t *%s_hist_n;", j->cname);
     out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
@@ -118,7 +119,8 @@ static void emit_plast_props(Out *o, const IrProj *j, const CgDialect *dd)
 }
 
 /* In build_<J>: the column index of j, the synapses onto each post neuron (<J>_cptr, in
- * ascending synapse order <J>_csyn, with their pre neuron <J>_cpre), for `on post`. */
+ * ascending synapse order <J>_csyn, with their pre neuron <J>_cpre), for `on post` (built
+ * only where the rule has one). */
 static void emit_col_index(Out *o, const IrProj *j)
 {
     const char *c = j->cname;
@@ -192,8 +194,10 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     sb_setf(&cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt.s, "receptor input ring", j->name);
     out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
-    emit_col_index(o, j);
-    out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
+    if (pl->on_post.n) {
+        emit_col_index(o, j);
+        out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
+    }
     sb_setf(&cnt, "%s_D * %lld", c, npre);
     alloc_line(o, c, "_hist", cnt.s, "spike history", j->name);
     sb_setf(&cnt, "%s_D", c);
