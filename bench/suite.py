@@ -73,6 +73,10 @@ MODELS = {
                       (r"(?m)^run 30 steps$", "run 100 steps")], False),
     "assembly_1e5": (ex("examples", "assembly", "projection.neuro"), [(r"(?m)^run 30 steps$", "run 1000 steps")], True),
     "assembly_1e6": (ex("tests", "assembly", "models", "topk_1e6.neuro"), [(r"(?m)^run 20 steps$", "run 200 steps")], True),
+    # the same area with plastic (Hebbian) synapses: 10^9 of them, 22.4 GiB planned
+    "assembly_plastic_1e6": (ex("examples", "assembly", "projection.neuro"),
+                             [(r"(?m)^const n    = 100000", "const n    = 1000000"), (r"(?m)^const k    = 317", "const k    = 1000"),
+                              (r"(?m)^const p    = 0.01", "const p    = 0.001"), (r"(?m)^run 30 steps$", "run 200 steps")], True),
     # procedural connectivity, 1/10 of bench/conn/proc_big.neuro (410,000 neurons, 2.4e9 synapses)
     "proc_tenth": (ex("bench", "conn", "proc_big.neuro"), [(r"(?m)^const N_E = 3280000", "const N_E = 328000"),
                                                          (r"(?m)^const N_I = 820000", "const N_I = 82000")], True),
@@ -91,7 +95,7 @@ else:
     ROWS += [(m, "cuda", None) for m in ("microcircuit_0.1", "microcircuit_0.5", "microcircuit_1",
                                          "microcircuit_proc_0.1", "microcircuit_proc_1", "hh_1e4",
                                          "hh_1e5", "hh_1e6", "stdp_song", "assembly_1e4", "assembly_1e5",
-                                         "assembly_1e6", "proc_tenth", "proc_full")]
+                                         "assembly_1e6", "assembly_plastic_1e6", "proc_tenth", "proc_full")]
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
 # many independent COBA instances: only where the simulator has --instances (rows added below);

@@ -173,9 +173,11 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
         const IrProj *j = m->projs[k];
         out_begin(o);
         /* per synapse: weight (or the plastic states), delay; a plastic projection on the C
-         * back end adds its column index and arrival list (32 bytes), a gathered delivery
-         * on the GPU back ends (into a top-k population) its column index (12 bytes) */
-        int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 32 : 0) + (gpu && j->post.pop->topk ? 12 : 0);
+         * back end adds its arrival list (16 bytes) and, with `on post`, its column index
+         * (16), a gathered delivery on the GPU back ends (into a top-k population) its
+         * column index (12 bytes) */
+        int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 16 + (j->plast->on_post.n ? 16 : 0) : 0) +
+                    (gpu && j->post.pop->topk ? 12 : 0);
         out_line(o, "const double syn = sizeof(real) * %d + %d, ring = %.1f * %lld * sizeof(real);",
                  j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, plan_slots(m, j),
                  (long long)j->post.size);

@@ -44,8 +44,9 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
     out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
     out_line(o, "static int64_t %s_D; /* history slots: longest delay + 1 */", j->cname);
     out_line(o, "static real *%s_ring; /* receptor input, [slot][post neuron] */", j->cname);
-    out_line(o, "static int64_t *%s_cptr, *%s_csyn, *%s_cpre; /* column index: synapses onto each post neuron, ascending, and their pre neuron */",
-             j->cname, j->cname, j->cname);
+    if (pl->on_post.n)   /* only `on post` walks the column index */
+        out_line(o, "static int64_t *%s_cptr, *%s_csyn, *%s_cpre; /* column index: synapses onto each post neuron, ascending, and their pre neuron */",
+                 j->cname, j->cname, j->cname);
     out_line(o, "static int32_t *%s_hist; /* presynaptic spikes of the last D steps, [slot][k] */", j->cname);
     out_line(o, "static int64_t *%s_hist_n;", j->cname);
     out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
@@ -118,33 +119,17 @@ static void emit_plast_props(Out *o, const IrProj *j, const CgDialect *dd)
 }
 
 /* In build_<J>: the column index of j, the synapses onto each post neuron (<J>_cptr, in
- * ascending synapse order <J>_csyn, with their pre neuron <J>_cpre), for `on post`. */
+ * ascending synapse order <J>_csyn, with their pre neuron <J>_cpre), for `on post` (built
+ * only where the rule has one). */
 static void emit_col_index(Out *o, const IrProj *j)
 {
     const char *c = j->cname;
-    long long npost = (long long)j->post.size;
     StrBuf cnt = {0};
-    sb_setf(&cnt, "%lld + 1", npost);
+    sb_setf(&cnt, "%lld + 1", (long long)j->post.size);
     alloc_line(o, c, "_cptr", cnt.s, "column index", j->name);
     alloc_line(o, c, "_csyn", "nnz", "column index", j->name);
     alloc_line(o, c, "_cpre", "nnz", "column index", j->name);
-    out_line(o, "/* the column index: count per post neuron, prefix sums, then fill in synapse order */");
-    out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) %s_cptr[%s.col[s] + 1]++;", c, c, c);
-    out_line(o, "for (int64_t q = 0; q < %lld; q++) %s_cptr[q + 1] += %s_cptr[q];", npost, c, c);
-    out_begin(o);
-    sb_setf(&cnt, "%lld + 1", npost);
-    out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)(%s) * sizeof *fill, \"%s: column index\");", cnt.s, j->name);
-    out_line(o, "if (!fill) return -1;");
-    out_line(o, "memcpy(fill, %s_cptr, (size_t)(%s) * sizeof *fill);", c, cnt.s);
-    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", c);
-    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", c, c);
-    out_line(o, "const int64_t q = fill[%s.col[s]]++;", c);
-    out_line(o, "%s_csyn[q] = s;", c);
-    out_line(o, "%s_cpre[q] = i;", c);
-    out_close(o);
-    out_close(o);
-    out_line(o, "nrt_free(fill);");
-    out_close(o);
+    out_line(o, "if (nrt_col_index(&ctx, &%s, %s_cptr, %s_csyn, %s_cpre) != NRT_OK) return -1;", c, c, c, c);
     sb_free(&cnt);
 }
 
@@ -167,10 +152,12 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
     StrBuf cnt = {0};
     emit_plast_props(o, j, &dd);
     out_open(o, "static int build_%s(void)", c);
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     cg_conn_spec(o, j);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, &%s) != NRT_OK) return -1;", c);
     if (m->mpi)
         cgc_mpi_restrict(o, m, j, 0);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
     out_line(o, "const int64_t nnz = %s.nnz ? %s.nnz : 1;", c, c);
     for (int k = 0; k < pl->nsyn; k++)
         alloc_line(o, pl->syn[k]->cname, "", "nnz", pl->syn[k]->label, j->name);
@@ -206,7 +193,11 @@ static void emit_plast_build(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "nrt_free(rk);");
     sb_setf(&cnt, "%s_D * %lld", c, npost);
     alloc_line(o, c, "_ring", cnt.s, "receptor input ring", j->name);
-    emit_col_index(o, j);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
+    if (pl->on_post.n) {
+        emit_col_index(o, j);
+        out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
+    }
     sb_setf(&cnt, "%s_D * %lld", c, npre);
     alloc_line(o, c, "_hist", cnt.s, "spike history", j->name);
     sb_setf(&cnt, "%s_D", c);

@@ -69,6 +69,7 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     dd.dbl = 1;
     dd.real = "double";
     out_open(o, "static int build_%s(void)", j->cname);
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     if (j->rule == IR_FROM_FILE) {
         out_line(o, "if (nrt_conn_file(&ctx, %s_file, %lld, %lld, %d, &%s, &%s_fw, &%s_fd) != NRT_OK) return -1;",
                  j->cname, (long long)j->pre.size, (long long)j->post.size, cg_uses_edge(j->w, 0),
@@ -79,6 +80,7 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     }
     if (m->mpi)
         cgc_mpi_restrict(o, m, j, j->rule == IR_FROM_FILE);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
     out_line(o, "%s_w = nrt_alloc(&ctx, (size_t)(%s.nnz ? %s.nnz : 1) * sizeof(real), \"%s: weights\");",
              j->cname, j->cname, j->cname, j->name);
     out_line(o, "if (!%s_w) return -1;", j->cname);
@@ -116,6 +118,7 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     if (m->mpi)
         out_line(o, "nrt_free(rk);");
+    out_line(o, "(void)nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     cgc_ring_alloc(o, j);
     out_close(o);
     out_blank(o);

@@ -20,6 +20,7 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
     }
     out_line(o, "/* projection %s: synapses and their values built on the device */", j->name);
     out_open(o, "static int build_%s(void)", j->cname);
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     if (j->rule == IR_FROM_FILE) {
         out_line(o, "/* edges read on the host, uploaded */");
         out_line(o, "nrt_csr c;");
@@ -40,6 +41,7 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "nrt_free(fw);");
         out_line(o, "nrt_free(fd);");
         out_line(o, "if (bad) return -1;");
+        out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
     } else {
         if (j->procedural) {
             /* no synapse arrays; --save-connectivity builds the stored form to write it */
@@ -69,6 +71,7 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         }
         cg_conn_spec(o, j);
         out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
+        out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
     }
     out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
     out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);
@@ -83,8 +86,9 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
     if (j->delay)
         out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", j->cname, j->name);
     out_line(o, "if (bind(k_syn_%s)) return -1;", j->cname);
-    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", j->cname,
-             (long long)((j->pre.size + 127) / 128));
+    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return -1;",
+             j->cname, (long long)((j->pre.size + 127) / 128));
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     if (j->procedural)
         out_close(o);
     simt_host_maxd(o, S, j);
@@ -95,8 +99,10 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if ((int64_t)maxd + 1 > %s_D) %s_D = (int64_t)maxd + 1;", r, r);
     if (S->m->mpi && !j->procedural)
         simt_mpi_host_restrict(o, j);
-    if (simt_gathers(j))
+    if (simt_gathers(j)) {
         simt_gather_host(o, j);
+        out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
+    }
     if (j->ring_last)
         out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
                  (long long)j->post.size, j->ring->name);

@@ -21,8 +21,8 @@
  * per phase (one arrival per step, one post spike per step), so one work-item writes each
  * state per phase: no atomics except for `deliver` in the grid schedules. The presynaptic
  * spike history keeps each step's spike list of the presynaptic population (base indices,
- * the list's order); the column index is built on the host once at load time from the
- * device-built CSR, exactly as the C back end builds it.
+ * the list's order); the column index is built once at load time from the device-built
+ * CSR, on the device (nrt_gpu_col_index), in the order the C back end builds it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -597,7 +597,9 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
     if (j->delay)
         out_line(o, "if (dalloc(&%s_d, nnz * sizeof(int32_t), \"%s: delays\")) return -1;", c, j->name);
     out_line(o, "if (bind(k_syn_%s)) return -1;", c);
-    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK) return -1;", c, (npre + 127) / 128);
+    out_line(o, "if (nrt_gpu_launch(k_syn_%s, %lld, 128, 0) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return -1;", c,
+             (npre + 127) / 128);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", c);
     out_line(o, "if (dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: receptor input ring\")) return -1;", c,
@@ -622,43 +624,10 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s: post.%s\")) return -1;", pl->post[k]->cname,
                  npost, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", j->name, pl->post[k]->label);
     if (needs_column(pl)) {
-        out_line(o, "/* the column index, built once on the host from the device's CSR as the C back end builds it:");
-        out_line(o, " * count per post neuron, prefix sums, then fill in synapse order */");
-        out_begin(o);
-        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)%lld * sizeof *rp, \"%s: column index\");", npre + 1,
-                 j->name);
-        out_line(o, "int32_t *col = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *col, \"%s: column index\");", j->name);
-        out_line(o, "int64_t *cptr = nrt_alloc(&ctx, (size_t)%lld * sizeof *cptr, \"%s: column index\");", npost + 1,
-                 j->name);
-        out_line(o, "int64_t *fill = nrt_alloc(&ctx, (size_t)%lld * sizeof *fill, \"%s: column index\");", npost + 1,
-                 j->name);
-        out_line(o, "int64_t *csyn = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *csyn, \"%s: column index\");", j->name);
-        out_line(o, "int32_t *cpre = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof *cpre, \"%s: column index\");", j->name);
-        out_line(o, "int bad = !rp || !col || !cptr || !fill || !csyn || !cpre");
-        out_line(o, "    || nrt_gpu_read(gpu, %s_rp, 0, rp, (size_t)%lld * sizeof *rp) != NRT_OK", c, npre + 1);
-        out_line(o, "    || (nnz && nrt_gpu_read(gpu, %s_col, 0, col, nnz * sizeof *col) != NRT_OK);", c);
-        out_open(o, "if (!bad)");
-        out_line(o, "for (size_t s = 0; s < nnz; s++) cptr[col[s] + 1]++;");
-        out_line(o, "for (int64_t q = 0; q < %lld; q++) cptr[q + 1] += cptr[q];", npost);
-        out_line(o, "memcpy(fill, cptr, (size_t)%lld * sizeof *fill);", npost + 1);
-        out_open(o, "for (int64_t i = 0; i < %lld; i++)", npre);
-        out_open(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++)");
-        out_line(o, "const int64_t q = fill[col[s]]++;");
-        out_line(o, "csyn[q] = s;");
-        out_line(o, "cpre[q] = (int32_t)i;");
-        out_close(o);
-        out_close(o);
-        out_line(o, "bad = dalloc(&%s_cptr, (size_t)%lld * sizeof(int64_t), \"%s: column index\")", c, npost + 1,
-                 j->name);
-        out_line(o, "    || dalloc(&%s_csyn, nnz * sizeof(int64_t), \"%s: column index\")", c, j->name);
-        out_line(o, "    || dalloc(&%s_cpre, nnz * sizeof(int32_t), \"%s: column index\")", c, j->name);
-        out_line(o, "    || nrt_gpu_write(gpu, %s_cptr, 0, cptr, (size_t)%lld * sizeof *cptr) != NRT_OK", c, npost + 1);
-        out_line(o, "    || (nnz && nrt_gpu_write(gpu, %s_csyn, 0, csyn, nnz * sizeof *csyn) != NRT_OK)", c);
-        out_line(o, "    || (nnz && nrt_gpu_write(gpu, %s_cpre, 0, cpre, nnz * sizeof *cpre) != NRT_OK);", c);
-        out_close(o);
-        out_line(o, "nrt_free(rp); nrt_free(col); nrt_free(cptr); nrt_free(fill); nrt_free(csyn); nrt_free(cpre);");
-        out_line(o, "if (bad) return -1;");
-        out_close(o);
+        out_line(o, "/* the column index, built on the device from its CSR as the C back end builds it (nrt_gpu_col_index) */");
+        out_line(o, "if (nrt_gpu_col_index(&ctx, gpu, &%s_csr, %uu, \"%s: column index\", &%s_cptr, &%s_csyn, &%s_cpre) != NRT_OK) return -1;",
+                 c, (unsigned)j->id, j->name, c, c, c);
+        out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);
     }
     out_line(o, "if (bind(k_scope_%s)) return -1;", c);
     out_line(o, "return nrt_gpu_launch(k_scope_%s, %lld, 128, 0) == NRT_OK ? 0 : -1;", c,

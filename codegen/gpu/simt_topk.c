@@ -26,7 +26,7 @@
  * top-k population could differ from the C back end's in the last bits and pick other
  * winners. A projection into a top-k population is instead gathered per target over its
  * column index (synapses onto each post neuron, ascending presynaptic index, built on the
- * host at load time), reading the presynaptic spike flags: each target's sum is formed in
+ * device at load time: nrt_gpu_col_index), reading the presynaptic spike flags: each target's sum is formed in
  * the C back end's order (spike index ascending = presynaptic index ascending, then
  * synapse rank; with per-synapse delays, emission steps oldest first, from a history of
  * the flags of the last D steps).
@@ -231,49 +231,16 @@ void simt_gather(Out *o, const IrModel *m, const IrProj *j)
 void simt_gather_host(Out *o, const IrProj *j)
 {
     const char *c = j->cname;
-    long long npost = (long long)j->post.size;
-    out_line(o, "/* the column index of %s for the gathered delivery: synapses onto each post neuron in (pre, rank) order */",
+    out_line(o, "/* the column index of %s for the gathered delivery: synapses onto each post neuron in (pre, rank) order,",
              j->name);
+    out_line(o, " * built on the device (nrt_gpu_col_index) */");
     out_begin(o);
-    out_line(o, "const int64_t npre = %s_csr.n_pre, nz = %s_csr.nnz;", c, c);
-    out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(npre + 1) * sizeof *rp, \"%s: column index\");", j->name);
-    out_line(o, "int32_t *col = nrt_alloc(&ctx, (size_t)(nz ? nz : 1) * sizeof *col, \"%s: column index\");", j->name);
-    out_line(o, "int64_t *cptr = nrt_alloc(&ctx, (size_t)(%lld + 2) * sizeof *cptr, \"%s: column index\");", npost,
-             j->name);
-    out_line(o, "int64_t *csyn = nrt_alloc(&ctx, (size_t)(nz ? nz : 1) * sizeof *csyn, \"%s: column index\");", j->name);
-    out_line(o, "int32_t *cpre = nrt_alloc(&ctx, (size_t)(nz ? nz : 1) * sizeof *cpre, \"%s: column index\");", j->name);
-    out_line(o, "if (!rp || !col || !cptr || !csyn || !cpre) return -1;");
-    out_line(o, "if (nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(npre + 1) * sizeof *rp) != NRT_OK) return -1;", c);
-    out_line(o, "if (nz && nrt_gpu_read(gpu, %s_csr.col, 0, col, (size_t)nz * sizeof *col) != NRT_OK) return -1;", c);
-    out_line(o, "for (int64_t s = 0; s < nz; s++) cptr[col[s] + 2]++;");
-    out_line(o, "for (int64_t q = 0; q < %lld; q++) cptr[q + 2] += cptr[q + 1];", npost);
-    out_open(o, "for (int64_t i = 0; i < npre; i++)");
-    out_open(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++)");
-    out_line(o, "const int64_t q = cptr[col[s] + 1]++;");
-    out_line(o, "csyn[q] = s;");
-    out_line(o, "cpre[q] = (int32_t)i;");
-    out_close(o);
-    out_close(o);
-    out_line(o, "int bad = dalloc(&%s_cptr, (size_t)(%lld + 1) * sizeof(int64_t), \"%s: column index\")", c, npost,
-             j->name);
-    out_line(o, "    || dalloc(&%s_csyn, (size_t)(nz ? nz : 1) * sizeof(int64_t), \"%s: column index\")", c, j->name);
-    out_line(o, "    || dalloc(&%s_cpre, (size_t)(nz ? nz : 1) * sizeof(int32_t), \"%s: column index\")", c, j->name);
-    out_line(o, "    || nrt_gpu_write(gpu, %s_cptr, 0, cptr, (size_t)(%lld + 1) * sizeof(int64_t)) != NRT_OK", c, npost);
-    out_line(o, "    || (nz && nrt_gpu_write(gpu, %s_csyn, 0, csyn, (size_t)nz * sizeof(int64_t)) != NRT_OK)", c);
-    out_line(o, "    || (nz && nrt_gpu_write(gpu, %s_cpre, 0, cpre, (size_t)nz * sizeof(int32_t)) != NRT_OK);", c);
-    out_line(o, "nrt_free(rp);");
-    out_line(o, "nrt_free(col);");
-    out_line(o, "nrt_free(cptr);");
-    out_line(o, "nrt_free(csyn);");
-    out_line(o, "nrt_free(cpre);");
-    out_line(o, "if (bad) return -1;");
+    out_line(o, "if (nrt_gpu_col_index(&ctx, gpu, &%s_csr, %uu, \"%s: column index\", &%s_cptr, &%s_csyn, &%s_cpre) != NRT_OK) return -1;",
+             c, (unsigned)j->id, j->name, c, c, c);
     if (j->delay) {
-        out_line(o, "/* presynaptic spike flags of the last D steps, zero before the first step */");
-        out_line(o, "const size_t fhn = (size_t)%s_D * %lld;", c, (long long)j->pre.size);
-        out_line(o, "int32_t *zero = nrt_alloc(&ctx, fhn * sizeof *zero, \"%s: spike flag history\");", j->name);
-        out_line(o, "if (!zero || dalloc(&%s_fh, fhn * sizeof(int32_t), \"%s: spike flag history\")", c, j->name);
-        out_line(o, "    || nrt_gpu_write(gpu, %s_fh, 0, zero, fhn * sizeof(int32_t)) != NRT_OK) return -1;", c);
-        out_line(o, "nrt_free(zero);");
+        out_line(o, "/* presynaptic spike flags of the last D steps, zero (as allocated) before the first step */");
+        out_line(o, "if (dalloc(&%s_fh, (size_t)%s_D * %lld * sizeof(int32_t), \"%s: spike flag history\")) return -1;", c, c,
+                 (long long)j->pre.size, j->name);
     }
     out_close(o);
 }

@@ -183,6 +183,11 @@ typedef struct nrt_ctx {
         double synapses;
     } projs[NRT_MAX_POPS];
     int nprojs;
+    struct nrt_stage_stat {       /* construction stages (nrt_stage), first NRT_MAX_POPS */
+        const char *what;         /* "AA: connectivity": the caller's string, kept */
+        double s;                 /* wall seconds */
+    } stages[NRT_MAX_POPS];
+    int nstages;
     /* declared views (nrt_view_register): the summary, manifest.json and the plots report
      * each; view_spikes, set by the generated code, says it counts their spikes (else the
      * summary prints "-" and the manifest null) */
@@ -314,6 +319,11 @@ nrt_status nrt_conn_total_rows(nrt_ctx *ctx, const nrt_conn_spec *spec, int64_t 
  * alone: its uniforms are nrt_rng(key0, stream, element, c, 0, 1), c = 0, 1, .. (rt_binom.c).
  * 0 for n <= 0 or p <= 0 (or NaN), n for p >= 1. */
 int64_t nrt_binomial(uint32_t key0, uint32_t stream, uint32_t element, int64_t n, double p);
+/* The column index of c (plastic projections' post handlers): cptr (n_post + 1), csyn and
+ * cpre (nnz each) such that csyn[cptr[j]] .. csyn[cptr[j + 1] - 1] are the synapses onto
+ * post neuron j in ascending order and cpre[q] the row of csyn[q]: a stable counting sort by
+ * column (rt_conn.c). NRT_ENOMEM with errmsg when its scratch memory is not there. */
+nrt_status nrt_col_index(nrt_ctx *ctx, const nrt_csr *c, int64_t *cptr, int64_t *csyn, int64_t *cpre);
 
 /* Synapses from an edge file (.csv or .npy; layouts in docs/language.md, from_file) of a
  * projection of n_pre x n_post neurons. *w and *delay receive the file's weight and delay
@@ -530,6 +540,10 @@ double nrt_sim_end(nrt_ctx *ctx, double t0);
  * ctx->pops) and has `synapses` synapses: the memory plan's count first, the built count
  * after construction (rt_bench.c counts synaptic events as spikes x mean out-degree). */
 void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses);
+/* A stage of construction ended: adds nrt_now() - t0 to stage `what` (a string that outlives
+ * ctx, e.g. a literal "AA: column index"; a stage named again adds up) and returns nrt_now(),
+ * the next stage's t0. manifest.json and --bench list the stages (construct_stages_s). */
+double nrt_stage(nrt_ctx *ctx, const char *what, double t0);
 /* With --bench, the JSON report of this run (rt_bench.c, docs/cli.md): on stdout or into
  * the file --bench=FILE names; an instance of --instances writes <its folder>/bench.json.
  * NRT_EIO with errmsg when the file cannot be written. */

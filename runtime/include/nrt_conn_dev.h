@@ -34,6 +34,9 @@
  *                   search of row_ptr) and draws its post from (row, rank). Rows unsorted.
  *   pairs           (prob, within, where) the model's own kernels nc_rows_count_<proj> and
  *                   nc_rows_fill_<proj>, written by codegen/simt.c around its row function.
+ * The column index of a projection (nrt_gpu_col_index: the synapses onto each post neuron,
+ * for the gathered delivery into top-k populations and for plastic post handlers) is built
+ * here too: see its section at the end.
  */
 #ifndef NRT_CONN_DEV_H
 #define NRT_CONN_DEV_H
@@ -325,6 +328,151 @@ NC_KERNEL nrt_conn_sort_rows(NC_CONST_ARG int64_t *row_ptr, NC_G int32_t *col, i
                     }
                 for (t = NC_LID; t < m; t += NC_LSIZE)
                     a[b0 + t] = tile[t];
+                NC_BARRIER();
+            }
+        }
+    }
+}
+
+/* ---- the column index (nrt_gpu_col_index) ----
+ * The synapses onto each post neuron j, ascending synapse index: cptr[j] .. cptr[j + 1] - 1
+ * of csyn hold them, cpre their presynaptic rows. nrt_conn_indeg_count counts per column
+ * (col as the list), nrt_conn_col_scan prefix-sums the counts into cptr, nrt_conn_col_fill
+ * scatters each row's synapses into their columns (atomic cursors, arbitrary order), and
+ * nrt_conn_sort_cols sorts every column by synapse index, its rows alongside. The synapse
+ * indices are distinct, so the result is the host's stable counting sort, whatever order
+ * the scatter took. */
+
+#define NRT_SCAN_GROUP 256
+
+/* cptr[q] = count[0] + .. + count[q - 1] for q in [0, n] (counts unsigned): one work-group
+ * of at most NRT_SCAN_GROUP work-items, each summing a contiguous chunk (other groups
+ * return). */
+NC_KERNEL nrt_conn_col_scan(NC_CONST_ARG int32_t *count, NC_G int64_t *cptr, int64_t n)
+{
+    NC_L int64_t part[NRT_SCAN_GROUP + 1];
+    const int64_t chunk = (n + NC_LSIZE - 1) / NC_LSIZE;
+    const int64_t lo = NC_LID * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    int64_t q, acc = 0;
+    if (NC_GROUP != 0)
+        return;
+    for (q = lo; q < hi; q++)
+        acc += (int64_t)(uint32_t)count[q];
+    part[NC_LID] = acc;
+    NC_BARRIER();
+    if (NC_LID == 0) {
+        int64_t run = 0;
+        int t;
+        for (t = 0; t < NC_LSIZE; t++) {
+            const int64_t v = part[t];
+            part[t] = run;
+            run += v;
+        }
+        part[NC_LSIZE] = run;
+    }
+    NC_BARRIER();
+    acc = part[NC_LID];
+    for (q = lo; q < hi; q++) {
+        cptr[q] = acc;
+        acc += (int64_t)(uint32_t)count[q];
+    }
+    if (NC_LID == 0)
+        cptr[n] = part[NC_LSIZE];
+}
+
+/* The synapses of row i go to their columns at free places (cursor zeroed before), each
+ * with its row. */
+NC_KERNEL nrt_conn_col_fill(NC_CONST_ARG int64_t *row_ptr, NC_CONST_ARG int32_t *col,
+                            NC_CONST_ARG int64_t *cptr, NC_G int32_t *cursor,
+                            NC_G int64_t *csyn, NC_G int32_t *cpre, int64_t n_pre)
+{
+    int64_t i, s;
+    for (i = NC_GID; i < n_pre; i += NC_GSIZE)
+        for (s = row_ptr[i]; s < row_ptr[i + 1]; s++) {
+            const int32_t j = col[s];
+            const int64_t q = cptr[j] + (int64_t)(uint32_t)nc_atomic_add_i32(cursor + j, 1);
+            csyn[q] = s;
+            cpre[q] = (int32_t)i;
+        }
+}
+
+/* The network of nrt_conn_sort_rows on (synapse, row) pairs, ordered by synapse. */
+NC_DEV void nrt_conn_step_gp(NC_G int64_t *a, NC_G int32_t *r, int64_t n, int64_t npairs,
+                             int64_t s, int flip)
+{
+    int64_t t;
+    for (t = NC_LID; t < npairs; t += NC_LSIZE) {
+        const int64_t lo = t & (s - 1), x = ((t - lo) << 1) + lo;
+        const int64_t y = flip ? x + 2 * (s - lo) - 1 : x + s;
+        if (y < n && a[y] < a[x]) {
+            const int64_t ax = a[x];
+            const int32_t rx = r[x];
+            a[x] = a[y];
+            r[x] = r[y];
+            a[y] = ax;
+            r[y] = rx;
+        }
+    }
+}
+
+NC_DEV void nrt_conn_step_lp(NC_LP int64_t *a, NC_LP int32_t *r, int n, int npairs, int s,
+                             int flip)
+{
+    int t;
+    for (t = NC_LID; t < npairs; t += NC_LSIZE) {
+        const int lo = t & (s - 1), x = ((t - lo) << 1) + lo;
+        const int y = flip ? x + 2 * (s - lo) - 1 : x + s;
+        if (y < n && a[y] < a[x]) {
+            const int64_t ax = a[x];
+            const int32_t rx = r[x];
+            a[x] = a[y];
+            r[x] = r[y];
+            a[y] = ax;
+            r[y] = rx;
+        }
+    }
+}
+
+/* Every column of csyn sorted ascending, cpre alongside: nrt_conn_sort_rows's loop nest. */
+NC_KERNEL nrt_conn_sort_cols(NC_CONST_ARG int64_t *cptr, NC_G int64_t *csyn,
+                             NC_G int32_t *cpre, int64_t n_post)
+{
+    NC_L int64_t tile[NRT_CONN_TILE];
+    NC_L int32_t tile_r[NRT_CONN_TILE];
+    int64_t i;
+    for (i = NC_GROUP; i < n_post; i += NC_NGROUPS) {
+        NC_G int64_t *a = csyn + cptr[i];
+        NC_G int32_t *r = cpre + cptr[i];
+        const int64_t n = cptr[i + 1] - cptr[i];
+        int64_t size, s, b0, half_p = 1;
+        while (2 * half_p < n)
+            half_p <<= 1;                                  /* P / 2 */
+        for (size = NRT_CONN_TILE; size <= 2 * half_p || size == NRT_CONN_TILE; size <<= 1) {
+            const int first = size == NRT_CONN_TILE;
+            for (s = size >> 1; s >= NRT_CONN_TILE; s >>= 1) {
+                nrt_conn_step_gp(a, r, n, half_p, s, s == size >> 1);
+                NC_BARRIER();
+            }
+            for (b0 = 0; b0 < n; b0 += NRT_CONN_TILE) {
+                const int m = (int)(n - b0 < NRT_CONN_TILE ? n - b0 : NRT_CONN_TILE);
+                int t, sz, ls, tp = 1;
+                while (tp < m)
+                    tp <<= 1;
+                for (t = NC_LID; t < m; t += NC_LSIZE) {
+                    tile[t] = a[b0 + t];
+                    tile_r[t] = r[b0 + t];
+                }
+                NC_BARRIER();
+                for (sz = first ? 2 : NRT_CONN_TILE; sz <= (first ? tp : NRT_CONN_TILE);
+                     sz <<= 1)
+                    for (ls = sz >> 1; ls > 0; ls >>= 1) {
+                        nrt_conn_step_lp(tile, tile_r, m, tp >> 1, ls, first && ls == sz >> 1);
+                        NC_BARRIER();
+                    }
+                for (t = NC_LID; t < m; t += NC_LSIZE) {
+                    a[b0 + t] = tile[t];
+                    r[b0 + t] = tile_r[t];
+                }
                 NC_BARRIER();
             }
         }

@@ -187,6 +187,15 @@ typedef struct nrt_dcsr {
 nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spec, nrt_dcsr *out);
 void nrt_gpu_dcsr_free(nrt_gpu *g, nrt_dcsr *c);
 
+/* The column index of c on the device (kernels of nrt_conn_dev.h), for the gathered delivery
+ * and plastic post handlers: *cptr (n_post + 1 int64), *csyn (nnz int64), *cpre (nnz int32)
+ * such that csyn[cptr[j]] .. csyn[cptr[j + 1] - 1] are the synapses onto post neuron j in
+ * ascending order, cpre[q] the presynaptic row of csyn[q] -- exactly the host's stable
+ * counting sort. `what` names the allocations (errors); proj_id names the projection in
+ * the error of a column longer than 2^32 - 1. Returns when the device has finished. */
+nrt_status nrt_gpu_col_index(nrt_ctx *ctx, nrt_gpu *g, const nrt_dcsr *c, uint32_t proj_id,
+                             const char *what, nrt_dmem *cptr, nrt_dmem *csyn, nrt_dmem *cpre);
+
 /* ===== Connectivity on the device =====} */
 
 #ifdef __cplusplus

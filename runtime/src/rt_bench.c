@@ -57,6 +57,23 @@ void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses)
         ctx->nprojs = k + 1;
 }
 
+/* Contract: see neurort.h. The first NRT_MAX_POPS stages are kept, later ones dropped. */
+double nrt_stage(nrt_ctx *ctx, const char *what, double t0)
+{
+    const double now = nrt_now();
+    int i;
+    for (i = 0; i < ctx->nstages && strcmp(ctx->stages[i].what, what) != 0; i++)
+        ;
+    if (i == ctx->nstages && i < NRT_MAX_POPS) {
+        ctx->stages[i].what = what;
+        ctx->stages[i].s = 0;
+        ctx->nstages++;
+    }
+    if (i < ctx->nstages)
+        ctx->stages[i].s += now - t0;
+    return now;
+}
+
 static void put_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -215,7 +232,14 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     put_num(f, ctx->t_build);
     fputs(", \"construct_s\": ", f);
     put_num(f, ctx->t_construct);
-    fputs(", \"simulate_s\": ", f);
+    fputs(", \"construct_stages_s\": {", f);
+    for (i = 0; i < ctx->nstages; i++) {
+        fputs(i ? ", " : "", f);
+        put_str(f, ctx->stages[i].what);
+        fputs(": ", f);
+        put_num(f, ctx->stages[i].s);
+    }
+    fputs("}, \"simulate_s\": ", f);
     put_num(f, ctx->t_simulate);
     fputs(", \"simulate_cpu_s\": ", f);
     put_num(f, ctx->cpu_simulate);

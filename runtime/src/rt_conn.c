@@ -592,6 +592,101 @@ nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out)
     return NRT_OK;
 }
 
+/* ---- the column index (nrt_col_index) ----
+ * A stable counting sort of the synapses by column. Scattering 10^8 synapses straight to
+ * their columns writes all over two arrays of nnz entries: a cache and TLB miss per write.
+ * So, where there are many synapses, in two passes: first into buckets of consecutive
+ * columns, each bucket's part of csyn / cpre being exactly where its synapses end up
+ * (writes go to one place per bucket, in order); then every bucket is copied out and
+ * scattered to its columns within its own part (about COL_BUCKET entries: in cache). Each
+ * pass keeps the order of synapse indices, so the result is that of the one-pass sort. In
+ * the first pass cpre holds the row and the column within the bucket, packed. */
+
+#define COL_BUCKET ((int64_t)1 << 17)    /* synapses per bucket, on average */
+#define COL_SCRATCH ((int64_t)1 << 22)   /* the most synapses a bucket may hold */
+
+/* The one-pass sort: cptr[j] + rank into columns, fill (n_post) the cursors. */
+static void col_direct(const nrt_csr *c, const int64_t *cptr, int64_t *fill, int64_t *csyn,
+                       int64_t *cpre)
+{
+    int64_t i, s;
+    memcpy(fill, cptr, (size_t)c->n_post * sizeof *fill);
+    for (i = 0; i < c->n_pre; i++)
+        for (s = c->row_ptr[i]; s < c->row_ptr[i + 1]; s++) {
+            const int64_t q = fill[c->col[s]]++;
+            csyn[q] = s;
+            cpre[q] = i;
+        }
+}
+
+/* The two passes, buckets of cb columns (nb of them), scratch: space for the largest. */
+static void col_buckets(const nrt_csr *c, const int64_t *cptr, int64_t *fill, int64_t cb,
+                        int64_t nb, int64_t *scratch, int64_t *csyn, int64_t *cpre)
+{
+    int64_t i, s, b, t;
+    for (b = 0; b < nb; b++)
+        fill[b] = cptr[b * cb];
+    for (i = 0; i < c->n_pre; i++)
+        for (s = c->row_ptr[i]; s < c->row_ptr[i + 1]; s++) {
+            const int64_t j = c->col[s], q = fill[j / cb]++;
+            csyn[q] = s;
+            cpre[q] = (int64_t)((uint64_t)i << 32 | (uint64_t)(j % cb));
+        }
+    for (b = 0; b < nb; b++) {
+        const int64_t j0 = b * cb, j1 = j0 + cb < c->n_post ? j0 + cb : c->n_post;
+        const int64_t lo = cptr[j0], n = cptr[j1] - lo;
+        memcpy(scratch, csyn + lo, (size_t)n * sizeof *scratch);
+        memcpy(scratch + n, cpre + lo, (size_t)n * sizeof *scratch);
+        memcpy(fill, cptr + j0, (size_t)(j1 - j0) * sizeof *fill);
+        for (t = 0; t < n; t++) {
+            const uint64_t packed = (uint64_t)scratch[n + t];
+            const int64_t q = fill[packed & 0xFFFFFFFFu]++;
+            csyn[q] = scratch[t];
+            cpre[q] = (int64_t)(packed >> 32);
+        }
+    }
+}
+
+/* Contract: see neurort.h. */
+nrt_status nrt_col_index(nrt_ctx *ctx, const nrt_csr *c, int64_t *cptr, int64_t *csyn, int64_t *cpre)
+{
+    const int64_t np = c->n_post;
+    int64_t nb = c->nnz / COL_BUCKET, cb, most = 0, b, s, q;
+    int64_t *fill, *scratch = NULL;
+    memset(cptr, 0, (size_t)(np + 1) * sizeof *cptr);
+    for (s = 0; s < c->nnz; s++)
+        cptr[c->col[s] + 1]++;
+    for (q = 0; q < np; q++)
+        cptr[q + 1] += cptr[q];
+    if (nb > np)
+        nb = np;
+    if (nb < 1)
+        nb = 1;
+    cb = (np + nb - 1) / (nb > 0 ? nb : 1);
+    if (cb < 1)
+        cb = 1;
+    nb = (np + cb - 1) / cb;
+    for (b = 0; b < nb && nb > 1; b++) {
+        const int64_t j1 = (b + 1) * cb < np ? (b + 1) * cb : np;
+        if (cptr[j1] - cptr[b * cb] > most)
+            most = cptr[j1] - cptr[b * cb];
+    }
+    fill = nrt_alloc(ctx, (size_t)(np > 0 ? np : 1) * sizeof *fill, "column index cursors");
+    if (!fill)
+        return NRT_ENOMEM;
+    /* one pass where there is one bucket, or a bucket too large for the scratch (a column
+     * holding most synapses) */
+    if (nb > 1 && most <= COL_SCRATCH)
+        scratch = malloc((size_t)(2 * most > 0 ? 2 * most : 1) * sizeof *scratch);
+    if (scratch)
+        col_buckets(c, cptr, fill, cb, nb, scratch, csyn, cpre);
+    else
+        col_direct(c, cptr, fill, csyn, cpre);
+    free(scratch);
+    nrt_free(fill);
+    return NRT_OK;
+}
+
 /* Contract: frees row_ptr and col and zeroes *c; NULL and already-freed CSRs are fine. */
 void nrt_csr_free(nrt_csr *c)
 {

@@ -7,7 +7,8 @@
  * messages. Where the synapse count is not known in advance (fixed_prob, fixed_indegree) the
  * per-row counts are read back and prefix-summed here, on the host: load time, and one
  * pass over n_pre numbers. Device memory is named after what it holds, so an allocation
- * failure says which array of the projection did not fit.
+ * failure says which array of the projection did not fit. nrt_gpu_col_index builds a
+ * projection's column index from its CSR on the device, with no copy to the host.
  */
 #include "nrt_gpu.h"
 #include "nrt_philox.h"
@@ -566,6 +567,126 @@ nrt_status nrt_gpu_conn_build(nrt_ctx *ctx, nrt_gpu *g, const nrt_conn_spec *spe
         return st;
     }
     return NRT_OK;
+}
+
+/* The column kernels: count per column, scan into cptr, check the total, scatter, sort
+ * every column (count: n_post zeroed int32 of scratch). */
+static nrt_status col_kernels(build *b, const nrt_dcsr *c, nrt_dmem count, nrt_dmem cptr,
+                              nrt_dmem csyn, nrt_dmem cpre)
+{
+    nrt_kernel *kc = kernel(b, "nrt_conn_indeg_count", 3);
+    nrt_kernel *ks = kernel(b, "nrt_conn_col_scan", 3);
+    nrt_kernel *kf = kernel(b, "nrt_conn_col_fill", 7);
+    nrt_kernel *ko = kernel(b, "nrt_conn_sort_cols", 4);
+    size_t scan_group = 256;  /* NRT_SCAN_GROUP */
+    int64_t sort_group = 32, total = 0;
+    nrt_status st;
+    if (!kc || !ks || !kf || !ko)
+        return NRT_EDEVICE;
+    if (b->max_group > 0 && scan_group > b->max_group)
+        scan_group = b->max_group;
+    st = nrt_gpu_arg_mem(kc, 0, c->col);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kc, 1, count);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kc, 2, c->nnz);
+    if (st == NRT_OK && c->nnz > 0)
+        st = launch(b, kc, c->nnz, FLAT_GROUP, 0);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ks, 0, count);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ks, 1, cptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(ks, 2, c->n_post);
+    if (st == NRT_OK)
+        st = nrt_gpu_launch(ks, 1, scan_group, 0);
+    if (st == NRT_OK)
+        st = nrt_gpu_read(b->g, cptr, (size_t)c->n_post * sizeof(int64_t), &total, sizeof total);
+    if (st == NRT_OK && total != c->nnz) {
+        nrt_seterr(b->ctx, "projection %u: a postsynaptic neuron has more than %u synapses, "
+                   "more than the device's column index can count", (unsigned)b->s->proj_id,
+                   0xFFFFFFFFu);
+        st = NRT_EINVAL;
+    }
+    if (st == NRT_OK && c->n_post > 0)
+        st = nrt_gpu_fill32(b->g, count, 0, 0, (size_t)c->n_post * sizeof(int32_t));
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 0, c->row_ptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 1, c->col);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 2, cptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 3, count);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 4, csyn);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(kf, 5, cpre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(kf, 6, c->n_pre);
+    if (st == NRT_OK && c->nnz > 0)
+        st = launch(b, kf, c->n_pre, ROW_GROUP, 0);
+    /* a group per column, of an eighth of the mean column length (32..256) */
+    while (sort_group < FLAT_GROUP && c->n_post > 0 && sort_group * 8 < c->nnz / c->n_post)
+        sort_group <<= 1;
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ko, 0, cptr);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ko, 1, csyn);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_mem(ko, 2, cpre);
+    if (st == NRT_OK)
+        st = nrt_gpu_arg_i64(ko, 3, c->n_post);
+    if (st == NRT_OK && c->nnz > 0)
+        st = launch(b, ko, c->n_post, (size_t)sort_group, 1);
+    return st;
+}
+
+/* Contract: see nrt_gpu.h. Allocates *cptr, *csyn, *cpre (overwritten, not freed first);
+ * on error they are freed again (zeroed) with errmsg set. Returns when the device has
+ * finished. */
+nrt_status nrt_gpu_col_index(nrt_ctx *ctx, nrt_gpu *g, const nrt_dcsr *c, uint32_t proj_id,
+                             const char *what, nrt_dmem *cptr, nrt_dmem *csyn, nrt_dmem *cpre)
+{
+    const nrt_gpu_info *info;
+    nrt_conn_spec spec;
+    nrt_dmem count = {0, 0};
+    nrt_status st;
+    build b;
+    if (!g || !c || !cptr || !csyn || !cpre || !what) {
+        nrt_seterr(ctx, "nrt_gpu_col_index: NULL argument");
+        return NRT_EINVAL;
+    }
+    memset(cptr, 0, sizeof *cptr);
+    memset(csyn, 0, sizeof *csyn);
+    memset(cpre, 0, sizeof *cpre);
+    info = nrt_gpu_get_info(g);
+    memset(&spec, 0, sizeof spec);
+    spec.proj_id = proj_id;
+    memset(&b, 0, sizeof b);
+    b.ctx = ctx;
+    b.g = g;
+    b.s = &spec;
+    b.max_group = (size_t)(info && info->max_group_size > 0 ? info->max_group_size : 0);
+    b.max_groups = (size_t)(info && info->compute_units > 0 ? info->compute_units : 16) * 32;
+    st = dalloc(&b, cptr, c->n_post + 1, sizeof(int64_t), what);
+    if (st == NRT_OK)
+        st = dalloc(&b, csyn, c->nnz, sizeof(int64_t), what);
+    if (st == NRT_OK)
+        st = dalloc(&b, cpre, c->nnz, sizeof(int32_t), what);
+    if (st == NRT_OK)
+        st = dalloc(&b, &count, c->n_post, sizeof(int32_t), what);
+    if (st == NRT_OK)
+        st = col_kernels(&b, c, count, *cptr, *csyn, *cpre);
+    if (st == NRT_OK)
+        st = nrt_gpu_sync(g);   /* before the cursors go; device faults reported here */
+    nrt_gpu_free(g, &count);
+    if (st != NRT_OK) {
+        nrt_gpu_free(g, cptr);
+        nrt_gpu_free(g, csyn);
+        nrt_gpu_free(g, cpre);
+    }
+    return st;
 }
 
 /* Contract: frees both buffers and zeroes *c; an empty or already freed one is fine. */

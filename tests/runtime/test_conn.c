@@ -1,6 +1,7 @@
 /* test_conn.c -- connectivity construction: determinism, all_to_all and one_to_one counts,
  * fixed_prob statistics (2000 x 2000, p = 0.02), fixed_indegree degrees, duplicates and
- * autapses, CSR invariants, and errors for impossible requests.
+ * autapses, CSR invariants, errors for impossible requests, and the column index
+ * (nrt_col_index) against the one-pass counting sort.
  */
 #include "neurort.h"
 #include "nrt_philox.h"
@@ -457,6 +458,73 @@ static void test_fixed_total(void)
     CHECK(nrt_conn_total_rows(&ctx, &s, rp) == NRT_EINVAL);
 }
 
+/* nrt_col_index against the one-pass stable counting sort, over CSRs small (one pass) and
+ * large enough for its buckets: uniform columns, few columns (large buckets), multapses. */
+static void test_col_index(void)
+{
+    static const struct { nrt_rule rule; int64_t n_pre, n_post, k; double p; } cases[] = {
+        {NRT_FIXED_PROB, 50, 70, 0, 0.2},        {NRT_FIXED_PROB, 3000, 2500, 0, 0.1},
+        {NRT_ALL_TO_ALL, 300000, 3, 0, 0},       {NRT_FIXED_INDEGREE, 700, 4000, 150, 0},
+        {NRT_ALL_TO_ALL, 700, 1, 0, 0},
+    };
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        nrt_conn_spec s;
+        nrt_csr c;
+        int64_t *cptr, *csyn, *cpre, *rp, *rs, *rr, *fill, i, t, q, bad = -1;
+        memset(&s, 0, sizeof s);
+        s.rule = cases[k].rule;
+        s.n_pre = cases[k].n_pre;
+        s.n_post = cases[k].n_post;
+        s.k = cases[k].k;
+        s.p = cases[k].p;
+        s.multapses = 1;
+        s.autapses = 1;
+        s.seed = 11 + k;
+        CHECK(nrt_conn_build(&ctx, &s, &c) == NRT_OK);
+        cptr = calloc((size_t)c.n_post + 1, 8);
+        rp = calloc((size_t)c.n_post + 1, 8);
+        fill = calloc((size_t)c.n_post + 1, 8);
+        csyn = calloc((size_t)c.nnz + 1, 8);
+        cpre = calloc((size_t)c.nnz + 1, 8);
+        rs = calloc((size_t)c.nnz + 1, 8);
+        rr = calloc((size_t)c.nnz + 1, 8);
+        CHECK(cptr && rp && fill && csyn && cpre && rs && rr);
+        CHECK(nrt_col_index(&ctx, &c, cptr, csyn, cpre) == NRT_OK);
+        for (t = 0; t < c.nnz; t++)
+            rp[c.col[t] + 1]++;
+        for (q = 0; q < c.n_post; q++)
+            rp[q + 1] += rp[q];
+        memcpy(fill, rp, (size_t)(c.n_post + 1) * 8);
+        for (i = 0; i < c.n_pre; i++)
+            for (t = c.row_ptr[i]; t < c.row_ptr[i + 1]; t++) {
+                q = fill[c.col[t]]++;
+                rs[q] = t;
+                rr[q] = i;
+            }
+        for (q = 0; q <= c.n_post && bad < 0; q++)
+            if (cptr[q] != rp[q])
+                bad = q;
+        CHECKF(bad < 0, "case %zu: cptr[%lld] %lld, expected %lld", k, (long long)bad,
+               (long long)(bad >= 0 ? cptr[bad] : 0), (long long)(bad >= 0 ? rp[bad] : 0));
+        for (q = 0, bad = -1; q < c.nnz && bad < 0; q++)
+            if (csyn[q] != rs[q] || cpre[q] != rr[q])
+                bad = q;
+        CHECKF(bad < 0, "case %zu (%lld synapses): entry %lld (%lld, %lld), expected (%lld, %lld)", k,
+               (long long)c.nnz, (long long)bad, (long long)(bad >= 0 ? csyn[bad] : 0),
+               (long long)(bad >= 0 ? cpre[bad] : 0), (long long)(bad >= 0 ? rs[bad] : 0),
+               (long long)(bad >= 0 ? rr[bad] : 0));
+        free(cptr);
+        free(rp);
+        free(fill);
+        free(csyn);
+        free(cpre);
+        free(rs);
+        free(rr);
+        nrt_csr_free(&c);
+    }
+}
+
 int main(void)
 {
     ctx.model = "conn";
@@ -469,5 +537,6 @@ int main(void)
     test_prob_spec();
     test_binomial();
     test_fixed_total();
+    test_col_index();
     return tcheck_done("test_conn");
 }

@@ -2,7 +2,9 @@
  * kernels of nrt_conn_dev.h) equals nrt_conn_build exactly: status, message, row_ptr and col,
  * for every rule over sizes 1, 7, 1000 and 3000 x 200 (and 200 x 3000), two seeds (1 and
  * 2^40 + 5), same-population views with offsets, autapses and multapses on and off,
- * p = 0, 1e-4, 0.1, 0.5, 1, k from 1 to the admissible maximum, and the error cases.
+ * p = 0, 1e-4, 0.1, 0.5, 1, k from 1 to the admissible maximum, and the error cases; and
+ * each build's column index on the device (nrt_gpu_col_index) equals the host's stable
+ * counting sort, entry for entry (columns of 3000 synapses take the sort's global steps).
  *
  * The program is the text of nrt_simt.h, nrt_math.h, nrt_philox.h and nrt_conn_dev.h read
  * from NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
@@ -84,7 +86,72 @@ static const char *rule_str(nrt_rule r)
          : "?";
 }
 
-/* Build s on the host and on the device; both must agree exactly. */
+/* The column index of h on the host, as the C back end and the GPU back ends before
+ * nrt_gpu_col_index built it: count per column, prefix sums, fill in synapse order (a
+ * stable counting sort). cptr: n_post + 1, csyn and cpre: nnz (at least one) each. */
+static void host_col_index(const nrt_csr *h, int64_t *cptr, int64_t *csyn, int32_t *cpre)
+{
+    int64_t *fill = calloc((size_t)h->n_post + 1, sizeof *fill);
+    int64_t i, s, q;
+    memset(cptr, 0, (size_t)(h->n_post + 1) * sizeof *cptr);
+    for (s = 0; s < h->nnz; s++)
+        cptr[h->col[s] + 1]++;
+    for (q = 0; q < h->n_post; q++)
+        cptr[q + 1] += cptr[q];
+    if (!fill)
+        return;
+    memcpy(fill, cptr, (size_t)(h->n_post + 1) * sizeof *fill);
+    for (i = 0; i < h->n_pre; i++)
+        for (s = h->row_ptr[i]; s < h->row_ptr[i + 1]; s++) {
+            q = fill[h->col[s]]++;
+            csyn[q] = s;
+            cpre[q] = (int32_t)i;
+        }
+    free(fill);
+}
+
+/* The device's column index of d (nrt_gpu_col_index) against host_col_index of h, entry
+ * for entry. */
+static void compare_cols(const char *what, const nrt_csr *h, const nrt_dcsr *d)
+{
+    const size_t np = (size_t)h->n_post + 1, nz = (size_t)(h->nnz > 0 ? h->nnz : 1);
+    int64_t *hp = malloc(np * 8), *hs = malloc(nz * 8), *dp = malloc(np * 8), *ds = malloc(nz * 8);
+    int32_t *hr = malloc(nz * 4), *dr = malloc(nz * 4);
+    nrt_dmem cptr, csyn, cpre;
+    int64_t q, bad = -1;
+    nrt_status st = nrt_gpu_col_index(&ctx, gpu, d, 9, "column index", &cptr, &csyn, &cpre);
+    CHECKF(st == NRT_OK, "%s: column index: %s", what, ctx.errmsg);
+    if (st == NRT_OK && hp && hs && dp && ds && hr && dr) {
+        host_col_index(h, hp, hs, hr);
+        CHECKF(nrt_gpu_read(gpu, cptr, 0, dp, np * 8) == NRT_OK &&
+               (h->nnz == 0 || (nrt_gpu_read(gpu, csyn, 0, ds, (size_t)h->nnz * 8) == NRT_OK &&
+                                nrt_gpu_read(gpu, cpre, 0, dr, (size_t)h->nnz * 4) == NRT_OK)),
+               "%s: cannot read the column index back", what);
+        for (q = 0; q < (int64_t)np && bad < 0; q++)
+            if (hp[q] != dp[q])
+                bad = q;
+        CHECKF(bad < 0, "%s: cptr[%lld] host %lld, device %lld", what, (long long)bad,
+               (long long)(bad >= 0 ? hp[bad] : 0), (long long)(bad >= 0 ? dp[bad] : 0));
+        for (q = 0, bad = -1; q < h->nnz && bad < 0; q++)
+            if (hs[q] != ds[q] || hr[q] != dr[q])
+                bad = q;
+        CHECKF(bad < 0, "%s: column entry %lld host (%lld, %d), device (%lld, %d)", what,
+               (long long)bad, (long long)(bad >= 0 ? hs[bad] : 0), bad >= 0 ? hr[bad] : 0,
+               (long long)(bad >= 0 ? ds[bad] : 0), bad >= 0 ? dr[bad] : 0);
+    }
+    nrt_gpu_free(gpu, &cptr);
+    nrt_gpu_free(gpu, &csyn);
+    nrt_gpu_free(gpu, &cpre);
+    free(hp);
+    free(hs);
+    free(dp);
+    free(ds);
+    free(hr);
+    free(dr);
+}
+
+/* Build s on the host and on the device; both must agree exactly, and so must their
+ * column indexes. */
 static void compare(const nrt_conn_spec *s)
 {
     nrt_csr h, dh;
@@ -134,6 +201,8 @@ static void compare(const nrt_conn_spec *s)
                bad >= 0 ? h.col[bad] : 0, bad >= 0 ? dh.col[bad] : 0);
         free(dh.row_ptr);
         free(dh.col);
+        if (bad < 0)
+            compare_cols(what, &h, &d);
     } else {
         CHECKF(0, "%s: cannot read the device CSR back", what);
     }
@@ -291,6 +360,47 @@ static double now(void)
     return nrt_now();
 }
 
+/* --bench: the column index of one build on the device (nrt_gpu_col_index) and on the
+ * host (host_col_index, with the copy of the synapses to the host and of the index back that
+ * the GPU back ends made before) */
+static void bench_cols(const nrt_csr *h, const nrt_dcsr *d)
+{
+    const size_t np = (size_t)h->n_post + 1, nz = (size_t)(h->nnz > 0 ? h->nnz : 1);
+    int64_t *rp = malloc(((size_t)h->n_pre + 1) * 8), *cp = malloc(np * 8), *cs = malloc(nz * 8);
+    int32_t *col = malloc(nz * 4), *cr = malloc(nz * 4);
+    nrt_dmem dp, ds, dr;
+    nrt_csr hc = *h;
+    double t0 = now(), t1, t2;
+    if (nrt_gpu_col_index(&ctx, gpu, d, 0, "column index", &dp, &ds, &dr) != NRT_OK) {
+        fprintf(stderr, "bench: %s\n", ctx.errmsg);
+        return;
+    }
+    t1 = now();
+    nrt_gpu_free(gpu, &dp);
+    nrt_gpu_free(gpu, &ds);
+    nrt_gpu_free(gpu, &dr);
+    if (rp && cp && cs && col && cr && nrt_gpu_read(gpu, d->row_ptr, 0, rp, ((size_t)h->n_pre + 1) * 8) == NRT_OK &&
+        (h->nnz == 0 || nrt_gpu_read(gpu, d->col, 0, col, (size_t)h->nnz * 4) == NRT_OK)) {
+        hc.row_ptr = rp;
+        hc.col = col;
+        host_col_index(&hc, cp, cs, cr);
+        if (nrt_gpu_alloc(gpu, &dp, np * 8, "bench") == NRT_OK && nrt_gpu_alloc(gpu, &ds, nz * 8, "bench") == NRT_OK &&
+            nrt_gpu_alloc(gpu, &dr, nz * 4, "bench") == NRT_OK)
+            (void)(nrt_gpu_write(gpu, dp, 0, cp, np * 8) == NRT_OK && nrt_gpu_write(gpu, ds, 0, cs, nz * 8) == NRT_OK &&
+                   nrt_gpu_write(gpu, dr, 0, cr, nz * 4) == NRT_OK && nrt_gpu_sync(gpu) == NRT_OK);
+        nrt_gpu_free(gpu, &dp);
+        nrt_gpu_free(gpu, &ds);
+        nrt_gpu_free(gpu, &dr);
+    }
+    t2 = now();
+    printf("  column index: device %.3f s, host (with the copies) %.3f s\n", t1 - t0, t2 - t1);
+    free(rp);
+    free(cp);
+    free(cs);
+    free(col);
+    free(cr);
+}
+
 static int bench(int64_t n, double p)
 {
     nrt_conn_spec s;
@@ -319,6 +429,7 @@ static int bench(int64_t n, double p)
         printf("%s %lld x %lld (%s %g): %lld synapses, device %.3f s, host %.3f s\n",
                rule_str(s.rule), (long long)n, (long long)n, r ? "k =" : "p =",
                r ? (double)s.k : p, (long long)h.nnz, t1 - t0, t2 - t1);
+        bench_cols(&h, &d);
         compare(&s);
         nrt_csr_free(&h);
         nrt_gpu_dcsr_free(gpu, &d);
