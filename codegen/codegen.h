@@ -298,6 +298,11 @@ int cache_key(Compiler *cc, const char *backend, const BuildOpts *bo, CacheKey *
 const char *cache_entry(Compiler *cc, const char *dir, const CacheKey *k);
 CacheResult cache_fetch(Compiler *cc, const char *entry, const char *output);
 int cache_store(Compiler *cc, const char *entry, const char *output);
+/* A short answer kept in the cache folder under a key that says what it depends on (the
+ * CUDA arch of a GPU, by the GPU's identity): the value (one line, arena-owned) or NULL
+ * (none kept, or no cache: --no-cache, NEUROC_CACHE=off). */
+const char *cache_memo_get(Compiler *cc, const char *key);
+void cache_memo_put(Compiler *cc, const char *key, const char *val);
 
 /* Run a command (argv) and wait; returns its exit status, or -1 if it could not start. */
 int cg_run(Compiler *cc, char *const argv[], int verbose);
