@@ -14,7 +14,8 @@ unpacks it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/).
 Every model is built first (in parallel, with a fresh compile cache, so compile times are
 cold), the microcircuit a second time from the cache (the cached build time), then every
 simulator runs alone, RUNS times for small models and once for large ones; the row holds
-the medians. A simulator's own --bench report gives construction and simulation times, RTF,
+the medians. The "build" rows then build the full-scale microcircuit alone (build_row): RUNS
+cold builds (--no-cache) and RUNS cached ones, medians of wall and CPU time. A simulator's own --bench report gives construction and simulation times, RTF,
 synaptic events per second and peak memory; the suite adds the process's CPU time (user +
 system, from wait4) and wall time, measured the same way for the peers.
 """
@@ -98,6 +99,8 @@ else:
                                          "assembly_1e6", "assembly_plastic_1e6", "proc_tenth", "proc_full")]
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
+# build time: the full-scale microcircuit built alone, after the runs (model, back end)
+BUILDS = [("microcircuit_1", "c")] if MODE == "cpu" else [("microcircuit_1", "cuda"), ("microcircuit_1", "opencl")]
 # many independent COBA instances: only where the simulator has --instances (rows added below);
 # the row gives each instance's medians (RTF also its worst, rtf_max) and all their spikes
 INSTANCES = [(100, "cuda")] if MODE == "gpu" else [(10, "c")]
@@ -143,7 +146,40 @@ def build(work, cache, m, b, s, tag=""):
     return exe, info, None
 
 
-def timed_run(argv, cwd=None):
+def build_row(work, m, b):
+    """The build time of model m on back end b, the machine otherwise idle: RUNS cold builds
+    (--no-cache: neuroc, the C compiler, nvcc) and RUNS cached ones (the same model again, a
+    hit), medians of wall and CPU time (user + system of neuroc and the compilers it runs)."""
+    exe = os.path.join(work, "bin", "build-%s-%s" % (m, b))
+    cmd = [NEUROC, os.path.join(work, m + ".neuro"), "--backend", b, "-o", exe]
+    cache = os.path.join(work, "build-cache")
+    env = dict(os.environ, NEUROC_CACHE=cache)
+    cold, cold_cpu, stages, hit, hit_cpu = [], [], [], [], []
+    for i in range(RUNS + 1):   # one warm-up: the files neuroc and the compilers read in memory
+        status, wall, cpu = timed_run(cmd + ["--no-cache"], env=env)
+        if status != 0:
+            return {"row": "build %s/%s" % (m, b), "error": "build failed (exit status %d)" % status}
+        with open(exe + ".build.json") as f:
+            info = json.load(f)
+        if i:
+            cold.append(wall)
+            cold_cpu.append(cpu)
+            stages.append((info["codegen_s"], info["compile_s"]))
+    for i in range(RUNS + 1):   # the first stores the entry
+        status, wall, cpu = timed_run(cmd, env=env)
+        with open(exe + ".build.json") as f:
+            info = json.load(f)
+        if i and status == 0 and info["cache"] == "hit":
+            hit.append(wall)
+            hit_cpu.append(cpu)
+    med = statistics.median
+    return {"row": "build %s/%s" % (m, b), "build": True, "builds": RUNS,
+            "build_cold_s": med(cold), "build_cold_cpu_s": med(cold_cpu),
+            "codegen_s": med(x[0] for x in stages), "compile_s": med(x[1] for x in stages),
+            "build_cached_s": med(hit) if hit else None, "build_cached_cpu_s": med(hit_cpu) if hit else None}
+
+
+def timed_run(argv, cwd=None, env=None):
     """(exit status, wall s, user + system CPU s) of one process."""
     t0 = time.perf_counter()
     pid = os.fork()
@@ -154,7 +190,9 @@ def timed_run(argv, cwd=None):
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
-            os.execv(argv[0], argv)
+            if env is None:
+                os.execv(argv[0], argv)
+            os.execve(argv[0], argv, env)
         finally:
             os._exit(127)
     _, status, ru = os.wait4(pid, 0)
@@ -222,6 +260,9 @@ HEAD = ["row", "neurons", "synapses", "steps", "compile s", "construct s", "simu
 def cells(r):
     if r.get("error"):
         return [r["row"]] + [""] * (len(HEAD) - 2) + [r["error"]]
+    if r.get("build"):   # build_row: compile s = cold wall (cached wall), process CPU s = cold CPU
+        return [r["row"], "-", "-", "-", "%.2f (cached %s)" % (r["build_cold_s"], num(r.get("build_cached_s"), "%.3f")),
+                "-", "-", "-", "-", "-", "%.2f" % r["build_cold_cpu_s"], "-", "-", "-", "-"]
     comp = r.get("compile_s")
     per = r["simulate_s"] / r["steps"] * 1e6 if r.get("simulate_s") is not None and r.get("steps") else None
     return [r["row"], "%d" % r["neurons"], "%.3g" % r["synapses"] if r.get("synapses") is not None else "-",
@@ -239,7 +280,8 @@ def main():
     cache = os.path.join(work, "cache")
     rows = [x for x in ROWS if ONLY.search(row_name(*x))]
     batches = [(n, b) for n, b in INSTANCES if ONLY.search(instances_name(n, b))]
-    for m in sorted({x[0] for x in rows} | ({"coba"} if batches else set())):
+    builds = [x for x in BUILDS if ONLY.search("build %s/%s" % x)]
+    for m in sorted({x[0] for x in rows} | ({"coba"} if batches else set()) | {x[0] for x in builds}):
         write_model(work, m)
     t_start = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, JOBS)) as pool:
@@ -301,6 +343,9 @@ def main():
                  compile_s=info["codegen_s"] + info["compile_s"], runs=1)
         out.append(r)
         print(" | ".join(cells(r)), flush=True)
+    for m, b in builds:
+        out.append(build_row(work, m, b))
+        print(" | ".join(cells(out[-1])), flush=True)
     for m, dev in PEERS:
         name = "%s/brian2 %s" % (m, dev)
         if not ONLY.search(name):

@@ -302,3 +302,43 @@ int cache_store(Compiler *cc, const char *entry, const char *output)
     sb_free(&b);
     return rc;
 }
+
+/* The memo file of `key` (arena-owned), or NULL without a cache folder. */
+static const char *memo_path(Compiler *cc, const char *key)
+{
+    const char *dir = cc->opt.no_cache ? NULL : cache_dir(cc);
+    if (!dir)
+        return NULL;
+    CacheKey k = {{0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL}};
+    hash_str(&k, "neuroc-memo 1");
+    hash_str(&k, key);
+    return arena_printf(&cc->arena, "%s/memo-%016llx%016llx", dir, (unsigned long long)k.h[0],
+                        (unsigned long long)k.h[1]);
+}
+
+/* Contract: codegen.h. The file, named by the key's hash, holds the value and a newline. */
+const char *cache_memo_get(Compiler *cc, const char *key)
+{
+    const char *path = memo_path(cc, key);
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
+    char line[128];
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    size_t n = ok ? strcspn(line, "\n") : 0;
+    if (!ok || n == 0 || line[n] != '\n')
+        return NULL;
+    return arena_strndup(&cc->arena, line, n);
+}
+
+/* Contract: codegen.h. Quietly nothing when it cannot be written. */
+void cache_memo_put(Compiler *cc, const char *key, const char *val)
+{
+    const char *path = memo_path(cc, key);
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!path || strchr(val, '\n') || strlen(val) >= 100 ||
+        (slash && make_dirs(arena_strndup(&cc->arena, path, (size_t)(slash - path))) != 0))
+        return;
+    (void)write_atomic(cc, path, arena_printf(&cc->arena, "%s\n", val), NULL, 0, 0644);
+}

@@ -49,13 +49,13 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
 }
 
 /* Contract: codegen.h. */
-char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args)
+char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *opt, const char *const *args)
 {
     /* -O3 and no FP traps: gcc vectorises the C back end's neuron loops in select form
      * (c/c_neuron.c; both sides of a select are computed); neither changes a value (no
      * reassociation, no contraction under -std=c11). The alias checks of a loop over a
      * dozen arrays exceed gcc's default limit of 10. */
-    const char *const head[] = {bo->cc, "-std=c11", "-O3", "-fno-trapping-math", "--param",
+    const char *const head[] = {bo->cc, "-std=c11", opt, "-fno-trapping-math", "--param",
                                 "vect-max-version-for-alias-checks=200", "-w"};
     enum { NHEAD = sizeof head / sizeof head[0] };
     const char *f = bo->cflags ? bo->cflags : "";

@@ -69,7 +69,7 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *mlib = arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir);
     const char *args[] = {inc, src, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
     const char *args_mpi[] = {inc, src, mlib, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
-    int rc = cg_run(cc, cg_cc_argv(cc, bo, m->mpi ? args_mpi : args), bo->verbose);
+    int rc = cg_run(cc, cg_cc_argv(cc, bo, CG_OPT_SIM, m->mpi ? args_mpi : args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",
                  bo->cc, rc < 0 ? "could not run it" : "see its messages above");

@@ -5,7 +5,8 @@
  * nvcc runs with --fmad=false: no contraction into fused multiply-adds, so the device does
  * the same roundings as the C back end.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,39 @@ static int emit_cuda(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return rc;
 }
 
-/* Contract: sm_XY of the first GPU nvidia-smi reports, else "sm_90" (arena-owned). */
+/* The first GPU's identity: the information file (model, UUID, bus) of the first folder of
+ * /proc/driver/nvidia/gpus (named by bus, the order nvidia-smi lists them in;
+ * $NEUROC_NVIDIA_PROC names another folder, for the tests); NULL without one. */
+static const char *gpu_identity(Compiler *cc)
+{
+    const char *root = getenv("NEUROC_NVIDIA_PROC");
+    DIR *d = opendir(root && *root ? root : (root = "/proc/driver/nvidia/gpus"));
+    if (!d)
+        return NULL;
+    const char *first = NULL;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' && (!first || strcmp(e->d_name, first) < 0))
+            first = arena_strdup(&cc->arena, e->d_name);
+    closedir(d);
+    FILE *f = first ? fopen(arena_printf(&cc->arena, "%s/%s/information", root, first), "rb") : NULL;
+    if (!f)
+        return NULL;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    return n ? arena_strndup(&cc->arena, buf, n) : NULL;
+}
+
+/* Contract: sm_XY of the first GPU nvidia-smi reports, else "sm_90" (arena-owned). Kept in
+ * the cache folder under the GPU's identity: nvidia-smi takes longer than a cached build. */
 const char *cuda_default_arch(Compiler *cc)
 {
+    const char *id = gpu_identity(cc);
+    const char *key = id ? arena_printf(&cc->arena, "cuda arch of the GPU %s", id) : NULL;
+    const char *memo = key ? cache_memo_get(cc, key) : NULL;
+    if (memo && strncmp(memo, "sm_", 3) == 0)
+        return memo;
     FILE *p = popen("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null", "r");
     if (!p)
         return "sm_90";
@@ -52,7 +83,12 @@ const char *cuda_default_arch(Compiler *cc)
     int maj = 0, min = 0;
     int ok = fgets(line, sizeof line, p) && sscanf(line, "%d.%d", &maj, &min) == 2 && maj > 0;
     pclose(p);
-    return ok ? arena_printf(&cc->arena, "sm_%d%d", maj, min) : "sm_90";
+    if (!ok)
+        return "sm_90";
+    const char *arch = arena_printf(&cc->arena, "sm_%d%d", maj, min);
+    if (key)
+        cache_memo_put(cc, key, arch);
+    return arch;
 }
 
 static const char *find_nvcc(Compiler *cc, const BuildOpts *bo)

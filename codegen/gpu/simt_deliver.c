@@ -51,7 +51,7 @@ typedef struct DevRow {
 
 enum { DR_GRID, DR_BLOCK, DR_SCAN };
 
-/* The projection's synapse-value dialects: w in real, delay in double (as nc_k_syn_*). */
+/* The projection's synapse-value dialects: w in real, delay in double (as nc_k_syn_g*). */
 static void syn_dialects(const Simt *S, const IrProj *j, CgDialect *d, CgDialect *dd)
 {
     *d = simt_dev_dialect(S, j->pre.pop);
@@ -266,7 +266,7 @@ static void emit_prop_total(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
-/* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_*), rows per work-item. */
+/* Longest delay of a procedural projection (into nc_cnt like nc_k_syn_g*), rows per work-item. */
 void simt_emit_pscan(Out *o, const Simt *S, const IrProj *j)
 {
     out_line(o, "/* %s, procedural: every row walked once for the longest delay */", j->name);

@@ -205,26 +205,81 @@ static void emit_init_kernel(Out *o, const Simt *S)
     out_blank(o);
 }
 
-/* nc_k_syn_<proj>: the per-synapse values of each projection (initial values, delays
- * into nc_cnt), and nc_k_pscan_<proj> for a procedural projection with delays. */
+/* The dialect of projection j's construction code: draws keyed by row i and rank. */
+static CgDialect syn_dialect(const Simt *S, const IrProj *j)
+{
+    CgDialect d = simt_dev_dialect(S, j->pre.pop);
+    d.cold = 1;               /* run once, at construction */
+    d.rng_elem = "i";
+    d.rng_sub = "rank";
+    d.rng_step = "0";
+    d.index = "i";
+    d.edge[0] = arena_printf(&S->cc->arena, "%s_fw[s]", j->cname);
+    d.edge[1] = arena_printf(&S->cc->arena, "%s_fd[s]", j->cname);
+    return d;
+}
+
+/* The loops of projection k's construction: its per-synapse values (initial values, delays
+ * into nc_cnt), a case of its group's nc_k_syn_g<n>. */
+static void emit_syn_body(Out *o, const Simt *S, int k)
+{
+    const IrProj *j = S->m->projs[k];
+    CgDialect d = syn_dialect(S, j);
+    CgDialect dd = d;
+    dd.dbl = 1;
+    dd.real = "double";
+    StrBuf b = {0};
+    out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
+    out_open(o, "case %d:", k % SIMT_SYN_GROUP);
+    out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
+    out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
+    out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
+    out_line(o, "(void)j; (void)rank;");
+    if (j->plast) {
+        CgDialect pd = simt_plast_dialect(S, j, NULL, 0);
+        pd.cold = 1;
+        pd.rng_elem = "i";
+        pd.rng_sub = "rank";
+        pd.rng_step = "0";
+        cg_block(&pd, &j->plast->syn_init, o);
+        dd = pd; /* delays as in the C back end */
+        dd.dbl = 1;
+        dd.real = "double";
+    } else {
+        cg_expr(&d, j->w, &b);
+        out_line(o, "%s_w[s] = %s;", j->cname, b.s);
+    }
+    if (j->delay) {
+        b.len = 0;
+        if (b.s)
+            b.s[0] = 0;
+        cg_expr(&dd, j->delay, &b);
+        out_line(o, "const double delay = %s;", b.s);
+        out_line(o, "const double steps = round(delay / dt);");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "nc_cnt[%d] = 1;", S->cnt_err);
+        out_line(o, "%s_d[s] = 1;", j->cname);
+        out_line(o, "continue;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "%s_d[s] = dd;", j->cname);
+        out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", S->cnt_maxd + k);
+    }
+    out_close(o);
+    out_close(o);
+    out_close_with(o, " break;");
+    sb_free(&b);
+}
+
+/* nc_k_syn_g<n>: the per-synapse values of projections n*SIMT_SYN_GROUP on, one per launch
+ * (nc_sel), and nc_k_pscan_<proj> for a procedural projection with delays. */
 static void emit_syn_kernels(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        CgDialect d = simt_dev_dialect(S, j->pre.pop);
-        d.cold = 1;               /* run once, at construction */
-        d.rng_elem = "i";
-        d.rng_sub = "rank";
-        d.rng_step = "0";
-        d.index = "i";
-        d.edge[0] = arena_printf(&S->cc->arena, "%s_fw[s]", j->cname);
-        d.edge[1] = arena_printf(&S->cc->arena, "%s_fd[s]", j->cname);
-        CgDialect dd = d;
-        dd.dbl = 1;
-        dd.real = "double";
-        StrBuf b = {0};
         if (j->rule == IR_PAIRS) {
+            CgDialect d = syn_dialect(S, j);
             cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
             out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
             char kb[16];
@@ -240,50 +295,17 @@ static void emit_syn_kernels(Out *o, const Simt *S)
             out_close(o);
             out_blank(o);
         }
-        out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
-        char kb[16];
-        simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_%s(NC_ARGS)", cg_kname(j, kb));
-        out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
-        out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
-        out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
-        out_line(o, "(void)j; (void)rank;");
-        if (j->plast) {
-            CgDialect pd = simt_plast_dialect(S, j, NULL, 0);
-            pd.cold = 1;
-            pd.rng_elem = "i";
-            pd.rng_sub = "rank";
-            pd.rng_step = "0";
-            cg_block(&pd, &j->plast->syn_init, o);
-            dd = pd; /* delays as in the C back end */
-            dd.dbl = 1;
-            dd.real = "double";
-        } else {
-            cg_expr(&d, j->w, &b);
-            out_line(o, "%s_w[s] = %s;", j->cname, b.s);
-        }
-        if (j->delay) {
-            b.len = 0;
-            if (b.s)
-                b.s[0] = 0;
-            cg_expr(&dd, j->delay, &b);
-            out_line(o, "const double delay = %s;", b.s);
-            out_line(o, "const double steps = round(delay / dt);");
-            out_open(o, "if (!(steps < 1e9))");
-            out_line(o, "nc_cnt[%d] = 1;", S->cnt_err);
-            out_line(o, "%s_d[s] = 1;", j->cname);
-            out_line(o, "continue;");
-            out_close(o);
-            out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
-            out_line(o, "%s_d[s] = dd;", j->cname);
-            out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", S->cnt_maxd + k);
-        }
-        out_close(o);
+        if (j->procedural && j->delay)
+            simt_emit_pscan(o, S, j);
+    }
+    for (int k = 0; k < m->nprojs; k += SIMT_SYN_GROUP) {
+        simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_g%d(NC_ARGS, const int nc_sel)", k / SIMT_SYN_GROUP);
+        out_open(o, "switch (nc_sel)");
+        for (int i = k; i < m->nprojs && i < k + SIMT_SYN_GROUP; i++)
+            emit_syn_body(o, S, i);
         out_close(o);
         out_close(o);
         out_blank(o);
-        sb_free(&b);
-        if (j->procedural && j->delay)
-            simt_emit_pscan(o, S, j);
     }
 }
 
@@ -596,29 +618,37 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
 {
     Simt S;
     simt_setup(&S, cc, m, bo, t);
-    out_line(o, "/* %s device program -- generated by neuroc %s from %s.neuro for the %s back end.", m->name,
-             NEUROC_VERSION, m->name, t->name);
-    out_line(o, " * One text for CUDA and OpenCL (nrt_simt.h). Do not edit: change the model. */");
-    out_line(o, "#if defined(__CUDACC__)");
-    out_line(o, "#include <cooperative_groups.h>");
-    out_line(o, "#endif");
-    int rc = paste_file(&S, bo, "nrt_simt.h", o);
+    Out body = {0};
+    int rc = paste_file(&S, bo, "nrt_simt.h", &body);
     if (!rc)
-        rc = paste_file(&S, bo, "nrt_math.h", o);
+        rc = paste_file(&S, bo, "nrt_math.h", &body);
     if (!rc)
-        rc = paste_file(&S, bo, "nrt_philox.h", o);
+        rc = paste_file(&S, bo, "nrt_philox.h", &body);
     if (!rc)
-        rc = paste_file(&S, bo, "nrt_space.h", o);
+        rc = paste_file(&S, bo, "nrt_space.h", &body);
     if (!rc)
-        rc = paste_file(&S, bo, "nrt_conn_dev.h", o);
+        rc = paste_file(&S, bo, "nrt_conn_dev.h", &body);
     if (rc) {
+        out_free(&body);
         free(S.args);
         return -1;
     }
-    emit_dev_prelude(o, &S);
-    emit_args_macros(o, &S);
-    out_blank(o);
-    emit_kernels(o, &S);
+    emit_dev_prelude(&body, &S);
+    emit_args_macros(&body, &S);
+    out_blank(&body);
+    emit_kernels(&body, &S);
+    out_line(o, "/* %s device program -- generated by neuroc %s from %s.neuro for the %s back end.", m->name,
+             NEUROC_VERSION, m->name, t->name);
+    out_line(o, " * One text for CUDA and OpenCL (nrt_simt.h). Do not edit: change the model. */");
+    /* only where a kernel uses it (the persistent and cluster schedules): parsing it took
+     * nvcc 0.8 s of the microcircuit's build, before anything runs in parallel */
+    if (strstr(body.buf.s, "cooperative_groups::")) {
+        out_line(o, "#if defined(__CUDACC__)");
+        out_line(o, "#include <cooperative_groups.h>");
+        out_line(o, "#endif");
+    }
+    sb_putn(&o->buf, body.buf.s, body.buf.len);
+    out_free(&body);
     free(S.args);
     return 0;
 }

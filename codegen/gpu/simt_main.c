@@ -90,8 +90,9 @@ static void emit_main_kernels(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         char kb[16];
         const char *kn = cg_kname(m->projs[k], kb);
-        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_%s\", NC_NARGS))) return fail(argv[0]);",
-                 m->projs[k]->cname, kn);
+        /* its case of the construction kernel of its group (simt_device.c) */
+        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_g%d\", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_%s, NC_NARGS, %d) != NRT_OK) return fail(argv[0]);",
+                 m->projs[k]->cname, k / SIMT_SYN_GROUP, m->projs[k]->cname, k % SIMT_SYN_GROUP);
         if (m->projs[k]->procedural && m->projs[k]->delay)
             out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, kn);
@@ -357,7 +358,7 @@ int simt_spawn_host(Compiler *cc, const BuildOpts *bo, const char *src, const ch
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *inc2 = arena_printf(&cc->arena, "-I%s", bo->emit_dir);
     const char *args[] = {inc, inc2, "-c", src, "-o", obj, NULL};
-    return cg_spawn(cc, cg_cc_argv(cc, bo, args), bo->verbose);
+    return cg_spawn(cc, cg_cc_argv(cc, bo, CG_OPT_HOST, args), bo->verbose);
 }
 
 /* Contract: codegen.h. */
@@ -374,7 +375,7 @@ int simt_link_host(Compiler *cc, const IrModel *m, const BuildOpts *bo, const ch
         memmove(&args[4], &args[3], 9 * sizeof args[0]);
         args[3] = b;
     }
-    int rc = cg_run(cc, cg_cc_argv(cc, bo, args), bo->verbose);
+    int rc = cg_run(cc, cg_cc_argv(cc, bo, CG_OPT_HOST, args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated host program (%s)", bo->cc,
                  rc < 0 ? "could not run it" : "see its messages above");

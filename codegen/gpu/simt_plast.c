@@ -454,7 +454,7 @@ static void emit_catchup(Out *o, const Simt *S, const IrProj *j)
     out_blank(o);
 }
 
-/* Load time: per-synapse initial values come with the CSR (simt_device.c, nc_k_syn_*); this
+/* Load time: per-synapse initial values come with the CSR (simt_device.c, nc_k_syn_g*); this
  * kernel sets the scopes' initial values and fills the pre history with them. */
 static void emit_scope_init(Out *o, const Simt *S, const IrProj *j)
 {

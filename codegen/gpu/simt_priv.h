@@ -78,6 +78,12 @@ typedef struct Arg {
     int cslice;                   /* cluster schedule: its group's slice at a run-time offset */
 } Arg;
 
+/* Projections per construction kernel (nc_k_syn_g<n>, a switch over nc_sel; simt_device.c):
+ * ptxas compiles the out-of-line construction draws once per kernel, so one kernel per
+ * projection cost the microcircuit's 55 about 2 s of CPU time; in groups of 8 each kernel
+ * still takes less time than nc_k_synapses, which ptxas compiles beside them. */
+enum { SIMT_SYN_GROUP = 8 };
+
 /* The schedules, in the order of simt_scheds[] (simt_sched.c) and of the host's M_* constants. */
 enum { SCHED_BLOCK, SCHED_LAUNCH, SCHED_GRAPH, SCHED_PERSISTENT, SCHED_FREE, SCHED_CLUSTER, SCHED__COUNT };
 

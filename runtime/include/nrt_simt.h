@@ -131,8 +131,8 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 /* a kernel launched with up to n threads per block: registers are capped so that n fit */
 #define NC_KERNEL_BOUNDED(n) extern "C" __global__ void __launch_bounds__(n)
 #define NC_DEV static __device__ __forceinline__
-/* construction code's draws (nc_uniform_cold, ...): one copy, called, not inlined into each of
- * the many nc_k_syn_* kernels (two thirds of nvcc's time for the microcircuit's 55) */
+/* construction code's draws (nc_uniform_cold, ...): called, not inlined into each construction
+ * kernel (two thirds of nvcc's time for the microcircuit's 55 projections when inlined) */
 #define NC_DEV_COLD static __device__ __noinline__
 #define NC_G
 #define NC_L __shared__

@@ -2,7 +2,8 @@
 # The compile cache (codegen/cache.c): a second build of an unchanged model hits (neuroc -v
 # says so) and gives the same executable, which runs; a changed parameter misses; a damaged
 # entry is noticed, rebuilt and replaced; --no-cache and NEUROC_CACHE=off bypass it;
-# parallel builds into one cache all succeed and leave no temporary files.
+# parallel builds into one cache all succeed and leave no temporary files; the CUDA arch of
+# the GPU is asked of nvidia-smi once per GPU.
 #   test_cache.sh NEUROC MODEL WORK_DIR
 set -u
 NEUROC=$1; MODEL=$2; WORK=$3
@@ -75,6 +76,34 @@ same "$WORK/p1" "$WORK/p2" && same "$WORK/p1" "$WORK/p3" && same "$WORK/p1" "$WO
 [ "$(entries)" = 3 ] && ok "one entry for the parallel model" || bad "entries: $(find "$WORK/cache" -type f)"
 find "$WORK/cache" "$WORK" -maxdepth 1 -name "*tmp-*" | grep -q . && bad "temporary files left" || ok "no temporary files left"
 build q && grep -q "cache hit" "$WORK/err" && ok "parallel entry is whole" || bad "parallel entry is whole"
+
+# the CUDA arch of the machine's GPU (nvidia-smi, when no --gpu-arch) is kept in the cache
+# under the GPU's identity (/proc/driver/nvidia/gpus/*/information): asked once per GPU, not
+# on later builds, again for another GPU and with --no-cache. A fake nvidia-smi counts its
+# calls, a fake nvcc writes its command line (and fails: no device program is needed).
+S=$WORK/smi
+mkdir -p "$S/bin" "$S/proc/0000:01:00.0"
+printf '#!/bin/sh\necho run >>"%s"\necho "$SMI_CC"\n' "$S/log" >"$S/bin/nvidia-smi"
+printf '#!/bin/sh\n[ "$1" = --version ] || echo "$@" >"%s"\nexit 1\n' "$S/nvcc_args" >"$S/bin/nvcc"
+chmod +x "$S/bin/nvidia-smi" "$S/bin/nvcc"
+printf 'Model: \t\t NVIDIA A\nGPU UUID: \t GPU-1\n' >"$S/proc/0000:01:00.0/information"
+arch_build() { # nvidia-smi's answer, [options] -> the -arch nvcc got
+    local smi=$1; shift
+    rm -f "$S/nvcc_args"
+    SMI_CC=$smi NEUROC_NVIDIA_PROC=$S/proc NVCC=$S/bin/nvcc PATH="$S/bin:$PATH" \
+        "$NEUROC" "$WORK/m.neuro" --backend cuda -o "$S/sim" "$@" >/dev/null 2>&1
+    grep -o -- '-arch=sm_[0-9]*' "$S/nvcc_args" 2>/dev/null
+}
+asked() { wc -l <"$S/log" 2>/dev/null || echo 0; }
+[ "$(arch_build 8.6)" = -arch=sm_86 ] && [ "$(asked)" = 1 ] && ok "the GPU's arch from nvidia-smi" \
+    || bad "the GPU's arch from nvidia-smi: $(arch_build 8.6), asked $(asked)"
+[ "$(arch_build 9.0)" = -arch=sm_86 ] && [ "$(asked)" = 1 ] && ok "the arch kept: nvidia-smi not asked again" \
+    || bad "the arch kept: $(arch_build 9.0), asked $(asked)"
+printf 'Model: \t\t NVIDIA B\nGPU UUID: \t GPU-2\n' >"$S/proc/0000:01:00.0/information"
+[ "$(arch_build 9.0)" = -arch=sm_90 ] && [ "$(asked)" = 2 ] && ok "another GPU asks again" \
+    || bad "another GPU asks again: $(arch_build 9.0), asked $(asked)"
+[ "$(arch_build 9.0 --no-cache)" = -arch=sm_90 ] && [ "$(asked)" = 3 ] && ok "--no-cache asks nvidia-smi" \
+    || bad "--no-cache asks nvidia-smi: asked $(asked)"
 
 echo "$fails failed"
 [ $fails = 0 ]
