@@ -65,13 +65,18 @@
 #define NRT_MU32 uint
 #define NRT_MI64 long
 #define NRT_MU64 ulong
+#define NRT_FMA(a, b, c) fma(a, b, c)
+#define NRT_FMAF(a, b, c) fma(a, b, c)
 #define NRT_F2U(x) as_uint(x)
 #define NRT_U2F(x) as_float(x)
 #define NRT_D2U(x) as_ulong(x)
 #define NRT_U2D(x) as_double(x)
 #elif defined(__CUDACC__)
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
+#define NRT_FMA(a, b, c) fma(a, b, c)
+#define NRT_FMAF(a, b, c) fmaf(a, b, c)
 #define NRT_MATH_HAS_DOUBLE 1
 #define NRT_MFN static inline __host__ __device__
 #define NRT_MI32 int32_t
@@ -88,8 +93,11 @@
 #endif
 #else
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
+#define NRT_FMA(a, b, c) fma(a, b, c)
+#define NRT_FMAF(a, b, c) fmaf(a, b, c)
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
 #error "nrt_math.h needs FLT_EVAL_METHOD == 0 (SSE2 arithmetic, not x87 extended precision)"
 #endif
@@ -247,12 +255,8 @@ NRT_MFN double nrt__scaled(double p, NRT_MI32 k)
     NRT_MI32 k1 = k / 2;
     return p * nrt__pow2d(k1) * nrt__pow2d(k - k1);
 }
-/* the rounding error of a*b (p = a*b rounded), by Dekker's product on masked halves */
-NRT_MFN double nrt__mulerr_d(double a, double b, double p)
-{
-    double ah = nrt__hi26(a), al = a - ah, bh = nrt__hi26(b), bl = b - bh;
-    return (((ah * bh - p) + ah * bl) + al * bh) + al * bl;
-}
+/* the rounding error of a*b (p = a*b rounded), exact (no underflow) */
+NRT_MFN double nrt__mulerr_d(double a, double b, double p) { return NRT_FMA(a, b, -p); }
 /* n/d for two-word n and d (both normalised), two-word result */
 NRT_MFN nrt__dd nrt__divdd_d(double nh, double nl, double dh, double dl)
 {
@@ -266,28 +270,30 @@ NRT_MFN nrt__dd nrt__divdd_d(double nh, double nl, double dh, double dl)
 }
 
 /* e^(xh + xl) = 2^k (1 + h + hh + l), |xh| <= 746, |xl| <= 2^-40 |xh|: h = r, hh + l =
- * e^r - 1 - r with hh = r^2/2 rounded to 52 bits (exact) and l the small rest */
+ * e^r - 1 - r with hh = r^2/2 rounded (exact: r^2 = 2 hh + ze) and l the small rest */
 NRT_MFN nrt__dexp nrt__expk_d(double xh, double xl)
 {
     nrt__dexp E;
-    double t = xh * NRT__IVLN2_D + NRT__SHIFT_D;
+    double t = NRT_FMA(xh, NRT__IVLN2_D, NRT__SHIFT_D);
     double kd = t - NRT__SHIFT_D;
-    double a = xh - kd * NRT__LN2H_D; /* exact */
-    double b = kd * NRT__LN2L_D - xl;
+    double a = NRT_FMA(-kd, NRT__LN2H_D, xh); /* exact */
+    double b = NRT_FMA(kd, NRT__LN2L_D, -xl);
     double rh = a - b;
     double rl = (a - rh) - b;
     double z = rh * rh;
-    double rhh = nrt__hi26(rh), rhl = rh - rhh;
+    double ze = NRT_FMA(rh, rh, -z);
     /* e^r - 1 - r - r^2/2 = r^3 (qo(z) + r qe(z)): a minimax fit on [-0.3466, 0.3466] with
-     * relative error 2^-57, split into odd and even halves */
-    double qe = 0.041666666666666616 + z * (0.0013888888888917974 + z * (2.480158724571911e-05 +
-                z * (2.7557349626785204e-07 + z * 2.088937645126005e-09)));
-    double qo = 0.1666666666666667 + z * (0.008333333333326164 + z * (0.0001984126987473612 +
-                z * (2.755725549478757e-06 + z * 2.5105181723244168e-08)));
+     * relative error 2^-57, split into odd and even halves (two short chains) */
+    double qe = NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, 2.088937645126005e-09,
+                2.7557349626785204e-07), 2.480158724571911e-05), 0.0013888888888917974),
+                0.041666666666666616);
+    double qo = NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, 2.5105181723244168e-08,
+                2.755725549478757e-06), 0.0001984126987473612), 0.008333333333326164),
+                0.1666666666666667);
     E.k = (NRT_MI32)(NRT_MI64)(NRT_D2U(t) - (NRT_MU64)0x4338000000000000u);
     E.h = rh;
-    E.hh = 0.5 * rhh * rhh;
-    E.l = rl + ((0.5 * rhl * (rh + rhh) + (z * rh) * (qo + rh * qe)) + rl * rh);
+    E.hh = 0.5 * z;
+    E.l = NRT_FMA(z * rh, NRT_FMA(rh, qe, qo), NRT_FMA(0.5, ze, NRT_FMA(rl, rh, rl)));
     return E;
 }
 
@@ -312,11 +318,11 @@ NRT_MFN nrt__dexp nrt__expm1k_d(double x)
     /* c = 1 - 2^-k exactly as ch + cl */
     double ch = 1.0 - u, bb = ch - 1.0;
     double cl = (1.0 - (ch - bb)) + (-u - bb);
-    /* S = c + (h + l) */
-    double sh = ch + E.h, b2 = sh - ch;
-    double se = (ch - (sh - b2)) + (E.h - b2);
-    double s2 = sh + E.hh, b3 = s2 - sh;
-    double sl = (((sh - (s2 - b3)) + (E.hh - b3)) + se) + (cl + E.l);
+    /* S = c + (h + hh + l): |c| >= 1/2 > |h| or c = 0, and |ch + h| > |hh| (fast two-sums) */
+    double sh = ch + E.h;
+    double se = (ch - sh) + E.h;
+    double s2 = sh + E.hh;
+    double sl = (((sh - s2) + E.hh) + se) + (cl + E.l);
     S.h = s2 + sl;
     S.l = (s2 - S.h) + sl;
     S.k = E.k;
@@ -358,11 +364,11 @@ NRT_MFN nrt__dlog nrt__logk_d(double x)
     double s = f / (2.0 + f);
     double z = s * s;
     /* R(z) = (2 atanh(s) - 2s)/s on [0, 0.02944], rel. error 2^-51 */
-    double R = z * (0.666666666666667 + z * (0.39999999999899116 + z * (0.28571428626132167 +
-               z * (0.22222211111585055 + z * (0.18182890678218225 + z * (0.15331673738719334 +
-               z * 0.14617002548531124))))));
-    double fh = nrt__hi26(f), fl = f - fh;
-    double hh = 0.5 * fh * fh, hl = 0.5 * fl * (f + fh); /* f^2/2 = hh + hl, hh exact */
+    double R = z * NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, NRT_FMA(z, NRT_FMA(z,
+               0.14617002548531124, 0.15331673738719334), 0.18182890678218225),
+               0.22222211111585055), 0.28571428626132167), 0.39999999999899116), 0.666666666666667);
+    double f2 = f * f;
+    double hh = 0.5 * f2, hl = 0.5 * NRT_FMA(f, f, -f2); /* f^2/2 = hh + hl exactly */
     double Ah = f - hh;
     double Al = (f - Ah) - hh;
     double T = s * ((hh + hl) + R);
@@ -730,11 +736,7 @@ NRT_MFN float nrt__scalef(float p, NRT_MI32 k)
     NRT_MI32 k1 = k / 2;
     return p * nrt__pow2f(k1) * nrt__pow2f(k - k1);
 }
-NRT_MFN float nrt__mulerr_f(float a, float b, float p)
-{
-    float ah = nrt__hi12(a), al = a - ah, bh = nrt__hi12(b), bl = b - bh;
-    return (((ah * bh - p) + ah * bl) + al * bh) + al * bl;
-}
+NRT_MFN float nrt__mulerr_f(float a, float b, float p) { return NRT_FMAF(a, b, -p); }
 NRT_MFN nrt__ff nrt__divff_f(float nh, float nl, float dh, float dl)
 {
     nrt__ff q;
@@ -750,21 +752,21 @@ NRT_MFN nrt__ff nrt__divff_f(float nh, float nl, float dh, float dl)
 NRT_MFN nrt__fexp nrt__expk_f(float xh, float xl)
 {
     nrt__fexp E;
-    float t = xh * NRT__IVLN2_F + NRT__SHIFT_F;
+    float t = NRT_FMAF(xh, NRT__IVLN2_F, NRT__SHIFT_F);
     float kd = t - NRT__SHIFT_F;
-    float a = xh - kd * NRT__LN2H_F;
-    float b = kd * NRT__LN2L_F - xl;
+    float a = NRT_FMAF(-kd, NRT__LN2H_F, xh);
+    float b = NRT_FMAF(kd, NRT__LN2L_F, -xl);
     float rh = a - b;
     float rl = (a - rh) - b;
     float z = rh * rh;
-    float rhh = nrt__hi12(rh), rhl = rh - rhh;
+    float ze = NRT_FMAF(rh, rh, -z);
     /* (e^r - 1 - r - r^2/2)/r^3 on [-0.3466, 0.3466], rel. error 2^-26.5 (of e^r - 1 - r) */
-    float Q = 0.166666672f + rh * (0.0416664667f + rh * (0.00833336078f +
-              rh * (0.00139336044f + rh * 0.000198578025f)));
+    float Q = NRT_FMAF(rh, NRT_FMAF(rh, NRT_FMAF(rh, NRT_FMAF(rh, 0.000198578025f, 0.00139336044f),
+              0.00833336078f), 0.0416664667f), 0.166666672f);
     E.k = (NRT_MI32)(NRT_F2U(t) - 0x4b400000u);
     E.h = rh;
-    E.hh = 0.5f * rhh * rhh;
-    E.l = rl + ((0.5f * rhl * (rh + rhh) + (z * rh) * Q) + rl * rh);
+    E.hh = 0.5f * z;
+    E.l = NRT_FMAF(z * rh, Q, NRT_FMAF(0.5f, ze, NRT_FMAF(rl, rh, rl)));
     return E;
 }
 
@@ -787,10 +789,10 @@ NRT_MFN nrt__fexp nrt__expm1k_f(float x)
     float u = nrt__pow2f(-kk);
     float ch = 1.0f - u, bb = ch - 1.0f;
     float cl = (1.0f - (ch - bb)) + (-u - bb);
-    float sh = ch + E.h, b2 = sh - ch;
-    float se = (ch - (sh - b2)) + (E.h - b2);
-    float s2 = sh + E.hh, b3 = s2 - sh;
-    float sl = (((sh - (s2 - b3)) + (E.hh - b3)) + se) + (cl + E.l);
+    float sh = ch + E.h;
+    float se = (ch - sh) + E.h;
+    float s2 = sh + E.hh;
+    float sl = (((sh - s2) + E.hh) + se) + (cl + E.l);
     S.h = s2 + sl;
     S.l = (s2 - S.h) + sl;
     S.k = E.k;
@@ -831,9 +833,9 @@ NRT_MFN nrt__flog nrt__logk_f(float x)
     float s = f / (2.0f + f);
     float z = s * s;
     /* R(z) = (2 atanh(s) - 2s)/s on [0, 0.02944], rel. error 2^-21.7 */
-    float R = z * (0.666666865f + z * (0.399887621f + z * 0.29580608f));
-    float fh = nrt__hi12(f), fl = f - fh;
-    float hh = 0.5f * fh * fh, hl = 0.5f * fl * (f + fh);
+    float R = z * NRT_FMAF(z, NRT_FMAF(z, 0.29580608f, 0.399887621f), 0.666666865f);
+    float f2 = f * f;
+    float hh = 0.5f * f2, hl = 0.5f * NRT_FMAF(f, f, -f2);
     float Ah = f - hh;
     float Al = (f - Ah) - hh;
     float T = s * ((hh + hl) + R);
