@@ -49,22 +49,39 @@ int cg_run(Compiler *cc, char *const argv[], int verbose)
 }
 
 /* Contract: codegen.h. */
+const char *cg_host_cflags(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    /* nrt_math.h's fma(): one instruction (vectorised with the rest of a neuron loop) where
+     * the CPU has FMA, a libm call (correctly rounded too, so the same bits) where not */
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("fma"))
+        return "-mfma";
+#endif
+    return "";
+}
+
+/* Contract: codegen.h. */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args)
 {
     /* -O3 and no FP traps: gcc vectorises the C back end's neuron loops in select form
      * (c/c_neuron.c; both sides of a select are computed); neither changes a value (no
-     * reassociation, no contraction under -std=c11). The alias checks of a loop over a
-     * dozen arrays exceed gcc's default limit of 10. */
-    const char *const head[] = {bo->cc, "-std=c11", "-O3", "-fno-trapping-math", "--param",
-                                "vect-max-version-for-alias-checks=200", "-w"};
+     * reassociation; no contraction, said explicitly for compilers that contract by
+     * default). The alias checks of a loop over a dozen arrays exceed gcc's default limit
+     * of 10. Then the host's flags (cg_host_cflags). */
+    const char *const head[] = {bo->cc, "-std=c11", "-O3", "-fno-trapping-math", "-ffp-contract=off",
+                                "--param", "vect-max-version-for-alias-checks=200", "-w"};
     enum { NHEAD = sizeof head / sizeof head[0] };
     const char *f = bo->cflags ? bo->cflags : "";
+    const char *host = cg_host_cflags();
     size_t n = 0, k = 0;
     while (args[n])
         n++;
-    char **argv = arena_alloc(&cc->arena, sizeof *argv * (NHEAD + strlen(f) / 2 + 1 + n + 1));
+    char **argv = arena_alloc(&cc->arena, sizeof *argv * (NHEAD + 1 + strlen(f) / 2 + 1 + n + 1));
     for (; k < NHEAD; k++)
         argv[k] = (char *)head[k];
+    if (*host)
+        argv[k++] = (char *)host;
     while (*f) {
         size_t len = strcspn(f, " \t\n");
         if (len)

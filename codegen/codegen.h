@@ -305,8 +305,12 @@ int cg_run(Compiler *cc, char *const argv[], int verbose);
  * id, or -1), cg_wait waits for it (its exit status, or -1; -1 for pid -1). */
 int cg_spawn(Compiler *cc, char *const argv[], int verbose);
 int cg_wait(int pid);
-/* The C compiler's command line: bo->cc -std=c11 -O2 -w, bo->cflags split at blanks, then
- * args (NULL-terminated); arena-allocated, for cg_run (no shell: nothing is interpreted). */
+/* The C compiler's command line: bo->cc -std=c11 -O3 -ffp-contract=off ... -w, the host's
+ * flags (cg_host_cflags), bo->cflags split at blanks, then args (NULL-terminated);
+ * arena-allocated, for cg_run (no shell: nothing is interpreted). */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args);
+/* The flags for the CPU neuroc runs on ("-mfma" on an x86 with FMA, else ""): they change
+ * speed only, never a value (explicit fma() is correctly rounded with or without them). */
+const char *cg_host_cflags(void);
 
 #endif

@@ -470,6 +470,30 @@ NRT_MFN nrt__dd nrt__logk2_d(double x)
     return L;
 }
 
+/* x^3 or x^4 (four): m^n in two words for x = 2^e m, m in [1, 2), then 2^(n e) with one
+ * rounding (twice for a subnormal result); x not NaN. Every pow(x, 3) and pow(x, 4) goes
+ * here, so the result does not depend on which path a back end could take. */
+NRT_MFN double nrt__pow34_d(double x, NRT_MI32 four)
+{
+    double ax = nrt__absd(x);
+    NRT_MI32 sub = ax < 2.2250738585072014e-308;
+    NRT_MU64 ix;
+    double m, m2h, m2l, h, l, r;
+    NRT_MI32 e, k;
+    ax = sub ? ax * 18014398509481984.0 : ax; /* 2^54 */
+    ix = NRT_D2U(ax);
+    e = (NRT_MI32)(ix >> 52) - 1023 - (sub ? 54 : 0);
+    m = NRT_U2D((ix & (NRT_MU64)0x000fffffffffffffu) | (NRT_MU64)0x3ff0000000000000u);
+    m2h = m * m;
+    m2l = NRT_FMA(m, m, -m2h); /* m^2 = m2h + m2l exactly */
+    h = four ? m2h * m2h : m2h * m;
+    l = four ? NRT_FMA(m2h, m2h, -h) + 2.0 * m2h * m2l : NRT_FMA(m2h, m, -h) + m2l * m;
+    k = (four ? 4 : 3) * e;
+    k = k > 2000 ? 2000 : (k < -2000 ? -2000 : k);
+    r = nrt__scaled(h + l, k);
+    return !four && (NRT_D2U(x) >> 63) ? -r : r;
+}
+
 NRT_MFN double nrt_pow(double x, double y)
 {
     double ax = nrt__absd(x), ay = nrt__absd(y);
@@ -500,6 +524,9 @@ NRT_MFN double nrt_pow(double x, double y)
     r = ax == 0.0 || ax == NRT__INF_D ? big : r;
     r = ay == NRT__INF_D ? (ax == 1.0 ? 1.0 : ((ax < 1.0) == (y < 0.0) ? NRT__INF_D : 0.0)) : r;
     r = x != x || y != y ? x + y : r;
+    /* small integer powers (y is mostly a constant: then only this path is left) */
+    r = (y == 3.0 || y == 4.0) && x == x ? nrt__pow34_d(x, y == 4.0) : r;
+    r = y == 2.0 ? x * x : r; /* correctly rounded, and C99 F.9.4.4's values */
     return y == 0.0 || x == 1.0 ? 1.0 : r;
 }
 
@@ -929,6 +956,27 @@ NRT_MFN nrt__ff nrt__logk2_f(float x)
     return L;
 }
 
+NRT_MFN float nrt__pow34_f(float x, NRT_MI32 four)
+{
+    float ax = nrt__absf(x);
+    NRT_MI32 sub = ax < 1.17549435e-38f;
+    NRT_MU32 ix;
+    float m, m2h, m2l, h, l, r;
+    NRT_MI32 e, k;
+    ax = sub ? ax * 16777216.0f : ax; /* 2^24 */
+    ix = NRT_F2U(ax);
+    e = (NRT_MI32)(ix >> 23) - 127 - (sub ? 24 : 0);
+    m = NRT_U2F((ix & 0x007fffffu) | 0x3f800000u);
+    m2h = m * m;
+    m2l = NRT_FMAF(m, m, -m2h);
+    h = four ? m2h * m2h : m2h * m;
+    l = four ? NRT_FMAF(m2h, m2h, -h) + 2.0f * m2h * m2l : NRT_FMAF(m2h, m, -h) + m2l * m;
+    k = (four ? 4 : 3) * e;
+    k = k > 250 ? 250 : (k < -250 ? -250 : k);
+    r = nrt__scalef(h + l, k);
+    return !four && (NRT_F2U(x) >> 31) ? -r : r;
+}
+
 NRT_MFN float nrt_powf(float x, float y)
 {
     float ax = nrt__absf(x), ay = nrt__absf(y);
@@ -958,6 +1006,8 @@ NRT_MFN float nrt_powf(float x, float y)
     r = ax == 0.0f || ax == NRT__INF_F ? big : r;
     r = ay == NRT__INF_F ? (ax == 1.0f ? 1.0f : ((ax < 1.0f) == (y < 0.0f) ? NRT__INF_F : 0.0f)) : r;
     r = x != x || y != y ? x + y : r;
+    r = (y == 3.0f || y == 4.0f) && x == x ? nrt__pow34_f(x, y == 4.0f) : r;
+    r = y == 2.0f ? x * x : r;
     return y == 0.0f || x == 1.0f ? 1.0f : r;
 }
 
