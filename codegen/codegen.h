@@ -309,8 +309,9 @@ int cg_wait(int pid);
  * flags (cg_host_cflags), bo->cflags split at blanks, then args (NULL-terminated);
  * arena-allocated, for cg_run (no shell: nothing is interpreted). */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *const *args);
-/* The flags for the CPU neuroc runs on ("-mfma" on an x86 with FMA, else ""): they change
- * speed only, never a value (explicit fma() is correctly rounded with or without them). */
+/* The flags for the CPU neuroc runs on, blank-separated (x86: -mfma, -mavx2 and AVX-512 DQ/VL
+ * where it has them; else ""): they change speed only, never a value (no contraction, and
+ * nrt_math.h's explicit fma() is correctly rounded with or without them). */
 const char *cg_host_cflags(void);
 
 #endif

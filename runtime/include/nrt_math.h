@@ -105,7 +105,13 @@
 #pragma STDC FP_CONTRACT OFF /* clang contracts a*b+c by default; gcc -std=c11 does not */
 #endif
 #define NRT_MATH_HAS_DOUBLE 1
+#if defined(__GNUC__)
+/* inlined into the neuron loops whatever their size, so gcc can vectorise them (a call in a
+ * loop stops it) */
+#define NRT_MFN static inline __attribute__((always_inline))
+#else
 #define NRT_MFN static inline
+#endif
 #define NRT_MI32 int32_t
 #define NRT_MU32 uint32_t
 #define NRT_MI64 int64_t
