@@ -56,8 +56,9 @@ const char *cg_host_cflags(void)
      * instead of a libm call (correctly rounded too: the same bits, but no vectorising).
      * AVX2: 256-bit integer operations (nrt_math's exponent bits). AVX-512 DQ and VL: the
      * int64 -> double conversion of a neuron's index (gcc vectorises a loop only if every
-     * operation has a vector form), kept at 256-bit vectors. */
-    static char flags[128];
+     * operation has a vector form), kept at 256-bit vectors; with them a big loop (HH's RK4
+     * step) vectorises, and its scalar remainder is not vectorised again (compile time). */
+    static char flags[160];
     if (!flags[0]) {
         __builtin_cpu_init();
         if (__builtin_cpu_supports("fma"))
@@ -66,7 +67,8 @@ const char *cg_host_cflags(void)
             strcat(flags, " -mavx2");
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
             __builtin_cpu_supports("avx512vl"))
-            strcat(flags, " -mavx512f -mavx512dq -mavx512vl -mprefer-vector-width=256");
+            strcat(flags, " -mavx512f -mavx512dq -mavx512vl -mprefer-vector-width=256"
+                          " --param vect-epilogues-nomask=0");
         if (!flags[0])
             flags[0] = ' ';
     }
