@@ -602,9 +602,14 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     out_line(o, "#if defined(__CUDACC__)");
     out_line(o, "#include <cooperative_groups.h>");
     out_line(o, "#endif");
+    out_line(o, "#define NRT_MATH_PASTED 1 /* nrt_math.h's two halves follow it here */");
     int rc = paste_file(&S, bo, "nrt_simt.h", o);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_math.h", o);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_math_d.h", o);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_math_f.h", o);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_philox.h", o);
     if (!rc)
