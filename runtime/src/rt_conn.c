@@ -133,8 +133,10 @@ static nrt_status build_one(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 }
 
 /* nrt_log's fma() as one instruction where the CPU has FMA (the clone is picked when the
- * program loads), a libm call elsewhere: the same bits either way */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+ * program loads, by an ifunc resolver: not under AddressSanitizer, whose run-time may not be
+ * up yet), a libm call elsewhere: the same bits either way */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__)
 #define NRT_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define NRT_FMA_CLONES
