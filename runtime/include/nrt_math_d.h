@@ -267,7 +267,7 @@ NRT_MFN nrt__dd nrt__logk2_d(double x)
 }
 
 /* x^3 or x^4 (four): m^n in two words for x = 2^e m, m in [1, 2), then 2^(n e) with one
- * rounding (twice for a subnormal result); x not NaN. Every pow(x, 3) and pow(x, 4) goes
+ * rounding (twice for a subnormal result); NaN for NaN. Every pow(x, 3) and pow(x, 4) goes
  * here, so the result does not depend on which path a back end could take. */
 NRT_MFN double nrt__pow34_d(double x, NRT_MI32 four)
 {
@@ -287,7 +287,8 @@ NRT_MFN double nrt__pow34_d(double x, NRT_MI32 four)
     k = (four ? 4 : 3) * e;
     k = k > 2000 ? 2000 : (k < -2000 ? -2000 : k);
     r = nrt__scaled(h + l, k);
-    return !four && (NRT_D2U(x) >> 63) ? -r : r;
+    r = !four && (NRT_D2U(x) >> 63) ? -r : r;
+    return x != x ? x + x : r;
 }
 
 NRT_MFN double nrt_pow(double x, double y)
@@ -320,10 +321,10 @@ NRT_MFN double nrt_pow(double x, double y)
     r = ax == 0.0 || ax == NRT__INF_D ? big : r;
     r = ay == NRT__INF_D ? (ax == 1.0 ? 1.0 : ((ax < 1.0) == (y < 0.0) ? NRT__INF_D : 0.0)) : r;
     r = x != x || y != y ? x + y : r;
-    /* small integer powers (y is mostly a constant: then only this path is left) */
-    r = (y == 3.0 || y == 4.0) && x == x ? nrt__pow34_d(x, y == 4.0) : r;
-    r = y == 2.0 ? x * x : r; /* correctly rounded, and C99 F.9.4.4's values */
-    return y == 0.0 || x == 1.0 ? 1.0 : r;
+    r = y == 0.0 || x == 1.0 ? 1.0 : r;
+    /* small integer powers, independent of r (y is mostly a constant: then only this path is
+     * left); x*x is correctly rounded and has C99 F.9.4.4's values */
+    return y == 2.0 ? x * x : (y == 3.0 || y == 4.0 ? nrt__pow34_d(x, y == 4.0) : r);
 }
 
 /* ---- trigonometric ---- */

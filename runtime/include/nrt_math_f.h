@@ -259,7 +259,8 @@ NRT_MFN float nrt__pow34_f(float x, NRT_MI32 four)
     k = (four ? 4 : 3) * e;
     k = k > 250 ? 250 : (k < -250 ? -250 : k);
     r = nrt__scalef(h + l, k);
-    return !four && (NRT_F2U(x) >> 31) ? -r : r;
+    r = !four && (NRT_F2U(x) >> 31) ? -r : r;
+    return x != x ? x + x : r;
 }
 
 NRT_MFN float nrt_powf(float x, float y)
@@ -291,9 +292,8 @@ NRT_MFN float nrt_powf(float x, float y)
     r = ax == 0.0f || ax == NRT__INF_F ? big : r;
     r = ay == NRT__INF_F ? (ax == 1.0f ? 1.0f : ((ax < 1.0f) == (y < 0.0f) ? NRT__INF_F : 0.0f)) : r;
     r = x != x || y != y ? x + y : r;
-    r = (y == 3.0f || y == 4.0f) && x == x ? nrt__pow34_f(x, y == 4.0f) : r;
-    r = y == 2.0f ? x * x : r;
-    return y == 0.0f || x == 1.0f ? 1.0f : r;
+    r = y == 0.0f || x == 1.0f ? 1.0f : r;
+    return y == 2.0f ? x * x : (y == 3.0f || y == 4.0f ? nrt__pow34_f(x, y == 4.0f) : r);
 }
 
 NRT_MFN nrt__frem nrt__rem_pio2_f(float x)
