@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh cpu|gpu [NEUROC] -- the benchmark suite in one command (bench/suite.py says
 # what it runs and how it times it): every model of the machine's list built with neuroc
-# and run with --bench, and the peers (cpu: Brian2 C++ standalone on CUBA and COBA, from
-# Debian's python3-brian). Prints the table; writes bench.json and bench.md (the table
-# docs/performance.md quotes) to $OUT, default bench/results/<cpu|gpu>.
+# and run with --bench, and the peers (cpu: Brian2 C++ standalone on CUBA, COBA, COBAHH and
+# the HH batch, from Debian's python3-brian). Prints the table; writes bench.json and
+# bench.md (the table docs/performance.md quotes) to $OUT, default bench/results/<cpu|gpu>.
 #   cpu: the C back end, on this machine.
 #   gpu: CUDA (every schedule for CUBA and COBA, auto for the rest) and OpenCL; tests/gpu/run.sh
 #        calls it on the machine with the GPU (it sets up the NVIDIA OpenCL driver first).

@@ -51,6 +51,7 @@ PROCEDURAL = (r"(?m)^(  connect  = fixed_total\(.*\))$", r"\1\n  storage  = proc
 MODELS = {
     "cuba": (ex("examples", "cuba.neuro"), [], False),
     "coba": (ex("examples", "coba.neuro"), [], False),
+    "cobahh": (ex("examples", "cobahh.neuro"), [], False),
     "microcircuit_0.1": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.1")], True),
     "microcircuit_0.5": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.5")], True),
     "microcircuit_1": (ex("examples", "microcircuit.neuro"), [], True),
@@ -86,9 +87,10 @@ MODELS = {
 
 # (model, back end, GPU schedule or None); a row per entry
 if MODE == "cpu":
-    ROWS = [(m, "c", None) for m in ("cuba", "coba", "microcircuit_0.1", "microcircuit_proc_0.1", "hh_1e4",
-                                     "stdp_song", "assembly_1e4")]
-    PEERS = [("cuba", "cpp_standalone"), ("coba", "cpp_standalone")]
+    ROWS = [(m, "c", None) for m in ("cuba", "coba", "cobahh", "microcircuit_0.1", "microcircuit_proc_0.1",
+                                     "hh_1e4", "stdp_song", "assembly_1e4")]
+    PEERS = [("cuba", "cpp_standalone"), ("coba", "cpp_standalone"), ("cobahh", "cpp_standalone"),
+             ("hh_1e4", "cpp_standalone")]
 else:
     ROWS = [(m, b, s) for m in ("cuba", "coba") for b, s in
             (("cuda", "cluster"), ("cuda", "block"), ("cuda", "graph"), ("cuda", "persistent"), ("cuda", "launch"),

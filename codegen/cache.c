@@ -2,7 +2,7 @@
  *
  * Sits between backend->emit and backend->build (driver.c). The key is a 128-bit hash of the
  * emitted sources (every file of the emit folder, by name), the back end, the toolchain
- * (C compiler and nvcc: resolved path, size, mtime; --cflags; the CUDA arch), the runtime (libneurort.a,
+ * (C compiler and nvcc: resolved path, size, mtime; --cflags; the host flags; the CUDA arch), the runtime (libneurort.a,
  * libneurort_mpi.a where built, and the headers) and neuroc itself (its executable), so any
  * change to the model, the compiler or the runtime misses. An entry is one file
  * <dir>/<32 hex digits>: a header line "neuroc-cache 1 SIZE CHECKSUM" and the executable's
@@ -178,6 +178,7 @@ int cache_key(Compiler *cc, const char *backend, const BuildOpts *bo, CacheKey *
         hash_tool(cc, k, bo->nvcc ? bo->nvcc : getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc");
     hash_str(k, bo->hdf5_lib);
     hash_str(k, bo->cflags ? bo->cflags : "");
+    hash_str(k, cg_host_cflags());
     int rc = hash_file(k, "/proc/self/exe");
     rc |= hash_file(k, arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir));
     /* the MPI runtime, where this neuroc has one (--mpi links it) */

@@ -320,13 +320,18 @@ int cg_run(Compiler *cc, char *const argv[], int verbose);
  * id, or -1), cg_wait waits for it (its exit status, or -1; -1 for pid -1). */
 int cg_spawn(Compiler *cc, char *const argv[], int verbose);
 int cg_wait(int pid);
-/* The C compiler's command line: bo->cc -std=c11 `opt` (CG_OPT_SIM or CG_OPT_HOST) -w, ...,
- * bo->cflags split at blanks, then args (NULL-terminated); arena-allocated, for cg_run (no
- * shell: nothing is interpreted). */
+/* The C compiler's command line: bo->cc -std=c11 `opt` (CG_OPT_SIM or CG_OPT_HOST)
+ * -ffp-contract=off ... -w, the host's flags (cg_host_cflags), bo->cflags split at blanks,
+ * then args (NULL-terminated); arena-allocated, for cg_run (no shell: nothing is
+ * interpreted). */
 char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *opt, const char *const *args);
 /* -O3 for the C back end's simulator; -O1 for a GPU back end's host program, which only sets
  * up, launches and writes out (the microcircuit's: 1.1 s of CPU time instead of 2.4 s). */
 #define CG_OPT_SIM "-O3"
 #define CG_OPT_HOST "-O1"
+/* The flags for the CPU neuroc runs on, blank-separated (x86: -mfma, -mavx2 and AVX-512 DQ/VL
+ * where it has them; else ""): they change speed only, never a value (no contraction, and
+ * nrt_math.h's explicit fma() is correctly rounded with or without them). */
+const char *cg_host_cflags(void);
 
 #endif

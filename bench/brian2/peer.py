@@ -1,5 +1,6 @@
-"""Brian2 as the peer of bench/run.sh: build a model of this folder (cuba, coba) once with
-Brian2's C++ standalone device (CPU) or Brian2CUDA's cuda_standalone (GPU), run its binary
+"""Brian2 as the peer of bench/run.sh: build a model of this folder (cuba, coba, cobahh,
+hh_1e4; a module's DT sets dt, default 0.1 ms) once with Brian2's C++ standalone device (CPU)
+or Brian2CUDA's cuda_standalone (GPU), run its binary
 RUNS times, print one JSON object.
 
     python3 bench/brian2/peer.py MODEL WORK_DIR RUNS [cpp_standalone|cuda_standalone]
@@ -50,9 +51,9 @@ if DEVICE == "cuda_standalone":
         "-std=c++17" if a == "-std=c++11" else a for a in prefs.codegen.cpp.extra_compile_args_gcc]
 if os.environ.get("BRIAN2_CFLAGS"):      # instead of Brian2's -O3 -ffast-math -march=native
     prefs.codegen.cpp.extra_compile_args_gcc = os.environ["BRIAN2_CFLAGS"].split()
-defaultclock.dt = 0.1 * ms
 seed(2007)
 mod = importlib.import_module(MODEL)
+defaultclock.dt = getattr(mod, "DT", 0.1 * ms)   # a model's DT, else 0.1 ms
 objs, spikes, neurons = mod.build()
 net = Network(*objs)
 net.run(mod.DURATION)

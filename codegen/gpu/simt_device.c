@@ -619,9 +619,14 @@ int simt_emit_device(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTa
     Simt S;
     simt_setup(&S, cc, m, bo, t);
     Out body = {0};
+    out_line(&body, "#define NRT_MATH_PASTED 1 /* nrt_math.h's two halves follow it here */");
     int rc = paste_file(&S, bo, "nrt_simt.h", &body);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_math.h", &body);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_math_d.h", &body);
+    if (!rc)
+        rc = paste_file(&S, bo, "nrt_math_f.h", &body);
     if (!rc)
         rc = paste_file(&S, bo, "nrt_philox.h", &body);
     if (!rc)

@@ -141,7 +141,17 @@ static nrt_status build_one(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
     return NRT_OK;
 }
 
-static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+/* nrt_log's fma() as one instruction where the CPU has FMA (the clone is picked when the
+ * program loads, by an ifunc resolver: not under AddressSanitizer, whose run-time may not be
+ * up yet), a libm call elsewhere: the same bits either way */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define NRT_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define NRT_FMA_CLONES
+#endif
+
+NRT_FMA_CLONES static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 {
     const uint32_t key0 = nrt_seed_key(s->seed);
     const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);

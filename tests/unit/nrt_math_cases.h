@@ -71,7 +71,8 @@ static void nrt_cases_d(int fn, double *x, double *y)
         y[i] = 0.0;
         if (fn == NRT_C_POW) {
             uint64_t w = nrt_case_rng(&s);
-            switch (w % 4u) {
+            switch (w % 5u) {
+            case 4: y[i] = (double)(2u + (unsigned)(w / 5u % 3u)); break; /* nrt__pow34 */
             case 0: y[i] = (nrt_case_u01(&s) - 0.5) * 200; break;
             case 1: y[i] = (double)(int64_t)(nrt_case_rng(&s) % 65u) - 32.0; break;
             case 2: y[i] = (nrt_case_u01(&s) - 0.5) * 1e4; break;
@@ -104,7 +105,8 @@ static void nrt_cases_f(int fn, float *x, float *y)
         y[i] = 0.0f;
         if (fn == NRT_C_POW) {
             uint64_t w = nrt_case_rng(&s);
-            switch (w % 4u) {
+            switch (w % 5u) {
+            case 4: y[i] = (float)(2u + (unsigned)(w / 5u % 3u)); break;
             case 0: y[i] = (float)((nrt_case_u01(&s) - 0.5) * 60); break;
             case 1: y[i] = (float)((int)(nrt_case_rng(&s) % 65u) - 32); break;
             case 2: y[i] = (float)((nrt_case_u01(&s) - 0.5) * 1e3); break;

@@ -5,7 +5,7 @@
  * -cl-fp32-correctly-rounded-divide-sqrt; each result must equal the C result bit for bit
  * (NaN matches any NaN). Exit 77 ("skipped") when there is no OpenCL platform or device.
  *
- * Usage: test_nrt_math_cl PATH/TO/nrt_math.h
+ * Usage: test_nrt_math_cl PATH/TO/nrt_math.h (its halves nrt_math_d.h and nrt_math_f.h beside it)
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -90,6 +90,35 @@ static int same_bits_d(double a, double b)
         }                                                                                  \
     } while (0)
 
+/* nrt_math.h and its halves nrt_math_d.h and nrt_math_f.h (beside it) as one text, the way
+ * the GPU back ends paste them into a device program */
+static char *read_math(const char *path)
+{
+    static const char *const parts[] = {"", "nrt_math_d.h", "nrt_math_f.h"};
+    static const char pasted[] = "#define NRT_MATH_PASTED 1\n";
+    size_t dir = strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path + 1) : 0, len = sizeof pasted;
+    char *text[3], *all, name[4096];
+    int i;
+    for (i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(name, sizeof name, "%s", path);
+        else
+            snprintf(name, sizeof name, "%.*s%s", (int)dir, path, parts[i]);
+        text[i] = read_file(name);
+        if (!text[i]) return NULL;
+        len += strlen(text[i]) + 1;
+    }
+    all = malloc(len);
+    if (!all) return NULL;
+    strcpy(all, pasted);
+    for (i = 0; i < 3; i++) {
+        strcat(all, text[i]);
+        strcat(all, "\n");
+        free(text[i]);
+    }
+    return all;
+}
+
 int main(int argc, char **argv)
 {
     cl_platform_id plat;
@@ -120,9 +149,9 @@ int main(int argc, char **argv)
     has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     printf("OpenCL device: %s (fp64: %s)\n", name, has_fp64 ? "yes" : "no");
 
-    hdr = read_file(argv[1]);
+    hdr = read_math(argv[1]);
     if (!hdr) {
-        fprintf(stderr, "cannot read %s\n", argv[1]);
+        fprintf(stderr, "cannot read %s or its halves beside it\n", argv[1]);
         return 1;
     }
     src = malloc(strlen(hdr) + sizeof kernel_src + 1);
