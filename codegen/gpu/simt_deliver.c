@@ -224,7 +224,13 @@ static void open_spikes_loop(Out *o, const Simt *S, const IrProj *j, int block, 
         out_line(o, "if (a >= nc_thi) return;");
         out_open(o, "for (int k = 0; k < nspk; k++)");
     } else {
-        out_open(o, "for (int64_t k = %s; k < nspk; k += %s)", first, stride);
+        /* each projection starts at a work-group (or item) of its own, spread over the grid:
+         * the projections from one population are delivered one after the other, and a
+         * spike's rows of several of them would otherwise all go to the group of its index,
+         * in turn, while the groups past the step's spike count wait (the procedural
+         * microcircuit: 30 groups of 1,024 busy, each with 8 rows) */
+        out_line(o, "const int64_t nc_rot = (int64_t)%d * %s / %d;", j->id, stride, S->m->nprojs);
+        out_open(o, "for (int64_t k = (%s + %s - nc_rot) %% %s; k < nspk; k += %s)", first, stride, stride, stride);
     }
     out_line(o, "const int64_t i = (int64_t)%s_spk[k] - %lld;", pre->cname, (long long)j->pre.offset);
     out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
