@@ -6,8 +6,9 @@
  * each build's column index on the device (nrt_gpu_col_index) equals the host's stable
  * counting sort, entry for entry (columns of 3000 synapses take the sort's global steps).
  *
- * The program is the text of nrt_simt.h, nrt_math.h, nrt_philox.h and nrt_conn_dev.h read
- * from NRT_INCLUDE_DIR, as a generated simulator would paste them. Without an OpenCL device it
+ * The program is the text of nrt_simt.h, nrt_math.h (with its halves nrt_math_d.h and
+ * nrt_math_f.h after NRT_MATH_PASTED), nrt_philox.h and nrt_conn_dev.h read from
+ * NRT_INCLUDE_DIR, as a generated simulator pastes them. Without an OpenCL device it
  * prints "skipped: no OpenCL device" and exits 77. `--cuda IMAGE` runs the same on a CUDA
  * device with the cubin/fatbin nvcc made of conn_dev.cu (the same headers).
  * `--bench [n [p]]` times one n x n fixed_prob build (default 10000, 0.1) and one
@@ -441,7 +442,8 @@ int main(int argc, char **argv)
 {
     static const int64_t sizes[][2] = {{1, 1}, {7, 7}, {1000, 1000}, {3000, 200}, {200, 3000}};
     static const uint64_t seeds[] = {1, (1ull << 40) + 5};
-    const char *files[] = {"nrt_simt.h", "nrt_math.h", "nrt_philox.h", "nrt_conn_dev.h"};
+    const char *files[] = {"nrt_simt.h", "nrt_math.h", "nrt_math_d.h", "nrt_math_f.h", "nrt_philox.h",
+                           "nrt_conn_dev.h"};
     const char *api_name = "OpenCL", *image = NULL;
     nrt_api api = NRT_API_OPENCL;
     char *src = NULL;
@@ -477,6 +479,14 @@ int main(int argc, char **argv)
         return 77;
     }
     /* OpenCL: the headers' text; CUDA: the image nvcc made of them (conn_dev.cu) */
+    if (!image) {
+        static const char pasted[] = "#define NRT_MATH_PASTED 1\n";
+        src = malloc(sizeof pasted);
+        if (!src)
+            return 1;
+        memcpy(src, pasted, sizeof pasted - 1);
+        len = sizeof pasted - 1;
+    }
     for (f = 0; f < (image ? 1 : sizeof files / sizeof files[0]); f++)
         if (!append_file(&src, &len, image ? NULL : NRT_INCLUDE_DIR, image ? image : files[f]))
             return 1;
