@@ -16,7 +16,8 @@ typedef struct ProcBody {
 
 enum { PB_BUILD, PB_DELIVER, PB_FILL };
 
-/* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c). */
+/* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c).
+ * The delivery (propagate_*, a void function) regenerates the delays the build checked. */
 static void proc_delay(Out *o, const ProcBody *pb)
 {
     StrBuf b = {0};
@@ -27,6 +28,11 @@ static void proc_delay(Out *o, const ProcBody *pb)
     cg_expr(pb->dd, pb->j->delay, &b);
     out_line(o, "const double delay = %s;", b.s);
     out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+    if (pb->what == PB_DELIVER) {
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps; /* checked by build_%s */", pb->j->cname);
+        sb_free(&b);
+        return;
+    }
     out_open(o, "if (!(steps < 1e9))");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
              pb->j->name);
