@@ -23,8 +23,7 @@
  *   integer counts as that integer; times of steps >= n_steps are dropped; a neuron listed
  *   twice in one step spikes once. Negative or non-finite times and indices outside
  *   0 .. n-1 are errors.
- * nrt_conn_save writes the other way: a projection as built, as a record .npy (removed again
- * when it cannot be written whole).
+ * (nrt_conn_save, which writes a projection as built, is in rt_recsyn.c.)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -932,70 +931,6 @@ nrt_status nrt_spike_file(nrt_ctx *ctx, const char *path, int64_t n, double dt, 
 }
 
 /* ===== spike files =====} */
-
-/* Contract: neurort.h. */
-nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,
-                         int wsize, const int32_t *delay)
-{
-    char path[4600], hdr[128];
-    FILE *f;
-    int64_t i, s;
-    size_t hl;
-    int ok;
-    snprintf(path, sizeof path, "%s/connectivity_%s.npy", ctx->out_dir, name);
-    f = fopen(path, "wb");
-    if (!f) {
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
-        return NRT_EIO;
-    }
-    hl = (size_t)snprintf(hdr, sizeof hdr, "{'descr': [('pre', '<i4'), ('post', '<i4'), ('w', "
-                          "'<f8'), ('delay', '<i4')], 'fortran_order': False, 'shape': (%lld,), }",
-                          (long long)c->nnz);
-    ok = fwrite("\x93NUMPY\x01\x00", 1, 8, f) == 8;
-    {
-        const size_t total = (10 + hl + 1 + 63) / 64 * 64, len = total - 10;
-        unsigned char lb[2];
-        lb[0] = (unsigned char)(len & 0xFF);
-        lb[1] = (unsigned char)(len >> 8);
-        ok = ok && fwrite(lb, 1, 2, f) == 2 && fwrite(hdr, 1, hl, f) == hl;
-        for (; ok && hl < len - 1; hl++)
-            ok = fputc(' ', f) != EOF;
-        ok = ok && fputc('\n', f) != EOF;
-    }
-    for (i = 0; ok && i < c->n_pre; i++)
-        for (s = c->row_ptr[i]; ok && s < c->row_ptr[i + 1]; s++) {
-            unsigned char rec[20];
-            const int32_t pre = (int32_t)i, post = c->col[s], d = delay ? delay[s] : 1;
-            const double wv = wsize == 4 ? (double)((const float *)w)[s] : ((const double *)w)[s];
-            uint64_t u;
-            int b;
-            memcpy(&u, &wv, sizeof u);
-            for (b = 0; b < 4; b++) {
-                rec[b] = (unsigned char)((uint32_t)pre >> (8 * b));
-                rec[4 + b] = (unsigned char)((uint32_t)post >> (8 * b));
-                rec[16 + b] = (unsigned char)((uint32_t)d >> (8 * b));
-            }
-            for (b = 0; b < 8; b++)
-                rec[8 + b] = (unsigned char)(u >> (8 * b));
-            ok = fwrite(rec, 1, sizeof rec, f) == sizeof rec;
-        }
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok) {
-        struct stat sb;
-        const int e = errno;
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(e));
-        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-            remove(path);                      /* no .npy whose header lies about its rows */
-        return NRT_EIO;
-    }
-    if (ctx->nconn_saved < NRT_MAX_POPS) {     /* listed in manifest.json */
-        ctx->conn_saved[ctx->nconn_saved].name = name;
-        ctx->conn_saved[ctx->nconn_saved].synapses = c->nnz;
-        ctx->nconn_saved++;
-    }
-    return NRT_OK;
-}
 
 /* {===== for rt_series.c and rt_values.c (rt_internal.h) ===== */
 

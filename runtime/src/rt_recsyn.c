@@ -1,7 +1,8 @@
-/* rt_recsyn.c -- a subset of a projection's synapses for a state recording
- * (`record w of PROJ[pre a:b, post c:d]`, `[sample k]`): which synapses (nrt_syn_select) and
- * the file of their (pre, post) indices beside the recording (nrt_syn_pairs_write, for
- * nrt_rec_synapses in rt_record.c).
+/* rt_recsyn.c -- synapse tables written as record .npy files: a subset of a projection's
+ * synapses for a state recording (`record w of PROJ[pre a:b, post c:d]`, `[sample k]`): which
+ * synapses (nrt_syn_select) and the file of their (pre, post) indices beside the recording
+ * (nrt_syn_pairs_write, for nrt_rec_synapses in rt_record.c); and a whole projection as built
+ * (nrt_conn_save, --save-connectivity). A file that cannot be written whole is removed again.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -48,27 +49,54 @@ int64_t *nrt_syn_select(nrt_ctx *ctx, const char *file, const nrt_csr *c, const 
     return sel;
 }
 
+/* path opened for writing, with the header of an .npy (version 1.0, padded to 64 bytes) of
+ * `rows` records of the structured type `descr`; *ok is 0 when a write failed. NULL, with
+ * errmsg, when it cannot be opened. */
+static FILE *npy_begin(nrt_ctx *ctx, const char *path, const char *descr, int64_t rows, int *ok)
+{
+    char hdr[160];
+    FILE *f = fopen(path, "wb");
+    size_t hl, total;
+    if (!f) {
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    hl = (size_t)snprintf(hdr, sizeof hdr, "{'descr': %s, 'fortran_order': False, 'shape': (%lld,), }",
+                          descr, (long long)rows);
+    total = (10 + hl + 1 + 63) / 64 * 64;
+    *ok = fwrite("\x93NUMPY\x01\x00", 1, 8, f) == 8 && fputc((int)((total - 10) & 0xFF), f) != EOF &&
+          fputc((int)((total - 10) >> 8), f) != EOF && fwrite(hdr, 1, hl, f) == hl;
+    for (; *ok && hl < total - 11; hl++)
+        *ok = fputc(' ', f) != EOF;
+    *ok = *ok && fputc('\n', f) != EOF;
+    return f;
+}
+
+/* Closes f; when a write failed (ok == 0) or the close does, errmsg and the file removed: no
+ * .npy whose header lies about its rows. */
+static nrt_status npy_end(nrt_ctx *ctx, FILE *f, const char *path, int ok)
+{
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        struct stat sb;
+        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            remove(path);
+        return NRT_EIO;
+    }
+    return NRT_OK;
+}
+
 /* Contract: see rt_internal.h. */
 nrt_status nrt_syn_pairs_write(nrt_ctx *ctx, const char *path, const nrt_csr *c, const int64_t *sel,
                                int64_t n)
 {
-    char hdr[128];
-    FILE *f = fopen(path, "wb");
-    size_t hl, total;
     int64_t k, lo, hi;
     int ok, b;
-    if (!f) {
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
+    FILE *f = npy_begin(ctx, path, "[('pre', '<i4'), ('post', '<i4')]", n, &ok);
+    if (!f)
         return NRT_EIO;
-    }
-    hl = (size_t)snprintf(hdr, sizeof hdr, "{'descr': [('pre', '<i4'), ('post', '<i4')], "
-                          "'fortran_order': False, 'shape': (%lld,), }", (long long)n);
-    total = (10 + hl + 1 + 63) / 64 * 64;
-    ok = fwrite("\x93NUMPY\x01\x00", 1, 8, f) == 8 && fputc((int)((total - 10) & 0xFF), f) != EOF &&
-         fputc((int)((total - 10) >> 8), f) != EOF && fwrite(hdr, 1, hl, f) == hl;
-    for (; ok && hl < total - 11; hl++)
-        ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF;
     for (k = 0; ok && k < n; k++) {
         unsigned char row[8];
         int32_t pre, post;
@@ -91,14 +119,44 @@ nrt_status nrt_syn_pairs_write(nrt_ctx *ctx, const char *path, const nrt_csr *c,
         }
         ok = fwrite(row, 1, sizeof row, f) == sizeof row;
     }
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok) {
-        struct stat sb;
-        nrt_seterr(ctx, "cannot write '%s': %s", path, strerror(errno));
-        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-            remove(path);
+    return npy_end(ctx, f, path, ok);
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,
+                         int wsize, const int32_t *delay)
+{
+    char path[4600];
+    int64_t i, s;
+    int ok;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/connectivity_%s.npy", ctx->out_dir, name);
+    f = npy_begin(ctx, path, "[('pre', '<i4'), ('post', '<i4'), ('w', '<f8'), ('delay', '<i4')]", c->nnz, &ok);
+    if (!f)
         return NRT_EIO;
+    for (i = 0; ok && i < c->n_pre; i++)
+        for (s = c->row_ptr[i]; ok && s < c->row_ptr[i + 1]; s++) {
+            unsigned char rec[20];
+            const int32_t pre = (int32_t)i, post = c->col[s], d = delay ? delay[s] : 1;
+            const double wv = wsize == 4 ? (double)((const float *)w)[s] : ((const double *)w)[s];
+            uint64_t u;
+            int b;
+            memcpy(&u, &wv, sizeof u);
+            for (b = 0; b < 4; b++) {
+                rec[b] = (unsigned char)((uint32_t)pre >> (8 * b));
+                rec[4 + b] = (unsigned char)((uint32_t)post >> (8 * b));
+                rec[16 + b] = (unsigned char)((uint32_t)d >> (8 * b));
+            }
+            for (b = 0; b < 8; b++)
+                rec[8 + b] = (unsigned char)(u >> (8 * b));
+            ok = fwrite(rec, 1, sizeof rec, f) == sizeof rec;
+        }
+    if (npy_end(ctx, f, path, ok) != NRT_OK)
+        return NRT_EIO;
+    if (ctx->nconn_saved < NRT_MAX_POPS) {     /* listed in manifest.json */
+        ctx->conn_saved[ctx->nconn_saved].name = name;
+        ctx->conn_saved[ctx->nconn_saved].synapses = c->nnz;
+        ctx->nconn_saved++;
     }
     return NRT_OK;
 }
