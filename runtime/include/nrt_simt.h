@@ -50,6 +50,19 @@ typedef ulong uint64_t;
 /* the bits of a float / double */
 #define nc_f32_bits(x) as_uint(x)
 #define nc_f64_bits(x) as_ulong(x)
+#if defined(NC_NV_PTX)
+/* NVIDIA's OpenCL compiler takes inline PTX (the runtime defines NC_NV_PTX where the device
+ * has cl_nv_compiler_options, and builds again without it if the build fails): the GPU's own
+ * float atomic adds, as CUDA's atomicAdd, instead of a compare-and-swap loop */
+NC_DEV void nc_atomic_add_f32(NC_G float *p, float v)
+{
+    asm volatile("red.global.add.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
+}
+NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
+{
+    asm volatile("red.global.add.f64 [%0], %1;" : : "l"(p), "d"(v) : "memory");
+}
+#else
 /* float atomic add by compare-and-swap (portable OpenCL 1.2) */
 NC_DEV void nc_atomic_add_f32(NC_G float *p, float v)
 {
@@ -69,6 +82,7 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
         old = atom_cmpxchg(u, assumed, as_ulong(as_double(assumed) + v));
     } while (old != assumed);
 }
+#endif
 #define expf(x) exp((float)(x))
 #define expm1f(x) expm1((float)(x))
 #define logf(x) log((float)(x))

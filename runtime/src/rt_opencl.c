@@ -371,23 +371,29 @@ static nrt_status cl_open(nrt_ctx *ctx, int index, nrt_gpu **out)
     return st;
 }
 
-/* The build options: the program's, and for a program in table mode (the arena is on before
- * it is loaded: its kernels read every argument from the table, into registers) on NVIDIA's
- * driver a cap on registers so that every kernel launches with the device's largest
- * work-group: without it the microcircuit's nc_k_synapses needs more than 128 and cannot
- * launch with 512 work-items (CL_OUT_OF_RESOURCES; H200, 2026-11-27). */
-static const char *build_options(cl_gpu *c, const char *options, char *buf, size_t cap)
+/* The build options: the program's; on NVIDIA's driver (cl_nv_compiler_options) NC_NV_PTX,
+ * the GPU's float atomic adds in inline PTX (nrt_simt.h), when ptx is set; and for a program
+ * in table mode (the arena is on before it is loaded: its kernels read every argument from
+ * the table, into registers) on NVIDIA's driver a cap on registers so that every kernel
+ * launches with the device's largest work-group: without it the microcircuit's
+ * nc_k_synapses needs more than 128 and cannot launch with 512 work-items
+ * (CL_OUT_OF_RESOURCES; H200, 2026-11-27). */
+static const char *build_options(cl_gpu *c, const char *options, int ptx, char *buf, size_t cap)
 {
     cl_uint regs = 0;
     int n = c->base.info.max_group_size;
-    if (!c->base.arena_on || !cl_has_ext(c->dev, "cl_nv_compiler_options") || n <= 0)
+    if (!cl_has_ext(c->dev, "cl_nv_compiler_options"))
         return options;
+    if (!c->base.arena_on || n <= 0) {
+        snprintf(buf, cap, "%s%s", options, ptx ? " -DNC_NV_PTX" : "");
+        return buf;
+    }
     if (cl.clGetDeviceInfo(c->dev, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof regs, &regs,
                            NULL) != CL_SUCCESS || regs == 0)
         regs = 65536;
     n = (int)(regs / (cl_uint)n);
     n = n < 16 ? 16 : n > 255 ? 255 : n;
-    snprintf(buf, cap, "%s -cl-nv-maxrregcount=%d", options, n);
+    snprintf(buf, cap, "%s -cl-nv-maxrregcount=%d%s", options, n, ptx ? " -DNC_NV_PTX" : "");
     return buf;
 }
 
@@ -401,7 +407,14 @@ static nrt_status cl_load_program(nrt_gpu *g, const void *image, size_t len,
     c->prog = cl.clCreateProgramWithSource(c->cx, 1, &src, &len, &e);
     if (!c->prog)
         return cl_fail(g->ctx, e, "creating the device program");
-    options = build_options(c, options, opts, sizeof opts);
+    /* NVIDIA's inline PTX first (unless $NEUROC_OPENCL_PTX=0); a driver that refuses it
+     * builds the portable program */
+    const char *px = getenv("NEUROC_OPENCL_PTX");
+    if (!(px && strcmp(px, "0") == 0) && cl_has_ext(c->dev, "cl_nv_compiler_options") &&
+        cl.clBuildProgram(c->prog, 1, &c->dev, build_options(c, options, 1, opts, sizeof opts),
+                          NULL, NULL) == CL_SUCCESS)
+        return NRT_OK;
+    options = build_options(c, options, 0, opts, sizeof opts);
     eb = cl.clBuildProgram(c->prog, 1, &c->dev, options, NULL, NULL);
     if (eb != CL_SUCCESS) {
         size_t n = 0;
