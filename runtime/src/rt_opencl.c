@@ -410,10 +410,13 @@ static nrt_status cl_load_program(nrt_gpu *g, const void *image, size_t len,
     /* NVIDIA's inline PTX first (unless $NEUROC_OPENCL_PTX=0); a driver that refuses it
      * builds the portable program */
     const char *px = getenv("NEUROC_OPENCL_PTX");
-    if (!(px && strcmp(px, "0") == 0) && cl_has_ext(c->dev, "cl_nv_compiler_options") &&
-        cl.clBuildProgram(c->prog, 1, &c->dev, build_options(c, options, 1, opts, sizeof opts),
-                          NULL, NULL) == CL_SUCCESS)
-        return NRT_OK;
+    if (!(px && strcmp(px, "0") == 0) && cl_has_ext(c->dev, "cl_nv_compiler_options")) {
+        if (cl.clBuildProgram(c->prog, 1, &c->dev, build_options(c, options, 1, opts, sizeof opts),
+                              NULL, NULL) == CL_SUCCESS)
+            return NRT_OK;
+        fprintf(stderr, "neurort: the OpenCL driver of '%s' refused the inline PTX float atomics; "
+                "building the portable program\n", g->info.name);
+    }
     options = build_options(c, options, 0, opts, sizeof opts);
     eb = cl.clBuildProgram(c->prog, 1, &c->dev, options, NULL, NULL);
     if (eb != CL_SUCCESS) {
