@@ -37,7 +37,13 @@ typedef ulong uint64_t;
 #define NC_LSIZE ((int)get_local_size(0))
 #define NC_GROUP ((int64_t)get_group_id(0))
 #define NC_NGROUPS ((int64_t)get_num_groups(0))
+#if defined(NC_NV_PTX) && !defined(NC_NV_NOBAR)
+/* NVIDIA: CUDA's __syncthreads (bar.sync orders the work-group's shared and global accesses,
+ * as OpenCL's barrier with both fences asks) */
+#define NC_BARRIER() asm volatile("bar.sync 0;" : : : "memory")
+#else
 #define NC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#endif
 /* atomics on 32-bit integers (return the old value) */
 #define nc_atomic_add_i32(p, v) atomic_add((volatile __global int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomic_max((volatile __global int *)(p), (v))
@@ -104,6 +110,44 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
 #define fmaxf(x, y) fmax((float)(x), (float)(y))
 #define powf(x, y) pow((float)(x), (float)(y))
 #define fmodf(x, y) fmod((float)(x), (float)(y))
+#if defined(NC_NV_PTX) && !defined(NC_NV_NOSHFL)
+/* Exclusive prefix sum of v over the work-group, as the CUDA one below: NVIDIA's warp
+ * shuffles in inline PTX (lanes are work-items 32 w .. 32 w + 31 of a 1-D work-group). */
+NC_DEV int nc_shfl_up(int x, int o)
+{
+    int y;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y) : "r"(x), "r"(o));
+    return y;
+}
+NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
+{
+    const int l = NC_LID, lane = l & 31, warp = l >> 5, nw = (NC_LSIZE + 31) >> 5;
+    int x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = nc_shfl_up(x, o);
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        tmp[warp] = x;
+    NC_BARRIER();
+    if (warp == 0) {
+        int w = lane < nw ? tmp[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            const int y = nc_shfl_up(w, o);
+            if (lane >= o)
+                w += y;
+        }
+        if (lane < nw)
+            tmp[lane] = w;
+    }
+    NC_BARRIER();
+    *total = tmp[nw - 1];
+    const int r = (warp ? tmp[warp - 1] : 0) + x - v;
+    NC_BARRIER();
+    return r;
+}
+#else
 /* Exclusive prefix sum of v over the work-group (every work-item calls it); *total gets
  * the sum. tmp: NC_LSIZE + 33 ints of local memory. Two levels, no barrier inside a loop
  * (CPU implementations such as PoCL compile barriers in loops slowly): 32 work-items scan
@@ -138,6 +182,7 @@ NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
     NC_BARRIER();
     return r;
 }
+#endif
 #elif defined(__CUDACC__)
 #include <math.h>
 #include <stdint.h>

@@ -404,9 +404,15 @@ static nrt_status cl_load_program(nrt_gpu *g, const void *image, size_t len,
     const char *src = image;
     char opts[1024];
     cl_int e, eb;
+    char more[512];
+    const char *ex = getenv("NEUROC_OPENCL_OPTIONS");
     c->prog = cl.clCreateProgramWithSource(c->cx, 1, &src, &len, &e);
     if (!c->prog)
         return cl_fail(g->ctx, e, "creating the device program");
+    if (ex && *ex) { /* for developers: more build options (-DNC_NV_NOBAR, ...) */
+        snprintf(more, sizeof more, "%s %s", options, ex);
+        options = more;
+    }
     /* NVIDIA's inline PTX first (unless $NEUROC_OPENCL_PTX=0); a driver that refuses it
      * builds the portable program */
     const char *px = getenv("NEUROC_OPENCL_PTX");
