@@ -37,13 +37,7 @@ typedef ulong uint64_t;
 #define NC_LSIZE ((int)get_local_size(0))
 #define NC_GROUP ((int64_t)get_group_id(0))
 #define NC_NGROUPS ((int64_t)get_num_groups(0))
-#if defined(NC_NV_PTX) && !defined(NC_NV_NOBAR)
-/* NVIDIA: CUDA's __syncthreads (bar.sync orders the work-group's shared and global accesses,
- * as OpenCL's barrier with both fences asks) */
-#define NC_BARRIER() asm volatile("bar.sync 0;" : : : "memory")
-#else
 #define NC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#endif
 /* atomics on 32-bit integers (return the old value) */
 #define nc_atomic_add_i32(p, v) atomic_add((volatile __global int *)(p), (v))
 #define nc_atomic_max_i32(p, v) atomic_max((volatile __global int *)(p), (v))
