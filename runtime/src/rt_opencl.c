@@ -409,7 +409,7 @@ static nrt_status cl_load_program(nrt_gpu *g, const void *image, size_t len,
     c->prog = cl.clCreateProgramWithSource(c->cx, 1, &src, &len, &e);
     if (!c->prog)
         return cl_fail(g->ctx, e, "creating the device program");
-    if (ex && *ex) { /* for developers: more build options (-DNC_NV_NOBAR, ...) */
+    if (ex && *ex) { /* for developers: more build options (-DNC_NV_NOSHFL, ...) */
         snprintf(more, sizeof more, "%s %s", options, ex);
         options = more;
     }
