@@ -7,8 +7,8 @@
 #   <model>_<schedule>_source.csv.gz per CUDA line and its SASS: warp-stall samples and
 #                                    instructions executed
 # $SKIP launches of the kernel are skipped first (default 0: the first launch is profiled).
-# Run on the machine with the GPU (ncu from the CUDA toolkit). docs/performance.md ("The
-# block schedule on one SM") reads its output.
+# Run on the machine with the GPU (ncu from the CUDA toolkit). docs/performance-history.md
+# ("The block schedule on one SM") and docs/performance.md read its output.
 set -uo pipefail
 if [ $# -ne 4 ]; then
     echo "usage: $0 NEUROC MODEL.neuro SCHEDULE KERNEL-REGEX" >&2

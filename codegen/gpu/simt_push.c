@@ -28,7 +28,7 @@
  * make the counts and spike recordings from the words. States are recorded and checked
  * (--check-finite) by the work-item that owns the neuron.
  *
- * Measured (CUBA and COBA, 16 groups, H200): see docs/performance.md, "The push step".
+ * Measured (CUBA and COBA, 16 groups, H200): see docs/performance-history.md, "The push step, session 13".
  */
 #include <stdlib.h>
 
