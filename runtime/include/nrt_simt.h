@@ -105,41 +105,14 @@ NC_DEV void nc_atomic_add_f64(NC_G double *p, double v)
 #define powf(x, y) pow((float)(x), (float)(y))
 #define fmodf(x, y) fmod((float)(x), (float)(y))
 #if defined(NC_NV_PTX) && !defined(NC_NV_NOSHFL)
-/* Exclusive prefix sum of v over the work-group, as the CUDA one below: NVIDIA's warp
- * shuffles in inline PTX (lanes are work-items 32 w .. 32 w + 31 of a 1-D work-group). */
+/* NVIDIA's warp shuffle in inline PTX, for nc_block_scan (below, after both dialects; lanes
+ * are work-items 32 w .. 32 w + 31 of a 1-D work-group) */
+#define NC_SHFL_SCAN 1
 NC_DEV int nc_shfl_up(int x, int o)
 {
     int y;
     asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y) : "r"(x), "r"(o));
     return y;
-}
-NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
-{
-    const int l = NC_LID, lane = l & 31, warp = l >> 5, nw = (NC_LSIZE + 31) >> 5;
-    int x = v;
-    for (int o = 1; o < 32; o <<= 1) {
-        const int y = nc_shfl_up(x, o);
-        if (lane >= o)
-            x += y;
-    }
-    if (lane == 31)
-        tmp[warp] = x;
-    NC_BARRIER();
-    if (warp == 0) {
-        int w = lane < nw ? tmp[lane] : 0;
-        for (int o = 1; o < 32; o <<= 1) {
-            const int y = nc_shfl_up(w, o);
-            if (lane >= o)
-                w += y;
-        }
-        if (lane < nw)
-            tmp[lane] = w;
-    }
-    NC_BARRIER();
-    *total = tmp[nw - 1];
-    const int r = (warp ? tmp[warp - 1] : 0) + x - v;
-    NC_BARRIER();
-    return r;
 }
 #else
 /* Exclusive prefix sum of v over the work-group (every work-item calls it); *total gets
@@ -316,36 +289,44 @@ NC_DEV void nc_arrive_remote(uint64_t *bar, int rank, uint32_t bytes)
     __trap();
 }
 #endif
-NC_DEV int nc_block_scan(int v, int *tmp, int *total)
+#define NC_SHFL_SCAN 1
+#define nc_shfl_up(x, o) __shfl_up_sync(0xffffffffu, (x), (o))
+#else
+#error "nrt_simt.h is device code: compile it as CUDA or OpenCL C"
+#endif
+
+#if defined(NC_SHFL_SCAN)
+/* Exclusive prefix sum of v over the work-group (every work-item calls it) by warp shuffles:
+ * each warp scans its 32 values, warp 0 scans the warps' sums. *total gets the sum. tmp: 32
+ * ints of local memory at least. */
+NC_DEV int nc_block_scan(int v, NC_LP int *tmp, int *total)
 {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    const int l = NC_LID, lane = l & 31, warp = l >> 5, nw = (NC_LSIZE + 31) >> 5;
     int x = v;
     for (int o = 1; o < 32; o <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, x, o);
+        const int y = nc_shfl_up(x, o);
         if (lane >= o)
             x += y;
     }
     if (lane == 31)
         tmp[warp] = x;
-    __syncthreads();
+    NC_BARRIER();
     if (warp == 0) {
         int w = lane < nw ? tmp[lane] : 0;
         for (int o = 1; o < 32; o <<= 1) {
-            const int y = __shfl_up_sync(0xffffffffu, w, o);
+            const int y = nc_shfl_up(w, o);
             if (lane >= o)
                 w += y;
         }
         if (lane < nw)
             tmp[lane] = w;
     }
-    __syncthreads();
+    NC_BARRIER();
     *total = tmp[nw - 1];
     const int r = (warp ? tmp[warp - 1] : 0) + x - v;
-    __syncthreads();
+    NC_BARRIER();
     return r;
 }
-#else
-#error "nrt_simt.h is device code: compile it as CUDA or OpenCL C"
 #endif
 
 
