@@ -104,7 +104,7 @@ void cg_poisson_table(double l, double e0, double F[CG_POISSON_TAB], double *pk)
  * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
  * a C ("static inline") or SIMT ("NC_DEV") program, and nc_uniform_cold and nc_normal_cold
  * (CgDialect.cold) as functions `cold_qual` unless it is NULL. */
-void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual);
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual, int normal_tr);
 
 /* --- cg_conn.c, cg_proc.c: a projection's connectivity as generated code -- */
 

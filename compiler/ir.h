@@ -37,7 +37,13 @@ typedef enum IrFn {
     IF_COSH, IF_CLIP, IF__COUNT
 } IrFn;
 
-typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON } IrRand; /* IR_POISSON: mean in `a` */
+/* IR_POISSON: mean in `a`; IR_NORMAL_TR: mean, sd, lo, hi in args[0..3], the bounds given in
+ * `bounds` (1: lo, 2: hi), drawn by redrawing (docs/language.md §11) */
+typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON, IR_NORMAL_TR } IrRand;
+/* A truncated normal redraws at most this many times; attempt r draws at the call's
+ * site + (r << 20), and past the last the value is NaN. 4096 << 20 = 2^32: the attempts fill
+ * the site's high bits, as the blocks of a Poisson draw do. */
+#define IR_REDRAW_MAX 4096
 
 typedef enum IrExprOp {
     IE_CONST,                     /* val */
@@ -69,6 +75,7 @@ struct IrExpr {
     int local;                    /* IE_LOCAL id */
     int sub;                      /* IrBinop, IrFn, IrRand, or propagator matrix (0..3) */
     uint32_t stream, site;        /* IE_RAND */
+    int bounds;                   /* IE_RAND of IR_NORMAL_TR: 1 lo given, 2 hi given */
     IrProp *prop;                 /* IE_PROP */
     int row, col;                 /* IE_PROP */
     IrExpr *a, *b, *c;
@@ -390,6 +397,7 @@ typedef struct IrModel {
     IrSeries *series;             /* `series` declarations, in order */
     int nseries;
     int t0_rows;                  /* state recordings start with the row at t = 0 (sema) */
+    int normal_tr;                /* a truncated normal is drawn: emit its helper */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */
