@@ -187,7 +187,7 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
                     (gpu && j->post.pop->topk ? 12 : 0);
         out_line(o, "const double syn = sizeof(real) * %d + %d, ring = %.1f * %lld * sizeof(real);",
                  j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, plan_slots(m, j),
-                 (long long)j->post.size);
+                 (long long)j->ring->ring_size);
         if (j->rule == IR_FROM_FILE) {
             out_line(o, "nrt_csr c;");
             out_line(o, "double *fw = NULL, *fd = NULL;");

@@ -334,4 +334,11 @@ char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *opt, const char
  * nrt_math.h's explicit fma() is correctly rounded with or without them). */
 const char *cg_host_cflags(void);
 
+/* Where projection j adds into its ring (IrProj.ring): its post index j plus this; 0 unless
+ * receptors merged across views of the base population (docs/language.md §6). */
+static inline long long cg_ring_base(const IrProj *j)
+{
+    return (long long)(j->post.offset - j->ring->ring_off);
+}
+
 #endif

@@ -246,7 +246,7 @@ struct IrProj {
     IrPlast *plast;               /* plastic synapse model, or NULL (static: `w` is delivered) */
     int procedural;               /* rows regenerated at each spike, not stored (static only;
                                    * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, PAIRS) */
-    /* Merged receptors (sema.c): projections onto one post view whose receptor instances
+    /* Merged receptors (sema.c): projections onto one base population whose receptor instances
      * merged into one add into the delay ring of the first of them, `ring` (the projection
      * itself when it has its own); only a ring's owner is read (IS_RECV) and allocated.
      * The ring's slots D are the most any of its projections needs. */
@@ -254,6 +254,10 @@ struct IrProj {
     int ring_n;                   /* on an owner: the projections adding into its ring (>= 1) */
     int ring_last;                /* the last projection (in projs order) adding into `ring` */
     int ring_delay;               /* on an owner: one of its projections has a delay */
+    int64_t ring_off, ring_size;  /* on an owner: the neurons of the base population its ring
+                                     holds, its post view's unless projections onto other views
+                                     merged into it (then from the first view to the last):
+                                     a projection adds at post.offset - ring->ring_off + j */
 };
 
 /* A projection whose synapse model has more than `on pre { deliver(w) }`. Its variables
