@@ -216,9 +216,12 @@ class Model:
         for p in pops:
             t = int(p["pop_index"])
             tv = ident(p["area"], p["population"])
-            for s in self.by_target.get(t, []):
-                if int(s["source_index"]) not in idx:
-                    continue
+            srcs = [s for s in self.by_target.get(t, []) if int(s["source_index"]) in idx]
+            w("")
+            w("# ---- into %s (%s %s %s): from %d populations here, their in-degree %.0f at full scale" % (
+                tv, p["area"], p["layer"], "excitatory" if p["cell_type"] == "E" else "inhibitory", len(srcs),
+                sum(float(s["indegree"]) for s in srcs)))
+            for s in srcs:
                 k = int(math.floor(float(s["n_syn"]) * self.N_s * self.K_s))
                 sv = ident(s["source_area"], s["source_pop"])
                 if k < 1:
