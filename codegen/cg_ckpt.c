@@ -49,7 +49,7 @@ int cg_ckpt_list(Compiler *cc, const IrModel *m, CgCkpt **out)
         const IrPlast *pl = j->plast;
         const char *c = j->cname;
         int64_t npre = j->pre.size, npost = j->post.size;
-        CgCkpt ring = {CK_RING, NULL, j, arena_printf(&cc->arena, "%s_ring", c), npost, 1, "real", 0};
+        CgCkpt ring = {CK_RING, NULL, j, arena_printf(&cc->arena, "%s_ring", c), j->ring_size, 1, "real", 0};
         if (j->ring == j)         /* merged receptors' projections share their owner's ring */
             add(cc, &v, &n, &cap, ring);
         if (!pl)

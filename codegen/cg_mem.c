@@ -8,18 +8,25 @@
 #include "codegen.h"
 
 /* An interval [lo, hi] that holds every value of e over the synapses of j (uniform draws in
- * [0, 1], i and j the pre and post indices); 0 when none is known (states, normal draws,
- * edge-file columns, functions without one). */
+ * [0, 1], a normal truncated on both sides in its bounds, i and j the pre and post indices);
+ * 0 when none is known (states, other normal draws, edge-file columns, functions without one). */
 static int bound(const IrModel *m, const IrProj *j, const IrExpr *e, double *lo, double *hi)
 {
-    double a0, a1, b0, b1, c0, c1;
+    double a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0, c1;
     int ok = 1;
     switch (e->op) {
     case IE_CONST: *lo = *hi = e->val; break;
     case IE_DT: *lo = *hi = m->dt; break;
     case IE_PRE: *lo = 0, *hi = (double)j->pre.size - 1; break;
     case IE_POST: *lo = 0, *hi = (double)j->post.size - 1; break;
-    case IE_RAND: *lo = 0, *hi = 1, ok = e->sub == IR_UNIFORM; break;
+    case IE_RAND:
+        if (e->sub == IR_NORMAL_TR) { /* truncated on both sides: within its bounds */
+            ok = e->bounds == 3 && bound(m, j, e->args[2], &a0, &a1) && bound(m, j, e->args[3], &b0, &b1);
+            *lo = a0, *hi = b1;
+            break;
+        }
+        *lo = 0, *hi = 1, ok = e->sub == IR_UNIFORM;
+        break;
     case IE_NEG:
         ok = bound(m, j, e->a, &a0, &a1);
         *lo = -a1, *hi = -a0;
@@ -180,7 +187,7 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
                     (gpu && j->post.pop->topk ? 12 : 0);
         out_line(o, "const double syn = sizeof(real) * %d + %d, ring = %.1f * %lld * sizeof(real);",
                  j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, plan_slots(m, j),
-                 (long long)j->post.size);
+                 (long long)j->ring->ring_size);
         if (j->rule == IR_FROM_FILE) {
             out_line(o, "nrt_csr c;");
             out_line(o, "double *fw = NULL, *fd = NULL;");

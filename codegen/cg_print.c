@@ -242,6 +242,16 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         paren(d, e->c, out);
         return;
     case IE_RAND: {
+        if (e->sub == IR_NORMAL_TR) {   /* mean, sd, lo, hi, and which bounds apply */
+            sb_printf(out, "nc_normal_tr(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu", e->stream,
+                      d->rng_elem, d->rng_sub, d->rng_step, e->site);
+            for (int i = 0; i < 4; i++) {
+                sb_puts(out, ", (double)");
+                paren(d, e->args[i], out);
+            }
+            sb_printf(out, ", %d)", e->bounds);
+            return;
+        }
         /* a Poisson mean known now: its split and e^-mean computed here, as nc_poisson_k would */
         int pm = 0, kmax = 0;
         double lam = e->sub == IR_POISSON && e->a->op == IE_CONST ? e->a->val : 0, pl = 0, e0 = 0;
@@ -357,7 +367,7 @@ void cg_block(const CgDialect *d, const IrBlock *b, Out *o)
  * printer folds into nc_poisson_c and the helper nc_poisson_k computes the same way. */
 
 /* Contract: codegen.h. */
-void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual, int normal_tr)
 {
     const char *args = "uint32_t key, uint32_t stream, uint32_t elem, uint32_t sub, uint32_t step, uint32_t site";
     out_line(o, "/* draws from the counter-based generator (nrt_philox.h): the same on every back end */");
@@ -432,6 +442,19 @@ void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual)
     out_line(o, "#define nc_poisson(a, b, c, d, e, f) nc_poisson_k(seedkey, a, b, c, d, e, f)");
     out_line(o, "#define nc_poisson_c(a, b, c, d, e, m, l, kmax, F0, F1, F2, F3, F4, F5, F6, F7, p7) "
              "nc_poisson_t(seedkey, a, b, c, d, e, m, l, kmax, F0, F1, F2, F3, F4, F5, F6, F7, p7)");
+    /* docs/language.md §11: a normal truncated to [lo, hi] by redrawing, attempt r at the
+     * site + (r << 20) (ir.h, IR_REDRAW_MAX); NaN past the last attempt */
+    if (normal_tr) {
+        out_open(o, "%s real nc_normal_tr_k(%s, double mu, double sd, double lo, double hi, int b)", qual, args);
+        out_open(o, "for (uint32_t r = 0; r < %du; r++)", IR_REDRAW_MAX);
+        out_line(o, "const double v = mu + sd * nc_gauss(nrt_rng(key, stream, elem, sub, step, site + (r << 20)));");
+        out_line(o, "if ((!(b & 1) || v >= lo) && (!(b & 2) || v <= hi)) return (real)v;");
+        out_close(o);
+        out_line(o, "return (real)NRT__NAN_D;");
+        out_close(o);
+        out_line(o, "#define nc_normal_tr(a, b, c, d, e, mu, sd, lo, hi, f) "
+                 "nc_normal_tr_k(seedkey, a, b, c, d, e, mu, sd, lo, hi, f)");
+    }
     /* construction code (CgDialect.cold): the same draws through one out-of-line copy */
     if (!cold_qual)
         return;

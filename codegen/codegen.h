@@ -104,7 +104,7 @@ void cg_poisson_table(double l, double e0, double F[CG_POISSON_TAB], double *pk)
  * as functions `qual` of an explicit key (nc_*_k) and macros over the program's `seedkey`, for
  * a C ("static inline") or SIMT ("NC_DEV") program, and nc_uniform_cold and nc_normal_cold
  * (CgDialect.cold) as functions `cold_qual` unless it is NULL. */
-void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual);
+void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual, int normal_tr);
 
 /* --- cg_conn.c, cg_proc.c: a projection's connectivity as generated code -- */
 
@@ -333,5 +333,12 @@ char **cg_cc_argv(Compiler *cc, const BuildOpts *bo, const char *opt, const char
  * where it has them; else ""): they change speed only, never a value (no contraction, and
  * nrt_math.h's explicit fma() is correctly rounded with or without them). */
 const char *cg_host_cflags(void);
+
+/* Where projection j adds into its ring (IrProj.ring): its post index j plus this; 0 unless
+ * receptors merged across views of the base population (docs/language.md §6). */
+static inline long long cg_ring_base(const IrProj *j)
+{
+    return (long long)(j->post.offset - j->ring->ring_off);
+}
 
 #endif

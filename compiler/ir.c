@@ -253,14 +253,21 @@ static IrExpr *rebuild(Compiler *cc, IrExpr *e, IrExpr *a, IrExpr *b, IrExpr *c,
     case IE_NOT: return ir_not(cc, a);
     case IE_COND: return ir_cond(cc, a, b, c);
     case IE_CALL: return ir_call(cc, (IrFn)e->sub, args, e->nargs);
-    case IE_RAND:
-        if (a != e->a) {
+    case IE_RAND: {
+        int same = a == e->a;
+        for (int i = 0; i < e->nargs; i++)
+            same &= args[i] == e->args[i];
+        if (!same) {
             IrExpr *r = ir_rand(cc, (IrRand)e->sub, e->stream, e->site);
             r->a = a;
+            r->args = args;
+            r->nargs = e->nargs;
+            r->bounds = e->bounds;
             ir_measure(r);
             return r;
         }
         return e;
+    }
     default: return e;
     }
 }
@@ -279,7 +286,7 @@ IrExpr *ir_subst(Compiler *cc, IrExpr *e, IrVar **from, IrExpr **to, int n)
     IrExpr *b = ir_subst(cc, e->b, from, to, n);
     IrExpr *c = ir_subst(cc, e->c, from, to, n);
     IrExpr **args = NULL;
-    if (e->op == IE_CALL) {
+    if (e->op == IE_CALL || e->op == IE_RAND) {
         args = arena_alloc(&cc->arena, sizeof(IrExpr *) * (size_t)(e->nargs + 1));
         for (int i = 0; i < e->nargs; i++)
             args[i] = ir_subst(cc, e->args[i], from, to, n);

@@ -37,7 +37,13 @@ typedef enum IrFn {
     IF_COSH, IF_CLIP, IF__COUNT
 } IrFn;
 
-typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON } IrRand; /* IR_POISSON: mean in `a` */
+/* IR_POISSON: mean in `a`; IR_NORMAL_TR: mean, sd, lo, hi in args[0..3], the bounds given in
+ * `bounds` (1: lo, 2: hi), drawn by redrawing (docs/language.md §11) */
+typedef enum IrRand { IR_UNIFORM, IR_NORMAL, IR_POISSON, IR_NORMAL_TR } IrRand;
+/* A truncated normal redraws at most this many times; attempt r draws at the call's
+ * site + (r << 20), and past the last the value is NaN. 4096 << 20 = 2^32: the attempts fill
+ * the site's high bits, as the blocks of a Poisson draw do. */
+#define IR_REDRAW_MAX 4096
 
 typedef enum IrExprOp {
     IE_CONST,                     /* val */
@@ -69,6 +75,7 @@ struct IrExpr {
     int local;                    /* IE_LOCAL id */
     int sub;                      /* IrBinop, IrFn, IrRand, or propagator matrix (0..3) */
     uint32_t stream, site;        /* IE_RAND */
+    int bounds;                   /* IE_RAND of IR_NORMAL_TR: 1 lo given, 2 hi given */
     IrProp *prop;                 /* IE_PROP */
     int row, col;                 /* IE_PROP */
     IrExpr *a, *b, *c;
@@ -239,7 +246,7 @@ struct IrProj {
     IrPlast *plast;               /* plastic synapse model, or NULL (static: `w` is delivered) */
     int procedural;               /* rows regenerated at each spike, not stored (static only;
                                    * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, PAIRS) */
-    /* Merged receptors (sema.c): projections onto one post view whose receptor instances
+    /* Merged receptors (sema.c): projections onto one base population whose receptor instances
      * merged into one add into the delay ring of the first of them, `ring` (the projection
      * itself when it has its own); only a ring's owner is read (IS_RECV) and allocated.
      * The ring's slots D are the most any of its projections needs. */
@@ -247,6 +254,10 @@ struct IrProj {
     int ring_n;                   /* on an owner: the projections adding into its ring (>= 1) */
     int ring_last;                /* the last projection (in projs order) adding into `ring` */
     int ring_delay;               /* on an owner: one of its projections has a delay */
+    int64_t ring_off, ring_size;  /* on an owner: the neurons of the base population its ring
+                                     holds, its post view's unless projections onto other views
+                                     merged into it (then from the first view to the last):
+                                     a projection adds at post.offset - ring->ring_off + j */
 };
 
 /* A projection whose synapse model has more than `on pre { deliver(w) }`. Its variables
@@ -390,6 +401,7 @@ typedef struct IrModel {
     IrSeries *series;             /* `series` declarations, in order */
     int nseries;
     int t0_rows;                  /* state recordings start with the row at t = 0 (sema) */
+    int normal_tr;                /* a truncated normal is drawn: emit its helper */
 } IrModel;
 
 /* --- ir.c --------------------------------------------------------------- */

@@ -3,6 +3,7 @@
  * (ode.c), update, spike condition, reset and refractoriness, receptor dynamics, then top-k
  * selection and `set P.active` wrapped around the result.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nrt_philox.h"
@@ -166,7 +167,7 @@ static void wrap_active(Compiler *cc, Inst *in)
         rv->local = r->input_local;
         rv->type = IRT_REAL;
         ir_block_add(cc, &tmp, rv);
-        sema_guarded(cc, &s->els, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_guarded(cc, &s->els, sema_in_view(cc, r->span_off, r->span_size, pop->size), &tmp);
     }
     if (pop->topk)
         sema_emit_assign(cc, &s->els, pop->topk->win, ir_const(cc, 0, IRT_INT));
@@ -214,6 +215,52 @@ static void clear_ports(Sema *S, Inst *in)
     }
 }
 
+/* Statements for part of a population: those of the neurons [off, off + size). */
+typedef struct Part {
+    int64_t off, size;
+    IrBlock b;
+} Part;
+
+static int part_cmp(const void *a, const void *b)
+{
+    const Part *p = a, *q = b;
+    return p->off < q->off ? -1 : p->off > q->off;
+}
+
+/* Parts [lo, hi) sorted by offset and disjoint: a binary search over their offsets, then the
+ * test of the one found, so that a neuron pays about log2(parts) + 2 tests, not one a part. */
+static void part_tree(Compiler *cc, IrBlock *out, Part *p, int lo, int hi, int64_t total)
+{
+    if (hi - lo == 1) {
+        sema_guarded(cc, out, sema_in_view(cc, p[lo].off, p[lo].size, total), &p[lo].b);
+        return;
+    }
+    int mid = lo + (hi - lo) / 2;
+    IrStmt *s = ir_stmt(cc, IS_IF);
+    s->e = ir_bin(cc, IB_LT, ir_leaf(cc, IE_INDEX, IRT_INT), ir_const(cc, (double)p[mid].off, IRT_INT));
+    part_tree(cc, &s->body, p, lo, mid, total);
+    part_tree(cc, &s->els, p, mid, hi, total);
+    ir_block_add(cc, out, s);
+}
+
+/* The parts' statements, each on its own neurons: in order, one test each, where views
+ * overlap (a neuron in two takes both, in the order written); else by part_tree. */
+static void view_parts(Compiler *cc, IrBlock *out, Part *p, int n, int64_t total)
+{
+    Part *q = xmalloc(sizeof *q * (size_t)(n + 1));
+    memcpy(q, p, sizeof *q * (size_t)n);
+    qsort(q, (size_t)n, sizeof *q, part_cmp);
+    int disjoint = 1;
+    for (int k = 1; k < n; k++)
+        disjoint &= q[k - 1].off + q[k - 1].size <= q[k].off;
+    if (disjoint && n > 2)
+        part_tree(cc, out, q, 0, n, total);
+    else
+        for (int k = 0; k < n; k++)
+            sema_guarded(cc, out, sema_in_view(cc, p[k].off, p[k].size, total), &p[k].b);
+    free(q);
+}
+
 /* Phase 2: each receptor (not merged into another) takes its input -- its ring's arrivals
  * and the stimuli merged into it -- then runs its update and emits into its port. */
 static void receptor_inputs(Sema *S, Inst *in)
@@ -238,18 +285,37 @@ static void receptor_inputs(Sema *S, Inst *in)
             x = ir_local(cc, r->input_local, IRT_REAL);
         }
         int bad = 0;
+        Part *late = NULL;        /* stimuli on part of the span: added when in their view */
+        int nlate = 0;
         for (int q = k; q < in->nrecs; q++) {
             RInst *u = in->recs[q];
             if ((u != r && u->lead != r) || !u->stim)
                 continue;
-            IrExpr *e = stim_value(S, in, u->stim, u->input_dim, &tmp,
-                                   arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'",
-                                                u->stim->node->name, u->model->name));
+            const char *what = arena_printf(&cc->arena, "stimulus '%s' into receptor '%s'", u->stim->node->name,
+                                            u->model->name);
+            if (u->off != r->span_off || u->size != r->span_size) {
+                IrBlock g = {0};
+                IrExpr *e = stim_value(S, in, u->stim, u->input_dim, &g, what);
+                bad |= !e;
+                if (!e)
+                    continue;
+                IrStmt *s = ir_stmt(cc, IS_SETLOCAL);
+                s->local = r->input_local;
+                s->type = IRT_REAL;
+                s->e = ir_bin(cc, IB_ADD, ir_local(cc, r->input_local, IRT_REAL), e);
+                ir_block_add(cc, &g, s);
+                late = sema_grow(cc, late, nlate, sizeof *late);
+                late[nlate++] = (Part){u->off, u->size, g};
+                continue;
+            }
+            IrExpr *e = stim_value(S, in, u->stim, u->input_dim, &tmp, what);
             bad |= !e;
             x = !e ? x : x ? ir_bin(cc, IB_ADD, x, e) : e;
         }
         if (bad)
             continue;
+        if (!x && nlate)
+            x = ir_const(cc, 0, IRT_REAL);
         if (!r->ring) {
             IrStmt *rv = ir_stmt(cc, IS_LOCAL);
             rv->e = x;
@@ -263,8 +329,9 @@ static void receptor_inputs(Sema *S, Inst *in)
             rv->type = IRT_REAL;
             ir_block_add(cc, &tmp, rv);
         }
+        view_parts(cc, &tmp, late, nlate, pop->size);
         sema_receptor_part(S, in, r, 2, &tmp);
-        sema_guarded(cc, body, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_guarded(cc, body, sema_in_view(cc, r->span_off, r->span_size, pop->size), &tmp);
     }
 }
 
@@ -473,7 +540,7 @@ void sema_build_body(Sema *S, Inst *in)
             continue;
         IrBlock tmp = {0};
         sema_receptor_part(S, in, r, 4, &tmp);
-        sema_guarded(cc, body, sema_in_view(cc, r->off, r->size, pop->size), &tmp);
+        sema_guarded(cc, body, sema_in_view(cc, r->span_off, r->span_size, pop->size), &tmp);
     }
     /* previous values for crossed() */
     for (int i = 0; i < pop->nvars; i++) {

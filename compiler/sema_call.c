@@ -122,12 +122,101 @@ int sema_model_has_topk(Compiler *cc, AstNode *model)
     return 0;
 }
 
+/* The probability that mean + sd * N(0, 1) falls in [lo, hi] (a missing bound: +-inf). */
+static double accept_prob(double mu, double sd, double lo, double hi)
+{
+    if (!(sd > 0))
+        return mu >= lo && mu <= hi;
+    double a = (lo - mu) / (sd * sqrt(2.0)), b = (hi - mu) / (sd * sqrt(2.0));
+    /* from the nearer tail, so that bounds far out in one tail keep their small probability */
+    return a > 0 ? 0.5 * (erfc(a) - erfc(b)) : 0.5 * (erfc(-b) - erfc(-a));
+}
+
+/* `normal(mean, sd, lo, hi)`, `normal(mean, sd, lo = …)`, `normal(mean, sd, hi = …)`: a normal
+ * draw truncated to [lo, hi] by redrawing (docs/language.md §11): attempt r draws on the
+ * call's site + (r << 20), as the blocks of a Poisson draw do, so every back end makes the
+ * same attempts; past IR_REDRAW_MAX attempts the value is NaN. */
+static Val call_normal_tr(Ctx *x, AstNode *n)
+{
+    Compiler *cc = x->cc;
+    AstNode *arg[4] = {0};
+    int npos = 0, bad = 0;
+    for (int i = 0; i < n->list.n; i++) {
+        AstNode *g = n->list.v[i];
+        int slot = g->kind != AST_ARG ? npos++ : strcmp(g->name, "lo") == 0 ? 2 : strcmp(g->name, "hi") == 0 ? 3 : -1;
+        if (g->kind != AST_ARG && slot > 3)
+            slot = -1;
+        if (slot < 0 || (g->kind == AST_ARG && npos > 2) || arg[slot]) {
+            error_at(cc, g->loc, "'normal' takes (mean, sd), or (mean, sd, lo, hi), or (mean, sd) "
+                                 "with 'lo =' and/or 'hi =': the bounds of a normal truncated by redrawing");
+            return sema_bad(cc);
+        }
+        arg[slot] = g->kind == AST_ARG ? g->a : g;
+    }
+    if (!arg[0] || !arg[1] || (npos != 2 && npos != 4)) {
+        error_at(cc, n->loc, "'normal' takes (mean, sd), or (mean, sd, lo, hi), or (mean, sd) with "
+                             "'lo =' and/or 'hi =': the bounds of a normal truncated by redrawing");
+        return sema_bad(cc);
+    }
+    Val r = rand_draw(x, n, IR_NORMAL_TR);
+    if (!r.ok)
+        return r;
+    Val v[4];
+    Dim d = DIM_NONE;
+    int anyd = 1;
+    for (int k = 0; k < 4; k++) {
+        if (!arg[k])
+            continue;
+        v[k] = sema_conv(x, arg[k]);
+        bad |= !v[k].ok;
+        if (v[k].ok && !v[k].anydim && anyd) {
+            d = v[k].d;
+            anyd = 0;
+        }
+    }
+    if (bad)
+        return sema_bad(cc);
+    double c[4] = {0, 0, -HUGE_VAL, HUGE_VAL};
+    int konst = 1;
+    IrExpr **args = arena_alloc(&cc->arena, 4 * sizeof(IrExpr *));
+    for (int k = 0; k < 4; k++) {
+        if (!arg[k]) {
+            args[k] = ir_const(cc, 0, IRT_REAL);
+            continue;
+        }
+        if (!anyd && !v[k].anydim && !sema_expect_dim(x, v[k], d, arg[k]->loc, "an argument of 'normal'"))
+            return sema_bad(cc);
+        args[k] = v[k].e;
+        konst &= ir_is_const(v[k].e, &c[k]);
+    }
+    if (konst && arg[2] && arg[3] && !(c[2] <= c[3])) {
+        error_at(cc, n->loc, "the bounds of 'normal' are empty: lo > hi");
+        return sema_bad(cc);
+    }
+    double p = konst ? accept_prob(c[0], c[1], c[2], c[3]) : 1;
+    if (!(p >= 0.01)) {
+        error_at(cc, n->loc, "the bounds of 'normal' keep a draw with probability %.3g: redrawing "
+                             "would often need more than %d attempts", p, IR_REDRAW_MAX);
+        diag_extra(cc, "  note: a truncated normal redraws until a draw is in bounds, at most %d "
+                       "times (docs/language.md §11)", IR_REDRAW_MAX);
+        return sema_bad(cc);
+    }
+    r.e->args = args;
+    r.e->nargs = 4;
+    r.e->bounds = (arg[2] ? 1 : 0) | (arg[3] ? 2 : 0);
+    ir_measure(r.e);
+    x->S->m->normal_tr = 1;
+    return sema_mkval(r.e, anyd ? DIM_NONE : d);
+}
+
 /* `uniform()`, `normal()` and their scaled forms `uniform(low, high)`, `normal(mean, sd)`. */
 static Val call_random(Ctx *x, AstNode *n)
 {
     Compiler *cc = x->cc;
     const char *s = n->name;
     Args a;
+        if (s[0] == 'n' && n->list.n > 2)
+            return call_normal_tr(x, n);
         int uni = s[0] == 'u';
         if (!split_args(x, n, &a, 0, 2))
             return sema_bad(cc);

@@ -74,13 +74,15 @@ typedef struct RInst {
     struct Stim *stim;            /* fed by a `stimulus ... via` instead of a projection */
     Dim input_dim;                /* of its input, with `weight` bound (stimulus receptors) */
     /* Merged receptors (merge_lead): an instance equal to an earlier linear one on the same
-     * post view adds its input into that one's (`lead`) and has no state of its own. */
+     * base population adds its input into that one's (`lead`) and has no state of its own. */
     int merge;                    /* may merge: not a plastic projection's, not onto top-k */
     int lin;                      /* the model is linear (-1: not checked yet) */
     struct RInst *lead;           /* the instance whose state this one's input joins, or NULL */
     IrProj *ring;                 /* on a lead: the projection whose delay ring the group's
                                      projections add into (the first of them), or NULL */
     int slot;                     /* finish_rings: a lead's place in its instance's recs */
+    int64_t span_off, span_size;  /* on a lead: the neurons of its group's views, from the
+                                     first to the last (its ring's and its body's range) */
 } RInst;
 
 typedef struct Stim {

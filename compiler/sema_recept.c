@@ -190,8 +190,8 @@ static RInst *merge_lead(Sema *S, Inst *post, RInst *r)
         return NULL;
     for (int k = 0; k < post->nrecs; k++) {
         RInst *l = post->recs[k];
-        if (!l->lead && l->merge && l->model == r->model && l->port == r->port && l->off == r->off &&
-            l->size == r->size && !has_inits(l->inits) && same_params(l, r) && receptor_linear(S, l))
+        if (!l->lead && l->merge && l->model == r->model && l->port == r->port && !has_inits(l->inits) &&
+            same_params(l, r) && receptor_linear(S, l))
             return l;
     }
     return NULL;
@@ -204,6 +204,19 @@ void sema_finish_rings(Sema *S)
     IrModel *m = S->m;
     IrProj **last = xmalloc(sizeof *last * (size_t)(m->nprojs + 1)); /* by ring id */
     memset(last, 0, sizeof *last * (size_t)(m->nprojs + 1));
+    for (int k = 0; k < m->nprojs; k++) {
+        IrProj *j = m->projs[k];
+        j->ring_off = j->post.offset;
+        j->ring_size = j->post.size;
+    }
+    for (int i = 0; i < S->ninsts; i++)   /* a ring holds its group's span */
+        for (int k = 0; k < S->insts[i]->nrecs; k++) {
+            RInst *r = S->insts[i]->recs[k];
+            if (!r->lead && r->ring) {
+                r->ring->ring_off = r->span_off;
+                r->ring->ring_size = r->span_size;
+            }
+        }
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
         int r = j->ring->id >= 0 && j->ring->id < m->nprojs ? j->ring->id : m->nprojs;
@@ -241,7 +254,7 @@ void sema_finish_rings(Sema *S)
                 m->merges = sema_grow(cc, (void *)m->merges, m->nmerges, sizeof(char *));
                 m->merges[m->nmerges++] =
                     arena_printf(&cc->arena, "population %s: receptor %s of %s: one state%s (linear, "
-                                 "equal parameters, same neurons)", in->pop->name, l->model->name, b.s,
+                                 "equal parameters, one base population)", in->pop->name, l->model->name, b.s,
                                  l->ring && l->ring->ring_n > 1 ? " and one delay ring" : "");
             }
             sb_free(&b);
@@ -413,6 +426,8 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
     sema_bind_funcs_derived(S, &r->env, model, quiet, 0);
     sema_bind_params(S, &r->env, model, args, NULL, NULL, NULL, quiet, clause ? clause->loc : model->loc2);
     sema_bind_funcs_derived(S, &r->env, model, quiet, 1);
+    r->span_off = off;
+    r->span_size = size;
     RInst *lead = r->lead = merge_lead(S, post, r);
     if (lead && pj) {             /* the group's projections share the first one's ring */
         r->ring = NULL;
@@ -421,8 +436,8 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
         pj->ring = lead->ring;
     }
     receptor_decls(S, r, clause, dummy, prefix);
-    if (lead)                     /* the lead's states, and their initial values (0) */
-        return r;
+    if (lead && off >= lead->span_off && off + size <= lead->span_off + lead->span_size)
+        return r;                 /* the lead's states, and their initial values (0) */
     /* `weight` in the states' units is the unit the emit binds against the target port */
     Dim wsub = DIM_NONE;
     if (port) {
@@ -431,7 +446,26 @@ RInst *sema_instantiate_receptor(Sema *S, AstNode *model, AstNode *clause, Inst 
         if (sema_emit_dim(S, r, &ed) && !sema_bind_weight(ed, port->dim, &wsub, &has_w))
             wsub = DIM_NONE;
     }
-    receptor_inits(S, r, clause, quiet, wsub);
+    if (!lead) {
+        receptor_inits(S, r, clause, quiet, wsub);
+        return r;
+    }
+    /* another view of the base population: the lead's span grows to hold it, and the shared
+     * states start at 0 on the neurons it gains (before and after the old span) */
+    int64_t a = lead->span_off, b = a + lead->span_size;
+    int64_t lo = off < a ? off : a, hi = off + size > b ? off + size : b;
+    int64_t piece[2][2] = {{lo, a}, {b, hi}};
+    for (int k = 0; k < 2; k++) {
+        if (piece[k][1] <= piece[k][0])
+            continue;
+        r->off = piece[k][0];
+        r->size = piece[k][1] - piece[k][0];
+        receptor_inits(S, r, clause, quiet, wsub);
+    }
+    r->off = off;
+    r->size = size;
+    lead->span_off = lo;
+    lead->span_size = hi - lo;
     return r;
 }
 

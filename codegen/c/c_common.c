@@ -54,8 +54,8 @@ static void c_prop(const CgDialect *d, const IrExpr *e, StrBuf *out)
 static void c_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
     StrBuf at = {0};
-    if (p->post.offset)
-        sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+    if (p->ring_off)
+        sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->ring_off);
     else
         sb_printf(&at, "%s_slot + %s", p->cname, d->index);
     out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at.s);

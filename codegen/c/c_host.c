@@ -42,7 +42,7 @@ void cgc_prelude(Out *o, const IrModel *m)
     if (m->mpi)
         cgc_mpi_prelude(o);
     cg_sf_helper(o, m, "static inline", "");
-    cg_rand_helpers(o, "static inline", NULL);
+    cg_rand_helpers(o, "static inline", NULL, m->normal_tr);
     out_blank(o);
     cgc_series(o, m);
 }

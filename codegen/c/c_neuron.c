@@ -346,7 +346,7 @@ void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
         IrProj *j = m->projs[k];
         if (proj_targets(j, p))
             out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
-                     (long long)j->post.size);
+                     (long long)j->ring_size);
     }
     out_line(o, "%s_nspk = 0;", p->cname);
     StrBuf lo = {0}, hi = {0};

@@ -60,8 +60,12 @@ static void proc_body(Out *o, const void *arg)
     } else if (pb->what == PB_DELIVER) {
         if (pb->mpi)   /* only this rank's targets */
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
-        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
-                 (long long)pb->j->post.size);
+        if (cg_ring_base(pb->j))
+            out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + %lld + j] += w;", pb->j->ring->cname,
+                     pb->j->ring->cname, (long long)pb->j->ring->ring_size, cg_ring_base(pb->j));
+        else
+            out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
+                     (long long)pb->j->ring->ring_size);
     } else {
         out_line(o, "const int64_t s = c.row_ptr[i] + rank;");
         out_line(o, "c.col[s] = (int32_t)j;");

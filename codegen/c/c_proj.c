@@ -21,7 +21,7 @@ void cgc_ring_alloc(Out *o, const IrProj *j)
         }
     }
     out_line(o, "%s_ring = nrt_alloc(&ctx, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
-             (long long)j->post.size, j->ring->name);
+             (long long)j->ring->ring_size, j->ring->name);
     out_line(o, "return %s_ring ? 0 : -1;", r);
     cgc_own("%s_ring", r);
 }
@@ -133,8 +133,12 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->ring->cname);
     else
         out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->ring->cname);
-    out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->post.size,
-             j->cname, j->cname);
+    if (cg_ring_base(j))
+        out_line(o, "%s_ring[slot * %lld + %lld + %s.col[s]] += %s_w[s];", j->ring->cname,
+                 (long long)j->ring->ring_size, cg_ring_base(j), j->cname, j->cname);
+    else
+        out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->ring->ring_size,
+                 j->cname, j->cname);
     out_close(o);
     out_close(o);
     out_close(o);

@@ -105,7 +105,7 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
     }
     if (j->ring_last)
         out_line(o, "return dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: delay ring\");", r, r,
-                 (long long)j->post.size, j->ring->name);
+                 (long long)j->ring->ring_size, j->ring->name);
     else
         out_line(o, "return 0; /* the last projection into the ring of %s allocates it */", j->ring->name);
     out_close(o);

@@ -208,7 +208,7 @@ const char *simt_ring_slot(const Simt *S, const IrProj *j, const char *x, int ad
 static void d_recv(const CgDialect *d, const IrProj *p, const char *local, Out *o)
 {
     StrBuf at = {0};
-    sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->post.offset);
+    sb_printf(&at, "%s_slot + (%s - %lld)", p->cname, d->index, (long long)p->ring_off);
     out_line(o, "%s %s = %s_ring[%s];", d->real, local, p->cname, at.s);
     out_line(o, "%s_ring[%s] = 0;", p->cname, at.s);
     sb_free(&at);
@@ -218,7 +218,7 @@ void simt_d_recv_grid(const CgDialect *d, const IrProj *p, const char *local, Ou
 {
     const Simt *S = d->user;
     out_line(o, "const int64_t %s_at = %s * %lld + (%s - %lld);", local, simt_ring_slot(S, p, "step", 0),
-             (long long)p->post.size, d->index, (long long)p->post.offset);
+             (long long)p->ring_size, d->index, (long long)p->ring_off);
     out_line(o, "%s %s = %s_ring[%s_at];", d->real, local, p->cname, local);
     out_line(o, "%s_ring[%s_at] = 0;", p->cname, local);
 }

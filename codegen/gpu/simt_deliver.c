@@ -9,6 +9,12 @@
 #include "simt_priv.h"
 
 /* The ring slot of an arrival one step on, for a projection without per-synapse delays. */
+/* "B + " where projection j adds into its ring B neurons after its post view's first, or "" */
+static const char *ring_base_text(const Simt *S, const IrProj *j)
+{
+    return cg_ring_base(j) ? arena_printf(&S->cc->arena, "%lld + ", cg_ring_base(j)) : "";
+}
+
 static const char *ring_next_slot(Arena *a, const IrProj *j)
 {
     if (j->ring->ring_delay)
@@ -32,12 +38,16 @@ static void emit_ring_add(Out *o, const IrProj *j, const char *s, int atomic, in
         sb_printf(&slot, "nc_wrap(nc_mod(step, %s_D) + 1, %s_D)", r, r);
     else
         sb_puts(&slot, "(int64_t)((step + 1) & 1)"); /* D = 2 (simt_ring_slot) */
+    StrBuf base = {0};            /* a projection onto another view of its ring's span */
+    if (cg_ring_base(j))
+        sb_printf(&base, "%lld + ", cg_ring_base(j));
     if (atomic)
-        out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s_col[%s]], %s);", dbl ? 64 : 32,
-                 r, slot.s, (long long)j->post.size, j->cname, s, w.s);
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %s%s_col[%s]], %s);", dbl ? 64 : 32,
+                 r, slot.s, (long long)j->ring->ring_size, base.s ? base.s : "", j->cname, s, w.s);
     else
-        out_line(o, "%s_ring[%s * %lld + %s_col[%s]] += %s;", r, slot.s,
-                 (long long)j->post.size, j->cname, s, w.s);
+        out_line(o, "%s_ring[%s * %lld + %s%s_col[%s]] += %s;", r, slot.s,
+                 (long long)j->ring->ring_size, base.s ? base.s : "", j->cname, s, w.s);
+    sb_free(&base);
     sb_free(&w);
     sb_free(&slot);
 }
@@ -97,12 +107,12 @@ static void dev_row_body(Out *o, const void *arg)
     if (r->what == DR_SCAN)
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", r->S->cnt_maxd + j->id);
     else if (r->what == DR_GRID)
-        out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + j], w);", r->S->m->dbl ? 64 : 32,
-                 j->ring->cname, j->ring->cname, (long long)j->post.size);
+        out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + %sj], w);", r->S->m->dbl ? 64 : 32,
+                 j->ring->cname, j->ring->cname, (long long)j->ring->ring_size, ring_base_text(r->S, j));
     else   /* `%`, not nc_mod: PoCL 3.1's vectoriser turned nc_mod here into stores out of
             * bounds (tests/e2e/models/merge.neuro's procedural `c`, block schedule) */
-        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", j->ring->cname, j->ring->cname,
-                 (long long)j->post.size);
+        out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + %sj] += w;", j->ring->cname, j->ring->cname,
+                 (long long)j->ring->ring_size, ring_base_text(r->S, j));
     out_close(o);
     sb_free(&b);
 }
@@ -289,7 +299,12 @@ void simt_emit_pscan(Out *o, const Simt *S, const IrProj *j)
  * (nc_part: the cluster schedule; one group owns all). */
 void simt_own_targets(Out *o, const IrProj *j, const char *lo, const char *hi)
 {
-    const long long off = (long long)j->post.offset, np = (long long)j->post.size;
+    simt_own_range(o, (long long)j->post.offset, (long long)j->post.size, lo, hi);
+}
+
+/* Contract: simt_priv.h. */
+void simt_own_range(Out *o, long long off, long long np, const char *lo, const char *hi)
+{
     out_line(o, "int64_t nc_tlo = %s - %lld, nc_thi = %s - %lld;", lo, off, hi, off);
     out_line(o, "nc_tlo = nc_tlo < 0 ? 0 : nc_tlo;");
     out_line(o, "nc_thi = nc_thi > %lld ? %lld : nc_thi;", np, np);
@@ -503,8 +518,9 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
                 out_line(o, "const uint32_t *const orp = (const uint32_t *)(nc_dyn + nc_or);");
                 out_line(o, "const uint16_t *const ocol = (const uint16_t *)(nc_dyn + nc_otab[%d]);", 2 * k + 1);
                 out_open(o, "for (uint32_t s = orp[i] + (NC_LID & (g - 1)); s < orp[i + 1]; s += g)");
-                out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + nc_tlo + ocol[s]], %s);", m->dbl ? 64 : 32,
-                         j->ring->cname, ring_next_slot(a, j), (long long)j->post.size, w.s);
+                out_line(o, "nc_atomic_add_f%d(&%s_ring[%s * %lld + %snc_tlo + ocol[s]], %s);", m->dbl ? 64 : 32,
+                         j->ring->cname, ring_next_slot(a, j), (long long)j->ring->ring_size,
+                         ring_base_text(S, j), w.s);
                 out_close(o);
                 out_close(o);
                 out_open(o, "else");

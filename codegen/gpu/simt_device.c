@@ -105,7 +105,7 @@ static void emit_dev_prelude(Out *o, const Simt *S)
         out_line(o, "extern __shared__ __align__(16) unsigned char nc_dyn[];");
         out_line(o, "#endif");
     }
-    cg_rand_helpers(o, "NC_DEV", "NC_DEV_COLD");
+    cg_rand_helpers(o, "NC_DEV", "NC_DEV_COLD", m->normal_tr);
     cg_sf_helper(o, m, "NC_DEV", "NC_G ");
     cg_series_helper(o, m, "NC_DEV", "NC_G ");
     out_line(o, "#if defined(__CUDACC__)");

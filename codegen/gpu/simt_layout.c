@@ -193,8 +193,8 @@ static void plan_resident(Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         const int64_t D = j->ring == j ? ring_slots(S, j) : 0;
-        Arg *r = D > 0 ? resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->post.size * rs,
-                                  arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs)))
+        Arg *r = D > 0 ? resident(S, budget, arena_printf(a, "%s_ring", j->cname), D * j->ring_size * rs,
+                                  arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->ring_size * rs)))
                        : NULL;
         if (r)
             r->ring = j;
@@ -264,11 +264,11 @@ static void plan_resident_cluster(Simt *S)
             if (j->ring == j && D <= 0)   /* slots known at run time: the ring stays in global memory */
                 S->cluster_whole = 0;
             r = D > 0 ? find_arg(S, arena_printf(a, "%s_ring", j->cname)) : NULL;
-            bytes = D * j->post.size * rs;
+            bytes = D * j->ring_size * rs;
             if (r) {
                 r->ring = j;
                 if (!r->len || r->res < 0)
-                    r->len = arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->post.size * rs));
+                    r->len = arena_printf(a, "%s_D * %lld", j->cname, (long long)(j->ring_size * rs));
             }
         }
         if (!r || bytes <= 0)

@@ -135,7 +135,7 @@ void simt_emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
         const IrProj *j = m->projs[k];
         if (j->post.pop == p && j->ring == j)
             out_line(o, "const int64_t %s_slot = %s * %lld;", j->cname, simt_ring_slot(S, j, "step", 0),
-                     (long long)j->post.size);
+                     (long long)j->ring_size);
     }
     /* a top-k population: the first part of the step, the selection, then the rest */
     const IrBlock *spiking = p->topk ? &p->topk->after : &p->body;

@@ -292,6 +292,7 @@ void simt_emit_neurons(Out *o, const Simt *S, const IrPop *p, int block);
 /* simt_deliver.c */
 void simt_emit_scan64(Out *o);
 void simt_emit_pscan(Out *o, const Simt *S, const IrProj *j);
+void simt_own_range(Out *o, long long off, long long np, const char *lo, const char *hi);
 void simt_own_targets(Out *o, const IrProj *j, const char *lo, const char *hi);
 void simt_emit_prop(Out *o, const Simt *S, const IrProj *j, int block);
 void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v);

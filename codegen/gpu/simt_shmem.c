@@ -41,9 +41,9 @@ static void res_out(Out *o, const Simt *S, const Arg *a, int64_t at)
                  (long long)at, es, es);
         out_close(o);
     } else if (a->ring) {
-        const long long np = (long long)a->ring->post.size;
+        const long long np = (long long)a->ring->ring_size;
         out_begin(o);
-        simt_own_targets(o, a->ring, arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP, NC_NGROUPS)", (long long)a->ring->post.pop->size),
+        simt_own_range(o, (long long)a->ring->ring_off, np, arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP, NC_NGROUPS)", (long long)a->ring->post.pop->size),
                     arena_printf(&S->cc->arena, "nc_part(%lld, NC_GROUP + 1, NC_NGROUPS)", (long long)a->ring->post.pop->size));
         out_line(o, "for (int64_t sl = 0; sl < %s_D; sl++)", a->ring->cname);
         out_line(o, "    nc_res_copy((char *)%s + (sl * %lld + nc_tlo) * %lld, nc_res + %lld + (sl * %lld + nc_tlo) * %lld, (nc_thi - nc_tlo) * %lld);",

@@ -1,0 +1,44 @@
+#!/bin/sh
+# redraw.sh NEUROC WORKDIR PYTHON -- normals truncated by redrawing (docs/language.md §11):
+# models/redraw.neuro on the C back end replayed draw by draw (check_redraw.py); the OpenCL
+# program (PoCL here) gives the same files byte for byte (skipped without a device); a delay
+# whose bounds no attempt meets (a bound that varies per synapse, so neuroc cannot refuse it)
+# stops the simulator at start-up with status 1 and names the synapse.
+# Exit: 0 pass; 3 compile failed; 4 run failed; 1 outputs.
+set -u
+NEUROC=$1; WORK=$2; PY=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
+"$NEUROC" "$HERE/models/redraw.neuro" --backend c -o "$WORK/sim_c" 2>/dev/null || { echo "redraw: FAILED: neuroc" >&2; exit 3; }
+"$WORK/sim_c" --quiet --save-connectivity --out "$WORK/c" || { echo "redraw: FAILED: run" >&2; exit 4; }
+"$PY" "$HERE/check_redraw.py" "$WORK/c" || exit 1
+if "$NEUROC" "$HERE/models/redraw.neuro" --backend opencl -o "$WORK/sim_cl" 2>/dev/null &&
+   "$WORK/sim_cl" --list-devices >/dev/null 2>&1; then
+    "$WORK/sim_cl" --quiet --save-connectivity --out "$WORK/cl" || { echo "redraw: FAILED: OpenCL run" >&2; exit 4; }
+    for f in v.npy connectivity_PQ.npy; do
+        cmp "$WORK/c/$f" "$WORK/cl/$f" || { echo "redraw: FAILED: OpenCL's $f differs from C's" >&2; exit 1; }
+    done
+    echo "redraw: OpenCL = C, byte for byte"
+else
+    echo "redraw: OpenCL skipped: no OpenCL device"
+fi
+cat >"$WORK/cap.neuro" <<'MODEL'
+import "stdlib/neurons.neuro"
+import "stdlib/receptors.neuro"
+population P = LIF[20]
+projection PP = P -> P {
+  receptor = ExpCurr -> I_syn
+  connect  = fixed_total(50)
+  w        = 10 pA
+  delay    = normal(1 ms, 0.1 ms, lo = 3 ms + 0.001 ms * j)    # 20 sd and more: never
+}
+run 1 ms
+MODEL
+"$NEUROC" "$WORK/cap.neuro" --backend c -o "$WORK/sim_cap" 2>/dev/null || { echo "redraw: FAILED: neuroc (cap)" >&2; exit 3; }
+"$WORK/sim_cap" --quiet --out "$WORK/cap" 2>"$WORK/cap.err"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q "projection PP: delay nan ms of synapse .* is not a usable time" "$WORK/cap.err"; then
+    echo "redraw: FAILED: past the cap: status $rc, '$(cat "$WORK/cap.err")'" >&2
+    exit 1
+fi
+echo "redraw: past $((4096)) attempts: $(cat "$WORK/cap.err")"
