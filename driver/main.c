@@ -14,10 +14,20 @@
 #include "driver.h"
 #include "neurort.h"
 
-/* A NEUROC_SANITIZE build builds the simulators with its own sanitizer flags (CMakeLists.txt). */
+/* A NEUROC_SANITIZE build builds the simulators with its own sanitizer flags (CMakeLists.txt),
+ * before any --cflags: its runtime library links only with them. */
 #ifndef NEUROC_DEFAULT_CFLAGS
 #define NEUROC_DEFAULT_CFLAGS ""
 #endif
+
+static const char *with_default_cflags(const char *user)
+{
+    if (!*NEUROC_DEFAULT_CFLAGS)
+        return user;
+    char *s = xmalloc(sizeof NEUROC_DEFAULT_CFLAGS + strlen(user) + 1);
+    sprintf(s, "%s %s", NEUROC_DEFAULT_CFLAGS, user);
+    return s;
+}
 
 static void usage(FILE *f)
 {
@@ -32,8 +42,8 @@ static void usage(FILE *f)
           "  --explain           say what would be built: populations, projections,\n"
           "                      integrators and why, kernel plan, memory, warnings\n"
           "  --cc CC             C compiler for the generated code (default: $CC or cc)\n"
-          "  --cflags FLAGS      extra flags for it, split at blanks (default: $NEUROC_CFLAGS,\n"
-          "                      else the sanitizer flags of a NEUROC_SANITIZE build)\n"
+          "  --cflags FLAGS      extra flags for it, split at blanks (default: $NEUROC_CFLAGS;\n"
+          "                      a NEUROC_SANITIZE build puts its sanitizer flags first)\n"
           "  --gpu-mode M        GPU schedule: auto (default), block, cluster, launch,\n"
           "                      graph, persistent (cluster, graph and persistent: CUDA\n"
           "                      only) or free (a model without projections)\n"
@@ -117,7 +127,7 @@ int main(int argc, char **argv)
     compiler_init(&cc);
     Options *o = &cc.opt;
     o->cc_cmd = getenv("CC");
-    o->cflags = getenv("NEUROC_CFLAGS") ? getenv("NEUROC_CFLAGS") : NEUROC_DEFAULT_CFLAGS;
+    o->cflags = getenv("NEUROC_CFLAGS") ? with_default_cflags(getenv("NEUROC_CFLAGS")) : NEUROC_DEFAULT_CFLAGS;
     o->incdirs = xmalloc(sizeof(char *) * (size_t)argc);
     int rc = 2;
     for (int i = 1; i < argc; i++) {
@@ -159,7 +169,7 @@ int main(int argc, char **argv)
             o->cc_cmd = argv[++i];
         } else if (strcmp(a, "--cflags") == 0) {
             if (!need(i, argc, argv)) goto done;
-            o->cflags = argv[++i];
+            o->cflags = with_default_cflags(argv[++i]);
         } else if (strcmp(a, "--gpu-mode") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->gpu_mode = argv[++i];
