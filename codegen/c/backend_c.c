@@ -67,8 +67,8 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     const char *mlib = arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir);
-    const char *args[] = {inc, src, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
-    const char *args_mpi[] = {inc, src, mlib, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
+    const char *args[] = {inc, src, lib, bo->hdf5_lib, "-lm", "-pthread", "-o", bo->output, NULL};
+    const char *args_mpi[] = {inc, src, mlib, lib, bo->hdf5_lib, "-lm", "-pthread", "-o", bo->output, NULL};
     int rc = cg_run(cc, cg_cc_argv(cc, bo, CG_OPT_SIM, m->mpi ? args_mpi : args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",

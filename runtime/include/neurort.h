@@ -27,6 +27,7 @@ typedef enum nrt_status {
 
 #define NRT_MAX_POPS 256
 #define NRT_MAX_SWEEPS 8         /* --sweep options of one command line */
+#define NRT_MAX_THREADS 256      /* --threads N of a C simulator (rt_pool.c) */
 
 /* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
  * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
@@ -96,6 +97,8 @@ typedef struct nrt_ctx {
                                      default NRT_CHECK_EVERY on every back end;
                                      --check-finite=K; 0: off (--check-finite=off) */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
+    int threads;                  /* --threads N (C simulators); 0: not given, the CPUs
+                                   * available; nrt_pool_start sets the count it started */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time; or,
      * where the program set `batch` before nrt_init, all B side by side in this process
@@ -229,6 +232,22 @@ nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
  * or -1 when none did. Programs calling it link with -pthread. */
 int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), void *arg);
 
+/* The thread pool of a C simulator (rt_pool.c; programs calling it link with -pthread).
+ * nrt_pool_start starts ctx->threads threads (0: the CPUs this process may use, divided
+ * among the --jobs instances or the MPI ranks of this host; at most NRT_MAX_THREADS) and
+ * sets ctx->threads to the count, the calling thread being thread 0; NRT_EIO with errmsg
+ * if one cannot start. nrt_pool_run(fn, arg) calls fn(arg, t, T) once on every thread
+ * t = 0 .. T-1 (T = ctx->threads) and returns when all calls have returned; their writes
+ * are then visible to the caller. One pool per process; nrt_pool_stop joins its threads
+ * (the program calls it on every way out; a second call does nothing). */
+nrt_status nrt_pool_start(nrt_ctx *ctx);
+void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg);
+void nrt_pool_stop(void);
+/* The spike list of a population stepped by T threads, thread t having listed tn[t] spikes
+ * at spk + len t / T (len: the neurons stepped): moved together in thread order, so the list
+ * is the one a single thread makes; returns its length. */
+int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T);
+
 /* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
  * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
@@ -310,6 +329,22 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* The synapses of a CSR (post columns in [lo, hi); lo < 0: from the least column present
+ * to the greatest) by the thread that delivers them: thread
+ * t of T owns the posts [lo + (hi - lo) t / T, lo + (hi - lo) (t + 1) / T). Row i's synapses
+ * of thread t are seg[i (T + 1) + t] .. seg[i (T + 1) + t + 1] - 1: synapse indices where
+ * perm is NULL (every row ascending by post: found by bisection), else positions in perm,
+ * which lists each row's synapses grouped by thread and in row order within a thread. So a
+ * thread adding its synapses' values into its posts adds them in the order of the row, and
+ * each post's sum is the one-thread sum, bit for bit. The CSR is never reordered. With
+ * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory. */
+typedef struct nrt_split {
+    int T;
+    int64_t *seg;                 /* n_pre (T + 1) bounds, or NULL */
+    int64_t *perm;                /* nnz synapse indices, or NULL (rows sorted) */
+} nrt_split;
+nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
+void nrt_split_free(nrt_split *sp);
 /* NRT_FIXED_TOTAL: the row pointers of spec's synapses (row_ptr, n_pre + 1 entries): the
  * multinomial split of the k synapses over the rows that nrt_conn_build and the device build
  * use, so that a procedural projection regenerates the same rows (rt_conn.c, FIXED_TOTAL).
