@@ -20,20 +20,24 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { SPIN = 1 << 14 };          /* polls of the job counter before a worker sleeps */
+enum {
+    SPIN = 1 << 12,               /* polls of a counter before a thread sleeps (some 10 us) */
+    GRAIN = 1000                  /* the default: at most one thread per GRAIN neurons */
+};
 
 static struct pool {
     int T;                        /* threads, the caller's included; 0: not started */
     int started;                  /* workers running */
     pthread_t tid[NRT_MAX_THREADS];
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;            /* a job is posted (gen) */
+    pthread_cond_t done;          /* the last worker finished its part (left = 0) */
     atomic_uint gen;              /* job number: a worker runs a job when it changes */
     atomic_int left;              /* workers still in the current job */
     int quit;                     /* set with the last gen: workers return */
     void (*fn)(void *arg, int t, int T);
     void *arg;
-} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
 static void relax(int k)
 {
@@ -65,7 +69,11 @@ static void *worker(void *p)
         if (P.quit)
             return NULL;
         P.fn(P.arg, t, P.T);
-        atomic_fetch_sub_explicit(&P.left, 1, memory_order_release);
+        if (atomic_fetch_sub_explicit(&P.left, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&P.mu);   /* the caller may be asleep */
+            pthread_cond_signal(&P.done);
+            pthread_mutex_unlock(&P.mu);
+        }
     }
 }
 
@@ -80,7 +88,8 @@ static int cpus(void)
 }
 
 /* The default thread count: the CPUs, shared by the processes of this host that run side by
- * side (--jobs J instances; MPI ranks on this node, from the launcher's environment). */
+ * side (--jobs J instances; MPI ranks on this node, from the launcher's environment), and at
+ * most one per GRAIN neurons (a small model's step is shorter than a hand-over). */
 static int default_threads(const nrt_ctx *ctx)
 {
     static const char *const local[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
@@ -92,9 +101,13 @@ static int default_threads(const nrt_ctx *ctx)
         if (n > 1)
             share = n;
     }
-    int t = (int)(cpus() / share);
+    int64_t neurons = 0;
+    for (int i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
+        neurons += ctx->pops[i].size;
+    int64_t t = cpus() / share;
+    t = t > neurons / GRAIN ? neurons / GRAIN : t;
     t = t < 1 ? 1 : t;
-    return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : t;
+    return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : (int)t;
 }
 
 /* Contract: neurort.h. */
@@ -105,6 +118,7 @@ nrt_status nrt_pool_start(nrt_ctx *ctx)
         nrt_pool_stop();
     P.T = 1;
     P.quit = 0;
+    atomic_store(&P.left, 0);
     for (int t = 1; t < T; t++) {
         if (pthread_create(&P.tid[t], NULL, worker, (void *)(intptr_t)t) != 0) {
             nrt_seterr(ctx, "--threads %d: cannot start thread %d", T, t);
@@ -134,8 +148,16 @@ void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg)
     pthread_cond_broadcast(&P.cv);
     pthread_mutex_unlock(&P.mu);
     fn(arg, 0, P.T);
-    for (int k = 1; atomic_load_explicit(&P.left, memory_order_acquire) > 0; k++)
-        relax(k);
+    for (int k = 1; atomic_load_explicit(&P.left, memory_order_acquire) > 0; k++) {
+        if (k < SPIN) {
+            relax(k);
+            continue;
+        }
+        pthread_mutex_lock(&P.mu);
+        while (atomic_load_explicit(&P.left, memory_order_acquire) > 0)
+            pthread_cond_wait(&P.done, &P.mu);
+        pthread_mutex_unlock(&P.mu);
+    }
 }
 
 /* Contract: neurort.h. */
