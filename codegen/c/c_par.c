@@ -79,7 +79,11 @@ void cgc_par_regions(Out *o, const IrModel *m)
 /* Contract: c_priv.h. */
 void cgc_par_neurons(Out *o, const IrModel *m)
 {
-    out_line(o, "nrt_pool_run(nc_neurons, &step);");
+    int64_t n = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (cgc_par_pop(m->pops[i]))
+            n += m->pops[i]->size;
+    out_line(o, "nrt_pool_run(nc_neurons, &step, %lld.0); /* neurons */", (long long)n);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (!cgc_par_pop(p))
@@ -106,8 +110,18 @@ void cgc_par_deliver(Out *o, const IrModel *m)
     int any = 0;
     for (int k = 0; k < m->nprojs; k++)
         any |= cgc_par_proj(m, m->projs[k]);
-    if (any)
-        out_line(o, "nrt_pool_run(nc_deliver, &step);");
+    if (any) {   /* the synapses of the step's spikes, about */
+        out_begin(o);
+        out_line(o, "double work = 0;");
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            if (cgc_par_proj(m, j))
+                out_line(o, "work += (double)%s_nspk * (double)%s.nnz / %lld.0;", j->pre.pop->cname, j->cname,
+                         (long long)(j->pre.size ? j->pre.size : 1));
+        }
+        out_line(o, "nrt_pool_run(nc_deliver, &step, work);");
+        out_close(o);
+    }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         if (!cgc_par_proj(m, j))

@@ -70,7 +70,8 @@ static void emit_propagate_par(Out *o, const IrProj *j)
     out_line(o, "/* push this step's spikes of %s into the ring, to arrive at step + delay: thread t's posts */",
              j->pre.pop->name);
     out_open(o, "static void propagate_%s(int64_t step, int t)", c);
-    out_line(o, "const int64_t *const sg = %s_sp.seg, *const perm = %s_sp.perm;", c, c);
+    out_line(o, "const int64_t *const sg = %s_sp.seg;", c);
+    out_line(o, "const uint32_t *const perm = %s_sp.perm;", c);
     out_line(o, "const int64_t T1 = %s_sp.T + 1;", c);
     out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
     out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
@@ -79,7 +80,7 @@ static void emit_propagate_par(Out *o, const IrProj *j)
              c, c);
     out_open(o, "if (perm)");
     out_open(o, "for (int64_t q = a; q < b; q++)");
-    out_line(o, "const int64_t s = perm[q];");
+    out_line(o, "const int64_t s = %s.row_ptr[i] + perm[q];", c);
     emit_push(o, j);
     out_close(o);
     out_close(o);

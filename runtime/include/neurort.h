@@ -236,12 +236,14 @@ int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), vo
  * nrt_pool_start starts ctx->threads threads (0: the CPUs this process may use, divided
  * among the --jobs instances or the MPI ranks of this host; at most NRT_MAX_THREADS) and
  * sets ctx->threads to the count, the calling thread being thread 0; NRT_EIO with errmsg
- * if one cannot start. nrt_pool_run(fn, arg) calls fn(arg, t, T) once on every thread
- * t = 0 .. T-1 (T = ctx->threads) and returns when all calls have returned; their writes
- * are then visible to the caller. One pool per process; nrt_pool_stop joins its threads
+ * if one cannot start. nrt_pool_run(fn, arg, work) calls fn(arg, t, T) once for every
+ * t = 0 .. T-1 (T = ctx->threads), each on thread t, or all on the calling thread one after
+ * another where `work` (the neurons or synapses the calls visit) is too little to hand over,
+ * and returns when all calls have returned; their writes are then visible to the caller.
+ * The parts are the same either way: fn's result must depend on (t, T) only. One pool per process; nrt_pool_stop joins its threads
  * (the program calls it on every way out; a second call does nothing). */
 nrt_status nrt_pool_start(nrt_ctx *ctx);
-void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg);
+void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
 void nrt_pool_stop(void);
 /* The spike list of a population stepped by T threads, thread t having listed tn[t] spikes
  * at spk + len t / T (len: the neurons stepped): moved together in thread order, so the list
@@ -333,15 +335,17 @@ void nrt_csr_free(nrt_csr *c);
  * to the greatest) by the thread that delivers them: thread
  * t of T owns the posts [lo + (hi - lo) t / T, lo + (hi - lo) (t + 1) / T). Row i's synapses
  * of thread t are seg[i (T + 1) + t] .. seg[i (T + 1) + t + 1] - 1: synapse indices where
- * perm is NULL (every row ascending by post: found by bisection), else positions in perm,
- * which lists each row's synapses grouped by thread and in row order within a thread. So a
+ * perm is NULL (every row ascending by post: found by bisection), else positions q in perm,
+ * synapse row_ptr[i] + perm[q], perm listing each row's synapses (by their rank in the row)
+ * grouped by thread and in row order within a thread. So a
  * thread adding its synapses' values into its posts adds them in the order of the row, and
  * each post's sum is the one-thread sum, bit for bit. The CSR is never reordered. With
- * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory. */
+ * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory,
+ * NRT_EINVAL for a row of more than 2^32 synapses. */
 typedef struct nrt_split {
     int T;
     int64_t *seg;                 /* n_pre (T + 1) bounds, or NULL */
-    int64_t *perm;                /* nnz synapse indices, or NULL (rows sorted) */
+    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted) */
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);

@@ -21,8 +21,9 @@
 #include <unistd.h>
 
 enum {
-    SPIN = 1 << 12,               /* polls of a counter before a thread sleeps (some 10 us) */
-    GRAIN = 1000                  /* the default: at most one thread per GRAIN neurons */
+    SPIN = 1 << 8,                /* polls of a counter before a thread sleeps (a few us) */
+    GRAIN = 1000,                 /* the default: at most one thread per GRAIN neurons */
+    MIN_WORK = 2048               /* less work (neurons, synapses) runs on the caller alone */
 };
 
 static struct pool {
@@ -134,10 +135,15 @@ nrt_status nrt_pool_start(nrt_ctx *ctx)
 }
 
 /* Contract: neurort.h. */
-void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg)
+void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work)
 {
     if (P.T <= 1) {
         fn(arg, 0, 1);
+        return;
+    }
+    if (work < MIN_WORK) {   /* the same parts, one after another: no hand-over to pay */
+        for (int t = 0; t < P.T; t++)
+            fn(arg, t, P.T);
         return;
     }
     P.fn = fn;
@@ -230,6 +236,12 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
     if (!out->seg)
         return NRT_ENOMEM;
     if (!sorted) {
+        for (int64_t i = 0; i < c->n_pre; i++)
+            if (c->row_ptr[i + 1] - c->row_ptr[i] > (int64_t)UINT32_MAX) {
+                nrt_seterr(ctx, "--threads %d: row %lld has more than 2^32 synapses", T, (long long)i);
+                nrt_split_free(out);
+                return NRT_EINVAL;
+            }
         out->perm = nrt_alloc(ctx, (size_t)(c->nnz ? c->nnz : 1) * sizeof *out->perm, "threads: synapse index");
         if (!out->perm) {
             nrt_split_free(out);
@@ -266,7 +278,7 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
         int64_t at[NRT_MAX_THREADS];
         memcpy(at, sg, (size_t)T * sizeof *at);
         for (int64_t s = a; s < b; s++)
-            out->perm[at[owner(c->col[s], lo, len, T)]++] = s;
+            out->perm[at[owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
     }
     return NRT_OK;
 }
@@ -276,7 +288,8 @@ void nrt_split_free(nrt_split *sp)
 {
     nrt_free(sp->seg);
     nrt_free(sp->perm);
-    sp->seg = sp->perm = NULL;
+    sp->seg = NULL;
+    sp->perm = NULL;
 }
 
 /* ===== nrt_split =====} */
