@@ -511,7 +511,7 @@ static nrt_status init_parse(nrt_ctx *ctx, int argc, char **argv, int api, init_
             uint64_t n;
             if (api) {
                 nrt_seterr(ctx, "option '--threads': an option of C simulators (the host side "
-                           "of a %s simulator runs on one thread)", ctx->backend);
+                           "of %s simulators runs on one thread)", api == NRT_API_CUDA ? "CUDA" : "OpenCL");
                 return NRT_EINVAL;
             }
             if (!(v = opt_value(ctx, "--threads", argc, argv, &i)))

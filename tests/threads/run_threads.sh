@@ -1,12 +1,13 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+refuse]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
 # be byte for byte the same (docs/cli.md, --threads). MODEL+procedural: its word STORAGE
 # replaced by `procedural` (tests/proc/proc.neuro). MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
-# the same files again (skipped without mpirun or MPI). Exit status: 0 pass; 1 a difference
-# or a failed run; 2 usage.
+# the same files again (skipped without mpirun or MPI). MODEL+refuse: bad thread counts are a
+# bad command line (status 2, the message names --threads), and an OpenCL simulator of MODEL
+# refuses --threads. Exit status: 0 pass; 1 a difference or a failed run; 2 usage.
 set -u
 if [ $# -lt 3 ]; then
     echo "usage: $0 NEUROC WORKDIR MODEL[+mpi][+procedural]..." >&2
@@ -67,6 +68,25 @@ for arg in "$@"; do
     same "$dir" out2
     same "$dir" out3
     echo "threads[$name]: --threads 1, 2, 3 the same"
+    case "$arg" in *+refuse*)
+        for bad in 0 257 x 2x ""; do
+            "$dir/sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
+            rc=$?
+            if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
+                echo "threads[$name]: FAILED: --threads=$bad: status $rc, $(cat "$dir/bad.log")"
+                fail=1
+            fi
+        done
+        if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
+            "$dir/sim_cl" --quiet --threads 2 --out "$dir/cl" >"$dir/cl_run.log" 2>&1
+            rc=$?
+            if [ $rc -ne 2 ] || ! grep -q "an option of C simulators" "$dir/cl_run.log"; then
+                echo "threads[$name]: FAILED: the OpenCL simulator with --threads: status $rc, $(cat "$dir/cl_run.log")"
+                fail=1
+            fi
+        fi
+        echo "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
+    esac
     case "$arg" in *+mpi*) ;; *) continue ;; esac
     if ! command -v mpirun >/dev/null 2>&1 || ! "$NEUROC" "$model" --mpi --backend c -o "$dir/dist" >"$dir/mpi.log" 2>&1; then
         echo "threads[$name]: --mpi skipped (no mpirun, or no MPI in this neuroc)"
