@@ -417,7 +417,7 @@ def main():
         print(" | ".join(cells(p)), flush=True)
     machine = {"mode": MODE, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t_start)),
                "host": os.uname().nodename, "cpus": os.cpu_count(),
-               "device": next((r["device"] for r in out if r.get("device")), None),
+               "device": next((r["device"] for r in out + table if r.get("device")), None),
                "neuroc": subprocess.run([NEUROC, "--version"], stdout=subprocess.PIPE,
                                         universal_newlines=True).stdout.strip(),
                "load_average": os.getloadavg()}

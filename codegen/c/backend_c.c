@@ -93,7 +93,8 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     for (int k = 0; k < m->nprojs; k++)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",
-               cgc_par_proj(m, m->projs[k]) ? "all threads, by post" : "one thread");
+               cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
+               : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
     printf(" records (one thread)\n");
 }
 

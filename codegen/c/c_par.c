@@ -6,9 +6,11 @@
  * a step; draws are keyed by neuron and step) and lists its spikes at its own offset of the
  * spike list, joined in thread order afterwards (nrt_spikes_join): the one-thread order.
  * Delivery of stored static projections: thread t adds into the posts it owns (nrt_split),
- * each row's synapses in row order, so every post's sum is the one-thread sum. Everything
- * else -- plastic arrivals and learning, procedural projections, top-k selection, the
- * recordings, set phases -- runs on the calling thread, as before.
+ * each row's synapses in row order, so every post's sum is the one-thread sum. Procedural
+ * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
+ * the spikes into buffers by target thread, then each thread adds its buffers in thread order
+ * (c_proc.c, nrt_pbuf). Everything else -- plastic arrivals and learning, top-k selection,
+ * the recordings, set phases -- runs on the calling thread, as before.
  */
 #include "c_priv.h"
 
@@ -46,6 +48,12 @@ int cgc_par_proj(const IrModel *m, const IrProj *j)
         if (m->projs[k]->ring == j->ring && !par_kind(m->projs[k]))
             return 0;
     return 1;
+}
+
+/* Contract: c_priv.h. */
+int cgc_par_proc(const IrProj *j)
+{
+    return j->procedural && !j->plast && j->ring == j && j->ring_n == 1;
 }
 
 /* Contract: c_priv.h. */
@@ -124,7 +132,18 @@ void cgc_par_deliver(Out *o, const IrModel *m)
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (!cgc_par_proj(m, j))
+        if (cgc_par_proc(j)) {   /* rows by spike, then the ring by post: two regions */
+            const char *c = j->cname, *pre = j->pre.pop->cname;
+            out_open(o, "if (%s_pb && %s_nspk > 1)", c, pre);
+            out_line(o, "nrt_pool_run(rows_%s, &step, (double)%s_nspk * 1e4); /* rows: long, as a rule */", c, pre);
+            out_line(o, "if (nrt_pbufs_check(&ctx, %s_pb, ctx.threads) != NRT_OK) return -1;", c);
+            out_line(o, "nrt_pool_run(put_%s, &step, (double)%s_nspk * 1e4);", c, pre);
+            out_close(o);
+            out_open(o, "else");
+            out_line(o, "propagate_%s(step);", c);
+            out_close(o);
+        } else if (!cgc_par_proj(m, j)) {
             out_line(o, "%s_%s(step);", j->plast ? "learn" : "propagate", j->cname);
+        }
     }
 }

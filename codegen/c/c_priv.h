@@ -54,6 +54,7 @@ void cgc_plast_assign(Out *o, const IrModel *m, const IrPhase *ph);
 /* --- c_par.c: threads (--threads N; the pool of rt_pool.c) ---------------- */
 int cgc_par_pop(const IrPop *p);                        /* p's neurons split over the threads */
 int cgc_par_proj(const IrModel *m, const IrProj *j);    /* j's delivery split by post range */
+int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by spike, then by post */
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */
 void cgc_par_deliver(Out *o, const IrModel *m);         /* a step's delivery, every projection */

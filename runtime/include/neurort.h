@@ -245,6 +245,46 @@ int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), vo
 nrt_status nrt_pool_start(nrt_ctx *ctx);
 void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
 void nrt_pool_stop(void);
+/* The thread of T owning index c of [lo, lo + len) split into T ranges [lo + len t / T, ...). */
+static inline int nrt_owner(int64_t c, int64_t lo, int64_t len, int T)
+{
+    int t = len > 0 ? (int)(((c - lo) * T) / len) : 0;   /* a guess, at most one range off */
+    t = t < 0 ? 0 : (t >= T ? T - 1 : t);
+    while (t > 0 && c < lo + len * t / T)
+        t--;
+    while (t < T - 1 && c >= lo + len * (t + 1) / T)
+        t++;
+    return t;
+}
+
+/* The synapses of a procedural projection's rows on T threads (c_proc.c): thread t regenerates
+ * the rows of its share of the spikes into bufs[t T + u], the entries onto posts thread u owns,
+ * in spike and row order; thread u then adds bufs[t T + u] for t = 0 .. T-1 in that order: the
+ * one-thread order. nrt_pbufs_new: T x T empty buffers, freed by nrt_pool_stop (NULL and errmsg
+ * if out of memory). nrt_pbuf_push may run on any thread, each buffer on one; a buffer that
+ * cannot grow drops the entry and is marked, and nrt_pbufs_check (after the rows) reports it
+ * (NRT_ENOMEM with errmsg). */
+typedef struct nrt_pent {
+    int32_t post, slot;           /* the post (in the projection's post view), the ring slot */
+    double w;                     /* the weight (a float weight converts exactly) */
+} nrt_pent;
+typedef struct nrt_pbuf {
+    nrt_pent *e;
+    int64_t n, cap;
+    int failed;                   /* an entry was dropped: out of memory */
+} nrt_pbuf;
+nrt_pbuf *nrt_pbufs_new(nrt_ctx *ctx, int T);
+int nrt_pbuf_grow(nrt_pbuf *b);   /* 0, or -1 (b->failed set) */
+static inline void nrt_pbuf_push(nrt_pbuf *b, int64_t post, int64_t slot, double w)
+{
+    if (b->n == b->cap && nrt_pbuf_grow(b) != 0)
+        return;
+    b->e[b->n].post = (int32_t)post;
+    b->e[b->n].slot = (int32_t)slot;
+    b->e[b->n++].w = w;
+}
+nrt_status nrt_pbufs_check(nrt_ctx *ctx, const nrt_pbuf *bufs, int T);
+
 /* The spike list of a population stepped by T threads, thread t having listed tn[t] spikes
  * at spk + len t / T (len: the neurons stepped): moved together in thread order, so the list
  * is the one a single thread makes; returns its length. */

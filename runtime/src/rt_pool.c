@@ -38,6 +38,11 @@ static struct pool {
     int quit;                     /* set with the last gen: workers return */
     void (*fn)(void *arg, int t, int T);
     void *arg;
+    struct pbufs {                /* nrt_pbufs_new's, freed by nrt_pool_stop */
+        nrt_pbuf *b;
+        int n;
+        struct pbufs *next;
+    } *pbufs;
 } P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
 static void relax(int k)
@@ -180,6 +185,57 @@ void nrt_pool_stop(void)
     }
     P.started = 0;
     P.T = 0;
+    while (P.pbufs) {
+        struct pbufs *x = P.pbufs;
+        for (int i = 0; i < x->n; i++)
+            free(x->b[i].e);
+        free(x->b);
+        P.pbufs = x->next;
+        free(x);
+    }
+}
+
+/* Contract: neurort.h. */
+nrt_pbuf *nrt_pbufs_new(nrt_ctx *ctx, int T)
+{
+    struct pbufs *x = calloc(1, sizeof *x);
+    nrt_pbuf *b = calloc((size_t)T * (size_t)T, sizeof *b);
+    if (!x || !b) {
+        free(x);
+        free(b);
+        nrt_seterr(ctx, "out of memory for the procedural rows of %d threads", T);
+        return NULL;
+    }
+    x->b = b;
+    x->n = T * T;
+    x->next = P.pbufs;
+    P.pbufs = x;
+    return b;
+}
+
+/* Contract: neurort.h. */
+int nrt_pbuf_grow(nrt_pbuf *b)
+{
+    const int64_t cap = b->cap ? 2 * b->cap : 1024;
+    nrt_pent *e = b->failed ? NULL : realloc(b->e, (size_t)cap * sizeof *e);
+    if (!e) {
+        b->failed = 1;
+        return -1;
+    }
+    b->e = e;
+    b->cap = cap;
+    return 0;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_pbufs_check(nrt_ctx *ctx, const nrt_pbuf *bufs, int T)
+{
+    for (int i = 0; i < T * T; i++)
+        if (bufs[i].failed) {
+            nrt_seterr(ctx, "out of memory for the procedural rows of a step (--threads %d)", T);
+            return NRT_ENOMEM;
+        }
+    return NRT_OK;
 }
 
 /* Contract: neurort.h. */
@@ -196,17 +252,6 @@ int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T)
 }
 
 /* {===== nrt_split: a row's synapses by the thread that owns their post neuron ===== */
-
-/* The thread owning column c of [lo, hi) split into T ranges [lo + len t / T, ...). */
-static int owner(int64_t c, int64_t lo, int64_t len, int T)
-{
-    int t = (int)(((c - lo) * T) / len);   /* a guess, at most one range off */
-    while (t > 0 && c < lo + len * t / T)
-        t--;
-    while (t < T - 1 && c >= lo + len * (t + 1) / T)
-        t++;
-    return t;
-}
 
 /* Contract: neurort.h. */
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
@@ -271,14 +316,14 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
         for (int t = 0; t <= T; t++)
             sg[t] = 0;
         for (int64_t s = a; s < b; s++)
-            sg[owner(c->col[s], lo, len, T) + 1]++;
+            sg[nrt_owner(c->col[s], lo, len, T) + 1]++;
         sg[0] = a;
         for (int t = 1; t <= T; t++)
             sg[t] += sg[t - 1];
         int64_t at[NRT_MAX_THREADS];
         memcpy(at, sg, (size_t)T * sizeof *at);
         for (int64_t s = a; s < b; s++)
-            out->perm[at[owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
+            out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
     }
     return NRT_OK;
 }
