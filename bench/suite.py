@@ -4,7 +4,8 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
 
     python3 bench/suite.py cpu|gpu NEUROC OUT
 
-Environment: RUNS (runs per small model, default 3), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
+Environment: RUNS (runs per small model, default 3), SCALING (cpu: the models of the threads
+table, default "coba,microcircuit_0.1"; "" none), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
 name matches), SIM_ARGS (more options for every simulator run, split at blanks: SIM_ARGS=--check-finite=off
 measures the state check's cost against a run with the default), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
@@ -14,7 +15,10 @@ unpacks it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/).
 Every model is built first (in parallel, with a fresh compile cache, so compile times are
 cold), the microcircuit a second time from the cache (the cached build time), then every
 simulator runs alone, RUNS times for small models and once for large ones; the row holds
-the medians. The "build" rows then build the full-scale microcircuit alone (build_row): RUNS
+the medians. The C back end's rows run with --threads 1 (one core, as the single-threaded
+peers); the threads table (cpu) runs each SCALING model with --threads 1, 2, 4, 8, 16 (those the
+machine has), and Brian2 with OpenMP on as many threads where bench/brian2 has the model,
+each with its speed-up and parallel efficiency against one thread. The "build" rows then build the full-scale microcircuit alone (build_row): RUNS
 cold builds (--no-cache) and RUNS cached ones, medians of wall and CPU time. A simulator's own --bench report gives construction and simulation times, RTF,
 synaptic events per second and peak memory; the suite adds the process's CPU time (user +
 system, from wait4) and wall time, measured the same way for the peers.
@@ -101,6 +105,9 @@ else:
                                          "assembly_1e6", "assembly_plastic_1e6", "proc_tenth", "proc_full")]
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
+# the threads table (cpu): models run with --threads N for each N of THREADS
+SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1").split(",") if m] if MODE == "cpu" else []
+THREADS = [t for t in (1, 2, 4, 8, 16) if t <= (os.cpu_count() or 1)]
 # build time: the full-scale microcircuit built alone, after the runs (model, back end)
 BUILDS = [("microcircuit_1", "c")] if MODE == "cpu" else [("microcircuit_1", "cuda"), ("microcircuit_1", "opencl")]
 # many independent COBA instances: only where the simulator has --instances (rows added below);
@@ -201,14 +208,14 @@ def timed_run(argv, cwd=None, env=None):
     return status, time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
 
 
-def run_sim(exe, work, runs):
+def run_sim(exe, work, runs, extra=()):
     reports = []
     for r in range(runs):
         rep = os.path.join(work, "report.json")
         if os.path.exists(rep):
             os.unlink(rep)
         status, wall, cpu = timed_run(["/usr/bin/timeout", str(TIMEOUT), exe, "--quiet", "--bench=" + rep,
-                                       "--out", os.path.join(work, "out")] + SIM_ARGS)
+                                       "--out", os.path.join(work, "out")] + list(extra) + SIM_ARGS)
         if status != 0:
             return None, "exit status %d" % (status >> 8 if status & 0xff == 0 else status)
         with open(rep) as f:
@@ -224,7 +231,7 @@ def run_sim(exe, work, runs):
     return row, None
 
 
-def brian2_peer(m, dev, work):
+def brian2_peer(m, dev, work, threads=0):
     py = os.environ.get("BRIAN2_PYTHON", "/usr/bin/python3")
     if py == "none":
         return None, "not run: BRIAN2_PYTHON=none"
@@ -239,7 +246,8 @@ def brian2_peer(m, dev, work):
     if subprocess.run([py, "-c", probe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
         return None, "not run: %s cannot be imported by %s (%s)" % (
             mod, py, "its wheels in <build>/wheels-brian2cuda: docs/performance.md, GPU peer" if dev == "cuda_standalone" else "apt-get install python3-brian")
-    r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS), dev],
+    r = subprocess.run([py, ex("bench", "brian2", "peer.py"), m, os.path.join(work, "brian2_" + m), str(RUNS), dev,
+                        str(threads)],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0:
         return None, "peer.py failed: " + " ".join(r.stderr.strip().splitlines()[-2:])
@@ -275,6 +283,50 @@ def cells(r):
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
 
 
+THEAD = ["model", "threads", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP simulate s",
+         "neuroc / Brian2 time", "spikes"]
+
+
+def tcells(r):
+    if r.get("error"):
+        return [r["row"], str(r.get("threads", "")), r["error"]] + [""] * (len(THEAD) - 3)
+    b = r.get("brian2_simulate_s")
+    return [r["model"], "%d" % r["threads"], num(r.get("simulate_s"), "%.4f"), num(r.get("rtf"), "%.4g"),
+            num(r.get("speedup"), "%.2f"), num(r.get("efficiency"), "%.0f %%"), num(b, "%.4f") if b else "-",
+            num(r["simulate_s"] / b if b else None, "%.2f"), "%d" % r["spikes"]]
+
+
+def threads_table(work, cache, models):
+    """A row per (model, N of THREADS): the C back end's simulator with --threads N, its
+    speed-up simulate_s(1) / simulate_s(N) and efficiency speed-up / N; where bench/brian2 has
+    the model, Brian2 C++ standalone with OpenMP on N threads (brian2_simulate_s)."""
+    rows = []
+    peers = {m for m, dev in PEERS if dev == "cpp_standalone"}
+    for m in models:
+        exe, info, err = build(work, cache, m, "c", None, tag="-threads")
+        if err:
+            rows.append({"row": "threads %s/c" % m, "error": "build failed: " + " | ".join(err)})
+            continue
+        one = None
+        for t in THREADS:
+            r, rerr = run_sim(exe, work, 1 if MODELS[m][2] else RUNS, ["--threads", str(t)])
+            if rerr:
+                rows.append({"row": "threads %s/c" % m, "threads": t, "error": rerr})
+                continue
+            one = r["simulate_s"] if t == 1 else one
+            r.update(row="threads %s/c" % m, model=m, threads=t)
+            if one:
+                r["speedup"] = one / r["simulate_s"]
+                r["efficiency"] = 100.0 * r["speedup"] / t
+            if m in peers:
+                p, perr = brian2_peer(m, "cpp_standalone", work, t)
+                r["brian2_simulate_s"] = p["simulate_s"] if p else None
+                r["brian2_error"] = perr
+            rows.append(r)
+            print(" | ".join(tcells(r)), flush=True)
+    return rows
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     work = tempfile.mkdtemp(prefix="neuroc-bench-")
@@ -283,7 +335,8 @@ def main():
     rows = [x for x in ROWS if ONLY.search(row_name(*x))]
     batches = [(n, b) for n, b in INSTANCES if ONLY.search(instances_name(n, b))]
     builds = [x for x in BUILDS if ONLY.search("build %s/%s" % x)]
-    for m in sorted({x[0] for x in rows} | ({"coba"} if batches else set()) | {x[0] for x in builds}):
+    scaling = [m for m in SCALING if ONLY.search("threads %s/c" % m)]
+    for m in sorted({x[0] for x in rows} | ({"coba"} if batches else set()) | {x[0] for x in builds} | set(scaling)):
         write_model(work, m)
     t_start = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, JOBS)) as pool:
@@ -298,7 +351,7 @@ def main():
             out.append({"row": name, "error": "build failed: " + " | ".join(err)})
             print(out[-1]["row"], out[-1]["error"], flush=True)
             continue
-        r, rerr = run_sim(exe, work, 1 if MODELS[m][2] else RUNS)
+        r, rerr = run_sim(exe, work, 1 if MODELS[m][2] else RUNS, ["--threads", "1"] if b == "c" else [])
         if rerr:
             out.append({"row": name, "error": rerr})
             print(name, rerr, flush=True)
@@ -348,6 +401,7 @@ def main():
     for m, b in builds:
         out.append(build_row(work, m, b))
         print(" | ".join(cells(out[-1])), flush=True)
+    table = threads_table(work, cache, scaling)
     for m, dev in PEERS:
         name = "%s/brian2 %s" % (m, dev)
         if not ONLY.search(name):
@@ -363,12 +417,12 @@ def main():
         print(" | ".join(cells(p)), flush=True)
     machine = {"mode": MODE, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t_start)),
                "host": os.uname().nodename, "cpus": os.cpu_count(),
-               "device": next((r["device"] for r in out if r.get("device")), None),
+               "device": next((r["device"] for r in out + table if r.get("device")), None),
                "neuroc": subprocess.run([NEUROC, "--version"], stdout=subprocess.PIPE,
                                         universal_newlines=True).stdout.strip(),
                "load_average": os.getloadavg()}
     with open(os.path.join(OUT, "bench.json"), "w") as f:
-        json.dump({"machine": machine, "rows": out}, f, indent=1)
+        json.dump({"machine": machine, "rows": out, "threads": table}, f, indent=1)
     with open(os.path.join(OUT, "bench.md"), "w") as f:
         f.write("Machine: %s (%s CPUs%s), %s, %s, load average %.1f at the start; `bench/run.sh %s`, "
                 "medians of %d runs (1 for large models).\n\n"
@@ -377,9 +431,15 @@ def main():
         f.write("| " + " | ".join(HEAD) + " |\n|" + " --- |" * len(HEAD) + "\n")
         for r in out:
             f.write("| " + " | ".join(cells(r)) + " |\n")
+        if table:
+            f.write("\nThreads (`--threads N`; Brian2: `prefs.devices.cpp_standalone.openmp_threads = N`), "
+                    "speed-up and parallel efficiency of the simulation loop against one thread:\n\n")
+            f.write("| " + " | ".join(THEAD) + " |\n|" + " --- |" * len(THEAD) + "\n")
+            for r in table:
+                f.write("| " + " | ".join(tcells(r)) + " |\n")
     print("wrote %s and %s" % (os.path.join(OUT, "bench.json"), os.path.join(OUT, "bench.md")))
     shutil.rmtree(work, ignore_errors=True)
-    return 1 if any(r.get("error") and not r["error"].startswith("not run") for r in out) else 0
+    return 1 if any(r.get("error") and not r["error"].startswith("not run") for r in out + table) else 0
 
 
 if __name__ == "__main__":

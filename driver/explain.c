@@ -158,8 +158,8 @@ void explain_model(Compiler *cc, IrModel *m, const Backend *be, const char *arch
         if (est_syn(m->projs[k]) == 0)
             printf("warning %d: projection %s is expected to have no synapses\n", ++nw, m->projs[k]->name);
     if (!be->gpu && neurons * (double)m->total_steps > 1e10)
-        printf("warning %d: %.3g neuron-steps on one CPU thread: expect a long run; --backend cuda or opencl "
-               "runs it on a GPU\n", ++nw, neurons * (double)m->total_steps);
+        printf("warning %d: %.3g neuron-steps on the CPU: expect a long run; ./sim --threads N runs it on N "
+               "cores, --backend cuda or opencl on a GPU\n", ++nw, neurons * (double)m->total_steps);
     for (int k = 0; k < m->nprojs; k++) {
         double syn = est_syn(m->projs[k]);
         if (!m->projs[k]->procedural && !m->projs[k]->plast && syn > 1e9)

@@ -3,7 +3,10 @@ hh_1e4; a module's DT sets dt, default 0.1 ms) once with Brian2's C++ standalone
 or Brian2CUDA's cuda_standalone (GPU), run its binary
 RUNS times, print one JSON object.
 
-    python3 bench/brian2/peer.py MODEL WORK_DIR RUNS [cpp_standalone|cuda_standalone]
+    python3 bench/brian2/peer.py MODEL WORK_DIR RUNS [cpp_standalone|cuda_standalone [THREADS]]
+
+THREADS (cpp_standalone): prefs.devices.cpp_standalone.openmp_threads, Brian2's OpenMP on
+that many threads (default 0: OpenMP off, one thread).
 
 Timed as neuroc's simulators are (Python start-up and `import brian2` excluded):
   build_s      network construction in Python, code generation and compilation
@@ -11,7 +14,8 @@ Timed as neuroc's simulators are (Python start-up and `import brian2` excluded):
   loop_s       Brian2's own time of the simulation loop (results/last_run_info.txt): for
                cpp_standalone with OpenMP off it is std::clock(), the process's CPU time
                during the loop (reported as simulate_cpu_s); for cuda_standalone as Brian2CUDA
-               measures it (reported as simulate_s)
+               measures it (reported as simulate_s); with THREADS > 0 Brian2 measures wall
+               time (omp_get_wtime), reported as simulate_s
   run_wall_s   wall time of the whole binary (construction, simulation, writing results)
   run_cpu_s    user + system CPU time of the whole binary (wait4)
 each the median over RUNS runs; spikes from Brian2's SpikeMonitor after one more run.
@@ -27,6 +31,7 @@ import time
 
 MODEL, WORK, RUNS = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
 DEVICE = sys.argv[4] if len(sys.argv) > 4 else "cpp_standalone"
+THREADS = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if DEVICE == "cuda_standalone" and os.environ.get("BRIAN2CUDA_PYTHONPATH"):
     # unpacked wheels (tests/gpu/run.sh): a site folder, so that its .pth files run (setuptools'
@@ -43,7 +48,7 @@ shutil.rmtree(WORK, ignore_errors=True)
 t0 = time.perf_counter()
 set_device(DEVICE, directory=WORK, build_on_run=False)
 if DEVICE == "cpp_standalone":
-    prefs.devices.cpp_standalone.openmp_threads = 0
+    prefs.devices.cpp_standalone.openmp_threads = THREADS
 if DEVICE == "cuda_standalone":
     # CUDA 13's Thrust and CUB need C++17; Brian2CUDA 1.0b1 passes -std=c++11 (the last -std wins)
     prefs.devices.cuda_standalone.cuda_backend.extra_compile_args_nvcc += ["-std=c++17"]
@@ -84,8 +89,9 @@ print(json.dumps({
     "compiler_flags": " ".join(prefs.codegen.cpp.extra_compile_args_gcc),
     "neurons": neurons, "synapses": int(sum(len(o) for o in objs if isinstance(o, brian2.Synapses))),
     "steps": int(round(duration / float(defaultclock.dt))), "dt_ms": float(defaultclock.dt / ms),
-    "build_s": build_s, "simulate_cpu_s": loop if DEVICE == "cpp_standalone" else None,
-    "simulate_s": None if DEVICE == "cpp_standalone" else loop,
-    "rtf": None if DEVICE == "cpp_standalone" else loop / duration,
+    "build_s": build_s, "threads": THREADS or 1,
+    "simulate_cpu_s": loop if DEVICE == "cpp_standalone" and not THREADS else None,
+    "simulate_s": None if DEVICE == "cpp_standalone" and not THREADS else loop,
+    "rtf": None if DEVICE == "cpp_standalone" and not THREADS else loop / duration,
     "run_wall_s": statistics.median(wall), "run_cpu_s": statistics.median(cpu),
     "spikes": int(spikes.num_spikes), "runs": RUNS}))

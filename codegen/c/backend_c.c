@@ -1,10 +1,11 @@
-/* backend_c.c -- the C reference back end: one readable, single-threaded C program.
+/* backend_c.c -- the C reference back end: one readable C program, on --threads N threads.
  *
  * The oracle for the GPU back ends. Per step, in the order of docs/language.md §5.5:
  * every population runs its fused per-neuron body (arrivals from the delay rings,
  * receptors, stimuli, integration, threshold, reset), then each projection pushes this
  * step's spikes into its ring at step + delay, then recordings are written.
- * Summation into a ring slot follows (projection, spike index, synapse rank) order.
+ * Summation into a ring slot follows (projection, spike index, synapse rank) order, on any
+ * number of threads (c_par.c).
  *
  * This file is the Backend object: emit_c writes the program's parts in order, each from
  * the file of its concern (c_priv.h), and build_c compiles it.
@@ -67,8 +68,8 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     const char *inc = arena_printf(&cc->arena, "-I%s", bo->include_dir);
     const char *lib = arena_printf(&cc->arena, "%s/libneurort.a", bo->lib_dir);
     const char *mlib = arena_printf(&cc->arena, "%s/libneurort_mpi.a", bo->lib_dir);
-    const char *args[] = {inc, src, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
-    const char *args_mpi[] = {inc, src, mlib, lib, bo->hdf5_lib, "-lm", "-o", bo->output, NULL};
+    const char *args[] = {inc, src, lib, bo->hdf5_lib, "-lm", "-pthread", "-o", bo->output, NULL};
+    const char *args_mpi[] = {inc, src, mlib, lib, bo->hdf5_lib, "-lm", "-pthread", "-o", bo->output, NULL};
     int rc = cg_run(cc, cg_cc_argv(cc, bo, CG_OPT_SIM, m->mpi ? args_mpi : args), bo->verbose);
     if (rc != 0) {
         error_at(cc, NOLOC, "the C compiler '%s' failed on the generated code (%s)",
@@ -78,20 +79,23 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     return 0;
 }
 
-/* --explain: the kernel plan of the C program, what runs in one time step. */
+/* --explain: the kernel plan of the C program, what runs in one time step: on the threads
+ * of --threads (c_par.c) or on one. */
 static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
 {
-    printf("kernel plan (c): one thread; each step:");
+    printf("kernel plan (c): --threads N; each step:");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
-            printf(" arrive_%s,", m->projs[k]->name);
+            printf(" arrive_%s (one thread),", m->projs[k]->name);
     for (int i = 0; i < m->npops; i++)
-        printf(" step_%s (%lld neurons%s),", m->pops[i]->name, (long long)m->pops[i]->size,
-               m->pops[i]->topk ? ", then top-k selection" : "");
+        printf(" step_%s (%lld neurons, %s),", m->pops[i]->name, (long long)m->pops[i]->size,
+               m->pops[i]->topk ? "one thread, then top-k selection" : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
     for (int k = 0; k < m->nprojs; k++)
-        printf(" %s_%s%s,", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
-               m->projs[k]->procedural ? " (rows regenerated)" : "");
-    printf(" records\n");
+        printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
+               m->projs[k]->procedural ? "rows regenerated, " : "",
+               cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
+               : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
+    printf(" records (one thread)\n");
 }
 
 /* Backend.check: --mpi runs no `set` with expressions (cg_assign_mpi_check). */

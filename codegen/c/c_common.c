@@ -65,7 +65,8 @@ static void c_recv(const CgDialect *d, const IrProj *p, const char *local, Out *
 
 static void c_spike(const CgDialect *d, const IrPop *pop, Out *o)
 {
-    out_line(o, "%s_spk[%s_nspk++] = %s;", pop->cname, pop->cname, d->index);
+    (void)pop;
+    out_line(o, "nc_spk[nc_ns++] = %s;", d->index);
 }
 
 /* Contract: c_priv.h. */
@@ -100,6 +101,7 @@ void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b)
 void cgc_free_all(Out *o)
 {
     out_open(o, "static void free_all(void)");
+    out_line(o, "nrt_pool_stop(); /* the threads joined */");
     out_line(o, "/* every array the program allocated (nrt_free ignores those never allocated) */");
     for (const char *l = owned.s; l && *l;) {
         const char *e = strchr(l, '\n');

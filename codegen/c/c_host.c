@@ -195,15 +195,13 @@ static void emit_neuron_calls(Out *o, const IrModel *m)
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
             out_line(o, "arrive_%s(step);", m->projs[k]->cname);
-    for (int i = 0; i < m->npops; i++)
-        out_line(o, "step_%s(step);", m->pops[i]->cname);
+    cgc_par_neurons(o, m);
 }
 
 /* The step's spikes into the projections (do_step, deliver_step). */
 static void emit_delivery_calls(Out *o, const IrModel *m)
 {
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
+    cgc_par_deliver(o, m);
 }
 
 /* The step's spikes counted, last, once its recordings are written: a step whose recording
@@ -332,6 +330,7 @@ static void emit_record_initial(Out *o, const IrModel *m)
 /* Contract: c_priv.h. */
 void cgc_step(Out *o, const IrModel *m)
 {
+    cgc_par_regions(o, m);
     out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
     out_open(o, "static int do_step(int64_t step)");
     emit_neuron_calls(o, m);
@@ -401,6 +400,7 @@ static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r)
  * rank's spikes of one step and records them, as do_step does. */
 void cgc_step_mpi(Out *o, const IrModel *m)
 {
+    cgc_par_regions(o, m);
     out_line(o, "/* this rank's part of a step: its neurons, its spikes out, neuron states sampled */");
     out_open(o, "static int local_step(int64_t step)");
     emit_neuron_calls(o, m);
@@ -626,6 +626,7 @@ void cgc_main(Out *o, const IrModel *m)
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]); /* the recordings do not fit the free space */");
+    out_line(o, "if (nrt_pool_start(&ctx) != NRT_OK) return fail(argv[0]); /* --threads */");
     out_line(o, "double t0 = nrt_now();");
     cgc_series_load(o, m);
     for (int i = 0; i < m->npops; i++) {

@@ -44,6 +44,8 @@ void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m)
     if (p->has_spikes && sel_form(p))
         out_line(o, "static uint8_t *%s_fl; /* this step's spike flags (select form) */", p->cname);
     out_line(o, "static int64_t %s_nspk;", p->cname);
+    if (p->has_spikes)
+        out_line(o, "static int64_t %s_tn[NRT_MAX_THREADS]; /* each thread's spikes (c_par.c) */", p->cname);
     if (m->mpi)
         out_line(o, "static int64_t %s_lo, %s_hi; /* the neurons this rank steps */", p->cname, p->cname);
     if (p->sfile) {
@@ -335,24 +337,30 @@ static void emit_sel(const CgDialect *d, const IrBlock *b, const char *cond, int
 
 /* ===== the neuron loop in select form =====} */
 
-/* Contract: c_priv.h. */
+/* Contract: c_priv.h. Thread t of T steps the neurons [nc_lo, nc_hi) of this rank's range
+ * (nc_t of nc_T) and lists its spikes at their offset in <P>_spk, their count in <P>_tn[nc_t]
+ * (c_par.c); `t` is the time. */
 void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
 {
     CgDialect d = cgc_dialect(m, p);
-    out_open(o, "static void step_%s(int64_t step)", p->cname);
+    out_open(o, "static void step_%s(int64_t step, int nc_t, int nc_T)", p->cname);
     out_line(o, "const real t = (real)((double)step * dt);");
-    out_line(o, "(void)t;");
     for (int k = 0; k < m->nprojs; k++) {
         IrProj *j = m->projs[k];
         if (proj_targets(j, p))
             out_line(o, "const int64_t %s_slot = (step %% %s_D) * %lld;", j->cname, j->cname,
                      (long long)j->ring_size);
     }
-    out_line(o, "%s_nspk = 0;", p->cname);
     StrBuf lo = {0}, hi = {0};
     sb_printf(&lo, m->mpi ? "%s_lo" : "0", p->cname);
     sb_printf(&hi, m->mpi ? "%s_hi" : "%s_N", p->cname);
-    out_open(o, "for (int64_t n = %s; n < %s; n++)", lo.s, hi.s);
+    out_line(o, "const int64_t nc_len = %s - %s;", hi.s, lo.s);
+    out_line(o, "const int64_t nc_lo = %s + nc_len * nc_t / nc_T, nc_hi = %s + nc_len * (nc_t + 1) / nc_T;", lo.s, lo.s);
+    if (p->has_spikes) {
+        out_line(o, "int64_t *const nc_spk = %s_spk + (nc_lo - %s);", p->cname, lo.s);
+        out_line(o, "int64_t nc_ns = 0;");
+    }
+    out_open(o, "for (int64_t n = nc_lo; n < nc_hi; n++)");
     if (sel_form(p)) {
         int k = 0;
         if (p->has_spikes)
@@ -362,8 +370,8 @@ void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
             out_line(o, "%s_fl[n] = (uint8_t)nc_fired;", p->cname);
         out_close(o);
         if (p->has_spikes) {
-            out_line(o, "for (int64_t n = %s; n < %s; n++)", lo.s, hi.s);
-            out_line(o, "    if (%s_fl[n]) %s_spk[%s_nspk++] = n;", p->cname, p->cname, p->cname);
+            out_line(o, "for (int64_t n = nc_lo; n < nc_hi; n++)");
+            out_line(o, "    if (%s_fl[n]) nc_spk[nc_ns++] = n;", p->cname);
         }
     } else {
         cg_block(&d, &p->body, o);
@@ -373,6 +381,9 @@ void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
     sb_free(&hi);
     if (p->topk)
         emit_topk(o, &d, p, m);
+    if (p->has_spikes)
+        out_line(o, "%s_tn[nc_t] = nc_ns;", p->cname);
+    out_line(o, "(void)t;");
     out_close(o);
     out_blank(o);
 }

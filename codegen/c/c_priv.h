@@ -51,6 +51,14 @@ void cgc_plast(Out *o, const IrProj *j, const IrModel *m);
 /* A PH_ASSIGN phase of j's synapses (inside main): every synapse, in the syn_init context. */
 void cgc_plast_assign(Out *o, const IrModel *m, const IrPhase *ph);
 
+/* --- c_par.c: threads (--threads N; the pool of rt_pool.c) ---------------- */
+int cgc_par_pop(const IrPop *p);                        /* p's neurons split over the threads */
+int cgc_par_proj(const IrModel *m, const IrProj *j);    /* j's delivery split by post range */
+int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by spike, then by post */
+void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
+void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */
+void cgc_par_deliver(Out *o, const IrModel *m);         /* a step's delivery, every projection */
+
 /* --- c_mpi.c: distributed runs (--mpi) ----------------------------------- */
 int cgc_mpi_replicated(const IrModel *m, const IrPop *p);   /* every rank steps all of p */
 int cgc_mpi_recorded(const IrModel *m, const IrProj *j);    /* `record ... of j` exists */

@@ -14,7 +14,7 @@ typedef struct ProcBody {
     int mpi;                      /* deliver only into this rank's slice (m->mpi) */
 } ProcBody;
 
-enum { PB_BUILD, PB_DELIVER, PB_FILL };
+enum { PB_BUILD, PB_DELIVER, PB_FILL, PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
 
 /* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c).
  * The delivery (propagate_*, a void function) regenerates the delays the build checked. */
@@ -28,7 +28,7 @@ static void proc_delay(Out *o, const ProcBody *pb)
     cg_expr(pb->dd, pb->j->delay, &b);
     out_line(o, "const double delay = %s;", b.s);
     out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
-    if (pb->what == PB_DELIVER) {
+    if (pb->what == PB_DELIVER || pb->what == PB_BUFFER) {
         out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps; /* checked by build_%s */", pb->j->cname);
         sb_free(&b);
         return;
@@ -66,6 +66,11 @@ static void proc_body(Out *o, const void *arg)
         else
             out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
                      (long long)pb->j->ring->ring_size);
+    } else if (pb->what == PB_BUFFER) {   /* to the thread owning post j (c_par.c) */
+        if (pb->mpi)
+            out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
+        out_line(o, "nrt_pbuf_push(&nc_b[nrt_owner(j, nc_plo, nc_plen, T)], j, (step + dd) %% %s_D, (double)w);",
+                 pb->j->ring->cname);
     } else {
         out_line(o, "const int64_t s = c.row_ptr[i] + rank;");
         out_line(o, "c.col[s] = (int32_t)j;");
@@ -84,6 +89,45 @@ static void proc_row(Out *o, const ProcBody *pb)
     out_line(o, "int64_t rank = 0;");
     cg_row_loops(o, pb->d, pb->j, proc_body, pb);
     out_close(o);
+}
+
+/* --threads (c_par.c): rows_<J>(arg, t, T) regenerates the rows of thread t's share of the
+ * step's spikes into <J>_pb[t T + u], the synapses onto the posts of thread u; put_<J> adds
+ * thread u's buffers into the ring in thread order, so each post's sum is the one-thread sum. */
+static void emit_proc_par(Out *o, const ProcBody *pb0, const IrModel *m)
+{
+    const IrProj *j = pb0->j;
+    const char *c = j->cname, *pre = j->pre.pop->cname;
+    ProcBody pb = *pb0;
+    pb.what = PB_BUFFER;
+    out_line(o, "/* --threads: thread t's share of the spikes of %s, their rows into its buffers by target thread */",
+             j->pre.pop->name);
+    out_open(o, "static void rows_%s(void *arg, int t, int T)", c);
+    out_line(o, "const int64_t step = *(const int64_t *)arg;");
+    out_line(o, "nrt_pbuf *const nc_b = %s_pb + (int64_t)t * T;", c);
+    if (m->mpi)
+        out_line(o, "const int64_t nc_plo = %s_vlo, nc_plen = %s_vhi - %s_vlo;", c, c, c);
+    else
+        out_line(o, "const int64_t nc_plo = 0, nc_plen = %lld;", (long long)j->post.size);
+    out_line(o, "for (int u = 0; u < T; u++) nc_b[u].n = 0;");
+    out_open(o, "for (int64_t k = %s_nspk * t / T; k < %s_nspk * (t + 1) / T; k++)", pre, pre);
+    out_line(o, "const int64_t i = %s_spk[k] - %lld;", pre, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    proc_row(o, &pb);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* --threads: thread u adds the rows' synapses onto its posts, in thread (= spike) order */");
+    out_open(o, "static void put_%s(void *arg, int u, int T)", c);
+    out_line(o, "(void)arg;");
+    out_open(o, "for (int t = 0; t < T; t++)");
+    out_line(o, "const nrt_pbuf *const b = %s_pb + (int64_t)t * T + u;", c);
+    out_line(o, "for (int64_t q = 0; q < b->n; q++)");
+    out_line(o, "    %s_ring[(int64_t)b->e[q].slot * %lld + b->e[q].post] += (real)b->e[q].w;", j->ring->cname,
+             (long long)j->post.size);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
 }
 
 /* A procedural projection (IrProj.procedural): no synapse arrays. build_* walks every row
@@ -110,6 +154,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     if (j->rule == IR_FIXED_TOTAL)
         out_line(o, "static int64_t *%s_rp; /* row pointers: the row lengths (nrt_conn_total_rows) */", c);
     cgc_ring_decl(o, j);
+    if (cgc_par_proc(j))
+        out_line(o, "static nrt_pbuf *%s_pb; /* --threads: the rows of a step by thread (c_par.c) */", c);
     if (m->mpi)
         out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
                  c, c, c);
@@ -132,6 +178,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
         proc_row(o, &pb);
         out_close(o);
     }
+    if (cgc_par_proc(j))
+        out_line(o, "if (ctx.threads > 1 && !(%s_pb = nrt_pbufs_new(&ctx, ctx.threads))) return -1;", c);
     cgc_ring_alloc(o, j);
     out_close(o);
     out_blank(o);
@@ -147,6 +195,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     out_close(o);
     out_blank(o);
 
+    if (cgc_par_proc(j))
+        emit_proc_par(o, &pb, m);
     out_line(o, "/* --save-connectivity: the rows, their weights and delays, as stored connectivity holds them */");
     out_open(o, "static int save_%s(void)", c);
     out_line(o, "nrt_csr c = {0};");

@@ -35,6 +35,68 @@ void cgc_ring_decl(Out *o, const IrProj *j)
     out_line(o, "static real *%s_ring; /* arrivals, [slot][post neuron] */", j->cname);
 }
 
+/* The ring slot and post of synapse s, and its weight added there. */
+static void emit_push(Out *o, const IrProj *j)
+{
+    if (j->delay)
+        out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->ring->cname);
+    else
+        out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->ring->cname);
+    if (cg_ring_base(j))
+        out_line(o, "%s_ring[slot * %lld + %lld + %s.col[s]] += %s_w[s];", j->ring->cname,
+                 (long long)j->ring->ring_size, cg_ring_base(j), j->cname, j->cname);
+    else
+        out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->ring->ring_size,
+                 j->cname, j->cname);
+}
+
+/* propagate_<J>(step): every synapse of the step's spikes, on one thread. */
+static void emit_propagate(Out *o, const IrProj *j)
+{
+    out_line(o, "/* push this step's spikes of %s into the ring, to arrive at step + delay */", j->pre.pop->name);
+    out_open(o, "static void propagate_%s(int64_t step)", j->cname);
+    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
+    out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
+    emit_push(o, j);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+}
+
+/* propagate_<J>(step, t): thread t's part, the synapses onto the posts it owns (<J>_sp:
+ * nrt_split, built at the end of build_<J>; NULL bounds: one thread, whole rows), each row's
+ * in row order, so that every post's sum is the one-thread sum. */
+static void emit_propagate_par(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_line(o, "/* push this step's spikes of %s into the ring, to arrive at step + delay: thread t's posts */",
+             j->pre.pop->name);
+    out_open(o, "static void propagate_%s(int64_t step, int t)", c);
+    out_line(o, "const int64_t *const sg = %s_sp.seg;", c);
+    out_line(o, "const uint32_t *const perm = %s_sp.perm;", c);
+    out_line(o, "const int64_t T1 = %s_sp.T + 1;", c);
+    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
+    out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
+    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
+    out_line(o, "const int64_t a = sg ? sg[i * T1 + t] : %s.row_ptr[i], b = sg ? sg[i * T1 + t + 1] : %s.row_ptr[i + 1];",
+             c, c);
+    out_open(o, "if (perm)");
+    out_open(o, "for (int64_t q = a; q < b; q++)");
+    out_line(o, "const int64_t s = %s.row_ptr[i] + perm[q];", c);
+    emit_push(o, j);
+    out_close(o);
+    out_close(o);
+    out_open(o, "else");
+    out_open(o, "for (int64_t s = a; s < b; s++)");
+    emit_push(o, j);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+}
+
 /* A stored static projection: its synapses (nrt_csr, weights, delays) built at load time,
  * and propagate_<J>, which pushes a step's spikes into the ring at step + delay. */
 void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
@@ -63,6 +125,8 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         cg_conn_row(o, &d, j, "static", "");
     out_line(o, "static real *%s_w;", j->cname);
     out_line(o, "static int32_t *%s_d; /* delays in steps (NULL: all one step) */", j->cname);
+    if (cgc_par_proj(m, j))
+        out_line(o, "static nrt_split %s_sp; /* its synapses by thread (c_par.c) */", j->cname);
     cgc_ring_decl(o, j);
     out_blank(o);
     CgDialect dd = d;
@@ -119,29 +183,31 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     if (m->mpi)
         out_line(o, "nrt_free(rk);");
     out_line(o, "(void)nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
+    if (cgc_par_proj(m, j)) {   /* the synapses of each thread's posts (c_par.c) */
+        /* thread t owns the ring's neurons [R t / T, R (t + 1) / T) of this rank's (nrt_split_build
+         * takes them in the projection's post indices): the same owner for every projection
+         * adding into the ring, so its sums keep the one-thread order */
+        const long long ro = (long long)j->ring->ring_off, re = ro + (long long)j->ring->ring_size,
+                        po = (long long)j->post.offset;
+        const char *pc = j->post.pop->cname;
+        if (m->mpi)
+            out_line(o, "if (nrt_split_build(&ctx, &%s, (%s_lo < %lld ? %lld : %s_lo > %lld ? %lld : %s_lo) - %lld, "
+                     "(%s_hi < %lld ? %lld : %s_hi > %lld ? %lld : %s_hi) - %lld, ctx.threads, &%s_sp) != NRT_OK) return -1;",
+                     j->cname, pc, ro, ro, pc, re, re, pc, po, pc, ro, ro, pc, re, re, pc, po, j->cname);
+        else
+            out_line(o, "if (nrt_split_build(&ctx, &%s, %lld, %lld, ctx.threads, &%s_sp) != NRT_OK) return -1;",
+                     j->cname, ro - po, re - po, j->cname);
+        cgc_own("%s_sp.seg", j->cname);
+        cgc_own("%s_sp.perm", j->cname);
+    }
     cgc_ring_alloc(o, j);
     out_close(o);
     out_blank(o);
 
-    out_line(o, "/* push this step's spikes of %s into the ring, to arrive at step + delay */", j->pre.pop->name);
-    out_open(o, "static void propagate_%s(int64_t step)", j->cname);
-    out_open(o, "for (int64_t k = 0; k < %s_nspk; k++)", j->pre.pop->cname);
-    out_line(o, "const int64_t i = %s_spk[k] - %lld;", j->pre.pop->cname, (long long)j->pre.offset);
-    out_line(o, "if (i < 0 || i >= %lld) continue;", (long long)j->pre.size);
-    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
-    if (j->delay)
-        out_line(o, "const int64_t slot = (step + %s_d[s]) %% %s_D;", j->cname, j->ring->cname);
+    if (cgc_par_proj(m, j))
+        emit_propagate_par(o, j);
     else
-        out_line(o, "const int64_t slot = (step + 1) %% %s_D;", j->ring->cname);
-    if (cg_ring_base(j))
-        out_line(o, "%s_ring[slot * %lld + %lld + %s.col[s]] += %s_w[s];", j->ring->cname,
-                 (long long)j->ring->ring_size, cg_ring_base(j), j->cname, j->cname);
-    else
-        out_line(o, "%s_ring[slot * %lld + %s.col[s]] += %s_w[s];", j->ring->cname, (long long)j->ring->ring_size,
-                 j->cname, j->cname);
-    out_close(o);
-    out_close(o);
-    out_close(o);
+        emit_propagate(o, j);
     out_blank(o);
     sb_free(&b);
 }

@@ -27,6 +27,7 @@ typedef enum nrt_status {
 
 #define NRT_MAX_POPS 256
 #define NRT_MAX_SWEEPS 8         /* --sweep options of one command line */
+#define NRT_MAX_THREADS 256      /* --threads N of a C simulator (rt_pool.c) */
 
 /* A run-time parameter (`runtime P.x` in the model): a table of them is filled by the
  * generated code before nrt_init, which applies each `--set NAME=VALUE`. */
@@ -96,6 +97,8 @@ typedef struct nrt_ctx {
                                      default NRT_CHECK_EVERY on every back end;
                                      --check-finite=K; 0: off (--check-finite=off) */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
+    int threads;                  /* --threads N (C simulators); 0: not given, the CPUs
+                                   * available; nrt_pool_start sets the count it started */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time; or,
      * where the program set `batch` before nrt_init, all B side by side in this process
@@ -229,6 +232,64 @@ nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
  * or -1 when none did. Programs calling it link with -pthread. */
 int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), void *arg);
 
+/* The thread pool of a C simulator (rt_pool.c; programs calling it link with -pthread).
+ * nrt_pool_start starts ctx->threads threads (0: the CPUs this process may use, divided
+ * among the --jobs instances or the MPI ranks of this host; at most NRT_MAX_THREADS) and
+ * sets ctx->threads to the count, the calling thread being thread 0; NRT_EIO with errmsg
+ * if one cannot start. nrt_pool_run(fn, arg, work) calls fn(arg, t, T) once for every
+ * t = 0 .. T-1 (T = ctx->threads), each on thread t, or all on the calling thread one after
+ * another where `work` (the neurons or synapses the calls visit) is too little to hand over,
+ * and returns when all calls have returned; their writes are then visible to the caller.
+ * The parts are the same either way: fn's result must depend on (t, T) only. One pool per process; nrt_pool_stop joins its threads
+ * (the program calls it on every way out; a second call does nothing). */
+nrt_status nrt_pool_start(nrt_ctx *ctx);
+void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
+void nrt_pool_stop(void);
+/* The thread of T owning index c of [lo, lo + len) split into T ranges [lo + len t / T, ...). */
+static inline int nrt_owner(int64_t c, int64_t lo, int64_t len, int T)
+{
+    int t = len > 0 ? (int)(((c - lo) * T) / len) : 0;   /* a guess, at most one range off */
+    t = t < 0 ? 0 : (t >= T ? T - 1 : t);
+    while (t > 0 && c < lo + len * t / T)
+        t--;
+    while (t < T - 1 && c >= lo + len * (t + 1) / T)
+        t++;
+    return t;
+}
+
+/* The synapses of a procedural projection's rows on T threads (c_proc.c): thread t regenerates
+ * the rows of its share of the spikes into bufs[t T + u], the entries onto posts thread u owns,
+ * in spike and row order; thread u then adds bufs[t T + u] for t = 0 .. T-1 in that order: the
+ * one-thread order. nrt_pbufs_new: T x T empty buffers, freed by nrt_pool_stop (NULL and errmsg
+ * if out of memory). nrt_pbuf_push may run on any thread, each buffer on one; a buffer that
+ * cannot grow drops the entry and is marked, and nrt_pbufs_check (after the rows) reports it
+ * (NRT_ENOMEM with errmsg). */
+typedef struct nrt_pent {
+    int32_t post, slot;           /* the post (in the projection's post view), the ring slot */
+    double w;                     /* the weight (a float weight converts exactly) */
+} nrt_pent;
+typedef struct nrt_pbuf {
+    nrt_pent *e;
+    int64_t n, cap;
+    int failed;                   /* an entry was dropped: out of memory */
+} nrt_pbuf;
+nrt_pbuf *nrt_pbufs_new(nrt_ctx *ctx, int T);
+int nrt_pbuf_grow(nrt_pbuf *b);   /* 0, or -1 (b->failed set) */
+static inline void nrt_pbuf_push(nrt_pbuf *b, int64_t post, int64_t slot, double w)
+{
+    if (b->n == b->cap && nrt_pbuf_grow(b) != 0)
+        return;
+    b->e[b->n].post = (int32_t)post;
+    b->e[b->n].slot = (int32_t)slot;
+    b->e[b->n++].w = w;
+}
+nrt_status nrt_pbufs_check(nrt_ctx *ctx, const nrt_pbuf *bufs, int T);
+
+/* The spike list of a population stepped by T threads, thread t having listed tn[t] spikes
+ * at spk + len t / T (len: the neurons stepped): moved together in thread order, so the list
+ * is the one a single thread makes; returns its length. */
+int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T);
+
 /* Parse argv (--out DIR, --seed N, --quiet, --instances B, --help; for backend "cuda" and
  * "opencl" also --device N and --list-devices), install SIGINT/SIGTERM handlers that set
  * ctx->stop_requested, create the output folder. NRT_EHELP after printing help (or the
@@ -310,6 +371,25 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* The synapses of a CSR by the thread that delivers them: thread t of T owns the posts
+ * [lo + (hi - lo) t / T, lo + (hi - lo) (t + 1) / T) (lo may be negative: the generated code
+ * gives every projection into one delay ring the same owners, by the ring's neurons), and a
+ * column outside [lo, hi) the nearest range's thread. Row i's synapses
+ * of thread t are seg[i (T + 1) + t] .. seg[i (T + 1) + t + 1] - 1: synapse indices where
+ * perm is NULL (every row ascending by post: found by bisection), else positions q in perm,
+ * synapse row_ptr[i] + perm[q], perm listing each row's synapses (by their rank in the row)
+ * grouped by thread and in row order within a thread. So a
+ * thread adding its synapses' values into its posts adds them in the order of the row, and
+ * each post's sum is the one-thread sum, bit for bit. The CSR is never reordered. With
+ * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory,
+ * NRT_EINVAL for a row of more than 2^32 synapses. */
+typedef struct nrt_split {
+    int T;
+    int64_t *seg;                 /* n_pre (T + 1) bounds, or NULL */
+    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted) */
+} nrt_split;
+nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
+void nrt_split_free(nrt_split *sp);
 /* NRT_FIXED_TOTAL: the row pointers of spec's synapses (row_ptr, n_pre + 1 entries): the
  * multinomial split of the k synapses over the rows that nrt_conn_build and the device build
  * use, so that a procedural projection regenerates the same rows (rt_conn.c, FIXED_TOTAL).

@@ -213,6 +213,7 @@ nrt_status nrt_bench(nrt_ctx *ctx)
         put_str(f, ctx->schedule);
     else
         fputs("null", f);
+    fprintf(f, ", \"threads\": %d", ctx->threads > 0 ? ctx->threads : 1);
     fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": %.0f, \"first_step\": %lld, \"steps\": %lld, \"dt_ms\": ",
             neurons, synapses, (long long)ctx->step0, (long long)steps);
     put_num(f, ctx->dt);

@@ -60,7 +60,7 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --dump=ir
 grep -q "^population P = LIF\[200\]" "$WORK/out.txt" && ok "--dump=ir" || bad "--dump=ir"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain
 grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" || bad "--explain"
-grep -q "^kernel plan (c): one thread; each step: step_src (100 neurons), step_P (200 neurons), propagate_drive, records$" "$WORK/out.txt" &&
+grep -q "^kernel plan (c): --threads N; each step: step_src (100 neurons, all threads), step_P (200 neurons, all threads), propagate_drive (all threads, by post), records (one thread)$" "$WORK/out.txt" &&
     grep -q "^warnings: none$" "$WORK/out.txt" && ok "--explain: C kernel plan, no warnings" || bad "--explain C plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain --backend opencl --gpu-mode launch
 grep -q "^kernel plan (opencl, launch): each step, launched: neurons of src P (nc_k_neurons" "$WORK/out.txt" &&

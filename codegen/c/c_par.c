@@ -1,0 +1,149 @@
+/* c_par.c -- the C back end's threads (./sim --threads N, the pool of runtime/src/rt_pool.c):
+ * which phases of a step run on every thread, and the region functions that run them.
+ *
+ * Bits do not depend on N by construction. Neuron phase: thread t of T steps the neurons
+ * [lo + len t / T, lo + len (t + 1) / T) of each population (neurons are independent within
+ * a step; draws are keyed by neuron and step) and lists its spikes at its own offset of the
+ * spike list, joined in thread order afterwards (nrt_spikes_join): the one-thread order.
+ * Delivery of stored static projections: thread t adds into the posts it owns (nrt_split),
+ * each row's synapses in row order, so every post's sum is the one-thread sum. Procedural
+ * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
+ * the spikes into buffers by target thread, then each thread adds its buffers in thread order
+ * (c_proc.c, nrt_pbuf). Everything else -- plastic arrivals and learning, top-k selection,
+ * the recordings, set phases -- runs on the calling thread, as before.
+ */
+#include "c_priv.h"
+
+/* 1 when block b writes only per-neuron variables (of the neuron stepped). */
+static int writes_own(const IrBlock *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const IrStmt *s = b->v[i];
+        if (s->kind == IS_ASSIGN && !s->var->per_neuron)
+            return 0;
+        if (s->kind == IS_IF && (!writes_own(&s->body) || !writes_own(&s->els)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Contract: c_priv.h. */
+int cgc_par_pop(const IrPop *p)
+{
+    return !p->topk && writes_own(&p->body);
+}
+
+/* A stored static projection: its delivery is partitioned by post (nrt_split). */
+static int par_kind(const IrProj *j)
+{
+    return !j->plast && !j->procedural;
+}
+
+/* Contract: c_priv.h. */
+int cgc_par_proj(const IrModel *m, const IrProj *j)
+{
+    if (!par_kind(j))
+        return 0;
+    for (int k = 0; k < m->nprojs; k++)   /* a ring's sums in projection order: all or none */
+        if (m->projs[k]->ring == j->ring && !par_kind(m->projs[k]))
+            return 0;
+    return 1;
+}
+
+/* Contract: c_priv.h. */
+int cgc_par_proc(const IrProj *j)
+{
+    return j->procedural && !j->plast && j->ring == j && j->ring_n == 1;
+}
+
+/* Contract: c_priv.h. */
+void cgc_par_regions(Out *o, const IrModel *m)
+{
+    int any = 0;
+    out_line(o, "/* the neuron phase on thread t of T (docs/architecture.md, threads) */");
+    out_open(o, "static void nc_neurons(void *arg, int t, int T)");
+    out_line(o, "const int64_t step = *(const int64_t *)arg;");
+    for (int i = 0; i < m->npops; i++)
+        if (cgc_par_pop(m->pops[i]))
+            out_line(o, "step_%s(step, t, T);", m->pops[i]->cname);
+    out_line(o, "(void)step; (void)t; (void)T;");
+    out_close(o);
+    out_blank(o);
+    for (int k = 0; k < m->nprojs; k++)
+        any |= cgc_par_proj(m, m->projs[k]);
+    if (!any)
+        return;
+    out_line(o, "/* the delivery of the stored static projections on thread t: the posts it owns */");
+    out_open(o, "static void nc_deliver(void *arg, int t, int T)");
+    out_line(o, "const int64_t step = *(const int64_t *)arg;");
+    out_line(o, "(void)T;");
+    for (int k = 0; k < m->nprojs; k++)
+        if (cgc_par_proj(m, m->projs[k]))
+            out_line(o, "propagate_%s(step, t);", m->projs[k]->cname);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_par_neurons(Out *o, const IrModel *m)
+{
+    int64_t n = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (cgc_par_pop(m->pops[i]))
+            n += m->pops[i]->size;
+    out_line(o, "nrt_pool_run(nc_neurons, &step, %lld.0); /* neurons */", (long long)n);
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (!cgc_par_pop(p))
+            out_line(o, "step_%s(step, 0, 1); /* on one thread */", p->cname);
+    }
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (!p->has_spikes)
+            continue;   /* its count stays 0 */
+        if (cgc_par_pop(p) && m->mpi)
+            out_line(o, "%s_nspk = nrt_spikes_join(%s_spk, %s_hi - %s_lo, %s_tn, ctx.threads);", p->cname,
+                     p->cname, p->cname, p->cname, p->cname);
+        else if (cgc_par_pop(p))
+            out_line(o, "%s_nspk = nrt_spikes_join(%s_spk, %s_N, %s_tn, ctx.threads);", p->cname, p->cname,
+                     p->cname, p->cname);
+        else
+            out_line(o, "%s_nspk = %s_tn[0];", p->cname, p->cname);
+    }
+}
+
+/* Contract: c_priv.h. */
+void cgc_par_deliver(Out *o, const IrModel *m)
+{
+    int any = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        any |= cgc_par_proj(m, m->projs[k]);
+    if (any) {   /* the synapses of the step's spikes, about */
+        out_begin(o);
+        out_line(o, "double work = 0;");
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            if (cgc_par_proj(m, j))
+                out_line(o, "work += (double)%s_nspk * (double)%s.nnz / %lld.0;", j->pre.pop->cname, j->cname,
+                         (long long)(j->pre.size ? j->pre.size : 1));
+        }
+        out_line(o, "nrt_pool_run(nc_deliver, &step, work);");
+        out_close(o);
+    }
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (cgc_par_proc(j)) {   /* rows by spike, then the ring by post: two regions */
+            const char *c = j->cname, *pre = j->pre.pop->cname;
+            out_open(o, "if (%s_pb && %s_nspk > 1)", c, pre);
+            out_line(o, "nrt_pool_run(rows_%s, &step, (double)%s_nspk * 1e4); /* rows: long, as a rule */", c, pre);
+            out_line(o, "if (nrt_pbufs_check(&ctx, %s_pb, ctx.threads) != NRT_OK) return -1;", c);
+            out_line(o, "nrt_pool_run(put_%s, &step, (double)%s_nspk * 1e4);", c, pre);
+            out_close(o);
+            out_open(o, "else");
+            out_line(o, "propagate_%s(step);", c);
+            out_close(o);
+        } else if (!cgc_par_proj(m, j)) {
+            out_line(o, "%s_%s(step);", j->plast ? "learn" : "propagate", j->cname);
+        }
+    }
+}

@@ -1,0 +1,332 @@
+/* rt_pool.c -- the thread pool of C simulators (--threads N, docs/cli.md §2) and the
+ * per-thread index of a projection's synapses by post range (nrt_split).
+ *
+ * One pool per process: T - 1 workers started once by nrt_pool_start, the caller's thread
+ * being thread 0. nrt_pool_run hands the same function to every thread and returns once all
+ * have finished it, several times a step: a worker spins a little on the job counter before
+ * it sleeps on a condition variable, so that back-to-back phases cost no wake-up. What each
+ * thread does, and so the bits of the result, depends on (t, T) alone: the generated code
+ * partitions by contiguous ranges and combines in thread order (codegen/c/c_par.c).
+ * Its own file, so that only programs which call it link the threads library.
+ */
+#define _GNU_SOURCE
+
+#include "rt_internal.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    SPIN = 1 << 8,                /* polls of a counter before a thread sleeps (a few us) */
+    GRAIN = 1000,                 /* the default: at most one thread per GRAIN neurons */
+    MIN_WORK = 2048               /* less work (neurons, synapses) runs on the caller alone */
+};
+
+static struct pool {
+    int T;                        /* threads, the caller's included; 0: not started */
+    int started;                  /* workers running */
+    pthread_t tid[NRT_MAX_THREADS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;            /* a job is posted (gen) */
+    pthread_cond_t done;          /* the last worker finished its part (left = 0) */
+    atomic_uint gen;              /* job number: a worker runs a job when it changes */
+    atomic_int left;              /* workers still in the current job */
+    int quit;                     /* set with the last gen: workers return */
+    void (*fn)(void *arg, int t, int T);
+    void *arg;
+    struct pbufs {                /* nrt_pbufs_new's, freed by nrt_pool_stop */
+        nrt_pbuf *b;
+        int n;
+        struct pbufs *next;
+    } *pbufs;
+} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static void relax(int k)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if ((k & 1023) == 1023)       /* an oversubscribed machine: let the others run */
+        sched_yield();
+}
+
+static void *worker(void *p)
+{
+    const int t = (int)(intptr_t)p;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned g;
+        int k = 0;
+        while ((g = atomic_load_explicit(&P.gen, memory_order_acquire)) == seen) {
+            if (++k < SPIN) {
+                relax(k);
+                continue;
+            }
+            pthread_mutex_lock(&P.mu);
+            while (atomic_load_explicit(&P.gen, memory_order_acquire) == seen)
+                pthread_cond_wait(&P.cv, &P.mu);
+            pthread_mutex_unlock(&P.mu);
+        }
+        seen = g;
+        if (P.quit)
+            return NULL;
+        P.fn(P.arg, t, P.T);
+        if (atomic_fetch_sub_explicit(&P.left, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&P.mu);   /* the caller may be asleep */
+            pthread_cond_signal(&P.done);
+            pthread_mutex_unlock(&P.mu);
+        }
+    }
+}
+
+/* The CPUs this process may run on (what nproc counts), at least 1. */
+static int cpus(void)
+{
+    cpu_set_t s;
+    if (sched_getaffinity(0, sizeof s, &s) == 0 && CPU_COUNT(&s) > 0)
+        return CPU_COUNT(&s);
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (int)c : 1;
+}
+
+/* The default thread count: the CPUs, shared by the processes of this host that run side by
+ * side (--jobs J instances; MPI ranks on this node, from the launcher's environment), and at
+ * most one per GRAIN neurons (a small model's step is shorter than a hand-over). */
+static int default_threads(const nrt_ctx *ctx)
+{
+    static const char *const local[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+                                        "SLURM_NTASKS_PER_NODE"};
+    int64_t share = ctx->instances > 1 && ctx->jobs > 1 ? ctx->jobs : 1;
+    for (size_t i = 0; i < sizeof local / sizeof *local && share == 1; i++) {
+        const char *v = getenv(local[i]);
+        long n = v ? strtol(v, NULL, 10) : 0;
+        if (n > 1)
+            share = n;
+    }
+    int64_t neurons = 0;
+    for (int i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
+        neurons += ctx->pops[i].size;
+    int64_t t = cpus() / share;
+    t = t > neurons / GRAIN ? neurons / GRAIN : t;
+    t = t < 1 ? 1 : t;
+    return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : (int)t;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_pool_start(nrt_ctx *ctx)
+{
+    int T = ctx->threads > 0 ? ctx->threads : default_threads(ctx);
+    if (P.T)
+        nrt_pool_stop();
+    P.T = 1;
+    P.quit = 0;
+    atomic_store(&P.left, 0);
+    for (int t = 1; t < T; t++) {
+        if (pthread_create(&P.tid[t], NULL, worker, (void *)(intptr_t)t) != 0) {
+            nrt_seterr(ctx, "--threads %d: cannot start thread %d", T, t);
+            P.T = t;
+            nrt_pool_stop();
+            return NRT_EIO;
+        }
+        P.started = t;
+    }
+    P.T = T;
+    ctx->threads = T;
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work)
+{
+    if (P.T <= 1) {
+        fn(arg, 0, 1);
+        return;
+    }
+    if (work < MIN_WORK) {   /* the same parts, one after another: no hand-over to pay */
+        for (int t = 0; t < P.T; t++)
+            fn(arg, t, P.T);
+        return;
+    }
+    P.fn = fn;
+    P.arg = arg;
+    atomic_store_explicit(&P.left, P.T - 1, memory_order_relaxed);
+    pthread_mutex_lock(&P.mu);
+    atomic_fetch_add_explicit(&P.gen, 1, memory_order_release);
+    pthread_cond_broadcast(&P.cv);
+    pthread_mutex_unlock(&P.mu);
+    fn(arg, 0, P.T);
+    for (int k = 1; atomic_load_explicit(&P.left, memory_order_acquire) > 0; k++) {
+        if (k < SPIN) {
+            relax(k);
+            continue;
+        }
+        pthread_mutex_lock(&P.mu);
+        while (atomic_load_explicit(&P.left, memory_order_acquire) > 0)
+            pthread_cond_wait(&P.done, &P.mu);
+        pthread_mutex_unlock(&P.mu);
+    }
+}
+
+/* Contract: neurort.h. */
+void nrt_pool_stop(void)
+{
+    if (P.started) {
+        pthread_mutex_lock(&P.mu);
+        P.quit = 1;
+        atomic_fetch_add_explicit(&P.gen, 1, memory_order_release);
+        pthread_cond_broadcast(&P.cv);
+        pthread_mutex_unlock(&P.mu);
+        for (int t = 1; t <= P.started; t++)
+            pthread_join(P.tid[t], NULL);
+    }
+    P.started = 0;
+    P.T = 0;
+    while (P.pbufs) {
+        struct pbufs *x = P.pbufs;
+        for (int i = 0; i < x->n; i++)
+            free(x->b[i].e);
+        free(x->b);
+        P.pbufs = x->next;
+        free(x);
+    }
+}
+
+/* Contract: neurort.h. */
+nrt_pbuf *nrt_pbufs_new(nrt_ctx *ctx, int T)
+{
+    struct pbufs *x = calloc(1, sizeof *x);
+    nrt_pbuf *b = calloc((size_t)T * (size_t)T, sizeof *b);
+    if (!x || !b) {
+        free(x);
+        free(b);
+        nrt_seterr(ctx, "out of memory for the procedural rows of %d threads", T);
+        return NULL;
+    }
+    x->b = b;
+    x->n = T * T;
+    x->next = P.pbufs;
+    P.pbufs = x;
+    return b;
+}
+
+/* Contract: neurort.h. */
+int nrt_pbuf_grow(nrt_pbuf *b)
+{
+    const int64_t cap = b->cap ? 2 * b->cap : 1024;
+    nrt_pent *e = b->failed ? NULL : realloc(b->e, (size_t)cap * sizeof *e);
+    if (!e) {
+        b->failed = 1;
+        return -1;
+    }
+    b->e = e;
+    b->cap = cap;
+    return 0;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_pbufs_check(nrt_ctx *ctx, const nrt_pbuf *bufs, int T)
+{
+    for (int i = 0; i < T * T; i++)
+        if (bufs[i].failed) {
+            nrt_seterr(ctx, "out of memory for the procedural rows of a step (--threads %d)", T);
+            return NRT_ENOMEM;
+        }
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T)
+{
+    int64_t c = tn[0];
+    for (int t = 1; t < T; t++) {
+        const int64_t at = len * t / T;
+        if (c != at && tn[t])
+            memmove(spk + c, spk + at, (size_t)tn[t] * sizeof *spk);
+        c += tn[t];
+    }
+    return c;
+}
+
+/* {===== nrt_split: a row's synapses by the thread that owns their post neuron ===== */
+
+/* Contract: neurort.h. */
+nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
+{
+    const int64_t len = hi - lo;
+    memset(out, 0, sizeof *out);
+    out->T = T;
+    if (T <= 1)
+        return NRT_OK;   /* seg NULL: the one thread takes whole rows */
+    int sorted = 1;
+    for (int64_t i = 0; i < c->n_pre && sorted; i++)
+        for (int64_t s = c->row_ptr[i] + 1; s < c->row_ptr[i + 1]; s++)
+            if (c->col[s] < c->col[s - 1]) {
+                sorted = 0;
+                break;
+            }
+    out->seg = nrt_alloc(ctx, (size_t)(c->n_pre ? c->n_pre : 1) * (size_t)(T + 1) * sizeof *out->seg,
+                         "threads: synapse index");
+    if (!out->seg)
+        return NRT_ENOMEM;
+    if (!sorted) {
+        for (int64_t i = 0; i < c->n_pre; i++)
+            if (c->row_ptr[i + 1] - c->row_ptr[i] > (int64_t)UINT32_MAX) {
+                nrt_seterr(ctx, "--threads %d: row %lld has more than 2^32 synapses", T, (long long)i);
+                nrt_split_free(out);
+                return NRT_EINVAL;
+            }
+        out->perm = nrt_alloc(ctx, (size_t)(c->nnz ? c->nnz : 1) * sizeof *out->perm, "threads: synapse index");
+        if (!out->perm) {
+            nrt_split_free(out);
+            return NRT_ENOMEM;
+        }
+    }
+    for (int64_t i = 0; i < c->n_pre; i++) {
+        int64_t *sg = out->seg + i * (T + 1);
+        const int64_t a = c->row_ptr[i], b = c->row_ptr[i + 1];
+        if (sorted) {   /* the first synapse at or past each range's start, by bisection */
+            for (int t = 0; t <= T; t++) {
+                const int64_t start = lo + len * t / T;
+                int64_t l = a, r = b;
+                while (l < r) {
+                    const int64_t mid = l + (r - l) / 2;
+                    if (c->col[mid] < start)
+                        l = mid + 1;
+                    else
+                        r = mid;
+                }
+                sg[t] = t == T ? b : l;
+            }
+            sg[0] = a;
+            continue;
+        }
+        /* a stable counting sort of the row by owner: each thread's synapses in row order */
+        for (int t = 0; t <= T; t++)
+            sg[t] = 0;
+        for (int64_t s = a; s < b; s++)
+            sg[nrt_owner(c->col[s], lo, len, T) + 1]++;
+        sg[0] = a;
+        for (int t = 1; t <= T; t++)
+            sg[t] += sg[t - 1];
+        int64_t at[NRT_MAX_THREADS];
+        memcpy(at, sg, (size_t)T * sizeof *at);
+        for (int64_t s = a; s < b; s++)
+            out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
+    }
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+void nrt_split_free(nrt_split *sp)
+{
+    nrt_free(sp->seg);
+    nrt_free(sp->perm);
+    sp->seg = NULL;
+    sp->perm = NULL;
+}
+
+/* ===== nrt_split =====} */

@@ -1,0 +1,108 @@
+#!/bin/sh
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+refuse]...
+# Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
+# --save-connectivity): every file of the output folder but manifest.json (its timings) must
+# be byte for byte the same (docs/cli.md, --threads). MODEL+procedural: its word STORAGE
+# replaced by `procedural` (tests/proc/proc.neuro). MODEL+mpi: also built with --mpi and run
+# with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
+# the same files again (skipped without mpirun or MPI). MODEL+refuse: bad thread counts are a
+# bad command line (status 2, the message names --threads), and an OpenCL simulator of MODEL
+# refuses --threads. $THREADS_REUSE: a folder whose NAME/sim (tests/e2e's work folder) is the
+# simulator of NAME.neuro, used where it is newer than neuroc, its runtime and the model (the
+# same command builds it), so that CI compiles each e2e model once. Exit status: 0 pass; 1 a
+# difference or a failed run; 2 usage.
+set -u
+if [ $# -lt 3 ]; then
+    echo "usage: $0 NEUROC WORKDIR MODEL[+mpi][+procedural]..." >&2
+    exit 2
+fi
+NEUROC=$1; WORK=$2
+shift 2
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+fail=0
+
+# same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
+# (under mpirun -np 2 but the connectivity files, which need one rank)
+same() {
+    n=0
+    for f in "$1/out1"/*; do
+        b=$(basename "$f")
+        [ "$b" = manifest.json ] && continue
+        case "$2:$b" in mpi2x2:connectivity_*) continue ;; esac
+        n=$((n + 1))
+        if ! cmp -s "$f" "$1/$2/$b"; then
+            echo "threads[$name]: FAILED: $b differs between --threads 1 and $2"
+            fail=1
+        fi
+    done
+    [ "$(ls "$1/out1" | grep -v "^connectivity_")" = "$(ls "$1/$2" | grep -v "^connectivity_")" ] || { echo "threads[$name]: FAILED: the files of $2 differ"; fail=1; }
+    [ $n -gt 0 ] || { echo "threads[$name]: FAILED: no output files"; fail=1; }
+}
+
+# run DIR TAG COMMAND...: the simulator's run into DIR/TAG, its failure reported
+run() {
+    d=$1; tag=$2
+    shift 2
+    save=--save-connectivity
+    [ "$tag" = mpi2x2 ] && save=
+    if ! "$@" --quiet $save --out "$d/$tag" >"$d/$tag.log" 2>&1; then
+        echo "threads[$name]: FAILED: $tag: $(tail -n 3 "$d/$tag.log")"
+        fail=1
+    fi
+}
+
+for arg in "$@"; do
+    model=${arg%%+*}
+    name=$(basename "$model" .neuro)
+    dir=$WORK/$name
+    mkdir -p "$dir"
+    case "$arg" in
+    *+procedural*) sed "s/STORAGE/procedural/" "$model" >"$dir/$name.neuro"; model=$dir/$name.neuro ;;
+    esac
+    old=${THREADS_REUSE:-/nonexistent}/$name/sim
+    lib=$(dirname "$NEUROC")/../lib/libneurort.a
+    if [ -x "$old" ] && [ "$old" -nt "$NEUROC" ] && [ "$old" -nt "$lib" ] && [ "$old" -nt "$model" ]; then
+        cp "$old" "$dir/sim" || exit 2
+    elif ! "$NEUROC" "$model" --backend c -o "$dir/sim" >"$dir/compile.log" 2>&1; then
+        echo "threads[$name]: FAILED: neuroc: $(tail -n 3 "$dir/compile.log")"
+        fail=1
+        continue
+    fi
+    for t in 1 2 3; do
+        run "$dir" out$t "$dir/sim" --threads $t
+    done
+    same "$dir" out2
+    same "$dir" out3
+    echo "threads[$name]: --threads 1, 2, 3 the same"
+    case "$arg" in *+refuse*)
+        for bad in 0 257 x 2x ""; do
+            "$dir/sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
+            rc=$?
+            if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
+                echo "threads[$name]: FAILED: --threads=$bad: status $rc, $(cat "$dir/bad.log")"
+                fail=1
+            fi
+        done
+        if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
+            "$dir/sim_cl" --quiet --threads 2 --out "$dir/cl" >"$dir/cl_run.log" 2>&1
+            rc=$?
+            if [ $rc -ne 2 ] || ! grep -q "an option of C simulators" "$dir/cl_run.log"; then
+                echo "threads[$name]: FAILED: the OpenCL simulator with --threads: status $rc, $(cat "$dir/cl_run.log")"
+                fail=1
+            fi
+        fi
+        echo "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
+    esac
+    case "$arg" in *+mpi*) ;; *) continue ;; esac
+    if ! command -v mpirun >/dev/null 2>&1 || ! "$NEUROC" "$model" --mpi --backend c -o "$dir/dist" >"$dir/mpi.log" 2>&1; then
+        echo "threads[$name]: --mpi skipped (no mpirun, or no MPI in this neuroc)"
+        continue
+    fi
+    run "$dir" mpi1x3 "$dir/dist" --threads 3
+    same "$dir" mpi1x3
+    run "$dir" mpi2x2 mpirun -np 2 "$dir/dist" --threads 2
+    same "$dir" mpi2x2
+    echo "threads[$name]: --mpi, 1 rank x 3 threads and 2 ranks x 2 threads the same"
+done
+exit $fail
