@@ -15,8 +15,11 @@
  * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
  * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
  * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
- * needed. Not distributed (refused by simt_mpi_check): plastic projections, top-k, the
- * block and persistent schedules.
+ * needed. A plastic projection is cut likewise (its states, delays and, where recorded, each
+ * synapse's index in the whole projection, <c>_gid); its phases run after nc_k_merge on every
+ * spike, the scopes of every neuron the same on every rank, the synapses only the rank's.
+ * Not distributed (refused by simt_mpi_check): top-k, synapse code reading presynaptic state
+ * (the C back end replicates such a population), the block and persistent schedules.
  */
 #include <string.h>
 
@@ -34,24 +37,47 @@ static int drawn_rows(const IrModel *m)
     return 0;
 }
 
+/* Whether j's synapse states are recorded in a distributed simulator: each kept synapse then
+ * knows its index in the whole projection (<c>_gid, and <c>_gnnz the whole count), where its
+ * values go in a recording row, merged on rank 0 (nrt_mpi_row). */
+int simt_mpi_gid(const IrModel *m, const IrProj *j)
+{
+    if (!m->mpi || !j || !j->plast)
+        return 0;
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].proj == j)
+            return 1;
+    return 0;
+}
+
+/* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
+ * states, delays and recording indices where they are more. */
+static int restrict_arrays(const IrModel *m)
+{
+    int n = 3;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->plast && j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j) > n)
+            n = j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j);
+    }
+    return n;
+}
+
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
-    const char *why = NULL, *what = NULL;
-    for (int k = 0; k < m->nprojs && !why; k++) {
-        const IrProj *j = m->projs[k];
-        what = j->name;
-        if (j->plast)
-            why = "is plastic";
-    }
-    for (int i = 0; i < m->npops && !why; i++)
-        if (m->pops[i]->topk) {
-            what = m->pops[i]->name;
-            why = "selects its spikes by topk";
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (p->topk) {
+            error_at(cc, NOLOC, "--mpi with a GPU back end: '%s' selects its spikes by topk; distributed GPU "
+                     "runs take no top-k yet (build it with --backend c --mpi, or for one GPU)", p->name);
+            return -1;
         }
-    if (why) {
-        error_at(cc, NOLOC, "--mpi with a GPU back end: '%s' %s; distributed GPU runs take static, "
-                 "stored projections and no top-k (build it with --backend c --mpi, or for one GPU)", what, why);
-        return -1;
+        if (cg_mpi_reads_pre(m, p)) {   /* the C back end steps such a population on every rank */
+            error_at(cc, NOLOC, "--mpi with a GPU back end: synapse code reads changing variables of '%s' "
+                     "as presynaptic neurons, which distributed GPU runs do not replicate (build it with "
+                     "--backend c --mpi, or for one GPU)", p->name);
+            return -1;
+        }
     }
     if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0 ||
                      strcmp(gpu_mode, "cluster") == 0)) {
@@ -67,6 +93,13 @@ void simt_mpi_args(Simt *S)
     simt_add_arg(S, "nc_xs", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
+    for (int k = 0; k < S->m->nprojs; k++) {
+        const IrProj *j = S->m->projs[k];
+        if (simt_mpi_gid(S->m, j)) {
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gid", j->cname), "int64_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gnnz", j->cname), "int64_t", ARG_I64);
+        }
+    }
 }
 
 /* {===== device program ===== */
@@ -223,7 +256,9 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
     out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
     out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");
-    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[3], const int words[3], int drawn, const char *what)");
+    const int na = restrict_arrays(S->m);
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what)",
+             na, na);
     out_line(o, "nrt_kernel *kb = k_rbounds;");
     if (drawn_rows(S->m))
         out_line(o, "if (drawn) kb = k_rcount;");
@@ -245,10 +280,17 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "nrt_dmem ncol = {0, 0};");
     out_line(o, "if (dalloc(&nrp, (size_t)(n + 1) * sizeof(int64_t), what) || nrt_gpu_write(gpu, nrp, 0, hr, (size_t)(n + 1) * sizeof *hr) != NRT_OK");
     out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
-    out_line(o, "nrt_dmem *all[4] = {&c->col, arr[0], arr[1], arr[2]};");
-    out_line(o, "const int w4[4] = {1, words[0], words[1], words[2]};");
-    out_open(o, "for (int qi = 0; qi < 4; qi++)");
-    out_line(o, "const int q = drawn ? 3 - qi : qi; /* drawn: the columns filter the others, so they go last */");
+    StrBuf al = {0}, wl = {0};
+    for (int q = 0; q < na; q++) {
+        sb_printf(&al, ", arr[%d]", q);
+        sb_printf(&wl, ", words[%d]", q);
+    }
+    out_line(o, "nrt_dmem *all[%d] = {&c->col%s};", na + 1, al.s);
+    out_line(o, "const int w4[%d] = {1%s};", na + 1, wl.s);
+    sb_free(&al);
+    sb_free(&wl);
+    out_open(o, "for (int qi = 0; qi < %d; qi++)", na + 1);
+    out_line(o, "const int q = drawn ? %d - qi : qi; /* drawn: the columns filter the others, so they go last */", na);
     out_line(o, "if (!all[q]) continue;");
     out_line(o, "nrt_dmem to = {0, 0};");
     out_line(o, "if (q == 0) to = ncol;");
@@ -286,22 +328,62 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
 }
 
 /* In build_<proj>, once its synapses and values exist: keep only those onto this rank's
- * neurons. */
-void simt_mpi_host_restrict(Out *o, const IrProj *j)
+ * neurons: the weights and delays, or a plastic projection's states and delays, and where
+ * they are recorded (simt_mpi_gid) each synapse's index in the whole projection. */
+void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
 {
     const char *c = j->cname;
     long long off = (long long)j->post.offset, size = (long long)j->post.size;
-    int pid = j->post.pop->id;
+    int pid = j->post.pop->id, na = restrict_arrays(S->m), gid = simt_mpi_gid(S->m, j);
+    if (gid) {   /* before the cut: the synapses' indices 0, 1, ... (one GPU's order) */
+        out_line(o, "%s_gnnz = %s_csr.nnz;", c, c);
+        out_begin(o);
+        out_line(o, "int64_t *ix = nrt_alloc(&ctx, (size_t)(%s_gnnz ? %s_gnnz : 1) * sizeof *ix, \"%s: synapse indices\");",
+                 c, c, j->name);
+        out_line(o, "if (!ix) return -1;");
+        out_line(o, "for (int64_t s = 0; s < %s_gnnz; s++) ix[s] = s;", c);
+        out_line(o, "const int bad = dalloc(&%s_gid, (size_t)%s_gnnz * sizeof *ix, \"%s: synapse indices\")", c, c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_gid, 0, ix, (size_t)%s_gnnz * sizeof *ix) != NRT_OK;", c, c);
+        out_line(o, "nrt_free(ix);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
     out_open(o, "if (nrt_mpi_size(mpi) > 1)");
     out_line(o, "/* this rank's part of the view: columns [a, b) */");
     out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
     out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > %lld ? %lld : a0), b = (int32_t)(b0 < a ? a : b0 > %lld ? %lld : b0);",
              size, size, size, size);
-    if (j->delay)
-        out_line(o, "nrt_dmem *arr[3] = {&%s_w, &%s_d, NULL};", c, c);
-    else
-        out_line(o, "nrt_dmem *arr[3] = {&%s_w, NULL, NULL};", c);
-    out_line(o, "const int words[3] = {(int)(sizeof(real) / 4), 1, 0};");
+    StrBuf arr = {0}, words = {0};
+    int n = 0;
+    if (j->plast) {
+        for (int k = 0; k < j->plast->nsyn; k++, n++) {
+            const IrVar *v = j->plast->syn[k];
+            sb_printf(&arr, "%s&%s", n ? ", " : "", v->cname);
+            sb_printf(&words, "%s%s", n ? ", " : "", v->type == IRT_REAL ? "(int)(sizeof(real) / 4)" : "1");
+        }
+    } else {
+        sb_printf(&arr, "&%s_w", c);
+        sb_printf(&words, "(int)(sizeof(real) / 4)");
+        n++;
+    }
+    if (j->delay) {
+        sb_printf(&arr, ", &%s_d", c);
+        sb_printf(&words, ", 1");
+        n++;
+    }
+    if (gid) {
+        sb_printf(&arr, ", &%s_gid", c);
+        sb_printf(&words, ", 2");
+        n++;
+    }
+    for (; n < na; n++) {
+        sb_printf(&arr, ", NULL");
+        sb_printf(&words, j->plast ? ", 0" : n == 1 ? ", 1" : ", 0");
+    }
+    out_line(o, "nrt_dmem *arr[%d] = {%s};", na, arr.s);
+    out_line(o, "const int words[%d] = {%s};", na, words.s);
+    sb_free(&arr);
+    sb_free(&words);
     out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\")) return -1;", c,
              j->rule == IR_FIXED_TOTAL, j->name);
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);

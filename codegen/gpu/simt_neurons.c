@@ -191,6 +191,8 @@ void simt_emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     } else if (m->mpi) {
         simt_mpi_neuron_range(o, S, p);
         out_open(o, "for (int64_t n = nc_lo + NC_GID; n < nc_hi; n += NC_GSIZE)");
+        if (simt_plast_needs_flags(m, p))
+            out_line(o, "%s_fl[n] = 0;", p->cname);
         cg_block(&d, &p->body, o);
         out_close(o);
     } else {
