@@ -332,8 +332,6 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
     const Simt *S = d->user;
     if (S->m->mpi) {   /* distributed: a bit in this rank's exchange buffer (simt_mpi.c) */
         simt_mpi_spike(o);
-        if (simt_plast_needs_flags(S->m, pop))   /* this rank's `on pre & post` synapses read it */
-            out_line(o, "%s_fl[n] = 1;", pop->cname);
         return;
     }
     out_begin(o);

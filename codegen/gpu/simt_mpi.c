@@ -18,8 +18,11 @@
  * needed. A plastic projection is cut likewise (its states, delays and, where recorded, each
  * synapse's index in the whole projection, <c>_gid); its phases run after nc_k_merge on every
  * spike, the scopes of every neuron the same on every rank, the synapses only the rank's.
- * Not distributed (refused by simt_mpi_check): top-k, synapse code reading presynaptic state
- * (the C back end replicates such a population), the block and persistent schedules.
+ * A top-k population's radix select runs over the rank's candidates, each pass's histogram
+ * summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks one GPU's
+ * winners among its neurons; nc_k_merge writes the spike flags gathered deliveries read.
+ * Not distributed (refused by simt_mpi_check): synapse code reading presynaptic state (the
+ * C back end replicates such a population), the block and persistent schedules.
  */
 #include <string.h>
 
@@ -67,11 +70,6 @@ int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
-        if (p->topk) {
-            error_at(cc, NOLOC, "--mpi with a GPU back end: '%s' selects its spikes by topk; distributed GPU "
-                     "runs take no top-k yet (build it with --backend c --mpi, or for one GPU)", p->name);
-            return -1;
-        }
         if (cg_mpi_reads_pre(m, p)) {   /* the C back end steps such a population on every rank */
             error_at(cc, NOLOC, "--mpi with a GPU back end: synapse code reads changing variables of '%s' "
                      "as presynaptic neurons, which distributed GPU runs do not replicate (build it with "
@@ -172,6 +170,9 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
             out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
             out_line(o, "uint32_t b = nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])];");
+            if (simt_spike_flags(m, p))   /* every neuron's flag of the step, from the bits */
+                out_line(o, "for (int q = 0; q < 32 && w * 32 + q < %lld; q++) %s_fl[w * 32 + q] = (int32_t)((b >> q) & 1u);",
+                         n, p->cname);
             out_open(o, "while (b)");
             out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
             out_line(o, "b &= b - 1;");
@@ -253,6 +254,19 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
              S->m->npops);
     out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
     out_blank(o);
+    if (simt_topk_any(S->m)) {
+        out_line(o, "/* top-k: pass p's histogram of every top-k population summed over the ranks, in place, so");
+        out_line(o, " * that every rank picks the buckets one GPU picks (simt_topk.c) */");
+        out_open(o, "static int simt_mpi_topk_sum(int p)");
+        out_line(o, "if (nrt_mpi_size(mpi) == 1) return 0;");
+        for (int i = 0; i < S->m->npops; i++)
+            if (S->m->pops[i]->topk)
+                out_line(o, "if (nrt_mpi_gpu_sum_i32(&ctx, gpu, %s_tkh, (size_t)p * 256 * sizeof(int32_t), 256) != NRT_OK) return -1;",
+                         S->m->pops[i]->cname);
+        out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
     out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
     out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");

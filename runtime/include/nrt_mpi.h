@@ -71,6 +71,10 @@ nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g);
  * compute queue (ncclAllGather; captured into a graph when capturing); OpenCL: a blocking
  * read, MPI_Allgather and a write. */
 nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes);
+/* The sum over every rank of the n int32 counts at byte `off` of buf, in place on every rank
+ * (a top-k population's histogram of a pass, simt_topk.c). CUDA: ncclAllReduce on g's compute
+ * queue; OpenCL: a blocking read, MPI_Allreduce and a write. */
+nrt_status nrt_mpi_gpu_sum_i32(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem buf, size_t off, int n);
 
 /* ===== GPU ranks =====} */
 
