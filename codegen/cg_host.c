@@ -236,13 +236,26 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
 }
 
 /* Contract: codegen.h. */
-void cg_mpi_start(Out *o)
+void cg_mpi_start(Out *o, int ckpt)
 {
     out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
     out_open(o, "if (!mpi)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return 1;");
     out_close(o);
+    if (ckpt) {   /* a checkpoint of R ranks: a part per rank (nrt_mpi_ckpt_parts) */
+        out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
+        out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: --save-connectivity needs one rank (mpirun -np 1)\\n\", argv[0]);");
+        out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+        out_close(o);
+        out_begin(o);
+        out_line(o, "const int ck = nrt_mpi_ckpt_parts(&ctx, mpi);");
+        out_line(o, "if (ck == -1) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+        out_line(o, "if (ck) return 1;");
+        out_close(o);
+        out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+        return;
+    }
     out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
     out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

@@ -408,7 +408,7 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
 /* In main, after nrt_init: the ranks, this rank's device, the refusals that need one rank. */
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
-    cg_mpi_start(o);
+    cg_mpi_start(o, 1);
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
