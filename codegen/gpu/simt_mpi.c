@@ -53,6 +53,19 @@ int simt_mpi_gid(const IrModel *m, const IrProj *j)
     return 0;
 }
 
+/* Whether a `set` by expression of j's synapses (PH_ASSIGN) runs in a distributed simulator:
+ * each kept synapse then knows its rank in its whole row (<c>_rk), which keys the set's
+ * draws as on one GPU (simt_set.c). */
+int simt_mpi_rk(const IrModel *m, const IrProj *j)
+{
+    if (!m->mpi)
+        return 0;
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].kind == PH_ASSIGN && m->phases[p].proj == j)
+            return 1;
+    return 0;
+}
+
 /* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
  * states, delays and recording indices where they are more. */
 static int restrict_arrays(const IrModel *m)
@@ -60,8 +73,9 @@ static int restrict_arrays(const IrModel *m)
     int n = 3;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (j->plast && j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j) > n)
-            n = j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j);
+        const int a = j->plast ? j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j) + simt_mpi_rk(m, j) : 0;
+        if (a > n)
+            n = a;
     }
     return n;
 }
@@ -97,6 +111,8 @@ void simt_mpi_args(Simt *S)
             simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gid", j->cname), "int64_t", ARG_MEM);
             simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gnnz", j->cname), "int64_t", ARG_I64);
         }
+        if (simt_mpi_rk(S->m, j))
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_rk", j->cname), "int32_t", ARG_MEM);
     }
 }
 
@@ -362,6 +378,21 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (bad) return -1;");
         out_close(o);
     }
+    if (simt_mpi_rk(S->m, j)) {   /* before the cut: each synapse's rank in its row */
+        out_begin(o);
+        out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
+        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
+        out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
+        out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
+        out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
+        out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
+        out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
+        out_line(o, "nrt_free(rp);");
+        out_line(o, "nrt_free(rk);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
     out_open(o, "if (nrt_mpi_size(mpi) > 1)");
     out_line(o, "/* this rank's part of the view: columns [a, b) */");
     out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
@@ -388,6 +419,11 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
     if (gid) {
         sb_printf(&arr, ", &%s_gid", c);
         sb_printf(&words, ", 2");
+        n++;
+    }
+    if (simt_mpi_rk(S->m, j)) {
+        sb_printf(&arr, ", &%s_rk", c);
+        sb_printf(&words, ", 1");
         n++;
     }
     for (; n < na; n++) {

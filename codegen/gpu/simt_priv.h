@@ -179,6 +179,7 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
 void simt_mpi_host_decls(Out *o, const Simt *S);
 void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j);
 int simt_mpi_gid(const IrModel *m, const IrProj *j);
+int simt_mpi_rk(const IrModel *m, const IrProj *j);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_exchange(Out *o, const Simt *S);
