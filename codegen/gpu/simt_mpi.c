@@ -165,6 +165,11 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         out_open(o, "if (NC_GROUP == %d)", i);
         out_line(o, "/* %s: %lld words */", p->name, w);
         if (p->has_spikes) {
+            if (simt_spike_flags(m, p)) {   /* the last step's flags off (its list and count are intact) */
+                out_line(o, "const int nc_prev = nc_cnt[%d + (int)((step + 1) & 1)];", 2 * i);
+                out_line(o, "for (int q = NC_LID; q < nc_prev; q += NC_LSIZE) %s_fl[%s_spk[q]] = 0;", p->cname, p->cname);
+                out_line(o, "NC_BARRIER(); /* before the list is written again */");
+            }
             out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
             out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
             out_line(o, "int64_t r = 0, e = %d;", 3 + 3 * i);
@@ -186,13 +191,12 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
             out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
             out_line(o, "uint32_t b = nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])];");
-            if (simt_spike_flags(m, p))   /* every neuron's flag of the step, from the bits */
-                out_line(o, "for (int q = 0; q < 32 && w * 32 + q < %lld; q++) %s_fl[w * 32 + q] = (int32_t)((b >> q) & 1u);",
-                         n, p->cname);
             out_open(o, "while (b)");
             out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
             out_line(o, "b &= b - 1;");
             out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+            if (simt_spike_flags(m, p))   /* the spike flag gathered deliveries and `on pre & post` read */
+                out_line(o, "%s_fl[n] = 1;", p->cname);
             spike_recs(S, p, o);
             out_close(o);
             out_close(o);
