@@ -21,8 +21,9 @@
  * A top-k population's radix select runs over the rank's candidates, each pass's histogram
  * summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks one GPU's
  * winners among its neurons; nc_k_merge writes the spike flags gathered deliveries read.
- * Not distributed (refused by simt_mpi_check): synapse code reading presynaptic state (the
- * C back end replicates such a population), the block and persistent schedules.
+ * A population synapse code reads as presynaptic neurons is replicated (simt_mpi_replicated:
+ * every rank steps it and keeps every synapse onto it; rank 0 owns its words). Not
+ * distributed (refused by simt_mpi_check): the block and persistent schedules.
  */
 #include <string.h>
 
@@ -38,6 +39,15 @@ static int drawn_rows(const IrModel *m)
         if (m->projs[k]->rule == IR_FIXED_TOTAL && !m->projs[k]->procedural)
             return 1;
     return 0;
+}
+
+/* Whether every rank steps all of p: synapse code reads its neurons' changing variables as
+ * presynaptic neurons (cg_mpi_reads_pre), as the C ranks replicate it. Its words of spike
+ * bits are all rank 0's (the others own none), so that its spikes travel once; every rank
+ * keeps every synapse onto it. */
+int simt_mpi_replicated(const IrModel *m, const IrPop *p)
+{
+    return m->mpi && cg_mpi_reads_pre(m, p);
 }
 
 /* Whether j's synapse states are recorded in a distributed simulator: each kept synapse then
@@ -82,15 +92,7 @@ static int restrict_arrays(const IrModel *m)
 
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
-    for (int i = 0; i < m->npops; i++) {
-        const IrPop *p = m->pops[i];
-        if (cg_mpi_reads_pre(m, p)) {   /* the C back end steps such a population on every rank */
-            error_at(cc, NOLOC, "--mpi with a GPU back end: synapse code reads changing variables of '%s' "
-                     "as presynaptic neurons, which distributed GPU runs do not replicate (build it with "
-                     "--backend c --mpi, or for one GPU)", p->name);
-            return -1;
-        }
-    }
+    (void)m;
     if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0 ||
                      strcmp(gpu_mode, "cluster") == 0)) {
         error_at(cc, NOLOC, "--mpi: the %s schedule runs on one GPU; distributed runs use launch or graph",
@@ -123,8 +125,11 @@ void simt_mpi_args(Simt *S)
 void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
 {
     out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
-    out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
-             (long long)p->size, (long long)p->size);
+    if (simt_mpi_replicated(S->m, p))   /* every neuron on every rank; the bits are rank 0's */
+        out_line(o, "const int64_t nc_lo = 0, nc_hi = %lld;", (long long)p->size);
+    else
+        out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
+                 (long long)p->size, (long long)p->size);
     out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
 }
 
@@ -132,6 +137,10 @@ void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
  * this rank's neurons (j is view-relative). Leaves a block open. */
 void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
 {
+    if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
+        out_begin(o);
+        return;
+    }
     const char *e = arena_printf(&S->cc->arena, "3 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
     out_open(o, "if (j + %lld >= 32 * nc_sl[%s] && j + %lld < 32 * nc_sl[%s + 1])", (long long)j->post.offset, e,
              (long long)j->post.offset, e);
@@ -280,7 +289,7 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
         out_open(o, "static int simt_mpi_topk_sum(int p)");
         out_line(o, "if (nrt_mpi_size(mpi) == 1) return 0;");
         for (int i = 0; i < S->m->npops; i++)
-            if (S->m->pops[i]->topk)
+            if (S->m->pops[i]->topk && !simt_mpi_replicated(S->m, S->m->pops[i]))   /* replicated: every rank's own */
                 out_line(o, "if (nrt_mpi_gpu_sum_i32(&ctx, gpu, %s_tkh, (size_t)p * 256 * sizeof(int32_t), 256) != NRT_OK) return -1;",
                          S->m->pops[i]->cname);
         out_line(o, "return 0;");
@@ -397,6 +406,10 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (bad) return -1;");
         out_close(o);
     }
+    if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
+        out_line(o, "/* %s is replicated: every rank keeps every synapse */", j->post.pop->name);
+        return;
+    }
     out_open(o, "if (nrt_mpi_size(mpi) > 1)");
     out_line(o, "/* this rank's part of the view: columns [a, b) */");
     out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
@@ -476,6 +489,16 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         sb_printf(&b, "%s%lld", i ? ", " : "", (long long)m->pops[i]->size);
     out_line(o, "    %s};", b.s);
     sb_free(&b);
+    int rep = 0;
+    for (int i = 0; i < m->npops; i++)
+        rep |= simt_mpi_replicated(m, m->pops[i]);
+    if (rep) {   /* replicated populations: rank 0 owns their words, every rank steps them */
+        StrBuf rb = {0};
+        for (int i = 0; i < m->npops; i++)
+            sb_printf(&rb, "%s%d", i ? ", " : "", simt_mpi_replicated(m, m->pops[i]));
+        out_line(o, "static const int pop_rep[%d] = {%s};", m->npops, rb.s);
+        sb_free(&rb);
+    }
     out_line(o, "const int64_t R = nrt_mpi_size(mpi), me = nrt_mpi_rank(mpi);");
     out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
     out_line(o, "if (!sl) return fail(argv[0]);");
@@ -484,8 +507,13 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "int64_t off = 0;");
     out_open(o, "for (int p = 0; p < NC_NPOPS; p++)");
     out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 3 + 3 * (r * NC_NPOPS + p);");
-    out_line(o, "sl[e] = W * r / R;");
-    out_line(o, "sl[e + 1] = W * (r + 1) / R;");
+    if (rep) {
+        out_line(o, "sl[e] = pop_rep[p] ? (r == 0 ? 0 : W) : W * r / R;");
+        out_line(o, "sl[e + 1] = pop_rep[p] ? W : W * (r + 1) / R;");
+    } else {
+        out_line(o, "sl[e] = W * r / R;");
+        out_line(o, "sl[e + 1] = W * (r + 1) / R;");
+    }
     out_line(o, "sl[e + 2] = off;");
     out_line(o, "off += sl[e + 1] - sl[e];");
     out_open(o, "if (r == me)");

@@ -180,6 +180,7 @@ void simt_mpi_host_decls(Out *o, const Simt *S);
 void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j);
 int simt_mpi_gid(const IrModel *m, const IrProj *j);
 int simt_mpi_rk(const IrModel *m, const IrProj *j);
+int simt_mpi_replicated(const IrModel *m, const IrPop *p);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_exchange(Out *o, const Simt *S);

@@ -6,6 +6,7 @@
 #   plastic tests/mpi/models/gpu_plastic.neuro likewise (STDP, pre and post handlers, weight
 #           recordings);
 #   topk    tests/mpi/models/gpu_topk.neuro likewise (top-k split across the ranks, `set`);
+#   rates   tests/mpi/models/gpu_rates.neuro likewise (Oja's rule: a replicated population);
 #   mc_int  the full-scale microcircuit with whole-pA weights (atomic sums exact in any
 #           order), MC_INT_MS ms: the C back end, one GPU (the normal CUDA simulator) and
 #           --mpi on N GPUs must write the same spike file, byte for byte;
@@ -23,7 +24,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact plastic topk mc_int mc cuba}
+CASES=${CASES:-exact plastic topk rates mc_int mc cuba}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -100,6 +101,14 @@ case " $CASES " in *" plastic "*)
     DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_plastic.neuro" \
         "$work/plastic" 1500 $ranks_gt1 >"$OUT/plastic.log" 2>&1 || { status=1; echo "plastic: FAILED"; }
     tail -5 "$OUT/plastic.log" ;;
+esac
+
+case " $CASES " in *" rates "*)
+    echo "== rates: tests/mpi/models/gpu_rates.neuro, C = CUDA on $RANKS GPUs (a replicated population)"
+    ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_rates.neuro" \
+        "$work/rates" 400 $ranks_gt1 >"$OUT/rates.log" 2>&1 || { status=1; echo "rates: FAILED"; }
+    tail -5 "$OUT/rates.log" ;;
 esac
 
 case " $CASES " in *" topk "*)
