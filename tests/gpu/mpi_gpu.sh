@@ -7,6 +7,7 @@
 #           recordings);
 #   topk    tests/mpi/models/gpu_topk.neuro likewise (top-k split across the ranks, `set`);
 #   rates   tests/mpi/models/gpu_rates.neuro likewise (Oja's rule: a replicated population);
+#   ckpt    tests/mpi/ckpt_gpu.sh with CUDA: 2 ranks stopped at a checkpoint and resumed;
 #   mc_int  the full-scale microcircuit with whole-pA weights (atomic sums exact in any
 #           order), MC_INT_MS ms: the C back end, one GPU (the normal CUDA simulator) and
 #           --mpi on N GPUs must write the same spike file, byte for byte;
@@ -24,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact plastic topk rates mc_int mc cuba}
+CASES=${CASES:-exact plastic topk rates ckpt mc_int mc cuba}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -109,6 +110,13 @@ case " $CASES " in *" rates "*)
     DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_rates.neuro" \
         "$work/rates" 400 $ranks_gt1 >"$OUT/rates.log" 2>&1 || { status=1; echo "rates: FAILED"; }
     tail -5 "$OUT/rates.log" ;;
+esac
+
+case " $CASES " in *" ckpt "*)
+    echo "== ckpt: tests/mpi/ckpt_gpu.sh on CUDA: 2 ranks stopped at a checkpoint and resumed = uninterrupted"
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/ckpt_gpu.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_topk.neuro" \
+        "$work/ckpt" >"$OUT/ckpt.log" 2>&1 || { status=1; echo "ckpt: FAILED"; }
+    tail -3 "$OUT/ckpt.log" ;;
 esac
 
 case " $CASES " in *" topk "*)

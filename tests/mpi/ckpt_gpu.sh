@@ -5,7 +5,8 @@
 # uninterrupted run's recordings (tests/mpi/models/gpu_topk.neuro: top-k split across the
 # ranks, Hebbian weights recorded), and ends in the same state, every rank's part (rank 0
 # in the folder, rank r in rank<r>/); resuming it with 3 ranks or with 1 is refused.
-#   ckpt_gpu.sh NEUROC MODEL WORKDIR   (PYTHON: a python3 with NumPy)
+#   ckpt_gpu.sh NEUROC MODEL WORKDIR   (PYTHON: a python3 with NumPy; DIST_BACKEND=cuda for
+#   one GPU per rank on a machine with GPUs, default opencl)
 set -eu
 neuroc=$1 model=$2 work=$3
 command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
@@ -13,12 +14,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-if ! "$neuroc" --mpi --backend opencl "$model" -o dist 2>err.txt; then
+be=${DIST_BACKEND:-opencl}
+if ! "$neuroc" --mpi --backend "$be" "$model" -o dist 2>err.txt; then
     cat err.txt
     if grep -q "built without MPI" err.txt; then echo "skipped: neuroc was built without MPI"; exit 77; fi
     exit 1
 fi
-./dist --list-devices >devices.txt 2>&1 || { cat devices.txt; echo "skipped: no OpenCL device"; exit 77; }
+./dist --list-devices >devices.txt 2>&1 || { cat devices.txt; echo "skipped: no $be device"; exit 77; }
 mpirun -np 2 ./dist -q --out full --checkpoint ckF --checkpoint-at 80steps
 mpirun -np 2 ./dist -q --out stop --checkpoint ck --checkpoint-at 50steps --stop-after-checkpoint
 [ -s ck/checkpoint.txt ] && [ -s ck/rank1/checkpoint.txt ] && [ ! -e ck/rank2 ] ||
