@@ -84,8 +84,9 @@ nrt_status nrt_mpi_gpu_sum_i32(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem buf, size_t of
  * writes into its folder, and rank 0 removes rank<R>/checkpoint.txt (a part of an earlier
  * checkpoint of more ranks). --resume: rank r > 0 reads its folder's header (nrt_init read
  * rank 0's), which must be of rank 0's step and phase; a checkpoint with a part rank<R>, or
- * none for some rank, was written by another number of ranks and is refused. 0; -1 with
- * errmsg; -2 when only another rank failed (it says why). */
+ * none for some rank, was written by another number of ranks and is refused. Sets
+ * ctx->ckpt_parts (nrt_ckpt_load of a normal program refuses a folder with rank1/). 0; -1
+ * with errmsg; -2 when only another rank failed (it says why). */
 int nrt_mpi_ckpt_parts(nrt_ctx *ctx, nrt_mpi *m);
 
 /* Merge a row of recorded values into rank 0: each rank fills the entries it owns and

@@ -339,6 +339,7 @@ static int ckpt_part(nrt_ctx *ctx, const nrt_mpi *m)
 /* Contract: nrt_mpi.h. */
 int nrt_mpi_ckpt_parts(nrt_ctx *ctx, nrt_mpi *m)
 {
+    ctx->ckpt_parts = 1;
     int own = ckpt_part(ctx, m), any = 0;
     MPI_Allreduce(&own, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return own < 0 ? -1 : any < 0 ? -2 : 0;

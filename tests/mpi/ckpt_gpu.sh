@@ -4,7 +4,8 @@
 # resumed by 2 ranks writes, stopped run's recordings followed by the resumed run's, the
 # uninterrupted run's recordings (tests/mpi/models/gpu_topk.neuro: top-k split across the
 # ranks, Hebbian weights recorded), and ends in the same state, every rank's part (rank 0
-# in the folder, rank r in rank<r>/); resuming it with 3 ranks or with 1 is refused.
+# in the folder, rank r in rank<r>/); resuming it with 3 ranks or with 1, or with a normal
+# simulator, is refused.
 #   ckpt_gpu.sh NEUROC MODEL WORKDIR   (PYTHON: a python3 with NumPy; DIST_BACKEND=cuda for
 #   one GPU per rank on a machine with GPUs, default opencl)
 set -eu
@@ -47,4 +48,9 @@ grep -q "error: checkpoint 'ck' has no part for rank 2 (rank2/checkpoint.txt): i
 st=0; ./dist -q --resume ck --out r1 2>err.txt || st=$?
 [ "$st" = 1 ] && grep -q "error: checkpoint 'ck' was written by more than 1 rank (it holds rank1/)" err.txt ||
     { echo "FAIL: 1 rank resumed a checkpoint of 2 (status $st)"; cat err.txt; exit 1; }
-echo "ok: refused with 3 ranks and with 1"
+# a normal simulator would take rank 0's part for the whole state: refused
+"$neuroc" --backend c "$model" -o normal >/dev/null
+st=0; ./normal -q --resume ck --out rn 2>err.txt || st=$?
+[ "$st" = 1 ] && grep -q "error: checkpoint 'ck' is rank 0's part of a checkpoint of distributed ranks (it holds rank1/)" err.txt ||
+    { echo "FAIL: a normal simulator resumed a distributed checkpoint (status $st)"; cat err.txt; exit 1; }
+echo "ok: refused with 3 ranks, with 1 and by a normal simulator"
