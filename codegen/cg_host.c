@@ -236,13 +236,26 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
 }
 
 /* Contract: codegen.h. */
-void cg_mpi_start(Out *o)
+void cg_mpi_start(Out *o, int ckpt)
 {
     out_line(o, "mpi = nrt_mpi_init(&ctx, &argc, &argv);");
     out_open(o, "if (!mpi)");
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return 1;");
     out_close(o);
+    if (ckpt) {   /* a checkpoint of R ranks: a part per rank (nrt_mpi_ckpt_parts) */
+        out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
+        out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: --save-connectivity needs one rank (mpirun -np 1)\\n\", argv[0]);");
+        out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+        out_close(o);
+        out_begin(o);
+        out_line(o, "const int ck = nrt_mpi_ckpt_parts(&ctx, mpi);");
+        out_line(o, "if (ck == -1) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
+        out_line(o, "if (ck) return 1;");
+        out_close(o);
+        out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
+        return;
+    }
     out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");
     out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
@@ -261,6 +274,51 @@ int cg_assign_mpi_check(Compiler *cc, const IrModel *m)
                      "build it for one process", m->phases[p].what);
             return -1;
         }
+    return 0;
+}
+
+static int reads_pre_state(const IrExpr *e, const IrPop *pre)
+{
+    if (!e)
+        return 0;
+    if (e->op == IE_VAR && e->var->kind != IV_PARAM && e->var->kind < IV_SYN &&
+        (e->at == IR_AT_PRE || (e->at == IR_AT_SELF && e->var->pop == pre)))
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (reads_pre_state(e->args[i], pre))
+            return 1;
+    return reads_pre_state(e->a, pre) || reads_pre_state(e->b, pre) || reads_pre_state(e->c, pre);
+}
+
+static int block_reads_pre_state(const IrBlock *b, const IrPop *pre)
+{
+    for (int k = 0; k < b->n; k++) {
+        const IrStmt *s = b->v[k];
+        if (reads_pre_state(s->e, pre) || block_reads_pre_state(&s->body, pre) ||
+            block_reads_pre_state(&s->els, pre))
+            return 1;
+    }
+    return 0;
+}
+
+/* Contract: see codegen.h. */
+int cg_mpi_reads_pre(const IrModel *m, const IrPop *p)
+{
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->pre.pop != p)
+            continue;
+        if (j->procedural && (reads_pre_state(j->w, p) || reads_pre_state(j->delay, p)))
+            return 1;
+        const IrPlast *pl = j->plast;
+        if (!pl)
+            continue;
+        const IrBlock *run[] = {&pl->on_pre, &pl->on_step, &pl->on_post, &pl->on_prepost, &pl->pre_step,
+                                &pl->post_step, &pl->pre_spike, &pl->post_spike, &pl->syn_step, &pl->syn_catch};
+        for (size_t b = 0; b < sizeof run / sizeof run[0]; b++)
+            if (block_reads_pre_state(run[b], p))
+                return 1;
+    }
     return 0;
 }
 

@@ -158,9 +158,15 @@ void cg_main_open(Out *o, const IrModel *m, const char *backend, const char *bef
 /* --mpi (Backend.check): -1 with an error when the model has a `set` of a state or with an
  * expression (PH_ASSIGN), which distributed programs do not run; else 0. */
 int cg_assign_mpi_check(Compiler *cc, const IrModel *m);
+/* --mpi: 1 when synapse code reads p's changing variables as presynaptic neurons (a
+ * procedural projection's w or delay, a plastic rule's code), so a rank needs the state of
+ * neurons that other ranks step. */
+int cg_mpi_reads_pre(const IrModel *m, const IrPop *p);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
- * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). */
-void cg_mpi_start(Out *o);
+ * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). ckpt:
+ * checkpoints are written and resumed a part per rank (nrt_mpi_ckpt_parts; GPU programs),
+ * else refused. */
+void cg_mpi_start(Out *o, int ckpt);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */
 const char *cg_spikes_open(const IrRecord *rec);

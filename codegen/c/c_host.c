@@ -452,7 +452,7 @@ void cgc_step_mpi(Out *o, const IrModel *m)
 /* --mpi: after nrt_init, the ranks, the slices, the checks that need one rank. */
 static void emit_mpi_start(Out *o, const IrModel *m)
 {
-    cg_mpi_start(o);
+    cg_mpi_start(o, 0);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (cgc_mpi_replicated(m, p))

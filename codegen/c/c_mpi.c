@@ -11,51 +11,10 @@
  * reads its neurons' changing variables as presynaptic neurons, or it selects top-k: its
  * spikes travel once, from rank 0. */
 
-static int reads_pre_state(const IrExpr *e, const IrPop *pre)
-{
-    if (!e)
-        return 0;
-    if (e->op == IE_VAR && e->var->kind != IV_PARAM && e->var->kind < IV_SYN &&
-        (e->at == IR_AT_PRE || (e->at == IR_AT_SELF && e->var->pop == pre)))
-        return 1;
-    for (int i = 0; i < e->nargs; i++)
-        if (reads_pre_state(e->args[i], pre))
-            return 1;
-    return reads_pre_state(e->a, pre) || reads_pre_state(e->b, pre) || reads_pre_state(e->c, pre);
-}
-
-static int block_reads_pre_state(const IrBlock *b, const IrPop *pre)
-{
-    for (int k = 0; k < b->n; k++) {
-        const IrStmt *s = b->v[k];
-        if (reads_pre_state(s->e, pre) || block_reads_pre_state(&s->body, pre) ||
-            block_reads_pre_state(&s->els, pre))
-            return 1;
-    }
-    return 0;
-}
-
 /* 1 when every rank steps all of p (replicated, above). */
 int cgc_mpi_replicated(const IrModel *m, const IrPop *p)
 {
-    if (p->topk)
-        return 1;
-    for (int k = 0; k < m->nprojs; k++) {
-        const IrProj *j = m->projs[k];
-        if (j->pre.pop != p)
-            continue;
-        if (j->procedural && (reads_pre_state(j->w, p) || reads_pre_state(j->delay, p)))
-            return 1;
-        const IrPlast *pl = j->plast;
-        if (!pl)
-            continue;
-        const IrBlock *run[] = {&pl->on_pre, &pl->on_step, &pl->on_post, &pl->on_prepost, &pl->pre_step,
-                                &pl->post_step, &pl->pre_spike, &pl->post_spike, &pl->syn_step, &pl->syn_catch};
-        for (size_t b = 0; b < sizeof run / sizeof run[0]; b++)
-            if (block_reads_pre_state(run[b], p))
-                return 1;
-    }
-    return 0;
+    return p->topk || cg_mpi_reads_pre(m, p);
 }
 
 /* The --mpi program's globals and nc_view. */

@@ -98,7 +98,7 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
     else   /* a ring merged receptors share (IrProj.ring): the most its projections need */
         out_line(o, "if ((int64_t)maxd + 1 > %s_D) %s_D = (int64_t)maxd + 1;", r, r);
     if (S->m->mpi && !j->procedural)
-        simt_mpi_host_restrict(o, j);
+        simt_mpi_host_restrict(o, S, j);
     if (simt_gathers(j)) {
         simt_gather_host(o, j);
         out_line(o, "(void)nrt_stage(&ctx, \"%s: column index\", ts);", j->name);

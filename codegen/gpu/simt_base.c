@@ -331,7 +331,13 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
 {
     const Simt *S = d->user;
     if (S->m->mpi) {   /* distributed: a bit in this rank's exchange buffer (simt_mpi.c) */
-        simt_mpi_spike(o);
+        if (simt_mpi_replicated(S->m, pop)) {   /* every rank has it; rank 0 sends it */
+            out_open(o, "if (nc_sl[2] == 0)");
+            simt_mpi_spike(o);
+            out_close(o);
+        } else {
+            simt_mpi_spike(o);
+        }
         return;
     }
     out_begin(o);

@@ -24,7 +24,7 @@ int simt_check(Compiler *cc, const IrModel *m, const Options *o)
                  : rates ? " (and no rate recordings, which the other schedules count: this one has some)" : "");
         return -1;
     }
-    if (o->mpi && (simt_mpi_check(cc, m, o->gpu_mode) || cg_assign_mpi_check(cc, m)))
+    if (o->mpi && simt_mpi_check(cc, m, o->gpu_mode))   /* `set` by expression runs (simt_set.c) */
         return -1;
     return 0;
 }

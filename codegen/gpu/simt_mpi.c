@@ -15,8 +15,15 @@
  * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
  * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
  * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
- * needed. Not distributed (refused by simt_mpi_check): plastic projections, top-k, the
- * block and persistent schedules.
+ * needed. A plastic projection is cut likewise (its states, delays and, where recorded, each
+ * synapse's index in the whole projection, <c>_gid); its phases run after nc_k_merge on every
+ * spike, the scopes of every neuron the same on every rank, the synapses only the rank's.
+ * A top-k population's radix select runs over the rank's candidates, each pass's histogram
+ * summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks one GPU's
+ * winners among its neurons; nc_k_merge writes the spike flags gathered deliveries read.
+ * A population synapse code reads as presynaptic neurons is replicated (simt_mpi_replicated:
+ * every rank steps it and keeps every synapse onto it; rank 0 owns its words). Not
+ * distributed (refused by simt_mpi_check): the block and persistent schedules.
  */
 #include <string.h>
 
@@ -34,25 +41,58 @@ static int drawn_rows(const IrModel *m)
     return 0;
 }
 
+/* Whether every rank steps all of p: synapse code reads its neurons' changing variables as
+ * presynaptic neurons (cg_mpi_reads_pre), as the C ranks replicate it. Its words of spike
+ * bits are all rank 0's (the others own none), so that its spikes travel once; every rank
+ * keeps every synapse onto it. */
+int simt_mpi_replicated(const IrModel *m, const IrPop *p)
+{
+    return m->mpi && cg_mpi_reads_pre(m, p);
+}
+
+/* Whether j's synapse states are recorded in a distributed simulator: each kept synapse then
+ * knows its index in the whole projection (<c>_gid, and <c>_gnnz the whole count), where its
+ * values go in a recording row, merged on rank 0 (nrt_mpi_row). */
+int simt_mpi_gid(const IrModel *m, const IrProj *j)
+{
+    if (!m->mpi || !j || !j->plast)
+        return 0;
+    for (int r = 0; r < m->nrecs; r++)
+        if (m->recs[r].proj == j)
+            return 1;
+    return 0;
+}
+
+/* Whether a `set` by expression of j's synapses (PH_ASSIGN) runs in a distributed simulator:
+ * each kept synapse then knows its rank in its whole row (<c>_rk), which keys the set's
+ * draws as on one GPU (simt_set.c). */
+int simt_mpi_rk(const IrModel *m, const IrProj *j)
+{
+    if (!m->mpi)
+        return 0;
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].kind == PH_ASSIGN && m->phases[p].proj == j)
+            return 1;
+    return 0;
+}
+
+/* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
+ * states, delays and recording indices where they are more. */
+static int restrict_arrays(const IrModel *m)
+{
+    int n = 3;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        const int a = j->plast ? j->plast->nsyn + !!j->delay + simt_mpi_gid(m, j) + simt_mpi_rk(m, j) : 0;
+        if (a > n)
+            n = a;
+    }
+    return n;
+}
+
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
-    const char *why = NULL, *what = NULL;
-    for (int k = 0; k < m->nprojs && !why; k++) {
-        const IrProj *j = m->projs[k];
-        what = j->name;
-        if (j->plast)
-            why = "is plastic";
-    }
-    for (int i = 0; i < m->npops && !why; i++)
-        if (m->pops[i]->topk) {
-            what = m->pops[i]->name;
-            why = "selects its spikes by topk";
-        }
-    if (why) {
-        error_at(cc, NOLOC, "--mpi with a GPU back end: '%s' %s; distributed GPU runs take static, "
-                 "stored projections and no top-k (build it with --backend c --mpi, or for one GPU)", what, why);
-        return -1;
-    }
+    (void)m;
     if (gpu_mode && (strcmp(gpu_mode, "block") == 0 || strcmp(gpu_mode, "persistent") == 0 ||
                      strcmp(gpu_mode, "cluster") == 0)) {
         error_at(cc, NOLOC, "--mpi: the %s schedule runs on one GPU; distributed runs use launch or graph",
@@ -67,6 +107,15 @@ void simt_mpi_args(Simt *S)
     simt_add_arg(S, "nc_xs", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
+    for (int k = 0; k < S->m->nprojs; k++) {
+        const IrProj *j = S->m->projs[k];
+        if (simt_mpi_gid(S->m, j)) {
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gid", j->cname), "int64_t", ARG_MEM);
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_gnnz", j->cname), "int64_t", ARG_I64);
+        }
+        if (simt_mpi_rk(S->m, j))
+            simt_add_arg(S, arena_printf(&S->cc->arena, "%s_rk", j->cname), "int32_t", ARG_MEM);
+    }
 }
 
 /* {===== device program ===== */
@@ -76,8 +125,11 @@ void simt_mpi_args(Simt *S)
 void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
 {
     out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
-    out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
-             (long long)p->size, (long long)p->size);
+    if (simt_mpi_replicated(S->m, p))   /* every neuron on every rank; the bits are rank 0's */
+        out_line(o, "const int64_t nc_lo = 0, nc_hi = %lld;", (long long)p->size);
+    else
+        out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
+                 (long long)p->size, (long long)p->size);
     out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
 }
 
@@ -85,6 +137,10 @@ void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
  * this rank's neurons (j is view-relative). Leaves a block open. */
 void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
 {
+    if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
+        out_begin(o);
+        return;
+    }
     const char *e = arena_printf(&S->cc->arena, "3 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
     out_open(o, "if (j + %lld >= 32 * nc_sl[%s] && j + %lld < 32 * nc_sl[%s + 1])", (long long)j->post.offset, e,
              (long long)j->post.offset, e);
@@ -118,6 +174,11 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         out_open(o, "if (NC_GROUP == %d)", i);
         out_line(o, "/* %s: %lld words */", p->name, w);
         if (p->has_spikes) {
+            if (simt_spike_flags(m, p)) {   /* the last step's flags off (its list and count are intact) */
+                out_line(o, "const int nc_prev = nc_cnt[%d + (int)((step + 1) & 1)];", 2 * i);
+                out_line(o, "for (int q = NC_LID; q < nc_prev; q += NC_LSIZE) %s_fl[%s_spk[q]] = 0;", p->cname, p->cname);
+                out_line(o, "NC_BARRIER(); /* before the list is written again */");
+            }
             out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
             out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
             out_line(o, "int64_t r = 0, e = %d;", 3 + 3 * i);
@@ -143,6 +204,8 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
             out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
             out_line(o, "b &= b - 1;");
             out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
+            if (simt_spike_flags(m, p))   /* the spike flag gathered deliveries and `on pre & post` read */
+                out_line(o, "%s_fl[n] = 1;", p->cname);
             spike_recs(S, p, o);
             out_close(o);
             out_close(o);
@@ -220,10 +283,25 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
              S->m->npops);
     out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
     out_blank(o);
+    if (simt_topk_any(S->m)) {
+        out_line(o, "/* top-k: pass p's histogram of every top-k population summed over the ranks, in place, so");
+        out_line(o, " * that every rank picks the buckets one GPU picks (simt_topk.c) */");
+        out_open(o, "static int simt_mpi_topk_sum(int p)");
+        out_line(o, "if (nrt_mpi_size(mpi) == 1) return 0;");
+        for (int i = 0; i < S->m->npops; i++)
+            if (S->m->pops[i]->topk && !simt_mpi_replicated(S->m, S->m->pops[i]))   /* replicated: every rank's own */
+                out_line(o, "if (nrt_mpi_gpu_sum_i32(&ctx, gpu, %s_tkh, (size_t)p * 256 * sizeof(int32_t), 256) != NRT_OK) return -1;",
+                         S->m->pops[i]->cname);
+        out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
     out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
     out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");
-    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[3], const int words[3], int drawn, const char *what)");
+    const int na = restrict_arrays(S->m);
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what)",
+             na, na);
     out_line(o, "nrt_kernel *kb = k_rbounds;");
     if (drawn_rows(S->m))
         out_line(o, "if (drawn) kb = k_rcount;");
@@ -245,10 +323,17 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "nrt_dmem ncol = {0, 0};");
     out_line(o, "if (dalloc(&nrp, (size_t)(n + 1) * sizeof(int64_t), what) || nrt_gpu_write(gpu, nrp, 0, hr, (size_t)(n + 1) * sizeof *hr) != NRT_OK");
     out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
-    out_line(o, "nrt_dmem *all[4] = {&c->col, arr[0], arr[1], arr[2]};");
-    out_line(o, "const int w4[4] = {1, words[0], words[1], words[2]};");
-    out_open(o, "for (int qi = 0; qi < 4; qi++)");
-    out_line(o, "const int q = drawn ? 3 - qi : qi; /* drawn: the columns filter the others, so they go last */");
+    StrBuf al = {0}, wl = {0};
+    for (int q = 0; q < na; q++) {
+        sb_printf(&al, ", arr[%d]", q);
+        sb_printf(&wl, ", words[%d]", q);
+    }
+    out_line(o, "nrt_dmem *all[%d] = {&c->col%s};", na + 1, al.s);
+    out_line(o, "const int w4[%d] = {1%s};", na + 1, wl.s);
+    sb_free(&al);
+    sb_free(&wl);
+    out_open(o, "for (int qi = 0; qi < %d; qi++)", na + 1);
+    out_line(o, "const int q = drawn ? %d - qi : qi; /* drawn: the columns filter the others, so they go last */", na);
     out_line(o, "if (!all[q]) continue;");
     out_line(o, "nrt_dmem to = {0, 0};");
     out_line(o, "if (q == 0) to = ncol;");
@@ -286,22 +371,86 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
 }
 
 /* In build_<proj>, once its synapses and values exist: keep only those onto this rank's
- * neurons. */
-void simt_mpi_host_restrict(Out *o, const IrProj *j)
+ * neurons: the weights and delays, or a plastic projection's states and delays, and where
+ * they are recorded (simt_mpi_gid) each synapse's index in the whole projection. */
+void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
 {
     const char *c = j->cname;
     long long off = (long long)j->post.offset, size = (long long)j->post.size;
-    int pid = j->post.pop->id;
+    int pid = j->post.pop->id, na = restrict_arrays(S->m), gid = simt_mpi_gid(S->m, j);
+    if (gid) {   /* before the cut: the synapses' indices 0, 1, ... (one GPU's order) */
+        out_line(o, "%s_gnnz = %s_csr.nnz;", c, c);
+        out_begin(o);
+        out_line(o, "int64_t *ix = nrt_alloc(&ctx, (size_t)(%s_gnnz ? %s_gnnz : 1) * sizeof *ix, \"%s: synapse indices\");",
+                 c, c, j->name);
+        out_line(o, "if (!ix) return -1;");
+        out_line(o, "for (int64_t s = 0; s < %s_gnnz; s++) ix[s] = s;", c);
+        out_line(o, "const int bad = dalloc(&%s_gid, (size_t)%s_gnnz * sizeof *ix, \"%s: synapse indices\")", c, c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_gid, 0, ix, (size_t)%s_gnnz * sizeof *ix) != NRT_OK;", c, c);
+        out_line(o, "nrt_free(ix);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
+    if (simt_mpi_rk(S->m, j)) {   /* before the cut: each synapse's rank in its row */
+        out_begin(o);
+        out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
+        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
+        out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
+        out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
+        out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
+        out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
+        out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
+        out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
+        out_line(o, "nrt_free(rp);");
+        out_line(o, "nrt_free(rk);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
+    if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
+        out_line(o, "/* %s is replicated: every rank keeps every synapse */", j->post.pop->name);
+        return;
+    }
     out_open(o, "if (nrt_mpi_size(mpi) > 1)");
     out_line(o, "/* this rank's part of the view: columns [a, b) */");
     out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
     out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > %lld ? %lld : a0), b = (int32_t)(b0 < a ? a : b0 > %lld ? %lld : b0);",
              size, size, size, size);
-    if (j->delay)
-        out_line(o, "nrt_dmem *arr[3] = {&%s_w, &%s_d, NULL};", c, c);
-    else
-        out_line(o, "nrt_dmem *arr[3] = {&%s_w, NULL, NULL};", c);
-    out_line(o, "const int words[3] = {(int)(sizeof(real) / 4), 1, 0};");
+    StrBuf arr = {0}, words = {0};
+    int n = 0;
+    if (j->plast) {
+        for (int k = 0; k < j->plast->nsyn; k++, n++) {
+            const IrVar *v = j->plast->syn[k];
+            sb_printf(&arr, "%s&%s", n ? ", " : "", v->cname);
+            sb_printf(&words, "%s%s", n ? ", " : "", v->type == IRT_REAL ? "(int)(sizeof(real) / 4)" : "1");
+        }
+    } else {
+        sb_printf(&arr, "&%s_w", c);
+        sb_printf(&words, "(int)(sizeof(real) / 4)");
+        n++;
+    }
+    if (j->delay) {
+        sb_printf(&arr, ", &%s_d", c);
+        sb_printf(&words, ", 1");
+        n++;
+    }
+    if (gid) {
+        sb_printf(&arr, ", &%s_gid", c);
+        sb_printf(&words, ", 2");
+        n++;
+    }
+    if (simt_mpi_rk(S->m, j)) {
+        sb_printf(&arr, ", &%s_rk", c);
+        sb_printf(&words, ", 1");
+        n++;
+    }
+    for (; n < na; n++) {
+        sb_printf(&arr, ", NULL");
+        sb_printf(&words, j->plast ? ", 0" : n == 1 ? ", 1" : ", 0");
+    }
+    out_line(o, "nrt_dmem *arr[%d] = {%s};", na, arr.s);
+    out_line(o, "const int words[%d] = {%s};", na, words.s);
+    sb_free(&arr);
+    sb_free(&words);
     out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\")) return -1;", c,
              j->rule == IR_FIXED_TOTAL, j->name);
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
@@ -312,7 +461,7 @@ void simt_mpi_host_restrict(Out *o, const IrProj *j)
 /* In main, after nrt_init: the ranks, this rank's device, the refusals that need one rank. */
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
-    cg_mpi_start(o);
+    cg_mpi_start(o, 1);
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
@@ -340,6 +489,16 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         sb_printf(&b, "%s%lld", i ? ", " : "", (long long)m->pops[i]->size);
     out_line(o, "    %s};", b.s);
     sb_free(&b);
+    int rep = 0;
+    for (int i = 0; i < m->npops; i++)
+        rep |= simt_mpi_replicated(m, m->pops[i]);
+    if (rep) {   /* replicated populations: rank 0 owns their words, every rank steps them */
+        StrBuf rb = {0};
+        for (int i = 0; i < m->npops; i++)
+            sb_printf(&rb, "%s%d", i ? ", " : "", simt_mpi_replicated(m, m->pops[i]));
+        out_line(o, "static const int pop_rep[%d] = {%s};", m->npops, rb.s);
+        sb_free(&rb);
+    }
     out_line(o, "const int64_t R = nrt_mpi_size(mpi), me = nrt_mpi_rank(mpi);");
     out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
     out_line(o, "if (!sl) return fail(argv[0]);");
@@ -348,8 +507,13 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "int64_t off = 0;");
     out_open(o, "for (int p = 0; p < NC_NPOPS; p++)");
     out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 3 + 3 * (r * NC_NPOPS + p);");
-    out_line(o, "sl[e] = W * r / R;");
-    out_line(o, "sl[e + 1] = W * (r + 1) / R;");
+    if (rep) {
+        out_line(o, "sl[e] = pop_rep[p] ? (r == 0 ? 0 : W) : W * r / R;");
+        out_line(o, "sl[e + 1] = pop_rep[p] ? W : W * (r + 1) / R;");
+    } else {
+        out_line(o, "sl[e] = W * r / R;");
+        out_line(o, "sl[e + 1] = W * (r + 1) / R;");
+    }
     out_line(o, "sl[e + 2] = off;");
     out_line(o, "off += sl[e + 1] - sl[e];");
     out_open(o, "if (r == me)");

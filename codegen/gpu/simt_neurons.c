@@ -208,9 +208,14 @@ void simt_emit_neurons(Out *o, const Simt *S, const IrPop *p, int block)
     out_open(o, "NC_DEV void nc_after_%s_grid(NC_ARGS, const int64_t step, const int hf)", p->cname);
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "(void)t;");
-    out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
-    if (simt_spike_flags(m, p))
-        out_line(o, "%s_fl[n] = 0;", p->cname);
+    if (m->mpi) {   /* distributed: this rank's neurons; nc_k_merge writes the flags */
+        simt_mpi_neuron_range(o, S, p);
+        out_open(o, "for (int64_t n = nc_lo + NC_GID; n < nc_hi; n += NC_GSIZE)");
+    } else {
+        out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", (long long)p->size);
+        if (simt_spike_flags(m, p))
+            out_line(o, "%s_fl[n] = 0;", p->cname);
+    }
     cg_block(&d, &p->topk->after, o);
     out_close(o);
     out_close(o);

@@ -602,6 +602,8 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "ts = nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     simt_host_maxd(o, S, j);
     out_line(o, "%s_D = (int64_t)maxd + 1;", c);
+    if (S->m->mpi)   /* distributed: the synapses onto this rank's neurons (simt_mpi.c) */
+        simt_mpi_host_restrict(o, S, j);
     out_line(o, "if (dalloc(&%s_ring, (size_t)%s_D * %lld * sizeof(real), \"%s: receptor input ring\")) return -1;", c,
              c, npost, j->name);
     out_line(o, "if (dalloc(&%s_hist, (size_t)%s_D * %lld * sizeof(int32_t), \"%s: spike history\")) return -1;", c, c,
@@ -619,7 +621,8 @@ void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j)
                      pl->pre[k]->cname, c, npre, t, j->name, pl->pre[k]->label);
     }
     if (needs_arrs(pl))
-        out_line(o, "if (dalloc(&%s_arrs, nnz * sizeof(int64_t), \"%s: arrivals\")) return -1;", c, j->name);
+        out_line(o, "if (dalloc(&%s_arrs, %s * sizeof(int64_t), \"%s: arrivals\")) return -1;", c,
+                 S->m->mpi ? arena_printf(&S->cc->arena, "(size_t)%s_csr.nnz", c) : "nnz", j->name);
     for (int k = 0; k < pl->npost; k++)
         out_line(o, "if (dalloc(&%s, (size_t)%lld * sizeof(%s), \"%s: post.%s\")) return -1;", pl->post[k]->cname,
                  npost, pl->post[k]->type == IRT_REAL ? "real" : "int32_t", j->name, pl->post[k]->label);

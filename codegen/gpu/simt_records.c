@@ -56,15 +56,20 @@ void simt_emit_tail(Out *o, const Simt *S)
             out_line(o, "const int64_t row = step / %lld - nc_c0 / %lld;", (long long)rec->every,
                      (long long)rec->every);
             out_line(o, "const int64_t nnz = %s_rp[%lld];", j->cname, (long long)j->pre.size);
-            out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * nnz;", r,
-                     (long long)simt_state_rec_rows(S, rec), rec->nvars);
+            /* distributed: a row of the whole projection's synapses, this rank's at their
+             * indices (<c>_gid), the others' left +0.0 (merged by a bitwise OR, nrt_mpi_row) */
+            const int gid = simt_mpi_gid(m, j);
+            const char *gn = gid ? arena_printf(&S->cc->arena, "%s_gnnz", j->cname) : "nnz";
+            const char *at = gid ? arena_printf(&S->cc->arena, "%s_gid[s]", j->cname) : "s";
+            out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d * %s;", r,
+                     (long long)simt_state_rec_rows(S, rec), rec->nvars, gn);
             if (j->plast->event) {
                 /* event-driven synapse dynamics: each work-item brings its synapses up to date
                  * (step + 1 steps done) and copies them */
                 out_open(o, "for (int64_t s = NC_GID; s < nnz; s += NC_GSIZE)");
                 out_line(o, "nc_pl_catchup1_%s(NC_PASS, step + 1, s);", j->cname);
                 for (int v = 0; v < rec->nvars; v++)
-                    out_line(o, "dst[%d * nnz + s] = (double)%s[s];", v, rec->vars[v]->cname);
+                    out_line(o, "dst[%d * %s + %s] = (double)%s[s];", v, gn, at, rec->vars[v]->cname);
                 out_close(o);
                 out_close(o);
                 continue;
@@ -73,7 +78,10 @@ void simt_emit_tail(Out *o, const Simt *S)
             out_line(o, "const int64_t s = q %% nnz;");
             out_line(o, "switch ((int)(q / nnz)) {");
             for (int v = 0; v < rec->nvars; v++)
-                out_line(o, "case %d: dst[q] = (double)%s[s]; break;", v, rec->vars[v]->cname);
+                if (gid)
+                    out_line(o, "case %d: dst[%d * %s + %s] = (double)%s[s]; break;", v, v, gn, at, rec->vars[v]->cname);
+                else
+                    out_line(o, "case %d: dst[q] = (double)%s[s]; break;", v, rec->vars[v]->cname);
             out_line(o, "}");
             out_close(o);
             out_close(o);
@@ -219,8 +227,10 @@ static void emit_host_open_records(Out *o, const Simt *S)
             StrBuf vars = {0}, units = {0}, pn = {0};
             cg_cstring(rec->proj->name, &pn);
             cg_rec_columns(rec, &vars, &units);
+            const int gid = simt_mpi_gid(m, rec->proj);
             out_begin(o);
-            out_line(o, "const int64_t nnz = %s_csr.nnz;", jc);
+            /* distributed: the whole projection's synapses (rank 0 writes them) */
+            out_line(o, "const int64_t nnz = %s_%s;", jc, gid ? "gnnz" : "csr.nnz");
             out_open(o, "if (nnz > INT32_MAX)");
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%s: too many synapses to record\");", f.s);
             out_line(o, "return -1;");
@@ -237,11 +247,11 @@ static void emit_host_open_records(Out *o, const Simt *S)
                 out_line(o, "for (int64_t s = 0; s < nnz; s++) local[s] = s;");
                 out_line(o, "static const char *const vars[] = {%s};", vars.s);
                 out_line(o, "static const char *const units[] = {%s};", units.s);
-                out_line(o, "rec%d = nrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
-                         f.s, pn.s, rec->nvars, (long long)rec->every);
+                out_line(o, "rec%d = %snrt_rec_state(&ctx, \"%s\", \"%s\", %d, vars, units, (int)nnz, local, %lld);", r,
+                         gid ? "nrt_mpi_rank(mpi) != 0 ? NULL : " : "", f.s, pn.s, rec->nvars, (long long)rec->every);
                 out_line(o, "nrt_free(local);");
             }
-            out_line(o, "if (!rec%d) return -1;", r);
+            out_line(o, "if (!rec%d%s) return -1;", r, gid ? " && nrt_mpi_rank(mpi) == 0" : "");
             out_line(o, "const size_t bytes = (size_t)%lld * %d * (size_t)nnz * sizeof(double);",
                      (long long)simt_state_rec_rows(S, rec), rec->nvars);
             out_line(o, "if (dalloc(&rec%d_rows, 2 * bytes, \"recording %s\")) return -1;", r, f.s);
@@ -341,7 +351,8 @@ static void emit_host_drain(Out *o, const Simt *S)
         } else {
             long long ev = (long long)rec->every;
             out_begin(o);
-            const char *w = rec->proj ? arena_printf(&S->cc->arena, "(%d * %s_csr.nnz)", rec->nvars, rec->proj->cname)
+            const char *w = rec->proj ? arena_printf(&S->cc->arena, "(%d * %s_%s)", rec->nvars, rec->proj->cname,
+                                                     simt_mpi_gid(m, rec->proj) ? "gnnz" : "csr.nnz")
                                       : arena_printf(&S->cc->arena, "%d", rec->nvars * rec->nidx);
             out_line(o, "const int64_t first = step0 / %lld, rows = (step0 + len) / %lld - first;", ev, ev);
             out_line(o, "if (rows > 0 && nrt_gpu_read_after(gpu, hf, rec%d_rows, (size_t)hf * %lld * %s * sizeof(double), h_rec%d_rows, (size_t)rows * %s * sizeof(double)) != NRT_OK) return -1;",
@@ -377,6 +388,30 @@ static void emit_host_drain(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* record_initial's row of a distributed recording of synapse states (simt_mpi_gid): each
+ * rank puts its synapses' values at their indices, rank 0 receives the bitwise OR and writes. */
+static void emit_initial_gid(Out *o, const IrRecord *rec, int r)
+{
+    const char *c = rec->proj->cname;
+    out_begin(o);
+    out_line(o, "const int64_t n = %s_csr.nnz, w = %d * %s_gnnz;", c, rec->nvars, c);
+    out_line(o, "int64_t *g = nrt_alloc(&ctx, (size_t)(n ? n : 1) * sizeof *g, \"recording\");");
+    out_line(o, "if (!g || (n && nrt_gpu_read(gpu, %s_gid, 0, g, (size_t)n * sizeof *g) != NRT_OK)) { nrt_free(g); return -1; }", c);
+    out_line(o, "for (int64_t q = 0; q < w; q++) h_rec%d_rows[q] = 0.0;", r);
+    for (int v = 0; v < rec->nvars; v++) {
+        const IrVar *var = rec->vars[v];
+        out_line(o, "%s *x%d = nrt_alloc(&ctx, (size_t)(n ? n : 1) * sizeof *x%d, \"recording\");", simt_vtype(var), v, v);
+        out_line(o, "if (!x%d || (n && nrt_gpu_read(gpu, %s, 0, x%d, (size_t)n * sizeof *x%d) != NRT_OK)) { nrt_free(x%d); nrt_free(g); return -1; }",
+                 v, var->cname, v, v, v);
+        out_line(o, "for (int64_t s = 0; s < n; s++) h_rec%d_rows[%d * %s_gnnz + g[s]] = (double)x%d[s];", r, v, c, v);
+        out_line(o, "nrt_free(x%d);", v);
+    }
+    out_line(o, "nrt_free(g);");
+    out_line(o, "if (w > 0 && nrt_mpi_row(&ctx, mpi, h_rec%d_rows, (int)w) != NRT_OK) return -1;", r);
+    out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, -1, h_rec%d_rows) != NRT_OK) return -1;", r, r, r);
+    out_close(o);
+}
+
 /* record_initial(): every state recording's row at t = 0 (step -1), the values after
  * initialisation read from the device (build_instance calls it after open_records, unless
  * the run resumes from a checkpoint). Distributed: rank 0 alone writes, from its copies. */
@@ -391,6 +426,10 @@ static void emit_host_record_initial(Out *o, const Simt *S)
         const IrRecord *rec = &m->recs[r];
         if (rec->spikes || rec->bin)
             continue;
+        if (simt_mpi_gid(m, rec->proj)) {
+            emit_initial_gid(o, rec, r);
+            continue;
+        }
         out_open(o, "if (rec%d)", r);
         if (rec->proj) {
             const char *n = arena_printf(&S->cc->arena, "%s_csr.nnz", rec->proj->cname);

@@ -29,7 +29,10 @@ void simt_set_kernels(Out *o, const Simt *S)
             d.rng_step = at;
             out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
             out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
-            out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
+            if (simt_mpi_rk(m, j))   /* distributed: the rank in the whole row (simt_mpi.c) */
+                out_line(o, "const int64_t j = %s_col[s], rank = %s_rk[s];", j->cname, j->cname);
+            else
+                out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
             out_line(o, "(void)j; (void)rank;");
             cg_block(&d, &ph->body, o);
             out_close(o);

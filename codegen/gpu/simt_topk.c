@@ -20,7 +20,9 @@
  * once. Every pass is one function called by all
  * work-items (grid-stride loops, work-group barriers only): one kernel per pass in the
  * launch/graph schedules, grid barriers between passes in the persistent schedule, block
- * barriers in the block schedule. No host round trip.
+ * barriers in the block schedule. No host round trip. Distributed (--mpi, simt_mpi.c): each
+ * rank's passes take its own neurons, and the host sums pass p's histogram over the ranks
+ * before pass p + 1 picks from it.
  *
  * Delivery: the grid schedules add spikes with atomics in no fixed order, so sums into a
  * top-k population could differ from the C back end's in the last bits and pick other
@@ -144,13 +146,24 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
     out_line(o, "const int nxt = p + 1 < %d ? p + 1 : 0; /* the histogram to clear for later */", np);
     out_line(o, "if (p < %d - 1 || p == %d) for (int64_t q = NC_GID; q < 256; q += NC_GSIZE) %s_tkh[nxt * 256 + q] = 0;",
              np, np, c);
+    char hib[32];
+    snprintf(hib, sizeof hib, "%lld", n);
+    const char *lo = "", *hi = hib;
+    if (m->mpi && !cg_mpi_reads_pre(m, p)) {   /* distributed: this rank's neurons; the host sums
+                                                 * each histogram over the ranks (replicated: all) */
+        out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", m->npops, p->id);
+        out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
+                 n, n);
+        lo = "nc_lo + ";
+        hi = "nc_hi";
+    }
     out_open(o, "if (p < %d)", np);
     out_line(o, "if (st != 0) return; /* the same in every work-item */");
     out_line(o, "const int w = p / 4, j = p %% 4;");
     out_line(o, "NC_LP int32_t *lh = sh + 8; /* this work-group's histogram, added to the global one once */");
     out_line(o, "for (int q = NC_LID; q < 256; q += NC_LSIZE) lh[q] = 0;");
     out_line(o, "NC_BARRIER();");
-    out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", n);
+    out_open(o, "for (int64_t n = %sNC_GID; n < %s; n += NC_GSIZE)", lo, hi);
     out_line(o, "if (!(%s[n] != 0 && %s[n] == %s[n])) continue;", win, key, key);
     out_line(o, "int ok = 1;");
     out_line(o, "for (int q = 0; q < w && ok; q++) ok = nc_tkw_%s(NC_PASS, n, q, step) == pre[q];", c);
@@ -163,7 +176,7 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
     out_line(o, "for (int q = NC_LID; q < 256; q += NC_LSIZE) if (lh[q]) nc_atomic_add_i32(&%s_tkh[p * 256 + q], lh[q]);", c);
     out_line(o, "return;");
     out_close(o);
-    out_open(o, "for (int64_t n = NC_GID; n < %lld; n += NC_GSIZE)", n);
+    out_open(o, "for (int64_t n = %sNC_GID; n < %s; n += NC_GSIZE)", lo, hi);
     out_line(o, "int won = 0;");
     out_open(o, "if (%s[n] != 0 && %s[n] == %s[n] && st != 2)", win, key, key);
     out_line(o, "won = 1;");

@@ -126,6 +126,8 @@ typedef struct nrt_ctx {
     const char *resume_dir;       /* --resume DIR, else NULL */
     int64_t start_step;           /* the checkpoint's step on --resume, else 0 */
     int start_phase;              /* ... and its phase index (IrModel.phases), else 0 */
+    int ckpt_parts;               /* a distributed GPU program: a checkpoint is a part per rank
+                                   * (nrt_mpi_ckpt_parts); else a folder with rank1/ is refused */
     /* run state */
     int64_t step;                 /* steps completed so far */
     volatile int stop_requested;  /* the signal number of SIGINT/SIGTERM: finish the step,

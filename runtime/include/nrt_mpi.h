@@ -71,8 +71,23 @@ nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g);
  * compute queue (ncclAllGather; captured into a graph when capturing); OpenCL: a blocking
  * read, MPI_Allgather and a write. */
 nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes);
+/* The sum over every rank of the n int32 counts at byte `off` of buf, in place on every rank
+ * (a top-k population's histogram of a pass, simt_topk.c). CUDA: ncclAllReduce on g's compute
+ * queue; OpenCL: a blocking read, MPI_Allreduce and a write. */
+nrt_status nrt_mpi_gpu_sum_i32(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem buf, size_t off, int n);
 
 /* ===== GPU ranks =====} */
+
+/* Checkpoints of distributed GPU simulators (collective: every rank calls it, after
+ * nrt_mpi_init): rank 0's part is the folder of --checkpoint/--resume, rank r's the folder
+ * rank<r> in it, each a complete checkpoint of that rank's state. --checkpoint: rank r > 0
+ * writes into its folder, and rank 0 removes rank<R>/checkpoint.txt (a part of an earlier
+ * checkpoint of more ranks). --resume: rank r > 0 reads its folder's header (nrt_init read
+ * rank 0's), which must be of rank 0's step and phase; a checkpoint with a part rank<R>, or
+ * none for some rank, was written by another number of ranks and is refused. Sets
+ * ctx->ckpt_parts (nrt_ckpt_load of a normal program refuses a folder with rank1/). 0; -1
+ * with errmsg; -2 when only another rank failed (it says why). */
+int nrt_mpi_ckpt_parts(nrt_ctx *ctx, nrt_mpi *m);
 
 /* Merge a row of recorded values into rank 0: each rank fills the entries it owns and
  * leaves the others +0.0; rank 0 receives the bitwise OR, which is every owner's value. */

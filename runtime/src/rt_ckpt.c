@@ -898,7 +898,8 @@ static int load_state(nrt_ctx *ctx, const char *dir, const ck_header *h,
 /* Contract: see neurort.h. The header is read again as nrt_ckpt_open reads it; every item
  * must be listed in it exactly once (arrays with the same size), every array file must
  * hold exactly its bytes, with the CRC-64 the header gives; the spike counts of ctx->pops
- * are restored by name, each population's exactly once. */
+ * are restored by name, each population's exactly once. A folder with rank1/checkpoint.txt
+ * (a distributed GPU checkpoint, rt_mpi.c) is refused unless ctx->ckpt_parts. */
 nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
 {
     const char *dir = ctx->resume_dir;
@@ -906,6 +907,17 @@ nrt_status nrt_ckpt_load(nrt_ctx *ctx, const nrt_ckpt_item *it, int n)
     int *seen, rc;
     if (!dir)
         return NRT_EIO;
+    if (!ctx->ckpt_parts) {   /* rank 0's part of a distributed GPU checkpoint (rt_mpi.c) */
+        char part[4200];
+        FILE *f;
+        snprintf(part, sizeof part, "%s/rank1/" CK_HEADER, dir);
+        if ((f = fopen(part, "rb")) != NULL) {
+            fclose(f);
+            nrt_seterr(ctx, "checkpoint '%s' is rank 0's part of a checkpoint of distributed ranks "
+                       "(it holds rank1/): resume it with the distributed simulator and as many ranks", dir);
+            return NRT_EIO;
+        }
+    }
     if (read_header(ctx, dir, &h) != 0) {
         free_header(&h);
         return NRT_EIO;

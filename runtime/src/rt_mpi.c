@@ -14,8 +14,10 @@
 #include "rt_internal.h"
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { HDR = 2 };                  /* stop flag, total */
 
@@ -263,4 +265,82 @@ nrt_status nrt_mpi_row(nrt_ctx *ctx, nrt_mpi *m, double *row, int n)
         return NRT_EIO;
     }
     return NRT_OK;
+}
+
+/* Where this rank's part of a checkpoint is: dir for rank 0, dir/rank<r> for rank r > 0. */
+static char *part_dir(const char *dir, int r)
+{
+    if (r == 0)
+        return (char *)dir;
+    size_t n = strlen(dir) + 32;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/rank%d", dir, r);
+    return p;
+}
+
+/* Whether dir/rank<r> holds a checkpoint header. */
+static int has_part(const char *dir, int r)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/rank%d/checkpoint.txt", dir, r);
+    return access(path, F_OK) == 0;
+}
+
+/* This rank's side of nrt_mpi_ckpt_parts: 0, or -1 with errmsg. */
+static int ckpt_part(nrt_ctx *ctx, const nrt_mpi *m)
+{
+    static char *resume, *save; /* this rank's folders, kept for the run */
+    if (ctx->resume_dir && !ctx->dry_run) {
+        const char *dir = ctx->resume_dir;
+        if (has_part(dir, m->size)) {
+            nrt_seterr(ctx, "checkpoint '%s' was written by more than %d rank%s (it holds rank%d/): "
+                       "resume it with as many ranks as wrote it", dir, m->size, m->size > 1 ? "s" : "", m->size);
+            return -1;
+        }
+        if (m->rank > 0) {
+            const int64_t step = ctx->start_step;
+            const int phase = ctx->start_phase;
+            if (!has_part(dir, m->rank)) {
+                nrt_seterr(ctx, "checkpoint '%s' has no part for rank %d (rank%d/checkpoint.txt): it was "
+                           "written by fewer than %d ranks; resume it with as many ranks as wrote it",
+                           dir, m->rank, m->rank, m->size);
+                return -1;
+            }
+            if (!(resume = part_dir(dir, m->rank)) || nrt_ckpt_open(ctx, resume, 0) != 0) {
+                if (!resume)
+                    nrt_seterr(ctx, "out of memory");
+                return -1;
+            }
+            if (ctx->start_step != step || ctx->start_phase != phase) {
+                nrt_seterr(ctx, "checkpoint '%s': the part of rank %d is of step %lld, rank 0's of step %lld "
+                           "(parts of different checkpoints)", dir, m->rank, (long long)ctx->start_step,
+                           (long long)step);
+                return -1;
+            }
+            ctx->resume_dir = resume;
+        }
+    }
+    if (ctx->ckpt_dir) {
+        if (m->rank == 0) {   /* a part of an earlier checkpoint of more ranks is no longer one */
+            char path[4400];
+            snprintf(path, sizeof path, "%s/rank%d/checkpoint.txt", ctx->ckpt_dir, m->size);
+            (void)remove(path);
+        } else if (!(save = part_dir(ctx->ckpt_dir, m->rank))) {
+            nrt_seterr(ctx, "out of memory");
+            return -1;
+        } else {
+            ctx->ckpt_dir = save;
+        }
+    }
+    return 0;
+}
+
+/* Contract: nrt_mpi.h. */
+int nrt_mpi_ckpt_parts(nrt_ctx *ctx, nrt_mpi *m)
+{
+    ctx->ckpt_parts = 1;
+    int own = ckpt_part(ctx, m), any = 0;
+    MPI_Allreduce(&own, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return own < 0 ? -1 : any < 0 ? -2 : 0;
 }

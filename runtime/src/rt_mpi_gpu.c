@@ -13,7 +13,8 @@
  * pointer, a unique id 128 bytes passed by value, results are ints, 0 = ncclSuccess).
  * MPI only carries the unique id from rank 0 to the others; every spike travels through
  * ncclAllGather on the simulator's compute stream, so a CUDA graph captures it with the
- * kernels around it and no host thread waits for an exchange.
+ * kernels around it and no host thread waits for an exchange. The sums of top-k histograms
+ * (nrt_mpi_gpu_sum_i32) take the same two roads: ncclAllReduce, or MPI_Allreduce.
  */
 #include "nrt_gpu.h"
 #include "nrt_mpi.h"
@@ -37,10 +38,11 @@ static struct {
     int (*CommInitRank)(nccl_comm *, int, nccl_id, int);
     int (*CommDestroy)(nccl_comm);
     int (*AllGather)(const void *, void *, size_t, int, nccl_comm, void *);
+    int (*AllReduce)(const void *, void *, size_t, int, int, nccl_comm, void *);
     const char *(*GetErrorString)(int);
 } nc;
 
-enum { NCCL_INT8 = 0 };
+enum { NCCL_INT8 = 0, NCCL_INT32 = 2, NCCL_SUM = 0 };
 
 static nccl_comm comm;
 static int comm_ranks, my_rank;
@@ -75,7 +77,7 @@ static nrt_status nccl_load(nrt_ctx *ctx)
         return NRT_EDEVICE;                                                                        \
     }
     SYM(GetVersion) SYM(GetUniqueId) SYM(CommInitRank) SYM(CommDestroy) SYM(AllGather)
-    SYM(GetErrorString)
+    SYM(AllReduce) SYM(GetErrorString)
 #undef SYM
     nc.lib = lib;
     return NRT_OK;
@@ -179,6 +181,42 @@ nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dm
     int r = nc.AllGather((const void *)send.h, (void *)recv.h, bytes, NCCL_INT8, comm, s);
     if (r != 0) {
         nrt_seterr(ctx, "ncclAllGather of %zu bytes per rank failed: %s", bytes, nccl_err(r));
+        return NRT_EDEVICE;
+    }
+    return NRT_OK;
+}
+
+nrt_status nrt_mpi_gpu_sum_i32(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem buf, size_t off, int n)
+{
+    if (!comm && !staged) {
+        nrt_seterr(ctx, "sum across ranks before nrt_mpi_gpu_open");
+        return NRT_EINVAL;
+    }
+    const size_t bytes = (size_t)n * sizeof(int32_t);
+    if (n < 0 || off > buf.bytes || buf.bytes - off < bytes) {
+        nrt_seterr(ctx, "sum across ranks: %d counts at byte %zu of a %zu-byte buffer", n, off, buf.bytes);
+        return NRT_EINVAL;
+    }
+    if (staged) {
+        if (stage_bytes < bytes) {
+            unsigned char *p = realloc(stage, bytes);
+            if (!p) {
+                nrt_seterr(ctx, "out of memory for a sum across ranks (%zu bytes)", bytes);
+                return NRT_ENOMEM;
+            }
+            stage = p;
+            stage_bytes = bytes;
+        }
+        nrt_status st = nrt_gpu_read(g, buf, off, stage, bytes);
+        if (st != NRT_OK)
+            return st;
+        MPI_Allreduce(MPI_IN_PLACE, stage, n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        return nrt_gpu_write(g, buf, off, stage, bytes);
+    }
+    void *p = (void *)(buf.h + off);
+    int r = nc.AllReduce(p, p, (size_t)n, NCCL_INT32, NCCL_SUM, comm, nrt_gpu_native_stream(g));
+    if (r != 0) {
+        nrt_seterr(ctx, "ncclAllReduce of %d counts failed: %s", n, nccl_err(r));
         return NRT_EDEVICE;
     }
     return NRT_OK;

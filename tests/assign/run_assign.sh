@@ -71,7 +71,8 @@ else                    # controls: without a reset, trial 2 is not trial 1
     control no_V_reset 's/^set S { V = E_L; I_e = \(.*\) }$/set S.I_e = \1/'
     control no_g_reset '/^set EE.g = 0 nS$/d' cond
     control no_stim_g_reset '/^set bg { g = 0 nS }$/d' cond
-    # --mpi runs no set with expressions: refused before anything is built, with the reason
+    # the C back end's --mpi runs no set with expressions (the GPU ranks do, tests/mpi): refused
+    # before anything is built, with the reason
     if "$NEUROC" "$HERE/exact.neuro" --mpi -o "$WORK/mpi" >"$WORK/mpi.txt" 2>&1; then
         bad "--mpi compiled a set with expressions"
     elif grep -q "^neuroc: error: --mpi: 'set P' sets a state or a per-neuron or per-synapse value by an expression" "$WORK/mpi.txt"; then

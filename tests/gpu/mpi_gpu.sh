@@ -3,6 +3,11 @@
 # per rank, spikes between the GPUs through NCCL, on a machine with several GPUs:
 #   exact   tests/mpi/models/gpu_exact.neuro under mpirun -np N, N in RANKS: every file
 #           bit-identical to the C back end's normal simulator (tests/mpi/run_mpi.sh);
+#   plastic tests/mpi/models/gpu_plastic.neuro likewise (STDP, pre and post handlers, weight
+#           recordings);
+#   topk    tests/mpi/models/gpu_topk.neuro likewise (top-k split across the ranks, `set`);
+#   rates   tests/mpi/models/gpu_rates.neuro likewise (Oja's rule: a replicated population);
+#   ckpt    tests/mpi/ckpt_gpu.sh with CUDA: 2 ranks stopped at a checkpoint and resumed;
 #   mc_int  the full-scale microcircuit with whole-pA weights (atomic sums exact in any
 #           order), MC_INT_MS ms: the C back end, one GPU (the normal CUDA simulator) and
 #           --mpi on N GPUs must write the same spike file, byte for byte;
@@ -20,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact mc_int mc cuba}
+CASES=${CASES:-exact plastic topk rates ckpt mc_int mc cuba}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -89,6 +94,37 @@ case " $CASES " in *" exact "*)
     DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_exact.neuro" \
         "$work/exact" 2000 $ranks_gt1 >"$OUT/exact.log" 2>&1 || { status=1; echo "exact: FAILED"; }
     tail -5 "$OUT/exact.log" ;;
+esac
+
+case " $CASES " in *" plastic "*)
+    echo "== plastic: tests/mpi/models/gpu_plastic.neuro, C = CUDA on $RANKS GPUs (spikes and weights)"
+    ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_plastic.neuro" \
+        "$work/plastic" 1500 $ranks_gt1 >"$OUT/plastic.log" 2>&1 || { status=1; echo "plastic: FAILED"; }
+    tail -5 "$OUT/plastic.log" ;;
+esac
+
+case " $CASES " in *" rates "*)
+    echo "== rates: tests/mpi/models/gpu_rates.neuro, C = CUDA on $RANKS GPUs (a replicated population)"
+    ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_rates.neuro" \
+        "$work/rates" 400 $ranks_gt1 >"$OUT/rates.log" 2>&1 || { status=1; echo "rates: FAILED"; }
+    tail -5 "$OUT/rates.log" ;;
+esac
+
+case " $CASES " in *" ckpt "*)
+    echo "== ckpt: tests/mpi/ckpt_gpu.sh on CUDA: 2 ranks stopped at a checkpoint and resumed = uninterrupted"
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/ckpt_gpu.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_topk.neuro" \
+        "$work/ckpt" >"$OUT/ckpt.log" 2>&1 || { status=1; echo "ckpt: FAILED"; }
+    tail -3 "$OUT/ckpt.log" ;;
+esac
+
+case " $CASES " in *" topk "*)
+    echo "== topk: tests/mpi/models/gpu_topk.neuro, C = CUDA on $RANKS GPUs (top-k split across the ranks)"
+    ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
+    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_topk.neuro" \
+        "$work/topk" 1500 $ranks_gt1 >"$OUT/topk.log" 2>&1 || { status=1; echo "topk: FAILED"; }
+    tail -5 "$OUT/topk.log" ;;
 esac
 
 case " $CASES " in *" mc_int "*)

@@ -1,11 +1,11 @@
 #!/bin/sh
 # tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end refuses
-# plastic projections, top-k and the one-GPU schedules at compile time; a distributed GPU
-# simulator refuses NEUROC_GPU_MODE=block and --checkpoint; --save-connectivity needs one rank (status 2 with two, the message once)
-# and works with one; --checkpoint and --instances are refused; so is a recorded subset of synapses.
-#   errors.sh NEUROC PLASTIC_MODEL WORKDIR TOPK_MODEL EXACT_MODEL
+# the one-GPU schedules at compile time; a distributed GPU
+# simulator refuses NEUROC_GPU_MODE=block (its checkpoints: ckpt_gpu.sh); --save-connectivity needs one rank (status 2 with two, the message once)
+# and works with one; the C ranks refuse --checkpoint; --instances is refused; so is a recorded subset of synapses.
+#   errors.sh NEUROC PLASTIC_MODEL WORKDIR EXACT_MODEL
 set -eu
-neuroc=$1 model=$2 work=$3 topk=$4 exact=$5
+neuroc=$1 model=$2 work=$3 exact=$4
 command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
@@ -14,11 +14,7 @@ expect() {   # expect STATUS TEXT FILE: the last command's status and a line of 
     [ "$st" = "$1" ] || { echo "FAIL: status $st, expected $1"; cat "$3"; exit 1; }
     [ "$(grep -c -- "$2" "$3")" = 1 ] || { echo "FAIL: '$2' not said once:"; cat "$3"; exit 1; }
 }
-# distributed GPU simulators take static projections and no top-k, on launch or graph
-st=0; "$neuroc" --mpi --backend opencl "$model" -o x 2>err.txt || st=$?
-expect 1 "error: --mpi with a GPU back end: 'plastic' is plastic; distributed GPU runs take static" err.txt
-st=0; "$neuroc" --mpi --backend opencl "$topk" -o x 2>err.txt || st=$?
-expect 1 "error: --mpi with a GPU back end: 'A' selects its spikes by topk" err.txt
+# distributed GPU simulators run launch or graph
 st=0; "$neuroc" --mpi --backend cuda --gpu-mode persistent "$exact" --emit-only x 2>err.txt || st=$?
 expect 1 "error: --mpi: the persistent schedule runs on one GPU; distributed runs use launch or graph" err.txt
 st=0; "$neuroc" --mpi --backend opencl --gpu-mode block "$exact" --emit-only x 2>err.txt || st=$?
@@ -45,8 +41,6 @@ st=0; ./plain --quiet --instances 2 --out o5 2>err.txt || st=$?
 if "$neuroc" --mpi --backend opencl "$exact" -o gdist 2>err.txt && ./gdist --list-devices >/dev/null 2>&1; then
     st=0; NEUROC_GPU_MODE=block ./gdist --quiet --out o7 2>err.txt || st=$?
     expect 2 "error: the block schedule runs on one GPU; a distributed simulator takes launch or graph" err.txt
-    st=0; ./gdist --quiet --checkpoint ck --out o8 2>err.txt || st=$?
-    expect 2 "error: --checkpoint and --resume need a simulator built without --mpi" err.txt
     st=0; mpirun -np 2 ./gdist --quiet --save-connectivity --out o9 2>err.txt || st=$?
     expect 2 "error: --save-connectivity needs one rank (mpirun -np 1)" err.txt
 else
