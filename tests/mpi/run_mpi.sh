@@ -6,12 +6,17 @@
 # MIN_SPIKES: the spike files together must hold at least this many rows (not vacuous).
 # DIST_BACKEND=opencl|cuda builds the distributed simulator for that back end (one device per
 # rank; the normal simulator stays the C back end's, and the manifests may differ in
-# "backend" too). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
+# "backend" too). MODEL_RUN=DURATION runs the model for DURATION only (its `run` lines
+# replaced by one: a model without set statements between runs). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
 set -eu
 neuroc=$1 model=$2 work=$3 minspk=$4
 shift 4
 command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
+if [ -n "${MODEL_RUN:-}" ]; then   # a shorter run of the model: its `run` lines replaced by one
+    grep -v '^run ' "$model" >"$work/model.neuro" && echo "run $MODEL_RUN" >>"$work/model.neuro"
+    model=$work/model.neuro
+fi
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 "$neuroc" --backend c "$model" -o ref
