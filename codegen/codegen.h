@@ -56,6 +56,10 @@ typedef struct CgDialect {
     int pre_after;                /* pre_hist indexes `_ha`, the history after `on spike` */
     const char *step;             /* IE_STEP's spelling (NULL: "step") */
     const IrPop *pop;             /* for local names */
+    /* NULL, or the spelling of a real constant (IE_CONST) and of a draw's stream (IE_RAND)
+     * instead of their values: the C back end's projection families print a slot of their
+     * table there (codegen/c/c_family.c) */
+    void (*lit)(const struct CgDialect *d, const IrExpr *e, StrBuf *out);
     const void *user;
     int cold;                     /* construction code: uniform and normal draws call the
                                      nc_*_cold helpers (cg_rand_helpers), which a GPU
@@ -191,7 +195,12 @@ int cg_rt_values_of(const IrModel *m, const IrPop *p, int i, StrBuf *ks);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
  * projection (cg_mem.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
-void cg_mem_plan(Out *o, const IrModel *m, int gpu);
+typedef int (*CgMemUnit)(Out *o, const IrModel *m, int k);
+void cg_mem_plan(Out *o, const IrModel *m, int gpu, CgMemUnit unit);
+/* `unit`, when not NULL, may write the plan of projections k, k + 1, ... itself (the C back
+ * end's families) and returns how many it wrote, 0 for none. The delay ring's slots that
+ * the plan counts for j: */
+double cg_mem_slots(const IrModel *m, const IrProj *j);
 /* The state check (cg_finite.c): the variables it looks at, its test of a value, the
  * report of a failed one; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);

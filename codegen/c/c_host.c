@@ -202,8 +202,45 @@ static void emit_neuron_calls(Out *o, const IrModel *m)
 /* The step's spikes into the projections (do_step, deliver_step). */
 static void emit_delivery_calls(Out *o, const IrModel *m)
 {
-    for (int k = 0; k < m->nprojs; k++)
+    for (int k = 0; k < m->nprojs; k++) {
+        int f, q, n = cgc_fam_unit(m, k, &f, &q);
+        if (n) {   /* a run of one family's members, in projection order */
+            out_line(o, "deliver_fam%d(step, %d, %d);", f, q, q + n);
+            k += n - 1;
+            continue;
+        }
         out_line(o, "%s_%s(step);", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->cname);
+    }
+}
+
+/* main's builds, --save-connectivity and built counts of the projections, in their order
+ * (a family's members a run at a time, cgc_fam_unit). */
+static void emit_builds(Out *o, const IrModel *m)
+{
+    int f, q, n;
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {
+        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
+            out_line(o, "if (build_fam%d(%d, %d) != 0) return fail(argv[0]);", f, q, q + n);
+        else
+            out_line(o, "if (build_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
+    }
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {
+        const IrProj *j = m->projs[k];
+        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
+            out_line(o, "if (ctx.save_conn && save_fam%d(%d, %d) != 0) return fail(argv[0]);", f, q, q + n);
+        else if (j->procedural)
+            out_line(o, "if (ctx.save_conn && save_%s() != 0) return fail(argv[0]);", j->cname);
+        else
+            out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
+                     j->name, j->cname, j->cname, j->cname);
+    }
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {   /* the built synapse counts, for --bench */
+        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
+            out_line(o, "stat_fam%d(%d, %d);", f, q, q + n);
+        else if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
+    }
 }
 
 /* The step's spikes counted, last, once its recordings are written: a step whose recording
@@ -634,19 +671,7 @@ void cgc_main(Out *o, const IrModel *m)
     }
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "if (build_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
-    for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->procedural)
-            out_line(o, "if (ctx.save_conn && save_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
-        else
-            out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
-                     m->projs[k]->name, m->projs[k]->cname, m->projs[k]->cname, m->projs[k]->cname);
-    }
-    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
-        if (!m->projs[k]->procedural)
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
-                     m->projs[k]->cname);
+    emit_builds(o, m);
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");

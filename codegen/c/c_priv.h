@@ -16,6 +16,7 @@ const char *cgc_storage_type(IrType t);                      /* "real" or "int32
 void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b);   /* b = e's text */
 /* An array the program allocates, freed by free_all() on every way out: fmt names it. */
 void cgc_own(const char *fmt, ...) NC_PRINTF(1, 2);
+void cgc_own_line(const char *fmt, ...) NC_PRINTF(1, 2);   /* a line of free_all() as is */
 void cgc_own_reset(void);                  /* forget the arrays (before and after a model) */
 void cgc_free_all(Out *o);                 /* free_all(): nrt_free of every array owned */
 
@@ -41,6 +42,16 @@ void cgc_one_prop(Out *o, const CgDialect *dd, const IrProp *pr, IrExpr **A, int
 void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_ */
 void cgc_ring_alloc(Out *o, const IrProj *j);   /* the end of build_<J>: j's ring, sized maxd + 1 */
 void cgc_ring_decl(Out *o, const IrProj *j);    /* the declarations of j's ring, if it owns one */
+
+/* --- c_family.c: projection families (stored projections alike but for constants) -- */
+void cgc_fam_plan(Compiler *cc, const IrModel *m);   /* which projections are members */
+void cgc_fam_reset(void);                            /* forget them (after a model) */
+int cgc_fam_member(const IrProj *j);                 /* j is emitted by its family */
+/* The run of members of one family starting at projection k, consecutive in both the
+ * projections and the family: its length (0: k is no member), family *f, first member *q. */
+int cgc_fam_unit(const IrModel *m, int k, int *f, int *q);
+int cgc_fam_mem_unit(Out *o, const IrModel *m, int k);   /* cg_mem_plan's CgMemUnit */
+void cgc_families(Out *o, const IrModel *m);   /* every family's table and functions */
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */

@@ -1,0 +1,429 @@
+/* c_family.c -- projection families: stored static projections that are the same but for
+ * their constants, emitted once (docs/architecture.md, "Projection families").
+ *
+ * A projection's family key is its rule and options, its pre and post base populations,
+ * whether it has delays, and the text of its w and delay expressions printed with every real
+ * literal and every draw's stream turned into a slot of a table (CgDialect.lit): F->r[k]
+ * (real), F->x[k] (double) or F->ks[k] (uint32_t), typed as the literal is printed, so the
+ * arithmetic is the same. Projections with equal keys, FAM_MIN or more of them, form a
+ * family: one table nc_fam<f>[] of their constants (sizes, offsets, the rule's numbers, the
+ * slots, the ring each adds into, names), and one build, delivery, memory plan, save and
+ * statistic function that loop over a range of members. A member keeps its projection id
+ * (its RNG streams, its place in --bench), its names (messages, stages,
+ * --save-connectivity), and its ring (a pointer in the table), so the program builds the same
+ * network and adds the same values in the same order: the host calls a family's functions
+ * for runs of consecutive projections (cgc_fam_unit), in projection order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "c_priv.h"
+
+enum { FAM_MIN = 2 };   /* the fewest members that make a family */
+
+/* One projection's place: its family (-1: none) and index there, its key and slots. */
+typedef struct Cand {
+    int fam, q;
+    const char *key;              /* NULL: not a candidate */
+    const char *wt, *dt;          /* w and delay as templates */
+    const char *xs, *rs, *ks;     /* the slots' initialisers: double, real, stream */
+    int nx, nr, nk;
+} Cand;
+
+static struct {
+    Cand *c;                      /* per projection, NULL when families are off */
+    int nfam;
+    int *size;                    /* members per family */
+} P;
+
+/* The slots a template collects (CgDialect.user of fam_lit). */
+typedef struct Coll {
+    StrBuf xs, rs, ks;
+    int nx, nr, nk;
+} Coll;
+
+static void fam_lit(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    Coll *c = (Coll *)d->user;
+    if (e->op == IE_RAND) {
+        sb_printf(&c->ks, "%s0x%08xu", c->nk ? ", " : "", e->stream);
+        sb_printf(out, "F->ks[%d]", c->nk++);
+        return;
+    }
+    StrBuf *b = d->dbl ? &c->xs : &c->rs;
+    int *n = d->dbl ? &c->nx : &c->nr;
+    if (*n)
+        sb_puts(b, ", ");
+    cg_real(d, e->val, b);
+    sb_printf(out, "F->%s[%d]", d->dbl ? "x" : "r", (*n)++);
+}
+
+/* The dialects of build_<J>'s w (d) and delay (dd), as cgc_proj prints them. */
+static void build_dialects(const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd)
+{
+    *d = cgc_dialect(m, j->pre.pop);
+    d->rng_elem = "i";
+    d->rng_sub = "rank";
+    d->rng_step = "0";
+    d->index = "i";
+    *dd = *d;
+    dd->dbl = 1;
+    dd->real = "double";
+}
+
+/* 1 when j may be a member: stored, static, built from a spec, on one process, neither
+ * recorded nor changed by a phase, not into or out of a top-k population. */
+static int candidate(const Compiler *cc, const IrModel *m, const IrProj *j, int k)
+{
+    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->procedural || j->id != k)
+        return 0;
+    if (j->rule == IR_FROM_FILE || j->rule == IR_PAIRS || j->pre.pop->topk || j->post.pop->topk)
+        return 0;
+    if (cgc_mpi_recorded(m, j))
+        return 0;
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].proj == j)
+            return 0;
+    return 1;
+}
+
+/* j's key and slots. */
+static void key_of(Compiler *cc, const IrModel *m, const IrProj *j, Cand *c)
+{
+    CgDialect d, dd;
+    Coll col = {0};
+    StrBuf w = {0}, dl = {0};
+    build_dialects(m, j, &d, &dd);
+    d.lit = dd.lit = fam_lit;
+    d.user = dd.user = &col;
+    cg_expr(&d, j->w, &w);
+    if (j->delay)
+        cg_expr(&dd, j->delay, &dl);
+    c->wt = arena_strdup(&cc->arena, w.s ? w.s : "");
+    c->dt = arena_strdup(&cc->arena, dl.s ? dl.s : "");
+    c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
+                          j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, c->wt, c->dt);
+    c->xs = arena_strdup(&cc->arena, col.xs.s ? col.xs.s : "");
+    c->rs = arena_strdup(&cc->arena, col.rs.s ? col.rs.s : "");
+    c->ks = arena_strdup(&cc->arena, col.ks.s ? col.ks.s : "");
+    c->nx = col.nx, c->nr = col.nr, c->nk = col.nk;
+    sb_free(&w);
+    sb_free(&dl);
+    sb_free(&col.xs);
+    sb_free(&col.rs);
+    sb_free(&col.ks);
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_plan(Compiler *cc, const IrModel *m)
+{
+    memset(&P, 0, sizeof P);
+    if (m->nprojs < FAM_MIN)
+        return;
+    P.c = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.c);
+    int *lead = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *lead);   /* a group's first */
+    int *size = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *size);
+    int ngroups = 0;
+    for (int k = 0; k < m->nprojs; k++) {
+        Cand *c = &P.c[k];
+        c->fam = -1;
+        if (!candidate(cc, m, m->projs[k], k))
+            continue;
+        key_of(cc, m, m->projs[k], c);
+        int g = 0;
+        while (g < ngroups && strcmp(P.c[lead[g]].key, c->key) != 0)
+            g++;
+        if (g == ngroups)
+            lead[ngroups++] = k;
+        c->q = size[g]++;
+        c->fam = g;   /* the group for now; numbered as a family below */
+    }
+    int *num = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *num);
+    P.size = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *P.size);
+    for (int g = 0; g < ngroups; g++) {
+        num[g] = size[g] >= FAM_MIN ? P.nfam : -1;
+        if (num[g] >= 0)
+            P.size[P.nfam++] = size[g];
+    }
+    for (int k = 0; k < m->nprojs; k++)
+        if (P.c[k].fam >= 0)
+            P.c[k].fam = num[P.c[k].fam];
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_reset(void)
+{
+    memset(&P, 0, sizeof P);
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_member(const IrProj *j)
+{
+    return P.c && P.c[j->id].fam >= 0;
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_unit(const IrModel *m, int k, int *f, int *q)
+{
+    if (!P.c || P.c[k].fam < 0)
+        return 0;
+    int n = 1;
+    while (k + n < m->nprojs && P.c[k + n].fam == P.c[k].fam && P.c[k + n].q == P.c[k].q + n)
+        n++;
+    *f = P.c[k].fam;
+    *q = P.c[k].q;
+    return n;
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_mem_unit(Out *o, const IrModel *m, int k)
+{
+    int f, q, n = cgc_fam_unit(m, k, &f, &q);
+    if (n)
+        out_line(o, "mem_fam%d(%d, %d);", f, q, q + n);
+    return n;
+}
+
+/* The table's type and its rows, one per member (projection k0 the first). */
+static void emit_table(Out *o, const IrModel *m, int f, int k0)
+{
+    const Cand *c0 = &P.c[k0];
+    out_line(o, "/* projection family %d (c_family.c): %d stored projections like %s that differ only in", f,
+             P.size[f], m->projs[k0]->name);
+    out_line(o, " * constants; build_fam%d, deliver_fam%d, ... loop over its members' rows */", f, f);
+    out_open(o, "typedef struct nc_fam%d_t", f);
+    out_line(o, "const char *name, *st_conn, *st_vals, *mem; /* messages, stages, the memory plan */");
+    out_line(o, "uint32_t id; /* the projection's: its RNG streams, its statistics */");
+    out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k;");
+    out_line(o, "double p;");
+    out_line(o, "real **ring; /* the delay ring it adds into, at offset roff of rows of width */");
+    out_line(o, "int64_t *D, width, roff;");
+    out_line(o, "int alloc; /* the last projection into the ring: allocates it */");
+    out_line(o, "const char *ring_what;");
+    out_line(o, "double slots; /* the memory plan's ring slots */");
+    if (c0->nx)
+        out_line(o, "double x[%d];", c0->nx);
+    if (c0->nr)
+        out_line(o, "real r[%d];", c0->nr);
+    if (c0->nk)
+        out_line(o, "uint32_t ks[%d];", c0->nk);
+    char tail[32];
+    snprintf(tail, sizeof tail, " nc_fam%d_t;", f);
+    out_close_with(o, tail);
+    out_open(o, "static const nc_fam%d_t nc_fam%d[%d] =", f, f, P.size[f]);
+    for (int k = k0; k < m->nprojs; k++) {
+        const Cand *c = &P.c[k];
+        const IrProj *j = m->projs[k];
+        if (c->fam != f)
+            continue;
+        const int alloc = j->ring->ring_n == 1 || j->ring_last;
+        StrBuf b = {0};
+        sb_printf(&b, "{\"%s\", \"%s: connectivity\", \"%s: synapse values\", \"projection %s\", %du, ", j->name,
+                  j->name, j->name, j->name, j->id);
+        sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size, (long long)j->post.size,
+                  (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k, j->p);
+        sb_printf(&b, "&%s_ring, &%s_D, %lld, 0, %d, ", j->ring->cname, j->ring->cname, (long long)j->post.size,
+                  alloc);
+        if (alloc)
+            sb_printf(&b, "\"%s: delay ring\", ", j->ring->name);
+        else
+            sb_puts(&b, "NULL, ");
+        sb_printf(&b, "%.1f", cg_mem_slots(m, j));
+        if (c->nx)
+            sb_printf(&b, ", {%s}", c->xs);
+        if (c->nr)
+            sb_printf(&b, ", {%s}", c->rs);
+        if (c->nk)
+            sb_printf(&b, ", {%s}", c->ks);
+        out_line(o, "%s},", b.s);
+        sb_free(&b);
+    }
+    out_close_with(o, ";");
+    out_line(o, "static nrt_csr nc_fam%d_c[%d];", f, P.size[f]);
+    out_line(o, "static real *nc_fam%d_w[%d];", f, P.size[f]);
+    if (m->projs[k0]->delay)
+        out_line(o, "static int32_t *nc_fam%d_d[%d]; /* delays in steps */", f, P.size[f]);
+    out_blank(o);
+}
+
+static const char *rule_c(IrRule r)
+{
+    switch (r) {
+    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
+    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
+    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
+    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
+    case IR_FIXED_OUTDEGREE: return "NRT_FIXED_OUTDEGREE";
+    case IR_FIXED_TOTAL: return "NRT_FIXED_TOTAL";
+    case IR_PAIRS: case IR_FROM_FILE: break;   /* never in a family */
+    }
+    NC_UNREACHABLE();
+}
+
+/* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
+static void emit_spec(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
+    out_line(o, "memset(spec, 0, sizeof *spec);");
+    out_line(o, "spec->rule = %s;", rule_c(j0->rule));
+    out_line(o, "spec->n_pre = F->n_pre;");
+    out_line(o, "spec->n_post = F->n_post;");
+    out_line(o, "spec->p = F->p;");
+    out_line(o, "spec->k = F->k;");
+    out_line(o, "spec->autapses = %d;", j0->autapses);
+    out_line(o, "spec->multapses = %d;", j0->multapses);
+    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
+    out_line(o, "spec->pre_offset = F->pre_off;");
+    out_line(o, "spec->post_offset = F->post_off;");
+    out_line(o, "spec->seed = ctx.seed;");
+    out_line(o, "spec->proj_id = F->id;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c). */
+static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+{
+    out_open(o, "static int build_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "nrt_csr *nc_c = &nc_fam%d_c[q];", f);
+    out_line(o, "char what[300];");
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "if (nrt_conn_build(&ctx, &spec, nc_c) != NRT_OK) return -1;");
+    out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
+    out_line(o, "real *nc_w = nc_fam%d_w[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(real), what);", f);
+    out_line(o, "if (!nc_w) return -1;");
+    if (j0->delay) {
+        out_line(o, "snprintf(what, sizeof what, \"%%s: delays\", F->name);");
+        out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
+        out_line(o, "if (!nc_d) return -1;");
+    }
+    out_line(o, "int64_t maxd = 1;");
+    out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
+    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
+    out_line(o, "const int64_t j = nc_c->col[s], rank = s - nc_c->row_ptr[i];");
+    out_line(o, "(void)j; (void)rank;");
+    out_line(o, "nc_w[s] = %s;", c0->wt);
+    if (j0->delay) {
+        out_line(o, "const double delay = %s;", c0->dt);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "nc_d[s] = dd;");
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    (void)m;
+}
+
+/* deliver_fam<f>(step, a, b): each member's spikes of the step (a range of the ascending
+ * spike list, found by binary search) into its ring, in the order propagate_<J> adds. */
+static void emit_deliver(Out *o, const IrProj *j0, int f)
+{
+    const char *pc = j0->pre.pop->cname;
+    out_line(o, "/* push this step's spikes of members a .. b - 1 into their rings, to arrive at step + delay */");
+    out_open(o, "static void deliver_fam%d(int64_t step, int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const nrt_csr *nc_c = &nc_fam%d_c[q];", f);
+    out_line(o, "const real *nc_w = nc_fam%d_w[q];", f);
+    if (j0->delay)
+        out_line(o, "const int32_t *nc_d = nc_fam%d_d[q];", f);
+    out_line(o, "real *ring = *F->ring;");
+    out_line(o, "const int64_t D = *F->D, width = F->width, roff = F->roff;");
+    out_line(o, "const int64_t k1 = nc_spk_lower(%s_spk, %s_nspk, F->pre_off + F->n_pre);", pc, pc);
+    out_open(o, "for (int64_t k = nc_spk_lower(%s_spk, %s_nspk, F->pre_off); k < k1; k++)", pc, pc);
+    out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
+    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
+    out_line(o, "const int64_t slot = (step + %s) %% D;", j0->delay ? "nc_d[s]" : "1");
+    out_line(o, "ring[slot * width + roff + nc_c->col[s]] += nc_w[s];");
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* mem_fam<f>, save_fam<f>, stat_fam<f>: the memory plan (cg_mem_plan's lines of a stored
+ * projection), --save-connectivity and the built counts of members a .. b - 1. */
+static void emit_host_parts(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->n_post * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
+    out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, bytes + ring);");
+    out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    char dn[32];
+    snprintf(dn, sizeof dn, "nc_fam%d_d[q]", f);
+    out_open(o, "static int save_fam%d(int a, int b)", f);
+    out_line(o, "for (int q = a; q < b; q++)");
+    out_line(o, "    if (nrt_conn_save(&ctx, nc_fam%d[q].name, &nc_fam%d_c[q], nc_fam%d_w[q], (int)sizeof(real), %s) != NRT_OK) return -1;",
+             f, f, f, j0->delay ? dn : "NULL");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void stat_fam%d(int a, int b)", f);
+    out_line(o, "for (int q = a; q < b; q++) nrt_proj_stat(&ctx, (int)nc_fam%d[q].id, %d, (double)nc_fam%d_c[q].nnz);", f,
+             j0->pre.pop->id, f);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_families(Out *o, const IrModel *m)
+{
+    if (!P.nfam)
+        return;
+    out_line(o, "/* the first k with spk[k] >= v in an ascending spike list of n (projection families) */");
+    out_open(o, "static inline int64_t nc_spk_lower(const int64_t *spk, int64_t n, int64_t v)");
+    out_line(o, "int64_t lo = 0, hi = n;");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if (spk[mid] < v) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "return lo;");
+    out_close(o);
+    out_blank(o);
+    for (int f = 0; f < P.nfam; f++) {
+        int k0 = 0;
+        while (P.c[k0].fam != f)
+            k0++;
+        const IrProj *j0 = m->projs[k0];
+        emit_table(o, m, f, k0);
+        emit_spec(o, j0, f);
+        emit_build(o, m, j0, &P.c[k0], f);
+        emit_deliver(o, j0, f);
+        emit_host_parts(o, j0, f);
+        cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);
+        if (j0->delay)
+            cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_d[q]);", P.size[f], f);
+        for (int k = k0; k < m->nprojs; k++)
+            if (P.c[k].fam == f && (m->projs[k]->ring->ring_n == 1 || m->projs[k]->ring_last))
+                cgc_own("%s_ring", m->projs[k]->ring->cname);
+    }
+}
