@@ -43,7 +43,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
             cgc_proj(cc, &o, m->projs[k], m);
     }
     cgc_families(&o, m);
-    cg_mem_plan(&o, m, 0, cgc_fam_mem_unit);
+    cg_mem_plan(&o, m, 0, cgc_fam_mem_seg);
     for (int i = 0; i < m->npops; i++) {
         cgc_pop_init(&o, m->pops[i], m);
         cgc_pop_step(&o, m->pops[i], m);

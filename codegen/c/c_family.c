@@ -11,8 +11,9 @@
  * statistic function that loop over a range of members. A member keeps its projection id
  * (its RNG streams, its place in --bench), its names (messages, stages,
  * --save-connectivity), and its ring (a pointer in the table), so the program builds the same
- * network and adds the same values in the same order: the host calls a family's functions
- * for runs of consecutive projections (cgc_fam_unit), in projection order.
+ * network and adds the same values in the same order: the host calls the families'
+ * functions for the runs of consecutive members (nc_units[]), in projection order, a stretch
+ * of projections that are all members at a time (cgc_fam_seg).
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +25,24 @@ enum { FAM_MIN = 2 };   /* the fewest members that make a family */
 /* One projection's place: its family (-1: none) and index there, its key and slots. */
 typedef struct Cand {
     int fam, q;
+    int unit;                     /* the run of its family's members it is in (nc_units) */
     const char *key;              /* NULL: not a candidate */
     const char *wt, *dt;          /* w and delay as templates */
     const char *xs, *rs, *ks;     /* the slots' initialisers: double, real, stream */
     int nx, nr, nk;
 } Cand;
 
+/* A run of members a .. b - 1 of family f that are consecutive projections. */
+typedef struct Unit {
+    int f, a, b;
+} Unit;
+
 static struct {
     Cand *c;                      /* per projection, NULL when families are off */
     int nfam;
     int *size;                    /* members per family */
+    Unit *u;                      /* the runs, in projection order */
+    int nu;
 } P;
 
 /* The slots a template collects (CgDialect.user of fam_lit). */
@@ -145,9 +154,17 @@ void cgc_fam_plan(Compiler *cc, const IrModel *m)
         if (num[g] >= 0)
             P.size[P.nfam++] = size[g];
     }
-    for (int k = 0; k < m->nprojs; k++)
-        if (P.c[k].fam >= 0)
-            P.c[k].fam = num[P.c[k].fam];
+    P.u = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.u);
+    for (int k = 0; k < m->nprojs; k++) {
+        Cand *c = &P.c[k];
+        if (c->fam < 0 || (c->fam = num[c->fam]) < 0)
+            continue;
+        if (k > 0 && P.c[k - 1].fam == c->fam && P.c[k - 1].q + 1 == c->q)
+            P.u[P.nu - 1].b++;
+        else
+            P.u[P.nu++] = (Unit){c->fam, c->q, c->q + 1};
+        c->unit = P.nu - 1;
+    }
 }
 
 /* Contract: c_priv.h. */
@@ -163,24 +180,24 @@ int cgc_fam_member(const IrProj *j)
 }
 
 /* Contract: c_priv.h. */
-int cgc_fam_unit(const IrModel *m, int k, int *f, int *q)
+int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1)
 {
     if (!P.c || P.c[k].fam < 0)
         return 0;
     int n = 1;
-    while (k + n < m->nprojs && P.c[k + n].fam == P.c[k].fam && P.c[k + n].q == P.c[k].q + n)
+    while (k + n < m->nprojs && P.c[k + n].fam >= 0)
         n++;
-    *f = P.c[k].fam;
-    *q = P.c[k].q;
+    *u0 = P.c[k].unit;
+    *u1 = P.c[k + n - 1].unit + 1;
     return n;
 }
 
 /* Contract: c_priv.h. */
-int cgc_fam_mem_unit(Out *o, const IrModel *m, int k)
+int cgc_fam_mem_seg(Out *o, const IrModel *m, int k)
 {
-    int f, q, n = cgc_fam_unit(m, k, &f, &q);
+    int u0, u1, n = cgc_fam_seg(m, k, &u0, &u1);
     if (n)
-        out_line(o, "mem_fam%d(%d, %d);", f, q, q + n);
+        out_line(o, "mem_units(%d, %d);", u0, u1);
     return n;
 }
 
@@ -394,6 +411,45 @@ static void emit_host_parts(Out *o, const IrProj *j0, int f)
     out_blank(o);
 }
 
+/* nc_units[], the runs of members in projection order, and for each concern X of a
+ * family (build, deliver, mem, save, stat) X_units(u0, u1), which calls X_fam<f> for runs u0
+ * .. u1 - 1 in order: the host's lines are one per stretch of members, not per projection. */
+static void emit_units(Out *o)
+{
+    static const struct { const char *name, *ret, *arg, *pass; } cs[] = {
+        {"build", "int", "", ""},
+        {"deliver", "void", "int64_t step, ", "step, "},
+        {"mem", "void", "", ""},
+        {"save", "int", "", ""},
+        {"stat", "void", "", ""},
+    };
+    out_line(o, "/* the runs of family members (family, first, end) in projection order (c_family.c) */");
+    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", P.nu);
+    for (int u = 0; u < P.nu; u++)
+        out_line(o, "{%d, %d, %d},", P.u[u].f, P.u[u].a, P.u[u].b);
+    out_close_with(o, ";");
+    out_blank(o);
+    for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+        const int isint = cs[c].ret[0] == 'i';
+        out_open(o, "static %s %s_units(%sint u0, int u1)", cs[c].ret, cs[c].name, cs[c].arg);
+        out_open(o, "for (int u = u0; u < u1; u++)");
+        out_open(o, "switch (nc_units[u].f)");
+        for (int f = 0; f < P.nfam; f++) {
+            if (isint)
+                out_line(o, "case %d: if (%s_fam%d(%snc_units[u].a, nc_units[u].b) != 0) return -1; break;", f,
+                         cs[c].name, f, cs[c].pass);
+            else
+                out_line(o, "case %d: %s_fam%d(%snc_units[u].a, nc_units[u].b); break;", f, cs[c].name, f, cs[c].pass);
+        }
+        out_close(o);
+        out_close(o);
+        if (isint)
+            out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
+}
+
 /* Contract: c_priv.h. */
 void cgc_families(Out *o, const IrModel *m)
 {
@@ -426,4 +482,5 @@ void cgc_families(Out *o, const IrModel *m)
             if (P.c[k].fam == f && (m->projs[k]->ring->ring_n == 1 || m->projs[k]->ring_last))
                 cgc_own("%s_ring", m->projs[k]->ring->cname);
     }
+    emit_units(o);
 }

@@ -203,9 +203,9 @@ static void emit_neuron_calls(Out *o, const IrModel *m)
 static void emit_delivery_calls(Out *o, const IrModel *m)
 {
     for (int k = 0; k < m->nprojs; k++) {
-        int f, q, n = cgc_fam_unit(m, k, &f, &q);
-        if (n) {   /* a run of one family's members, in projection order */
-            out_line(o, "deliver_fam%d(step, %d, %d);", f, q, q + n);
+        int u0, u1, n = cgc_fam_seg(m, k, &u0, &u1);
+        if (n) {   /* family members, in projection order */
+            out_line(o, "deliver_units(step, %d, %d);", u0, u1);
             k += n - 1;
             continue;
         }
@@ -214,20 +214,20 @@ static void emit_delivery_calls(Out *o, const IrModel *m)
 }
 
 /* main's builds, --save-connectivity and built counts of the projections, in their order
- * (a family's members a run at a time, cgc_fam_unit). */
+ * (family members a stretch at a time, cgc_fam_seg). */
 static void emit_builds(Out *o, const IrModel *m)
 {
-    int f, q, n;
+    int u0, u1, n;
     for (int k = 0; k < m->nprojs; k += n ? n : 1) {
-        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
-            out_line(o, "if (build_fam%d(%d, %d) != 0) return fail(argv[0]);", f, q, q + n);
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "if (build_units(%d, %d) != 0) return fail(argv[0]);", u0, u1);
         else
             out_line(o, "if (build_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
     }
     for (int k = 0; k < m->nprojs; k += n ? n : 1) {
         const IrProj *j = m->projs[k];
-        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
-            out_line(o, "if (ctx.save_conn && save_fam%d(%d, %d) != 0) return fail(argv[0]);", f, q, q + n);
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "if (ctx.save_conn && save_units(%d, %d) != 0) return fail(argv[0]);", u0, u1);
         else if (j->procedural)
             out_line(o, "if (ctx.save_conn && save_%s() != 0) return fail(argv[0]);", j->cname);
         else
@@ -235,8 +235,8 @@ static void emit_builds(Out *o, const IrModel *m)
                      j->name, j->cname, j->cname, j->cname);
     }
     for (int k = 0; k < m->nprojs; k += n ? n : 1) {   /* the built synapse counts, for --bench */
-        if ((n = cgc_fam_unit(m, k, &f, &q)) != 0)
-            out_line(o, "stat_fam%d(%d, %d);", f, q, q + n);
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "stat_units(%d, %d);", u0, u1);
         else if (!m->projs[k]->procedural)
             out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
                      m->projs[k]->cname);

@@ -47,10 +47,10 @@ void cgc_ring_decl(Out *o, const IrProj *j);    /* the declarations of j's ring,
 void cgc_fam_plan(Compiler *cc, const IrModel *m);   /* which projections are members */
 void cgc_fam_reset(void);                            /* forget them (after a model) */
 int cgc_fam_member(const IrProj *j);                 /* j is emitted by its family */
-/* The run of members of one family starting at projection k, consecutive in both the
- * projections and the family: its length (0: k is no member), family *f, first member *q. */
-int cgc_fam_unit(const IrModel *m, int k, int *f, int *q);
-int cgc_fam_mem_unit(Out *o, const IrModel *m, int k);   /* cg_mem_plan's CgMemUnit */
+/* The stretch of projections from k on that are all family members: its length (0: k is
+ * none), and the runs of members it holds, nc_units[*u0 .. *u1 - 1]. */
+int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1);
+int cgc_fam_mem_seg(Out *o, const IrModel *m, int k);   /* cg_mem_plan's CgMemUnit */
 void cgc_families(Out *o, const IrModel *m);   /* every family's table and functions */
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
