@@ -3,13 +3,15 @@
 constants, the shape of the multi-area model's (examples/multiarea): N populations as views of
 one base population of N x SIZE LIF neurons, and a fixed_total projection for every ordered
 pair (N x N of them), each with its own synapse count and its own weight and delay constants,
-excitatory from even populations and inhibitory from odd ones:
+inhibitory from every fourth population (3, 7, ...) and excitatory from the others:
 
     w     = max(wE + 0.1 wE normal(), 0 pA)   or   min(g wE - 0.1 g wE normal(), 0 pA)
     delay = max(d + d/2 normal(), 0.1 ms)
 
 so the C back end builds them as two projection families (docs/architecture.md, "Projection
-families"). Poisson drive through the same receptor keeps every population firing.
+families"). Poisson drive through the same receptor keeps every population firing; the
+spikes and the membrane potential of a neuron of each of the first four populations are
+recorded.
 Used by tests/conn/families.sh (small) and for the build times of docs/performance.md (e.g.
 50 x 50 = 2,500 projections: `families.py 50 40 f50.neuro`).
 """
@@ -36,11 +38,11 @@ def model(n, size, run_ms, k):
         for a in range(n):
             kk = k + (7 * a + 3 * b) % (k // 2 + 1)
             scale = 1 + ((a + 2 * b) % 5) / 10
-            d = 0.5 + ((3 * a + b) % 7) * 0.25
+            d = 0.6 + ((3 * a + b) % 7) * 0.3   # never 2 ms: `1 ms * normal()` would fold
             w("projection P%d_P%d = P%d -> P%d {" % (a, b, a, b))
             w("  receptor = ExpCurr(tau = 0.5 ms) -> I_syn")
             w("  connect  = fixed_total(%d)" % kk)
-            if a % 2 == 0:
+            if a % 4 != 3:
                 w("  w        = max(%g * wE + 0.1 * %g * wE * normal(), 0 pA)" % (scale, scale))
             else:
                 w("  w        = min(%g * g * wE - 0.1 * %g * g * wE * normal(), 0 pA)" % (scale, scale))
@@ -50,6 +52,7 @@ def model(n, size, run_ms, k):
         w("stimulus ext_P%d -> P%d.I_syn via ExpCurr(tau = 0.5 ms) = 1.5 * wE * poisson(1000 * 8 Hz * dt)"
           % (b, b))
     w('record spikes of all to "spikes.npy"')
+    w('record V of all[%s] every 0.1 ms to "V.npy"' % ", ".join(str(a * size) for a in range(min(n, 4))))
     w("run %g ms" % run_ms)
     return "\n".join(out) + "\n"
 

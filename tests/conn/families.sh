@@ -5,7 +5,8 @@
 # but for its timings, --dry-run's memory plan), and a checkpoint of the program without
 # families resumes in the one with them as in itself.
 #   gen       bench/conn/families.py 6 x 6 = 36 fixed_total projections in two families,
-#             target-major (the runs of consecutive members in do_step are one long)
+#             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
+#             ring slot takes several additions (their order shows in the recorded V)
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
@@ -20,7 +21,7 @@ PY=${PYTHON:-python3}
 tag=families
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 
-"$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/gen.neuro" --run 60 --k 60 || exit 2
+"$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/gen.neuro" --run 60 --k 1000 || exit 2
 sed -e 's/^const scale = 1$/const scale = 0.01/' -e 's/^run 1 s$/run 30 ms/' "$EX/microcircuit.neuro" >"$WORK/mc.neuro" || exit 2
 grep -q '^const scale = 0.01$' "$WORK/mc.neuro" && grep -q '^run 30 ms$' "$WORK/mc.neuro" ||
     { echo "$tag: the microcircuit changed: edit $0" >&2; exit 2; }
