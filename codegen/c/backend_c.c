@@ -97,6 +97,9 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
         printf(" %s_%s%s,", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? " (rows regenerated)" : "");
     printf(" records\n");
+    cgc_fam_plan(cc, m);
+    cgc_fam_explain(m);
+    cgc_fam_reset();
 }
 
 /* Backend.check: --mpi runs no `set` with expressions (cg_assign_mpi_check). */

@@ -27,6 +27,7 @@ typedef struct Cand {
     int fam, q;
     int unit;                     /* the run of its family's members it is in (nc_units) */
     const char *key;              /* NULL: not a candidate */
+    uint64_t hash;                /* of key (FNV-1a): compared first */
     const char *wt, *dt;          /* w and delay as templates */
     const char *xs, *rs, *ks;     /* the slots' initialisers: double, real, stream */
     int nx, nr, nk;
@@ -43,6 +44,7 @@ static struct {
     int *size;                    /* members per family */
     Unit *u;                      /* the runs, in projection order */
     int nu;
+    int n;                        /* projections */
 } P;
 
 /* The slots a template collects (CgDialect.user of fam_lit). */
@@ -112,6 +114,9 @@ static void key_of(Compiler *cc, const IrModel *m, const IrProj *j, Cand *c)
     c->dt = arena_strdup(&cc->arena, dl.s ? dl.s : "");
     c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
                           j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, c->wt, c->dt);
+    c->hash = 0xcbf29ce484222325ull;
+    for (const char *p = c->key; *p; p++)
+        c->hash = (c->hash ^ (unsigned char)*p) * 0x100000001b3ull;
     c->xs = arena_strdup(&cc->arena, col.xs.s ? col.xs.s : "");
     c->rs = arena_strdup(&cc->arena, col.rs.s ? col.rs.s : "");
     c->ks = arena_strdup(&cc->arena, col.ks.s ? col.ks.s : "");
@@ -129,6 +134,7 @@ void cgc_fam_plan(Compiler *cc, const IrModel *m)
     memset(&P, 0, sizeof P);
     if (m->nprojs < FAM_MIN)
         return;
+    P.n = m->nprojs;
     P.c = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.c);
     int *lead = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *lead);   /* a group's first */
     int *size = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *size);
@@ -140,7 +146,7 @@ void cgc_fam_plan(Compiler *cc, const IrModel *m)
             continue;
         key_of(cc, m, m->projs[k], c);
         int g = 0;
-        while (g < ngroups && strcmp(P.c[lead[g]].key, c->key) != 0)
+        while (g < ngroups && (P.c[lead[g]].hash != c->hash || strcmp(P.c[lead[g]].key, c->key) != 0))
             g++;
         if (g == ngroups)
             lead[ngroups++] = k;
@@ -168,6 +174,27 @@ void cgc_fam_plan(Compiler *cc, const IrModel *m)
 }
 
 /* Contract: c_priv.h. */
+void cgc_fam_explain(const IrModel *m)
+{
+    if (!P.nfam)
+        return;
+    int n = 0, stored = 0;
+    for (int k = 0; k < m->nprojs; k++) {
+        n += P.c[k].fam >= 0;
+        stored += !m->projs[k]->plast && !m->projs[k]->procedural;
+    }
+    printf("projection families (c): %d of %d stored projections in %d famil%s (", n, stored, P.nfam,
+           P.nfam == 1 ? "y" : "ies");
+    for (int f = 0; f < P.nfam; f++) {
+        int k0 = 0;
+        while (P.c[k0].fam != f)
+            k0++;
+        printf("%s%d like %s", f ? ", " : "", P.size[f], m->projs[k0]->name);
+    }
+    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)\n");
+}
+
+/* Contract: c_priv.h. */
 void cgc_fam_reset(void)
 {
     memset(&P, 0, sizeof P);
@@ -176,7 +203,7 @@ void cgc_fam_reset(void)
 /* Contract: c_priv.h. */
 int cgc_fam_member(const IrProj *j)
 {
-    return P.c && P.c[j->id].fam >= 0;
+    return P.c && j->id >= 0 && j->id < P.n && P.c[j->id].fam >= 0;   /* a member's id is its index */
 }
 
 /* Contract: c_priv.h. */

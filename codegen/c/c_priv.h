@@ -46,6 +46,7 @@ void cgc_ring_decl(Out *o, const IrProj *j);    /* the declarations of j's ring,
 /* --- c_family.c: projection families (stored projections alike but for constants) -- */
 void cgc_fam_plan(Compiler *cc, const IrModel *m);   /* which projections are members */
 void cgc_fam_reset(void);                            /* forget them (after a model) */
+void cgc_fam_explain(const IrModel *m);              /* --explain: the families, on stdout */
 int cgc_fam_member(const IrProj *j);                 /* j is emitted by its family */
 /* The stretch of projections from k on that are all family members: its length (0: k is
  * none), and the runs of members it holds, nc_units[*u0 .. *u1 - 1]. */

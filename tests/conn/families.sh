@@ -2,8 +2,8 @@
 # families.sh NEUROC EXAMPLES WORKDIR -- projection families (codegen/c/c_family.c) change the
 # C program, never a result: each model below, built with families (the default) and with
 # --proj-tables=off, writes the same bytes (spikes, --save-connectivity files, the manifest
-# but for its timings, --dry-run's memory plan), and a checkpoint of the program without
-# families resumes in the one with them as in itself.
+# but for its timings, --dry-run's memory plan, a checkpoint), and a checkpoint of the
+# program without families resumes in the one with them as in itself.
 #   gen       bench/conn/families.py 6 x 6 = 36 fixed_total projections in two families,
 #             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
 #             ring slot takes several additions (their order shows in the recorded V)
@@ -69,14 +69,32 @@ for m in gen mc cuba; do
     echo "$tag: $m: the same $n files with and without families"
 done
 
-# a checkpoint of the program without families, resumed by the one with them
+# --explain names the families, and none with --proj-tables=off
+"$NEUROC" "$WORK/gen.neuro" --backend c --explain >"$WORK/explain_on.txt" 2>&1 &&
+    "$NEUROC" "$WORK/gen.neuro" --backend c --explain --proj-tables=off >"$WORK/explain_off.txt" 2>&1 ||
+    { echo "$tag: FAILED: neuroc --explain" >&2; exit 3; }
+grep -q '^projection families (c): 36 of 36 stored projections in 2 families (30 like P0_P0, 6 like P3_P0)' "$WORK/explain_on.txt" &&
+    ! grep -q '^projection families' "$WORK/explain_off.txt" ||
+    { echo "$tag: FAILED: --explain: $(grep families "$WORK/explain_on.txt")" >&2; exit 1; }
+
+# the checkpoints of both programs are the same files (the same items, nc_model_hash), and
+# the one without families, resumed by the one with them, goes on as in itself
 m=gen
-"$WORK/sim_${m}_off" --quiet --out "$WORK/ck_run" --checkpoint "$WORK/ck" --checkpoint-at 30ms ||
-    { echo "$tag: FAILED: the checkpointed run" >&2; exit 4; }
 for v in on off; do
-    "$WORK/sim_${m}_$v" --quiet --resume "$WORK/ck" --out "$WORK/res_$v" ||
+    "$WORK/sim_${m}_$v" --quiet --out "$WORK/ck_run_$v" --checkpoint "$WORK/ck_$v" --checkpoint-at 30ms ||
+        { echo "$tag: FAILED: the checkpointed run ($v)" >&2; exit 4; }
+done
+for f in "$WORK/ck_off"/*; do
+    cmp "$f" "$WORK/ck_on/$(basename "$f")" || { echo "$tag: FAILED: checkpoint file $(basename "$f") differs" >&2; exit 1; }
+done
+[ "$(ls "$WORK/ck_on" | wc -l)" -eq "$(ls "$WORK/ck_off" | wc -l)" ] ||
+    { echo "$tag: FAILED: the checkpoints hold other files" >&2; exit 1; }
+for v in on off; do
+    "$WORK/sim_${m}_$v" --quiet --resume "$WORK/ck_off" --out "$WORK/res_$v" ||
         { echo "$tag: FAILED: resume ($v)" >&2; exit 4; }
 done
-cmp "$WORK/res_off/spikes.npy" "$WORK/res_on/spikes.npy" ||
-    { echo "$tag: FAILED: resumed from the same checkpoint, the spikes differ" >&2; exit 1; }
+for f in spikes.npy V.npy; do
+    cmp "$WORK/res_off/$f" "$WORK/res_on/$f" ||
+        { echo "$tag: FAILED: resumed from the same checkpoint, $f differs" >&2; exit 1; }
+done
 echo "$tag: ok"
