@@ -7,9 +7,8 @@
 #   gen       bench/conn/families.py 6 x 6 = 36 fixed_total projections in two families,
 #             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
 #             ring slot takes several additions (their order shows in the recorded V)
-#   gend      the same in double precision (w's slots double, not float)
-#   genp      the same with every fifth projection procedural, adding into the same rings
-#             between family members
+#   gend      the same in double precision (w's slots double, not float), every fifth
+#             projection procedural, adding into the same rings between family members
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
@@ -26,7 +25,7 @@ rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 
 "$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/gen.neuro" --run 60 --k 1000 || exit 2
 "$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/genp.neuro" --run 60 --k 1000 --proc 5 || exit 2
-sed -e 's/^sim { dt = 0.1 ms; seed = 42 }$/sim { dt = 0.1 ms; seed = 42; precision = double }/' "$WORK/gen.neuro" >"$WORK/gend.neuro" || exit 2
+sed -e 's/^sim { dt = 0.1 ms; seed = 42 }$/sim { dt = 0.1 ms; seed = 42; precision = double }/' "$WORK/genp.neuro" >"$WORK/gend.neuro" || exit 2
 grep -q 'precision = double' "$WORK/gend.neuro" || { echo "$tag: bench/conn/families.py changed: edit $0" >&2; exit 2; }
 sed -e 's/^const scale = 1$/const scale = 0.01/' -e 's/^run 1 s$/run 30 ms/' "$EX/microcircuit.neuro" >"$WORK/mc.neuro" || exit 2
 grep -q '^const scale = 0.01$' "$WORK/mc.neuro" && grep -q '^run 30 ms$' "$WORK/mc.neuro" ||
@@ -37,7 +36,7 @@ grep -q '^run 100 ms$' "$WORK/cuba.neuro" || { echo "$tag: examples/cuba.neuro c
 # the manifest without its timings (wall-clock seconds)
 strip() { grep -v -e '"timing_s"' -e '"construct_stages"' "$1"; }
 
-for m in gen gend genp mc cuba; do
+for m in gen gend mc cuba; do
     for v in on off; do
         "$NEUROC" "$WORK/$m.neuro" --backend c --proj-tables=$v --emit-only "$WORK/src_${m}_$v" >/dev/null ||
             { echo "$tag: FAILED: neuroc --emit-only ($m, $v)" >&2; exit 3; }
