@@ -326,7 +326,7 @@ static void emit_spec(Out *o, const IrProj *j0, int f)
 }
 
 /* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c). */
-static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
 {
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
@@ -374,7 +374,6 @@ static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
-    (void)m;
 }
 
 /* deliver_fam<f>(step, a, b): each member's spikes of the step (a range of the ascending
@@ -499,7 +498,7 @@ void cgc_families(Out *o, const IrModel *m)
         const IrProj *j0 = m->projs[k0];
         emit_table(o, m, f, k0);
         emit_spec(o, j0, f);
-        emit_build(o, m, j0, &P.c[k0], f);
+        emit_build(o, j0, &P.c[k0], f);
         emit_deliver(o, j0, f);
         emit_host_parts(o, j0, f);
         cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);
