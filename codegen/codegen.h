@@ -60,6 +60,9 @@ typedef struct CgDialect {
      * instead of their values: the C back end's projection families print a slot of their
      * table there (codegen/c/c_family.c) */
     void (*lit)(const struct CgDialect *d, const IrExpr *e, StrBuf *out);
+    /* NULL, or cg_row_loops' numbers of the projection spelt as expressions (a C
+     * projection family's table, c_family.c) */
+    const struct CgRowSpell *row;
     const void *user;
     int cold;                     /* construction code: uniform and normal draws call the
                                      nc_*_cold helpers (cg_rand_helpers), which a GPU
@@ -131,6 +134,14 @@ int cg_uses_edge(const IrExpr *e, int col);
  * <proj>_rp in scope, the loops bind j and run body(o, arg) per synapse, then rank++.
  * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, FIXED_TOTAL and PAIRS only. */
 typedef void (*CgRowBody)(Out *o, const void *arg);
+/* CgDialect.row: the expressions cg_row_loops prints for a projection's numbers. */
+typedef struct CgRowSpell {
+    const char *np;               /* post size (int64_t) */
+    const char *aut;              /* pre offset - post offset: j == i + aut is an autapse */
+    const char *stream;           /* NRT_STREAM_CONNECT's stream of the projection (uint32_t) */
+    const char *lp;               /* FIXED_PROB: log1p(-p) (double) */
+    const char *rp;               /* FIXED_TOTAL: the row pointers (int64_t *) */
+} CgRowSpell;
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 /* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp;
  * then, in a synapse's scope, `j` from the 32-bit word `word` of its draw (rt_conn.c). */

@@ -46,7 +46,7 @@ static void usage(FILE *f)
           "                      else mpicc)\n"
           "  --no-check-finite   leave the state check (NaN, infinity, declared ranges) out of\n"
           "                      the simulator: its --check-finite does nothing\n"
-          "  --proj-tables=off   C back end: one build_ and propagate_ function per stored\n"
+          "  --proj-tables=off   C back end: one build_ and propagate_ function per static\n"
           "                      projection, not one per family of projections alike but\n"
           "                      for constants (default: on)\n"
           "  -v, --verbose       show the commands neuroc runs (and cache hits and misses)\n"

@@ -1,11 +1,12 @@
-/* c_family.c -- projection families: stored static projections that are the same but for
- * their constants, emitted once (docs/architecture.md, "Projection families").
+/* c_family.c -- projection families: static projections (stored or procedural) that are the
+ * same but for their constants, emitted once (docs/architecture.md, "Projection families").
  *
  * A projection's family key is its rule and options, its pre and post base populations,
  * whether it has delays, and the text of its w and delay expressions printed with every real
  * literal and every draw's stream turned into a slot of a table (CgDialect.lit): F->r[k]
  * (real), F->x[k] (double) or F->ks[k] (uint32_t), typed as the literal is printed, so the
- * arithmetic is the same. Projections with equal keys, FAM_MIN or more of them, form a
+ * arithmetic is the same; a procedural family's row loops print their numbers from the
+ * table too (CgDialect.row). Projections with equal keys, FAM_MIN or more of them, form a
  * family: one table nc_fam<f>[] of their constants (sizes, offsets, the rule's numbers, the
  * slots, the ring each adds into, names), and one build, delivery, memory plan, save and
  * statistic function that loop over a range of members. A member keeps its projection id
@@ -15,6 +16,7 @@
  * functions for the runs of consecutive members (nc_units[]), in projection order, a stretch
  * of projections that are all members at a time (cgc_fam_seg).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,11 +84,11 @@ static void build_dialects(const IrModel *m, const IrProj *j, CgDialect *d, CgDi
     dd->real = "double";
 }
 
-/* 1 when j may be a member: stored, static, built from a spec, on one process, neither
- * recorded nor changed by a phase, not into or out of a top-k population. */
+/* 1 when j may be a member: static (stored or procedural), built from a spec, on one
+ * process, neither recorded nor changed by a phase, not into or out of a top-k population. */
 static int candidate(const Compiler *cc, const IrModel *m, const IrProj *j, int k)
 {
-    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->procedural || j->id != k)
+    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->id != k)
         return 0;
     if (j->rule == IR_FROM_FILE || j->rule == IR_PAIRS || j->pre.pop->topk || j->post.pop->topk)
         return 0;
@@ -112,8 +114,11 @@ static void key_of(Compiler *cc, const IrModel *m, const IrProj *j, Cand *c)
         cg_expr(&dd, j->delay, &dl);
     c->wt = arena_strdup(&cc->arena, w.s ? w.s : "");
     c->dt = arena_strdup(&cc->arena, dl.s ? dl.s : "");
-    c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
-                          j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, c->wt, c->dt);
+    /* procedural: the row loops' shape depends on fixed_prob's p (none, skips, every pair) */
+    const int pclass = !j->procedural || j->rule != IR_FIXED_PROB ? 0 : !(j->p > 0) ? 1 : j->p < 1 ? 2 : 3;
+    c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d %d %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
+                          j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, j->procedural, pclass, c->wt,
+                          c->dt);
     c->hash = 0xcbf29ce484222325ull;
     for (const char *p = c->key; *p; p++)
         c->hash = (c->hash ^ (unsigned char)*p) * 0x100000001b3ull;
@@ -178,13 +183,16 @@ void cgc_fam_explain(const IrModel *m)
 {
     if (!P.nfam)
         return;
-    int n = 0, stored = 0;
+    int n[2] = {0, 0}, all[2] = {0, 0};   /* members and static projections: stored, procedural */
     for (int k = 0; k < m->nprojs; k++) {
-        n += P.c[k].fam >= 0;
-        stored += !m->projs[k]->plast && !m->projs[k]->procedural;
+        const IrProj *j = m->projs[k];
+        n[j->procedural] += P.c[k].fam >= 0;
+        all[j->procedural] += !j->plast;
     }
-    printf("projection families (c): %d of %d stored projections in %d famil%s (", n, stored, P.nfam,
-           P.nfam == 1 ? "y" : "ies");
+    printf("projection families (c): %d of %d stored ", n[0], all[0]);
+    if (all[1])
+        printf("and %d of %d procedural ", n[1], all[1]);
+    printf("projections in %d famil%s (", P.nfam, P.nfam == 1 ? "y" : "ies");
     for (int f = 0; f < P.nfam; f++) {
         int k0 = 0;
         while (P.c[k0].fam != f)
@@ -232,8 +240,9 @@ int cgc_fam_mem_seg(Out *o, const IrModel *m, int k)
 static void emit_table(Out *o, const IrModel *m, int f, int k0)
 {
     const Cand *c0 = &P.c[k0];
-    out_line(o, "/* projection family %d (c_family.c): %d stored projections like %s that differ only in", f,
-             P.size[f], m->projs[k0]->name);
+    const IrProj *j0 = m->projs[k0];
+    out_line(o, "/* projection family %d (c_family.c): %d %s projections like %s that differ only in", f,
+             P.size[f], j0->procedural ? "procedural" : "stored", j0->name);
     out_line(o, " * constants; build_fam%d, deliver_fam%d, ... loop over its members' rows */", f, f);
     out_open(o, "typedef struct nc_fam%d_t", f);
     out_line(o, "const char *name, *st_conn, *st_vals, *mem; /* messages, stages, the memory plan */");
@@ -245,6 +254,8 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_line(o, "int alloc; /* the last projection into the ring: allocates it */");
     out_line(o, "const char *ring_what;");
     out_line(o, "double slots; /* the memory plan's ring slots */");
+    if (j0->procedural)
+        out_line(o, "int64_t aut; uint32_t cs; double lp; /* the row loops': autapse offset, stream, log1p(-p) */");
     if (c0->nx)
         out_line(o, "double x[%d];", c0->nx);
     if (c0->nr)
@@ -262,8 +273,8 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
             continue;
         const int alloc = j->ring->ring_n == 1 || j->ring_last;
         StrBuf b = {0};
-        sb_printf(&b, "{\"%s\", \"%s: connectivity\", \"%s: synapse values\", \"projection %s\", %du, ", j->name,
-                  j->name, j->name, j->name, j->id);
+        sb_printf(&b, "{\"%s\", \"%s: connectivity\", \"%s: synapse values\", \"projection %s%s\", %du, ", j->name,
+                  j->name, j->name, j->name, j->procedural ? " (procedural)" : "", j->id);
         sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size, (long long)j->post.size,
                   (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k, j->p);
         sb_printf(&b, "&%s_ring, &%s_D, %lld, 0, %d, ", j->ring->cname, j->ring->cname, (long long)j->post.size,
@@ -273,6 +284,10 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
         else
             sb_puts(&b, "NULL, ");
         sb_printf(&b, "%.1f", cg_mem_slots(m, j));
+        if (j->procedural)   /* as cg_row_loops prints them for j */
+            sb_printf(&b, ", %lld, 0x%08xu, %.17g", (long long)(j->pre.offset - j->post.offset),
+                      (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu),
+                      j->rule == IR_FIXED_PROB && j->p > 0 && j->p < 1 ? log1p(-j->p) : 0.0);
         if (c->nx)
             sb_printf(&b, ", {%s}", c->xs);
         if (c->nr)
@@ -283,9 +298,16 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
         sb_free(&b);
     }
     out_close_with(o, ";");
+    if (j0->procedural) {
+        if (j0->rule == IR_FIXED_TOTAL)
+            out_line(o, "static int64_t *nc_fam%d_rp[%d]; /* row pointers: the row lengths (nrt_conn_total_rows) */",
+                     f, P.size[f]);
+        out_blank(o);
+        return;
+    }
     out_line(o, "static nrt_csr nc_fam%d_c[%d];", f, P.size[f]);
     out_line(o, "static real *nc_fam%d_w[%d];", f, P.size[f]);
-    if (m->projs[k0]->delay)
+    if (j0->delay)
         out_line(o, "static int32_t *nc_fam%d_d[%d]; /* delays in steps */", f, P.size[f]);
     out_blank(o);
 }
@@ -437,6 +459,147 @@ static void emit_host_parts(Out *o, const IrProj *j0, int f)
     out_blank(o);
 }
 
+/* The row loops' dialect of procedural family f: the numbers from the table (F, q). */
+static CgDialect proc_dialect(const IrModel *m, const IrProj *j0, int f, CgRowSpell *rs, char rp[32])
+{
+    CgDialect d, dd;
+    build_dialects(m, j0, &d, &dd);
+    snprintf(rp, 32, "nc_fam%d_rp[q]", f);
+    *rs = (CgRowSpell){"F->n_post", "F->aut", "F->cs", "F->lp", rp};
+    d.row = rs;
+    return d;
+}
+
+/* Row i of member q (F) of procedural family f, `what` per synapse (cgc_proc_fam_row). */
+static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Cand *c0, int what)
+{
+    out_begin(o);
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what);
+    out_close(o);
+}
+
+/* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and
+ * propagate_<J> (c_proc.c): the row pointers of fixed_total, the longest delay over every
+ * row, the ring; a member's spikes (binary search, as emit_deliver) and their rows
+ * regenerated into its ring. */
+static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+{
+    CgRowSpell rs;
+    char rp[32];
+    CgDialect d = proc_dialect(m, j0, f, &rs, rp);
+    const char *pc = j0->pre.pop->cname;
+    out_open(o, "static int build_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    if (j0->rule == IR_FIXED_TOTAL) {
+        out_line(o, "char what[300];");
+        out_line(o, "nrt_conn_spec spec;");
+        out_line(o, "spec_fam%d(F, &spec);", f);
+        out_line(o, "snprintf(what, sizeof what, \"%%s: row pointers\", F->name);");
+        out_line(o, "%s = nrt_alloc(&ctx, (size_t)(F->n_pre + 1) * sizeof(int64_t), what);", rp);
+        out_line(o, "if (!%s || nrt_conn_total_rows(&ctx, &spec, %s) != NRT_OK) return -1;", rp, rp);
+    }
+    out_line(o, "int64_t maxd = 1;");
+    if (j0->delay) {
+        out_open(o, "for (int64_t i = 0; i < F->n_pre; i++)");
+        emit_proc_row(o, &d, j0, c0, CGC_ROW_BUILD);
+        out_close(o);
+    }
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* regenerate the rows of this step's spikes of members a .. b - 1, into their rings at step + delay */");
+    out_open(o, "static void deliver_fam%d(int64_t step, int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "real *ring = *F->ring;");
+    out_line(o, "const int64_t D = *F->D, width = F->width, roff = F->roff;");
+    out_line(o, "const int64_t k1 = nc_spk_lower(%s_spk, %s_nspk, F->pre_off + F->n_pre);", pc, pc);
+    out_open(o, "for (int64_t k = nc_spk_lower(%s_spk, %s_nspk, F->pre_off); k < k1; k++)", pc, pc);
+    out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_DELIVER);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* mem_fam<f>, save_fam<f>, stat_fam<f> of a procedural family: cg_mem_plan's lines of a
+ * procedural projection, save_<J> of c_proc.c, and no built counts (none is built). */
+static void emit_proc_host_parts(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+{
+    CgRowSpell rs;
+    char rp[32];
+    CgDialect d = proc_dialect(m, j0, f, &rs, rp);
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->n_post * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "double nnz = 0;");
+    out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
+    if (j0->rule == IR_FIXED_TOTAL)   /* its row pointers: the rows' lengths */
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, ring + 8.0 * (F->n_pre + 1));");
+    else
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, ring);");
+    out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+
+    out_open(o, "static int save_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "char what[300];");
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = F->n_pre;");
+    out_line(o, "c.n_post = F->n_post;");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "if (!c.row_ptr) return -1;");
+    out_line(o, "c.row_ptr[0] = 0;");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre; i++)");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    out_begin(o);
+    cg_row_loops(o, &d, j0, NULL, NULL);
+    out_close(o);
+    out_line(o, "c.row_ptr[i + 1] = c.row_ptr[i] + rank;");
+    out_close(o);
+    out_line(o, "c.nnz = c.row_ptr[c.n_pre];");
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
+    out_line(o, "real *w_ = nrt_alloc(&ctx, n * sizeof(real), what);");
+    out_line(o, "int32_t *d_ = %s;", j0->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.col || !w_%s;", j0->delay ? " || !d_" : "");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre && !bad; i++)");
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_FILL);
+    out_close(o);
+    out_line(o, "bad = bad || nrt_conn_save(&ctx, F->name, &c, w_, (int)sizeof(real), d_) != NRT_OK;");
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w_);");
+    out_line(o, "nrt_free(d_);");
+    out_line(o, "if (bad) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void stat_fam%d(int a, int b)", f);
+    out_line(o, "(void)a; (void)b; /* procedural: nothing built to count */");
+    out_close(o);
+    out_blank(o);
+}
+
 /* nc_units[], the runs of members in projection order, and for each concern X of a
  * family (build, deliver, mem, save, stat) X_units(u0, u1), which calls X_fam<f> for runs u0
  * .. u1 - 1 in order: the host's lines are one per stretch of members, not per projection. */
@@ -498,12 +661,19 @@ void cgc_families(Out *o, const IrModel *m)
         const IrProj *j0 = m->projs[k0];
         emit_table(o, m, f, k0);
         emit_spec(o, j0, f);
-        emit_build(o, j0, &P.c[k0], f);
-        emit_deliver(o, j0, f);
-        emit_host_parts(o, j0, f);
-        cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);
-        if (j0->delay)
-            cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_d[q]);", P.size[f], f);
+        if (j0->procedural) {
+            emit_proc_build_deliver(o, m, j0, &P.c[k0], f);
+            emit_proc_host_parts(o, m, j0, &P.c[k0], f);
+            if (j0->rule == IR_FIXED_TOTAL)
+                cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_rp[q]);", P.size[f], f);
+        } else {
+            emit_build(o, j0, &P.c[k0], f);
+            emit_deliver(o, j0, f);
+            emit_host_parts(o, j0, f);
+            cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);
+            if (j0->delay)
+                cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_d[q]);", P.size[f], f);
+        }
         for (int k = k0; k < m->nprojs; k++)
             if (P.c[k].fam == f && (m->projs[k]->ring->ring_n == 1 || m->projs[k]->ring_last))
                 cgc_own("%s_ring", m->projs[k]->ring->cname);

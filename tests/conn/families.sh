@@ -8,7 +8,9 @@
 #             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
 #             ring slot takes several additions (their order shows in the recorded V)
 #   gend      the same in double precision (w's slots double, not float), every fifth
-#             projection procedural, adding into the same rings between family members
+#             projection procedural (a family of their own), adding into the same rings
+#             between the stored families' members
+#   proc      families_proc.neuro: procedural families of fixed_prob, all_to_all, one_to_one
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
@@ -31,12 +33,13 @@ sed -e 's/^const scale = 1$/const scale = 0.01/' -e 's/^run 1 s$/run 30 ms/' "$E
 grep -q '^const scale = 0.01$' "$WORK/mc.neuro" && grep -q '^run 30 ms$' "$WORK/mc.neuro" ||
     { echo "$tag: the microcircuit changed: edit $0" >&2; exit 2; }
 sed -e 's/^run 1 s$/run 100 ms/' "$EX/cuba.neuro" >"$WORK/cuba.neuro" || exit 2
+cp "$HERE/families_proc.neuro" "$WORK/proc.neuro" || exit 2
 grep -q '^run 100 ms$' "$WORK/cuba.neuro" || { echo "$tag: examples/cuba.neuro changed: edit $0" >&2; exit 2; }
 
 # the manifest without its timings (wall-clock seconds)
 strip() { grep -v -e '"timing_s"' -e '"construct_stages"' "$1"; }
 
-for m in gen gend mc cuba; do
+for m in gen gend proc mc cuba; do
     for v in on off; do
         "$NEUROC" "$WORK/$m.neuro" --backend c --proj-tables=$v --emit-only "$WORK/src_${m}_$v" >/dev/null ||
             { echo "$tag: FAILED: neuroc --emit-only ($m, $v)" >&2; exit 3; }
