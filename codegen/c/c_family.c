@@ -473,11 +473,7 @@ static CgDialect proc_dialect(const IrModel *m, const IrProj *j0, int f, CgRowSp
 /* Row i of member q (F) of procedural family f, `what` per synapse (cgc_proc_fam_row). */
 static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Cand *c0, int what)
 {
-    out_begin(o);
-    out_line(o, "const uint32_t key0 = seedkey;");
-    out_line(o, "int64_t rank = 0;");
     cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what);
-    out_close(o);
 }
 
 /* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and

@@ -56,8 +56,8 @@ void cgc_families(Out *o, const IrModel *m);   /* every family's table and funct
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
-/* Row i of a member of a procedural family like j0 (c_family.c), with `key0` and `rank`
- * declared around it: d->row spells the numbers, wt and dt are the w and delay templates
+/* Row i of a member of a procedural family like j0 (c_family.c), in a block declaring its
+ * `key0` and `rank` (as proc_row): d->row spells the numbers, wt and dt are the w and delay templates
  * (the table's F in scope); per synapse CGC_ROW_BUILD keeps the longest delay in `maxd`,
  * CGC_ROW_DELIVER adds w into `ring` (`D`, `width`, `roff`), CGC_ROW_FILL stores it into
  * `c`, `w_`, `d_` (as save_<J>). */
