@@ -105,9 +105,11 @@ static double proj_slots(const IrModel *m, const IrProj *j)
     return (steps < 1 ? 1 : steps) + 1;
 }
 
-static double plan_slots(const IrModel *m, const IrProj *j)
+double cg_mem_slots(const IrModel *m, const IrProj *j)
 {
     double D = 2;
+    if (j->ring != j)
+        return 0;   /* it adds into another projection's ring, counted there */
     for (int k = 0; j->ring == j && k < m->nprojs; k++)
         if (m->projs[k]->ring == j)
             D = fmax(D, proj_slots(m, m->projs[k]));
@@ -156,9 +158,9 @@ static void emit_rec_plan(Out *o, const IrModel *m)
 /* The memory plan of a host program (C or GPU): `static void mem_plan(void)` adding, for
  * every population, its per-neuron storage and, for every projection, its synapses
  * (nrt_conn_bytes: row pointers, columns, weights and delays; none for a procedural
- * projection, whose count is then only reported, but fixed_total's row pointers) and its delay ring (plan_slots). From_file
+ * projection, whose count is then only reported, but fixed_total's row pointers) and its delay ring (cg_mem_slots). From_file
  * projections are read only under --dry-run. */
-void cg_mem_plan(Out *o, const IrModel *m, int gpu)
+void cg_mem_plan(Out *o, const IrModel *m, int gpu, CgMemUnit unit)
 {
     out_line(o, "/* memory plan, before anything is built (nrt_mem_add / nrt_mem_check) */");
     out_open(o, "static void mem_plan(void)");
@@ -178,6 +180,11 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
     }
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
+        const int n = unit ? unit(o, m, k) : 0;
+        if (n) {   /* the back end planned projections k .. k + n - 1 */
+            k += n - 1;
+            continue;
+        }
         out_begin(o);
         /* per synapse: weight (or the plastic states), delay; a plastic projection on the C
          * back end adds its arrival list (16 bytes) and, with `on post`, its column index
@@ -186,7 +193,7 @@ void cg_mem_plan(Out *o, const IrModel *m, int gpu)
         int extra = (j->delay ? 4 : 0) + (j->plast && !gpu ? 16 + (j->plast->on_post.n ? 16 : 0) : 0) +
                     (gpu && j->post.pop->topk ? 12 : 0);
         out_line(o, "const double syn = sizeof(real) * %d + %d, ring = %.1f * %lld * sizeof(real);",
-                 j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, plan_slots(m, j),
+                 j->plast && j->plast->nsyn > 1 ? j->plast->nsyn : 1, extra, cg_mem_slots(m, j),
                  (long long)j->ring->ring_size);
         if (j->rule == IR_FROM_FILE) {
             out_line(o, "nrt_csr c;");

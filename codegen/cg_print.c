@@ -148,7 +148,9 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
 {
     switch (e->op) {
     case IE_CONST:
-        if (e->type == IRT_REAL)
+        if (e->type == IRT_REAL && d->lit)
+            d->lit(d, e, out);
+        else if (e->type == IRT_REAL)
             cg_real(d, e->val, out);
         else if (e->val < 0)
             sb_printf(out, "(%lld)", (long long)e->val);
@@ -258,10 +260,14 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         if (!d->dbl)
             lam = (double)(float)lam;
         const int split = lam > 0 && cg_poisson_split(lam, &pm, &pl, &e0, &kmax);
-        sb_printf(out, "%s%s(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu",
-                  e->sub == IR_NORMAL ? "nc_normal" : split ? "nc_poisson_c" : e->sub == IR_POISSON ? "nc_poisson"
-                  : "nc_uniform", d->cold && e->sub != IR_POISSON ? "_cold" : "", e->stream, d->rng_elem,
-                  d->rng_sub, d->rng_step, e->site);
+        sb_printf(out, "%s%s(", e->sub == IR_NORMAL ? "nc_normal" : split ? "nc_poisson_c"
+                  : e->sub == IR_POISSON ? "nc_poisson" : "nc_uniform", d->cold && e->sub != IR_POISSON ? "_cold" : "");
+        if (d->lit)
+            d->lit(d, e, out);
+        else
+            sb_printf(out, "0x%08xu", e->stream);
+        sb_printf(out, ", (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu", d->rng_elem, d->rng_sub, d->rng_step,
+                  e->site);
         if (split) {   /* the first CG_POISSON_TAB cumulative probabilities as constants */
             double F[CG_POISSON_TAB], pk = 0;
             cg_poisson_table(pl, e0, F, &pk);

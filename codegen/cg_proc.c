@@ -17,17 +17,46 @@
 
 #include "codegen.h"
 
-void cg_total_head(Out *o, const IrProj *j)
+/* The numbers of j that cg_row_loops prints, as d->row spells them or as literals. */
+typedef struct RowText {
+    char np[24], npd[64], aut[24], stream[16], lp[32];
+    const char *NP, *NPD, *AUT, *STREAM, *LP;
+    const char *RP, *RPS;         /* the row pointers: RP followed by RPS */
+} RowText;
+
+static void row_text(const CgDialect *d, const IrProj *j, RowText *t)
 {
-    const long long np = (long long)j->post.size;
-    const long long aut = (long long)(j->pre.offset - j->post.offset);
-    out_line(o, "const int64_t nc_n = %s_rp[i + 1] - %s_rp[i];", j->cname, j->cname);
+    const CgRowSpell *r = d ? d->row : NULL;
+    snprintf(t->np, sizeof t->np, "%lld", (long long)j->post.size);
+    snprintf(t->npd, sizeof t->npd, r ? "(double)%s" : "%s.0", r ? r->np : t->np);
+    snprintf(t->aut, sizeof t->aut, "%lld", (long long)(j->pre.offset - j->post.offset));
+    snprintf(t->stream, sizeof t->stream, "0x%08xu", (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu)); /* NRT_STREAM_CONNECT */
+    snprintf(t->lp, sizeof t->lp, "%.17g", j->rule == IR_FIXED_PROB && j->p > 0 && j->p < 1 ? log1p(-j->p) : 0.0);
+    t->NP = r ? r->np : t->np;
+    t->NPD = t->npd;
+    t->AUT = r ? r->aut : t->aut;
+    t->STREAM = r ? r->stream : t->stream;
+    t->LP = r ? r->lp : t->lp;
+    t->RP = r ? r->rp : j->cname;
+    t->RPS = r ? "" : "_rp";
+}
+
+static void total_head(Out *o, const IrProj *j, const RowText *t)
+{
+    out_line(o, "const int64_t nc_n = %s%s[i + 1] - %s%s[i];", t->RP, t->RPS, t->RP, t->RPS);
     if (j->pre.pop == j->post.pop && !j->autapses)
-        out_line(o, "const int64_t nc_js = i + %lld >= 0 && i + %lld < %lld ? i + %lld : -1; /* the autapse's post */",
-                 aut, aut, np, aut);
+        out_line(o, "const int64_t nc_js = i + %s >= 0 && i + %s < %s ? i + %s : -1; /* the autapse's post */",
+                 t->AUT, t->AUT, t->NP, t->AUT);
     else
         out_line(o, "const int64_t nc_js = -1;");
-    out_line(o, "const uint32_t nc_a = (uint32_t)(%lld - (nc_js >= 0 ? 1 : 0)); /* admissible posts */", np);
+    out_line(o, "const uint32_t nc_a = (uint32_t)(%s - (nc_js >= 0 ? 1 : 0)); /* admissible posts */", t->NP);
+}
+
+void cg_total_head(Out *o, const IrProj *j)
+{
+    RowText t;
+    row_text(NULL, j, &t);
+    total_head(o, j, &t);
 }
 
 void cg_total_post(Out *o, const char *word)
@@ -46,6 +75,8 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
     static const char axes[] = "0123";
     const uint32_t stream = (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu);   /* NRT_STREAM_CONNECT */
     const long long np = (long long)j->post.size;
+    RowText t;   /* the numbers that a projection family spells (d->row): not PAIRS */
+    row_text(d, j, &t);
     const int self = j->pre.pop == j->post.pop && !j->autapses;
     const long long aut = (long long)(j->pre.offset - j->post.offset); /* j == i + aut: autapse */
     StrBuf e = {0};
@@ -53,13 +84,16 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
     int close = 0;
     switch (j->rule) {
     case IR_ONE_TO_ONE:
-        out_open(o, "if (i < %lld)", np);
+        out_open(o, "if (i < %s)", t.NP);
         out_line(o, "const int64_t j = i;");
         close = 1;
         break;
     case IR_FIXED_PROB:
         if (!(j->p > 0)) {
-            out_line(o, "/* p = %g: no synapses */", j->p);
+            if (d->row)
+                out_line(o, "/* p = 0: no synapses */");
+            else
+                out_line(o, "/* p = %g: no synapses */", j->p);
             return;
         }
         if (j->p < 1) {
@@ -68,31 +102,31 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
             out_line(o, "uint32_t nc_c = 0;");
             out_line(o, "int nc_done = 0;");
             out_open(o, "while (!nc_done)");
-            out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, nc_c, 0u, 0u);", stream);
+            out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, %s, (uint32_t)i, nc_c, 0u, 0u);", t.STREAM);
             out_line(o, "nc_c++;");
             out_open(o, "for (int nc_h = 0; nc_h < 2 && !nc_done; nc_h++)");
             out_line(o, "const double nc_u = nrt_u01_53(nc_x.v[2 * nc_h], nc_x.v[2 * nc_h + 1]);");
-            out_line(o, "const double nc_s = floor(nrt_log(nc_u) / %.17g); /* log1p(-p) */", log1p(-j->p));
-            out_open(o, "if (nc_s >= %lld.0)", np);
+            out_line(o, "const double nc_s = floor(nrt_log(nc_u) / %s); /* log1p(-p) */", t.LP);
+            out_open(o, "if (nc_s >= %s)", t.NPD);
             out_line(o, "nc_done = 1;");
             out_line(o, "break;");
             out_close(o);
             out_line(o, "j += 1 + (int64_t)nc_s;");
-            out_open(o, "if (j >= %lld)", np);
+            out_open(o, "if (j >= %s)", t.NP);
             out_line(o, "nc_done = 1;");
             out_line(o, "break;");
             out_close(o);
             if (self)
-                out_line(o, "if (j == i + %lld) continue; /* autapse */", aut);
+                out_line(o, "if (j == i + %s) continue; /* autapse */", t.AUT);
             close = 2;
             break;
         }
         /* p >= 1: every pair, as all_to_all */
         /* fall through */
     case IR_ALL_TO_ALL:
-        out_open(o, "for (int64_t j = 0; j < %lld; j++)", np);
+        out_open(o, "for (int64_t j = 0; j < %s; j++)", t.NP);
         if (self)
-            out_line(o, "if (j == i + %lld) continue; /* autapse */", aut);
+            out_line(o, "if (j == i + %s) continue; /* autapse */", t.AUT);
         close = 1;
         break;
     case IR_PAIRS:
@@ -148,11 +182,11 @@ void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, c
     case IR_FIXED_TOTAL:
         /* row i's length from the host's row pointers <proj>_rp (nrt_conn_total_rows), its
          * posts in draw order: rank r from word r % 4 of draw r / 4 (rt_conn.c, FIXED_TOTAL) */
-        cg_total_head(o, j);
-        out_line(o, "nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, 0u, 0u, 0u);", stream);
+        total_head(o, j, &t);
+        out_line(o, "nrt_u32x4 nc_x = nrt_rng(key0, %s, (uint32_t)i, 0u, 0u, 0u);", t.STREAM);
         out_open(o, "for (int64_t nc_r = 0; nc_r < nc_n; nc_r++)");
-        out_line(o, "if (nc_r > 0 && (nc_r & 3) == 0) nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)(nc_r >> 2), 0u, 0u);",
-                 stream);
+        out_line(o, "if (nc_r > 0 && (nc_r & 3) == 0) nc_x = nrt_rng(key0, %s, (uint32_t)i, (uint32_t)(nc_r >> 2), 0u, 0u);",
+                 t.STREAM);
         cg_total_post(o, "nc_x.v[nc_r & 3]");
         close = 1;
         break;

@@ -56,6 +56,13 @@ typedef struct CgDialect {
     int pre_after;                /* pre_hist indexes `_ha`, the history after `on spike` */
     const char *step;             /* IE_STEP's spelling (NULL: "step") */
     const IrPop *pop;             /* for local names */
+    /* NULL, or the spelling of a real constant (IE_CONST) and of a draw's stream (IE_RAND)
+     * instead of their values: the C back end's projection families print a slot of their
+     * table there (codegen/c/c_family.c) */
+    void (*lit)(const struct CgDialect *d, const IrExpr *e, StrBuf *out);
+    /* NULL, or cg_row_loops' numbers of the projection spelt as expressions (a C
+     * projection family's table, c_family.c) */
+    const struct CgRowSpell *row;
     const void *user;
     int cold;                     /* construction code: uniform and normal draws call the
                                      nc_*_cold helpers (cg_rand_helpers), which a GPU
@@ -127,6 +134,14 @@ int cg_uses_edge(const IrExpr *e, int col);
  * <proj>_rp in scope, the loops bind j and run body(o, arg) per synapse, then rank++.
  * ALL_TO_ALL, ONE_TO_ONE, FIXED_PROB, FIXED_TOTAL and PAIRS only. */
 typedef void (*CgRowBody)(Out *o, const void *arg);
+/* CgDialect.row: the expressions cg_row_loops prints for a projection's numbers. */
+typedef struct CgRowSpell {
+    const char *np;               /* post size (int64_t) */
+    const char *aut;              /* pre offset - post offset: j == i + aut is an autapse */
+    const char *stream;           /* NRT_STREAM_CONNECT's stream of the projection (uint32_t) */
+    const char *lp;               /* FIXED_PROB: log1p(-p) (double) */
+    const char *rp;               /* FIXED_TOTAL: the row pointers (int64_t *) */
+} CgRowSpell;
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
 /* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp;
  * then, in a synapse's scope, `j` from the 32-bit word `word` of its draw (rt_conn.c). */
@@ -197,7 +212,12 @@ int cg_rt_values_of(const IrModel *m, const IrPop *p, int i, StrBuf *ks);
 /* `static void mem_plan(void)` of a host program: nrt_mem_add for every population and
  * projection (cg_mem.c), in the layout of the C back end (gpu = 0) or of the GPU back ends
  * (gpu = 1). Needs ctx, real, nc_row_* and <proj>_file declared before. */
-void cg_mem_plan(Out *o, const IrModel *m, int gpu);
+typedef int (*CgMemUnit)(Out *o, const IrModel *m, int k);
+void cg_mem_plan(Out *o, const IrModel *m, int gpu, CgMemUnit unit);
+/* `unit`, when not NULL, may write the plan of projections k, k + 1, ... itself (the C back
+ * end's families) and returns how many it wrote, 0 for none. The delay ring's slots that
+ * the plan counts for j (0 where j adds into another projection's ring): */
+double cg_mem_slots(const IrModel *m, const IrProj *j);
 /* The state check (cg_finite.c): the variables it looks at, its test of a value, the
  * report of a failed one; the C program's check_finite(step). */
 int cg_finite_var(const IrVar *v);

@@ -314,6 +314,7 @@ typedef struct Options {
     int no_cache;                 /* --no-cache: build without the compile cache */
     int mpi;                      /* --mpi: a distributed simulator (runtime/include/nrt_mpi.h) */
     int no_check;                 /* --no-check-finite: no state check in the generated code */
+    int no_proj_tables;           /* --proj-tables=off: no projection families (C back end) */
 } Options;
 
 struct Compiler {

@@ -56,6 +56,9 @@ static void usage(FILE *f)
           "                      else mpicc)\n"
           "  --no-check-finite   leave the state check (NaN, infinity, declared ranges) out of\n"
           "                      the simulator: its --check-finite does nothing\n"
+          "  --proj-tables=off   C back end: one build_ and propagate_ function per static\n"
+          "                      projection, not one per family of projections alike but\n"
+          "                      for constants (default: on)\n"
           "  -v, --verbose       show the commands neuroc runs (and cache hits and misses)\n"
           "  --version           print the version\n"
           "  --help              this text\n"
@@ -197,6 +200,8 @@ int main(int argc, char **argv)
             o->mpi = 1;
         } else if (strcmp(a, "--no-check-finite") == 0) {
             o->no_check = 1;
+        } else if (strcmp(a, "--proj-tables=off") == 0 || strcmp(a, "--proj-tables=on") == 0) {
+            o->no_proj_tables = a[15] == 'f';
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {

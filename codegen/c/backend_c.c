@@ -29,18 +29,22 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
 {
     Out o = {0};
     cgc_own_reset();
+    cgc_fam_plan(cc, m);
     cgc_prelude(&o, m);
     for (int i = 0; i < m->npops; i++)
         cgc_pop_storage(&o, m->pops[i], m);
     for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->plast)
+        if (cgc_fam_member(m->projs[k]))   /* its family's table holds it (cgc_families) */
+            cgc_ring_decl(&o, m->projs[k]);
+        else if (m->projs[k]->plast)
             cgc_plast(&o, m->projs[k], m);
         else if (m->projs[k]->procedural)
             cgc_proc(&o, m->projs[k], m);
         else
             cgc_proj(cc, &o, m->projs[k], m);
     }
-    cg_mem_plan(&o, m, 0);
+    cgc_families(&o, m);
+    cg_mem_plan(&o, m, 0, cgc_fam_mem_seg);
     for (int i = 0; i < m->npops; i++) {
         cgc_pop_init(&o, m->pops[i], m);
         cgc_pop_step(&o, m->pops[i], m);
@@ -58,6 +62,8 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
         error_at(cc, NOLOC, "cannot write '%s': %s", path, strerror(errno));
     out_free(&o);
     cgc_own_reset();
+    cgc_fam_reset();
+    cgc_par_reset();
     return rc;
 }
 
@@ -83,6 +89,7 @@ static int build_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
  * of --threads (c_par.c) or on one. */
 static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
 {
+    cgc_fam_plan(cc, m);
     printf("kernel plan (c): --threads N; each step:");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
@@ -96,6 +103,9 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
                cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
     printf(" records (one thread)\n");
+    cgc_fam_explain(m);
+    cgc_fam_reset();
+    cgc_par_reset();
 }
 
 /* Backend.check: --mpi runs no `set` with expressions (cg_assign_mpi_check). */

@@ -24,6 +24,16 @@ void cgc_own(const char *fmt, ...)
 }
 
 /* Contract: c_priv.h. */
+void cgc_own_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&owned, fmt, ap);
+    sb_putc(&owned, '\n');
+    va_end(ap);
+}
+
+/* Contract: c_priv.h. */
 void cgc_own_reset(void)
 {
     sb_free(&owned);

@@ -204,6 +204,36 @@ static void emit_delivery_calls(Out *o, const IrModel *m)
     cgc_par_deliver(o, m);
 }
 
+/* main's builds, --save-connectivity and built counts of the projections, in their order
+ * (family members a stretch at a time, cgc_fam_seg). */
+static void emit_builds(Out *o, const IrModel *m)
+{
+    int u0, u1, n;
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "if (build_units(%d, %d) != 0) return fail(argv[0]);", u0, u1);
+        else
+            out_line(o, "if (build_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
+    }
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {
+        const IrProj *j = m->projs[k];
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "if (ctx.save_conn && save_units(%d, %d) != 0) return fail(argv[0]);", u0, u1);
+        else if (j->procedural)
+            out_line(o, "if (ctx.save_conn && save_%s() != 0) return fail(argv[0]);", j->cname);
+        else
+            out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
+                     j->name, j->cname, j->cname, j->cname);
+    }
+    for (int k = 0; k < m->nprojs; k += n ? n : 1) {   /* the built synapse counts, for --bench */
+        if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
+            out_line(o, "stat_units(%d, %d);", u0, u1);
+        else if (!m->projs[k]->procedural)
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
+    }
+}
+
 /* The step's spikes counted, last, once its recordings are written: a step whose recording
  * failed adds nothing to the counts of the manifest and summary (completed steps only). */
 static void emit_count_spikes(Out *o, const IrModel *m)
@@ -635,19 +665,7 @@ void cgc_main(Out *o, const IrModel *m)
     }
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "if (build_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
-    for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->procedural)
-            out_line(o, "if (ctx.save_conn && save_%s() != 0) return fail(argv[0]);", m->projs[k]->cname);
-        else
-            out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
-                     m->projs[k]->name, m->projs[k]->cname, m->projs[k]->cname, m->projs[k]->cname);
-    }
-    for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */
-        if (!m->projs[k]->procedural)
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s.nnz);", k, m->projs[k]->pre.pop->id,
-                     m->projs[k]->cname);
+    emit_builds(o, m);
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");

@@ -12,6 +12,9 @@
  * (c_proc.c, nrt_pbuf). Everything else -- plastic arrivals and learning, top-k selection,
  * the recordings, set phases -- runs on the calling thread, as before.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "c_priv.h"
 
 /* 1 when block b writes only per-neuron variables (of the neuron stepped). */
@@ -39,21 +42,62 @@ static int par_kind(const IrProj *j)
     return !j->plast && !j->procedural;
 }
 
+/* The model's decisions (cgc_par_proj): par[k] for projection k. */
+static struct {
+    const IrModel *m;
+    unsigned char *par;
+} Q;
+
+/* A ring's sums in projection order, and a family's one delivery function: every projection
+ * of a ring, and every member of a family, is delivered on the threads or none is. */
+static void plan(const IrModel *m)
+{
+    const int n = m->nprojs;
+    unsigned char *bad = xmalloc((size_t)(n ? n : 1));
+    free(Q.par);
+    Q.par = xmalloc((size_t)(n ? n : 1));
+    Q.m = m;
+    for (int k = 0; k < n; k++)
+        Q.par[k] = (unsigned char)par_kind(m->projs[k]);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int pass = 0; pass < 2; pass++) {   /* rings (by owner), then families */
+            memset(bad, 0, (size_t)(n ? n : 1));
+            for (int k = 0; k < n; k++) {
+                const int g = pass ? cgc_fam_of(m->projs[k]) : m->projs[k]->ring->id;
+                if (g >= 0 && !Q.par[k])
+                    bad[g] = 1;
+            }
+            for (int k = 0; k < n; k++) {
+                const int g = pass ? cgc_fam_of(m->projs[k]) : m->projs[k]->ring->id;
+                if (g >= 0 && Q.par[k] && bad[g])
+                    Q.par[k] = 0, changed = 1;
+            }
+        }
+    }
+    free(bad);
+}
+
 /* Contract: c_priv.h. */
 int cgc_par_proj(const IrModel *m, const IrProj *j)
 {
-    if (!par_kind(j))
-        return 0;
-    for (int k = 0; k < m->nprojs; k++)   /* a ring's sums in projection order: all or none */
-        if (m->projs[k]->ring == j->ring && !par_kind(m->projs[k]))
-            return 0;
-    return 1;
+    if (Q.m != m)
+        plan(m);
+    return Q.par[j->id];
+}
+
+/* Contract: c_priv.h. */
+void cgc_par_reset(void)
+{
+    free(Q.par);
+    Q.par = NULL;
+    Q.m = NULL;
 }
 
 /* Contract: c_priv.h. */
 int cgc_par_proc(const IrProj *j)
 {
-    return j->procedural && !j->plast && j->ring == j && j->ring_n == 1;
+    return j->procedural && !j->plast && j->ring == j && j->ring_n == 1 && !cgc_fam_member(j);
 }
 
 /* Contract: c_priv.h. */
@@ -77,9 +121,15 @@ void cgc_par_regions(Out *o, const IrModel *m)
     out_open(o, "static void nc_deliver(void *arg, int t, int T)");
     out_line(o, "const int64_t step = *(const int64_t *)arg;");
     out_line(o, "(void)T;");
-    for (int k = 0; k < m->nprojs; k++)
-        if (cgc_par_proj(m, m->projs[k]))
+    for (int k = 0, u, n; k < m->nprojs; k += n ? n : 1) {
+        n = cgc_fam_unit(k, &u);   /* a family's run of members: one call */
+        if (!cgc_par_proj(m, m->projs[k]))
+            continue;
+        if (n)
+            out_line(o, "deliver_units(step, t, %d, %d);", u, u + 1);
+        else
             out_line(o, "propagate_%s(step, t);", m->projs[k]->cname);
+    }
     out_close(o);
     out_blank(o);
 }
@@ -121,17 +171,27 @@ void cgc_par_deliver(Out *o, const IrModel *m)
     if (any) {   /* the synapses of the step's spikes, about */
         out_begin(o);
         out_line(o, "double work = 0;");
-        for (int k = 0; k < m->nprojs; k++) {
+        for (int k = 0, u, n; k < m->nprojs; k += n ? n : 1) {
             const IrProj *j = m->projs[k];
-            if (cgc_par_proj(m, j))
+            n = cgc_fam_unit(k, &u);
+            if (!cgc_par_proj(m, j))
+                continue;
+            if (n)
+                out_line(o, "work += work_units(%d, %d);", u, u + 1);
+            else
                 out_line(o, "work += (double)%s_nspk * (double)%s.nnz / %lld.0;", j->pre.pop->cname, j->cname,
                          (long long)(j->pre.size ? j->pre.size : 1));
         }
         out_line(o, "nrt_pool_run(nc_deliver, &step, work);");
         out_close(o);
     }
-    for (int k = 0; k < m->nprojs; k++) {
+    for (int k = 0, u, n; k < m->nprojs; k += n ? n : 1) {
         const IrProj *j = m->projs[k];
+        if ((n = cgc_fam_unit(k, &u)) != 0) {   /* a family's run of members, on one thread */
+            if (!cgc_par_proj(m, j))
+                out_line(o, "deliver_units(step, 0, %d, %d);", u, u + 1);
+            continue;
+        }
         if (cgc_par_proc(j)) {   /* rows by spike, then the ring by post: two regions */
             const char *c = j->cname, *pre = j->pre.pop->cname;
             out_open(o, "if (%s_pb && %s_nspk > 1)", c, pre);

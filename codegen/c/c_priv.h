@@ -16,6 +16,7 @@ const char *cgc_storage_type(IrType t);                      /* "real" or "int32
 void cgc_expr_str(const CgDialect *d, const IrExpr *e, StrBuf *b);   /* b = e's text */
 /* An array the program allocates, freed by free_all() on every way out: fmt names it. */
 void cgc_own(const char *fmt, ...) NC_PRINTF(1, 2);
+void cgc_own_line(const char *fmt, ...) NC_PRINTF(1, 2);   /* a line of free_all() as is */
 void cgc_own_reset(void);                  /* forget the arrays (before and after a model) */
 void cgc_free_all(Out *o);                 /* free_all(): nrt_free of every array owned */
 
@@ -42,8 +43,30 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m);   /* bui
 void cgc_ring_alloc(Out *o, const IrProj *j);   /* the end of build_<J>: j's ring, sized maxd + 1 */
 void cgc_ring_decl(Out *o, const IrProj *j);    /* the declarations of j's ring, if it owns one */
 
+/* --- c_family.c: projection families (stored projections alike but for constants) -- */
+void cgc_fam_plan(Compiler *cc, const IrModel *m);   /* which projections are members */
+void cgc_fam_reset(void);                            /* forget them (after a model) */
+void cgc_fam_explain(const IrModel *m);              /* --explain: the families, on stdout */
+int cgc_fam_member(const IrProj *j);                 /* j is emitted by its family */
+int cgc_fam_of(const IrProj *j);                     /* j's family, or -1 */
+/* Projection k a run's first member: the run's length (its projections k, k + 1, ...) and
+ * *u its index in nc_units[]; 0 when k is no member. */
+int cgc_fam_unit(int k, int *u);
+/* The stretch of projections from k on that are all family members: its length (0: k is
+ * none), and the runs of members it holds, nc_units[*u0 .. *u1 - 1]. */
+int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1);
+int cgc_fam_mem_seg(Out *o, const IrModel *m, int k);   /* cg_mem_plan's CgMemUnit */
+void cgc_families(Out *o, const IrModel *m);   /* every family's table and functions */
+
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
+/* Row i of a member of a procedural family like j0 (c_family.c), in a block declaring its
+ * `key0` and `rank` (as proc_row): d->row spells the numbers, wt and dt are the w and delay templates
+ * (the table's F in scope); per synapse CGC_ROW_BUILD keeps the longest delay in `maxd`,
+ * CGC_ROW_DELIVER adds w into `ring` (`D`, `width`, `roff`), CGC_ROW_FILL stores it into
+ * `c`, `w_`, `d_` (as save_<J>). */
+enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL };
+void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what);
 
 /* --- c_plast.c: plastic projections -------------------------------------- */
 /* The row function (PAIRS), storage, props_, build_, arrive_, learn_, catchup_ of j. */
@@ -53,7 +76,10 @@ void cgc_plast_assign(Out *o, const IrModel *m, const IrPhase *ph);
 
 /* --- c_par.c: threads (--threads N; the pool of rt_pool.c) ---------------- */
 int cgc_par_pop(const IrPop *p);                        /* p's neurons split over the threads */
-int cgc_par_proj(const IrModel *m, const IrProj *j);    /* j's delivery split by post range */
+/* j's delivery split by the posts of its ring (a stored static projection whose ring and
+ * family hold only such projections; cgc_par_plan decides, once per model) */
+int cgc_par_proj(const IrModel *m, const IrProj *j);
+void cgc_par_reset(void);                               /* forget the model's decisions */
 int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by spike, then by post */
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */

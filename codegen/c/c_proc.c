@@ -12,9 +12,11 @@ typedef struct ProcBody {
     const CgDialect *d, *dd;      /* w in real, delay in double */
     int what;                     /* PB_* */
     int mpi;                      /* deliver only into this rank's slice (m->mpi) */
+    const char *wt, *dt;          /* a family's w and delay (cgc_proc_fam_row), else NULL */
 } ProcBody;
 
-enum { PB_BUILD, PB_DELIVER, PB_FILL, PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
+enum { PB_BUILD = CGC_ROW_BUILD, PB_DELIVER = CGC_ROW_DELIVER, PB_FILL = CGC_ROW_FILL,
+       PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
 
 /* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c).
  * The delivery (propagate_*, a void function) regenerates the delays the build checked. */
@@ -25,17 +27,24 @@ static void proc_delay(Out *o, const ProcBody *pb)
         out_line(o, "const int32_t dd = 1;");
         return;
     }
-    cg_expr(pb->dd, pb->j->delay, &b);
+    if (pb->dt)
+        sb_puts(&b, pb->dt);
+    else
+        cg_expr(pb->dd, pb->j->delay, &b);
     out_line(o, "const double delay = %s;", b.s);
     out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
     if (pb->what == PB_DELIVER || pb->what == PB_BUFFER) {
-        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps; /* checked by build_%s */", pb->j->cname);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps; /* checked by build_%s */",
+                 pb->dt ? "fam" : pb->j->cname);
         sb_free(&b);
         return;
     }
     out_open(o, "if (!(steps < 1e9))");
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
-             pb->j->name);
+    if (pb->dt)
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
+    else
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
+                 pb->j->name);
     out_line(o, "return -1;");
     out_close(o);
     out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
@@ -48,7 +57,10 @@ static void proc_body(Out *o, const void *arg)
     const char *c = pb->j->cname;
     StrBuf b = {0};
     if (pb->what != PB_BUILD) {
-        cg_expr(pb->d, pb->j->w, &b);
+        if (pb->wt)
+            sb_puts(&b, pb->wt);
+        else
+            cg_expr(pb->d, pb->j->w, &b);
         out_line(o, "const real w = %s;", b.s);
         out_line(o, "(void)w;");
     }
@@ -60,7 +72,9 @@ static void proc_body(Out *o, const void *arg)
     } else if (pb->what == PB_DELIVER) {
         if (pb->mpi)   /* only this rank's targets */
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
-        if (cg_ring_base(pb->j))
+        if (pb->wt)    /* a family member's ring, from its table (c_family.c) */
+            out_line(o, "ring[((step + dd) %% D) * width + roff + j] += w;");
+        else if (cg_ring_base(pb->j))
             out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + %lld + j] += w;", pb->j->ring->cname,
                      pb->j->ring->cname, (long long)pb->j->ring->ring_size, cg_ring_base(pb->j));
         else
@@ -124,10 +138,17 @@ static void emit_proc_par(Out *o, const ProcBody *pb0, const IrModel *m)
     out_line(o, "const nrt_pbuf *const b = %s_pb + (int64_t)t * T + u;", c);
     out_line(o, "for (int64_t q = 0; q < b->n; q++)");
     out_line(o, "    %s_ring[(int64_t)b->e[q].slot * %lld + b->e[q].post] += (real)b->e[q].w;", j->ring->cname,
-             (long long)j->post.size);
+             (long long)j->ring->ring_size);   /* its own ring: ring_size is post.size */
     out_close(o);
     out_close(o);
     out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what)
+{
+    ProcBody pb = {j0, d, d, what, 0, wt, dt};
+    proc_row(o, &pb);
 }
 
 /* A procedural projection (IrProj.procedural): no synapse arrays. build_* walks every row
@@ -145,7 +166,7 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     CgDialect dd = d;
     dd.dbl = 1;
     dd.real = "double";
-    ProcBody pb = {j, &d, &dd, PB_BUILD, m->mpi};
+    ProcBody pb = {j, &d, &dd, PB_BUILD, m->mpi, NULL, NULL};
     out_line(o, "/* projection %s: %s[%lld:%lld] -> %s[%lld:%lld], procedural (rows regenerated per spike) */",
              j->name, j->pre.pop->name, (long long)j->pre.offset, (long long)(j->pre.offset + j->pre.size),
              j->post.pop->name, (long long)j->post.offset, (long long)(j->post.offset + j->post.size));

@@ -1,0 +1,739 @@
+/* c_family.c -- projection families: static projections (stored or procedural) that are the
+ * same but for their constants, emitted once (docs/architecture.md, "Projection families").
+ *
+ * A projection's family key is its rule and options, its pre and post base populations,
+ * whether it has delays, and the text of its w and delay expressions printed with every real
+ * literal and every draw's stream turned into a slot of a table (CgDialect.lit): F->r[k]
+ * (real), F->x[k] (double) or F->ks[k] (uint32_t), typed as the literal is printed, so the
+ * arithmetic is the same; a procedural family's row loops print their numbers from the
+ * table too (CgDialect.row). Projections with equal keys, FAM_MIN or more of them, form a
+ * family: one table nc_fam<f>[] of their constants (sizes, offsets, the rule's numbers, the
+ * slots, the ring each adds into, names), and one build, delivery, memory plan, save and
+ * statistic function that loop over a range of members. A member keeps its projection id
+ * (its RNG streams, its place in --bench), its names (messages, stages,
+ * --save-connectivity), and its ring (a pointer in the table), so the program builds the same
+ * network and adds the same values in the same order: the host calls the families'
+ * functions for the runs of consecutive members (nc_units[]), in projection order, a stretch
+ * of projections that are all members at a time (cgc_fam_seg).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "c_priv.h"
+
+enum { FAM_MIN = 2 };   /* the fewest members that make a family */
+
+/* One projection's place: its family (-1: none) and index there, its key and slots. */
+typedef struct Cand {
+    int fam, q;
+    int unit;                     /* the run of its family's members it is in (nc_units) */
+    const char *key;              /* NULL: not a candidate */
+    uint64_t hash;                /* of key (FNV-1a): compared first */
+    const char *wt, *dt;          /* w and delay as templates */
+    const char *xs, *rs, *ks;     /* the slots' initialisers: double, real, stream */
+    int nx, nr, nk;
+} Cand;
+
+/* A run of members a .. b - 1 of family f that are consecutive projections. */
+typedef struct Unit {
+    int f, a, b;
+} Unit;
+
+static struct {
+    Cand *c;                      /* per projection, NULL when families are off */
+    int nfam;
+    int *size;                    /* members per family */
+    Unit *u;                      /* the runs, in projection order */
+    int nu;
+    int n;                        /* projections */
+} P;
+
+/* The slots a template collects (CgDialect.user of fam_lit). */
+typedef struct Coll {
+    StrBuf xs, rs, ks;
+    int nx, nr, nk;
+} Coll;
+
+static void fam_lit(const CgDialect *d, const IrExpr *e, StrBuf *out)
+{
+    Coll *c = (Coll *)d->user;
+    if (e->op == IE_RAND) {
+        sb_printf(&c->ks, "%s0x%08xu", c->nk ? ", " : "", e->stream);
+        sb_printf(out, "F->ks[%d]", c->nk++);
+        return;
+    }
+    StrBuf *b = d->dbl ? &c->xs : &c->rs;
+    int *n = d->dbl ? &c->nx : &c->nr;
+    if (*n)
+        sb_puts(b, ", ");
+    cg_real(d, e->val, b);
+    sb_printf(out, "F->%s[%d]", d->dbl ? "x" : "r", (*n)++);
+}
+
+/* The dialects of build_<J>'s w (d) and delay (dd), as cgc_proj prints them. */
+static void build_dialects(const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd)
+{
+    *d = cgc_dialect(m, j->pre.pop);
+    d->rng_elem = "i";
+    d->rng_sub = "rank";
+    d->rng_step = "0";
+    d->index = "i";
+    *dd = *d;
+    dd->dbl = 1;
+    dd->real = "double";
+}
+
+/* 1 when j may be a member: static (stored or procedural), built from a spec, on one
+ * process, neither recorded nor changed by a phase, not into or out of a top-k population. */
+static int candidate(const Compiler *cc, const IrModel *m, const IrProj *j, int k)
+{
+    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->id != k)
+        return 0;
+    if (j->rule == IR_FROM_FILE || j->rule == IR_PAIRS || j->pre.pop->topk || j->post.pop->topk)
+        return 0;
+    if (cgc_mpi_recorded(m, j))
+        return 0;
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].proj == j)
+            return 0;
+    return 1;
+}
+
+/* j's key and slots. */
+static void key_of(Compiler *cc, const IrModel *m, const IrProj *j, Cand *c)
+{
+    CgDialect d, dd;
+    Coll col = {0};
+    StrBuf w = {0}, dl = {0};
+    build_dialects(m, j, &d, &dd);
+    d.lit = dd.lit = fam_lit;
+    d.user = dd.user = &col;
+    cg_expr(&d, j->w, &w);
+    if (j->delay)
+        cg_expr(&dd, j->delay, &dl);
+    c->wt = arena_strdup(&cc->arena, w.s ? w.s : "");
+    c->dt = arena_strdup(&cc->arena, dl.s ? dl.s : "");
+    /* procedural: the row loops' shape depends on fixed_prob's p (none, skips, every pair) */
+    const int pclass = !j->procedural || j->rule != IR_FIXED_PROB ? 0 : !(j->p > 0) ? 1 : j->p < 1 ? 2 : 3;
+    c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d %d %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
+                          j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, j->procedural, pclass, c->wt,
+                          c->dt);
+    c->hash = 0xcbf29ce484222325ull;
+    for (const char *p = c->key; *p; p++)
+        c->hash = (c->hash ^ (unsigned char)*p) * 0x100000001b3ull;
+    c->xs = arena_strdup(&cc->arena, col.xs.s ? col.xs.s : "");
+    c->rs = arena_strdup(&cc->arena, col.rs.s ? col.rs.s : "");
+    c->ks = arena_strdup(&cc->arena, col.ks.s ? col.ks.s : "");
+    c->nx = col.nx, c->nr = col.nr, c->nk = col.nk;
+    sb_free(&w);
+    sb_free(&dl);
+    sb_free(&col.xs);
+    sb_free(&col.rs);
+    sb_free(&col.ks);
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_plan(Compiler *cc, const IrModel *m)
+{
+    memset(&P, 0, sizeof P);
+    if (m->nprojs < FAM_MIN)
+        return;
+    P.n = m->nprojs;
+    P.c = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.c);
+    int *lead = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *lead);   /* a group's first */
+    int *size = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *size);
+    int ngroups = 0;
+    for (int k = 0; k < m->nprojs; k++) {
+        Cand *c = &P.c[k];
+        c->fam = -1;
+        if (!candidate(cc, m, m->projs[k], k))
+            continue;
+        key_of(cc, m, m->projs[k], c);
+        int g = 0;
+        while (g < ngroups && (P.c[lead[g]].hash != c->hash || strcmp(P.c[lead[g]].key, c->key) != 0))
+            g++;
+        if (g == ngroups)
+            lead[ngroups++] = k;
+        c->q = size[g]++;
+        c->fam = g;   /* the group for now; numbered as a family below */
+    }
+    int *num = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *num);
+    P.size = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *P.size);
+    for (int g = 0; g < ngroups; g++) {
+        num[g] = size[g] >= FAM_MIN ? P.nfam : -1;
+        if (num[g] >= 0)
+            P.size[P.nfam++] = size[g];
+    }
+    P.u = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.u);
+    for (int k = 0; k < m->nprojs; k++) {
+        Cand *c = &P.c[k];
+        if (c->fam < 0 || (c->fam = num[c->fam]) < 0)
+            continue;
+        if (k > 0 && P.c[k - 1].fam == c->fam && P.c[k - 1].q + 1 == c->q)
+            P.u[P.nu - 1].b++;
+        else
+            P.u[P.nu++] = (Unit){c->fam, c->q, c->q + 1};
+        c->unit = P.nu - 1;
+    }
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_explain(const IrModel *m)
+{
+    if (!P.nfam)
+        return;
+    int n[2] = {0, 0}, all[2] = {0, 0};   /* members and static projections: stored, procedural */
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        n[j->procedural] += P.c[k].fam >= 0;
+        all[j->procedural] += !j->plast;
+    }
+    printf("projection families (c): %d of %d stored ", n[0], all[0]);
+    if (all[1])
+        printf("and %d of %d procedural ", n[1], all[1]);
+    printf("projections in %d famil%s (", P.nfam, P.nfam == 1 ? "y" : "ies");
+    for (int f = 0; f < P.nfam; f++) {
+        int k0 = 0;
+        while (P.c[k0].fam != f)
+            k0++;
+        printf("%s%d like %s", f ? ", " : "", P.size[f], m->projs[k0]->name);
+    }
+    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)\n");
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_reset(void)
+{
+    memset(&P, 0, sizeof P);
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_member(const IrProj *j)
+{
+    return P.c && j->id >= 0 && j->id < P.n && P.c[j->id].fam >= 0;   /* a member's id is its index */
+}
+
+/* Contract: c_priv.h. */
+/* Contract: c_priv.h. */
+int cgc_fam_of(const IrProj *j)
+{
+    return cgc_fam_member(j) ? P.c[j->id].fam : -1;
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_unit(int k, int *u)
+{
+    if (!P.c || P.c[k].fam < 0)
+        return 0;
+    *u = P.c[k].unit;
+    return P.u[*u].b - P.u[*u].a;
+}
+
+int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1)
+{
+    if (!P.c || P.c[k].fam < 0)
+        return 0;
+    int n = 1;
+    while (k + n < m->nprojs && P.c[k + n].fam >= 0)
+        n++;
+    *u0 = P.c[k].unit;
+    *u1 = P.c[k + n - 1].unit + 1;
+    return n;
+}
+
+/* Contract: c_priv.h. */
+int cgc_fam_mem_seg(Out *o, const IrModel *m, int k)
+{
+    int u0, u1, n = cgc_fam_seg(m, k, &u0, &u1);
+    if (n)
+        out_line(o, "mem_units(%d, %d);", u0, u1);
+    return n;
+}
+
+/* The table's type and its rows, one per member (projection k0 the first). */
+static void emit_table(Out *o, const IrModel *m, int f, int k0)
+{
+    const Cand *c0 = &P.c[k0];
+    const IrProj *j0 = m->projs[k0];
+    out_line(o, "/* projection family %d (c_family.c): %d %s projections like %s that differ only in", f,
+             P.size[f], j0->procedural ? "procedural" : "stored", j0->name);
+    out_line(o, " * constants; build_fam%d, deliver_fam%d, ... loop over its members' rows */", f, f);
+    out_open(o, "typedef struct nc_fam%d_t", f);
+    out_line(o, "const char *name, *st_conn, *st_vals, *mem; /* messages, stages, the memory plan */");
+    out_line(o, "uint32_t id; /* the projection's: its RNG streams, its statistics */");
+    out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k;");
+    out_line(o, "double p;");
+    out_line(o, "real **ring; /* the delay ring it adds into, at offset roff of rows of width */");
+    out_line(o, "int64_t *D, width, roff;");
+    out_line(o, "int alloc; /* the last projection into the ring: allocates it */");
+    out_line(o, "int par; int64_t slo, shi; /* --threads: delivered by thread t's ring neurons, [slo, shi) in its posts (c_par.c) */");
+    out_line(o, "const char *ring_what;");
+    out_line(o, "double slots; /* the memory plan's ring slots */");
+    if (j0->procedural)
+        out_line(o, "int64_t aut; uint32_t cs; double lp; /* the row loops': autapse offset, stream, log1p(-p) */");
+    if (c0->nx)
+        out_line(o, "double x[%d];", c0->nx);
+    if (c0->nr)
+        out_line(o, "real r[%d];", c0->nr);
+    if (c0->nk)
+        out_line(o, "uint32_t ks[%d];", c0->nk);
+    char tail[32];
+    snprintf(tail, sizeof tail, " nc_fam%d_t;", f);
+    out_close_with(o, tail);
+    out_open(o, "static const nc_fam%d_t nc_fam%d[%d] =", f, f, P.size[f]);
+    for (int k = k0; k < m->nprojs; k++) {
+        const Cand *c = &P.c[k];
+        const IrProj *j = m->projs[k];
+        if (c->fam != f)
+            continue;
+        const int alloc = j->ring->ring_n == 1 || j->ring_last;
+        StrBuf b = {0};
+        sb_printf(&b, "{\"%s\", \"%s: connectivity\", \"%s: synapse values\", \"projection %s%s\", %du, ", j->name,
+                  j->name, j->name, j->name, j->procedural ? " (procedural)" : "", j->id);
+        sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size, (long long)j->post.size,
+                  (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k, j->p);
+        sb_printf(&b, "&%s_ring, &%s_D, %lld, %lld, %d, ", j->ring->cname, j->ring->cname,
+                  (long long)j->ring->ring_size, cg_ring_base(j), alloc);
+        sb_printf(&b, "%d, %lld, %lld, ", cgc_par_proj(m, j), -cg_ring_base(j),
+                  (long long)j->ring->ring_size - cg_ring_base(j));
+        if (alloc)
+            sb_printf(&b, "\"%s: delay ring\", ", j->ring->name);
+        else
+            sb_puts(&b, "NULL, ");
+        sb_printf(&b, "%.1f", cg_mem_slots(m, j));
+        if (j->procedural)   /* as cg_row_loops prints them for j */
+            sb_printf(&b, ", %lld, 0x%08xu, %.17g", (long long)(j->pre.offset - j->post.offset),
+                      (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu),
+                      j->rule == IR_FIXED_PROB && j->p > 0 && j->p < 1 ? log1p(-j->p) : 0.0);
+        if (c->nx)
+            sb_printf(&b, ", {%s}", c->xs);
+        if (c->nr)
+            sb_printf(&b, ", {%s}", c->rs);
+        if (c->nk)
+            sb_printf(&b, ", {%s}", c->ks);
+        out_line(o, "%s},", b.s);
+        sb_free(&b);
+    }
+    out_close_with(o, ";");
+    if (j0->procedural) {
+        if (j0->rule == IR_FIXED_TOTAL)
+            out_line(o, "static int64_t *nc_fam%d_rp[%d]; /* row pointers: the row lengths (nrt_conn_total_rows) */",
+                     f, P.size[f]);
+        out_blank(o);
+        return;
+    }
+    out_line(o, "static nrt_csr nc_fam%d_c[%d];", f, P.size[f]);
+    out_line(o, "static nrt_split nc_fam%d_sp[%d]; /* --threads: each member's synapses by thread */", f, P.size[f]);
+    out_line(o, "static real *nc_fam%d_w[%d];", f, P.size[f]);
+    if (j0->delay)
+        out_line(o, "static int32_t *nc_fam%d_d[%d]; /* delays in steps */", f, P.size[f]);
+    out_blank(o);
+}
+
+static const char *rule_c(IrRule r)
+{
+    switch (r) {
+    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
+    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
+    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
+    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
+    case IR_FIXED_OUTDEGREE: return "NRT_FIXED_OUTDEGREE";
+    case IR_FIXED_TOTAL: return "NRT_FIXED_TOTAL";
+    case IR_PAIRS: case IR_FROM_FILE: break;   /* never in a family */
+    }
+    NC_UNREACHABLE();
+}
+
+/* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
+static void emit_spec(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
+    out_line(o, "memset(spec, 0, sizeof *spec);");
+    out_line(o, "spec->rule = %s;", rule_c(j0->rule));
+    out_line(o, "spec->n_pre = F->n_pre;");
+    out_line(o, "spec->n_post = F->n_post;");
+    out_line(o, "spec->p = F->p;");
+    out_line(o, "spec->k = F->k;");
+    out_line(o, "spec->autapses = %d;", j0->autapses);
+    out_line(o, "spec->multapses = %d;", j0->multapses);
+    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
+    out_line(o, "spec->pre_offset = F->pre_off;");
+    out_line(o, "spec->post_offset = F->post_off;");
+    out_line(o, "spec->seed = ctx.seed;");
+    out_line(o, "spec->proj_id = F->id;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c). */
+static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
+{
+    out_open(o, "static int build_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "nrt_csr *nc_c = &nc_fam%d_c[q];", f);
+    out_line(o, "char what[300];");
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "if (nrt_conn_build(&ctx, &spec, nc_c) != NRT_OK) return -1;");
+    out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
+    out_line(o, "real *nc_w = nc_fam%d_w[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(real), what);", f);
+    out_line(o, "if (!nc_w) return -1;");
+    if (j0->delay) {
+        out_line(o, "snprintf(what, sizeof what, \"%%s: delays\", F->name);");
+        out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
+        out_line(o, "if (!nc_d) return -1;");
+    }
+    out_line(o, "int64_t maxd = 1;");
+    out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
+    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
+    out_line(o, "const int64_t j = nc_c->col[s], rank = s - nc_c->row_ptr[i];");
+    out_line(o, "(void)j; (void)rank;");
+    out_line(o, "nc_w[s] = %s;", c0->wt);
+    if (j0->delay) {
+        out_line(o, "const double delay = %s;", c0->dt);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "nc_d[s] = dd;");
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
+    out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, F->slo, F->shi, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* deliver_fam<f>(step, t, a, b): each member's spikes of the step (a range of the ascending
+ * spike list, found by binary search) into its ring, in the order propagate_<J> adds; with
+ * --threads thread t's synapses of each row only (nc_fam<f>_sp: the ring's neurons it owns,
+ * c_par.c), a member without a split (one thread) whole rows. work_fam<f>: the synapses of
+ * the step's spikes, about, for the pool (nrt_pool_run). */
+static void emit_deliver(Out *o, const IrProj *j0, int f)
+{
+    const char *pc = j0->pre.pop->cname;
+    out_line(o, "/* push this step's spikes of members a .. b - 1 into their rings, to arrive at step + delay */");
+    out_open(o, "static void deliver_fam%d(int64_t step, int t, int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const nrt_csr *nc_c = &nc_fam%d_c[q];", f);
+    out_line(o, "const real *nc_w = nc_fam%d_w[q];", f);
+    if (j0->delay)
+        out_line(o, "const int32_t *nc_d = nc_fam%d_d[q];", f);
+    out_line(o, "const int64_t *const sg = nc_fam%d_sp[q].seg;", f);
+    out_line(o, "const uint32_t *const perm = nc_fam%d_sp[q].perm;", f);
+    out_line(o, "const int64_t T1 = nc_fam%d_sp[q].T + 1;", f);
+    out_line(o, "real *ring = *F->ring;");
+    out_line(o, "const int64_t D = *F->D, width = F->width, roff = F->roff;");
+    out_line(o, "const int64_t k1 = nc_spk_lower(%s_spk, %s_nspk, F->pre_off + F->n_pre);", pc, pc);
+    out_open(o, "for (int64_t k = nc_spk_lower(%s_spk, %s_nspk, F->pre_off); k < k1; k++)", pc, pc);
+    out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
+    out_line(o, "const int64_t r0 = nc_c->row_ptr[i];");
+    out_line(o, "const int64_t sa = sg ? sg[i * T1 + t] : r0, sb = sg ? sg[i * T1 + t + 1] : nc_c->row_ptr[i + 1];");
+    out_open(o, "for (int64_t x = sa; x < sb; x++)");
+    out_line(o, "const int64_t s = perm ? r0 + perm[x] : x;");
+    out_line(o, "const int64_t slot = (step + %s) %% D;", j0->delay ? "nc_d[s]" : "1");
+    out_line(o, "ring[slot * width + roff + nc_c->col[s]] += nc_w[s];");
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static double work_fam%d(int a, int b)", f);
+    out_line(o, "double w = 0;");
+    out_line(o, "for (int q = a; q < b; q++)");
+    out_line(o, "    w += (double)%s_nspk * (double)nc_fam%d_c[q].nnz / (double)(nc_fam%d[q].n_pre ? nc_fam%d[q].n_pre : 1);",
+             pc, f, f, f);
+    out_line(o, "return w;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* mem_fam<f>, save_fam<f>, stat_fam<f>: the memory plan (cg_mem_plan's lines of a stored
+ * projection), --save-connectivity and the built counts of members a .. b - 1. */
+static void emit_host_parts(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
+    out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, bytes + ring);");
+    out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    char dn[32];
+    snprintf(dn, sizeof dn, "nc_fam%d_d[q]", f);
+    out_open(o, "static int save_fam%d(int a, int b)", f);
+    out_line(o, "for (int q = a; q < b; q++)");
+    out_line(o, "    if (nrt_conn_save(&ctx, nc_fam%d[q].name, &nc_fam%d_c[q], nc_fam%d_w[q], (int)sizeof(real), %s) != NRT_OK) return -1;",
+             f, f, f, j0->delay ? dn : "NULL");
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void stat_fam%d(int a, int b)", f);
+    out_line(o, "for (int q = a; q < b; q++) nrt_proj_stat(&ctx, (int)nc_fam%d[q].id, %d, (double)nc_fam%d_c[q].nnz);", f,
+             j0->pre.pop->id, f);
+    out_close(o);
+    out_blank(o);
+}
+
+/* The row loops' dialect of procedural family f: the numbers from the table (F, q). */
+static CgDialect proc_dialect(const IrModel *m, const IrProj *j0, int f, CgRowSpell *rs, char rp[32])
+{
+    CgDialect d, dd;
+    build_dialects(m, j0, &d, &dd);
+    snprintf(rp, 32, "nc_fam%d_rp[q]", f);
+    *rs = (CgRowSpell){"F->n_post", "F->aut", "F->cs", "F->lp", rp};
+    d.row = rs;
+    return d;
+}
+
+/* Row i of member q (F) of procedural family f, `what` per synapse (cgc_proc_fam_row). */
+static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Cand *c0, int what)
+{
+    cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what);
+}
+
+/* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and
+ * propagate_<J> (c_proc.c): the row pointers of fixed_total, the longest delay over every
+ * row, the ring; a member's spikes (binary search, as emit_deliver) and their rows
+ * regenerated into its ring. */
+static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+{
+    CgRowSpell rs;
+    char rp[32];
+    CgDialect d = proc_dialect(m, j0, f, &rs, rp);
+    const char *pc = j0->pre.pop->cname;
+    out_open(o, "static int build_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    if (j0->rule == IR_FIXED_TOTAL) {
+        out_line(o, "char what[300];");
+        out_line(o, "nrt_conn_spec spec;");
+        out_line(o, "spec_fam%d(F, &spec);", f);
+        out_line(o, "snprintf(what, sizeof what, \"%%s: row pointers\", F->name);");
+        out_line(o, "%s = nrt_alloc(&ctx, (size_t)(F->n_pre + 1) * sizeof(int64_t), what);", rp);
+        out_line(o, "if (!%s || nrt_conn_total_rows(&ctx, &spec, %s) != NRT_OK) return -1;", rp, rp);
+    }
+    out_line(o, "int64_t maxd = 1;");
+    if (j0->delay) {
+        out_open(o, "for (int64_t i = 0; i < F->n_pre; i++)");
+        emit_proc_row(o, &d, j0, c0, CGC_ROW_BUILD);
+        out_close(o);
+    }
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+
+    out_line(o, "/* regenerate the rows of this step's spikes of members a .. b - 1, into their rings at step + delay */");
+    out_open(o, "static void deliver_fam%d(int64_t step, int t, int a, int b)", f);
+    out_line(o, "(void)t; /* on one thread */");
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "real *ring = *F->ring;");
+    out_line(o, "const int64_t D = *F->D, width = F->width, roff = F->roff;");
+    out_line(o, "const int64_t k1 = nc_spk_lower(%s_spk, %s_nspk, F->pre_off + F->n_pre);", pc, pc);
+    out_open(o, "for (int64_t k = nc_spk_lower(%s_spk, %s_nspk, F->pre_off); k < k1; k++)", pc, pc);
+    out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_DELIVER);
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* mem_fam<f>, save_fam<f>, stat_fam<f> of a procedural family: cg_mem_plan's lines of a
+ * procedural projection, save_<J> of c_proc.c, and no built counts (none is built). */
+static void emit_proc_host_parts(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
+{
+    CgRowSpell rs;
+    char rp[32];
+    CgDialect d = proc_dialect(m, j0, f, &rs, rp);
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "double nnz = 0;");
+    out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
+    if (j0->rule == IR_FIXED_TOTAL)   /* its row pointers: the rows' lengths */
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, ring + 8.0 * (F->n_pre + 1));");
+    else
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, ring);");
+    out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+
+    out_open(o, "static int save_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "char what[300];");
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = F->n_pre;");
+    out_line(o, "c.n_post = F->n_post;");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "if (!c.row_ptr) return -1;");
+    out_line(o, "c.row_ptr[0] = 0;");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre; i++)");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    out_begin(o);
+    cg_row_loops(o, &d, j0, NULL, NULL);
+    out_close(o);
+    out_line(o, "c.row_ptr[i + 1] = c.row_ptr[i] + rank;");
+    out_close(o);
+    out_line(o, "c.nnz = c.row_ptr[c.n_pre];");
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
+    out_line(o, "real *w_ = nrt_alloc(&ctx, n * sizeof(real), what);");
+    out_line(o, "int32_t *d_ = %s;", j0->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.col || !w_%s;", j0->delay ? " || !d_" : "");
+    out_open(o, "for (int64_t i = 0; i < c.n_pre && !bad; i++)");
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_FILL);
+    out_close(o);
+    out_line(o, "bad = bad || nrt_conn_save(&ctx, F->name, &c, w_, (int)sizeof(real), d_) != NRT_OK;");
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w_);");
+    out_line(o, "nrt_free(d_);");
+    out_line(o, "if (bad) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void stat_fam%d(int a, int b)", f);
+    out_line(o, "(void)a; (void)b; /* procedural: nothing built to count */");
+    out_close(o);
+    out_blank(o);
+}
+
+/* nc_units[], the runs of members in projection order, and for each concern X of a
+ * family (build, deliver, mem, save, stat) X_units(u0, u1), which calls X_fam<f> for runs u0
+ * .. u1 - 1 in order: the host's lines are one per stretch of members, not per projection. */
+static void emit_units(Out *o, const IrModel *m)
+{
+    static const struct { const char *name, *ret, *arg, *pass; } cs[] = {
+        {"build", "int", "", ""},
+        {"deliver", "void", "int64_t step, int t, ", "step, t, "},
+        {"mem", "void", "", ""},
+        {"save", "int", "", ""},
+        {"stat", "void", "", ""},
+    };
+    out_line(o, "/* the runs of family members (family, first, end) in projection order (c_family.c) */");
+    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", P.nu);
+    for (int u = 0; u < P.nu; u++)
+        out_line(o, "{%d, %d, %d},", P.u[u].f, P.u[u].a, P.u[u].b);
+    out_close_with(o, ";");
+    out_blank(o);
+    for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+        const int isint = cs[c].ret[0] == 'i';
+        out_open(o, "static %s %s_units(%sint u0, int u1)", cs[c].ret, cs[c].name, cs[c].arg);
+        out_open(o, "for (int u = u0; u < u1; u++)");
+        out_open(o, "switch (nc_units[u].f)");
+        for (int f = 0; f < P.nfam; f++) {
+            if (isint)
+                out_line(o, "case %d: if (%s_fam%d(%snc_units[u].a, nc_units[u].b) != 0) return -1; break;", f,
+                         cs[c].name, f, cs[c].pass);
+            else
+                out_line(o, "case %d: %s_fam%d(%snc_units[u].a, nc_units[u].b); break;", f, cs[c].name, f, cs[c].pass);
+        }
+        out_close(o);
+        out_close(o);
+        if (isint)
+            out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
+    int stored = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        stored |= P.c[k].fam >= 0 && !m->projs[k]->procedural;
+    if (!stored)
+        return;
+    out_open(o, "static double work_units(int u0, int u1)");
+    out_line(o, "double w = 0;");
+    out_open(o, "for (int u = u0; u < u1; u++)");
+    out_open(o, "switch (nc_units[u].f)");
+    for (int f = 0; f < P.nfam; f++) {
+        int k0 = 0;
+        while (P.c[k0].fam != f)
+            k0++;
+        if (!m->projs[k0]->procedural)
+            out_line(o, "case %d: w += work_fam%d(nc_units[u].a, nc_units[u].b); break;", f, f);
+    }
+    out_line(o, "default: break;");
+    out_close(o);
+    out_close(o);
+    out_line(o, "return w;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_families(Out *o, const IrModel *m)
+{
+    if (!P.nfam)
+        return;
+    out_line(o, "/* the first k with spk[k] >= v in an ascending spike list of n (projection families) */");
+    out_open(o, "static inline int64_t nc_spk_lower(const int64_t *spk, int64_t n, int64_t v)");
+    out_line(o, "int64_t lo = 0, hi = n;");
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = lo + (hi - lo) / 2;");
+    out_line(o, "if (spk[mid] < v) lo = mid + 1; else hi = mid;");
+    out_close(o);
+    out_line(o, "return lo;");
+    out_close(o);
+    out_blank(o);
+    for (int f = 0; f < P.nfam; f++) {
+        int k0 = 0;
+        while (P.c[k0].fam != f)
+            k0++;
+        const IrProj *j0 = m->projs[k0];
+        emit_table(o, m, f, k0);
+        emit_spec(o, j0, f);
+        if (j0->procedural) {
+            emit_proc_build_deliver(o, m, j0, &P.c[k0], f);
+            emit_proc_host_parts(o, m, j0, &P.c[k0], f);
+            if (j0->rule == IR_FIXED_TOTAL)
+                cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_rp[q]);", P.size[f], f);
+        } else {
+            emit_build(o, j0, &P.c[k0], f);
+            emit_deliver(o, j0, f);
+            emit_host_parts(o, j0, f);
+            cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);
+            cgc_own_line("for (int q = 0; q < %d; q++) nrt_split_free(&nc_fam%d_sp[q]);", P.size[f], f);
+            if (j0->delay)
+                cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_d[q]);", P.size[f], f);
+        }
+        for (int k = k0; k < m->nprojs; k++)
+            if (P.c[k].fam == f && (m->projs[k]->ring->ring_n == 1 || m->projs[k]->ring_last))
+                cgc_own("%s_ring", m->projs[k]->ring->cname);
+    }
+    emit_units(o, m);
+}
