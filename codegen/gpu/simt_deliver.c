@@ -229,9 +229,19 @@ static void open_spikes_loop(Out *o, const Simt *S, const IrProj *j, int block, 
     out_open(o, "NC_DEV void nc_deliver_%s_%s(NC_ARGS, const int64_t step)", j->cname, simt_vname(block));
     out_line(o, "const int nspk = nc_cnt[%d + (int)(step & 1)];", 2 * pre->id);
     if (block) {
-        simt_own_targets(o, j, simt_own_lo(S, block, j->post.pop), simt_own_hi(S, block, j->post.pop));
-        out_line(o, "const int64_t per = (nc_thi - nc_tlo + NC_LSIZE - 1) / NC_LSIZE, a = nc_tlo + NC_LID * per, b = a + per < nc_thi ? a + per : nc_thi;");
-        out_line(o, "if (a >= nc_thi) return;");
+        /* work-item LID owns a range of the group's neurons of the ring, the same for every
+         * projection adding into it (merged across views, the ring spans them all): [a, b)
+         * in j's post view, so that no ring element has two writers */
+        const IrProj *r = j->ring;
+        const char *lo = simt_own_lo(S, block, j->post.pop), *hi = simt_own_hi(S, block, j->post.pop);
+        const long long ro = (long long)r->ring_off, re = ro + (long long)r->ring_size, base = cg_ring_base(j);
+        simt_own_targets(o, j, lo, hi);
+        out_line(o, "const int64_t nc_rlo = %s < %lld ? %lld : %s > %lld ? %lld : %s, nc_rhi = %s < %lld ? %lld : %s > %lld ? %lld : %s;",
+                 lo, ro, ro, lo, re, re, lo, hi, ro, ro, hi, re, re, hi);
+        out_line(o, "const int64_t per = (nc_rhi - nc_rlo + NC_LSIZE - 1) / NC_LSIZE, ra = nc_rlo - %lld + NC_LID * per;", ro);
+        out_line(o, "const int64_t a0 = ra - %lld, b0 = a0 + per;", base);
+        out_line(o, "const int64_t a = a0 > nc_tlo ? a0 : nc_tlo, b = b0 < nc_thi ? b0 : nc_thi;");
+        out_line(o, "if (a >= b) return;");
         out_open(o, "for (int k = 0; k < nspk; k++)");
     } else {
         /* each projection starts at a work-group (or item) of its own, spread over the grid:
