@@ -247,7 +247,9 @@ static void part_tree(Compiler *cc, IrBlock *out, Part *p, int lo, int hi, int64
  * overlap (a neuron in two takes both, in the order written); else by part_tree. */
 static void view_parts(Compiler *cc, IrBlock *out, Part *p, int n, int64_t total)
 {
-    Part *q = xmalloc(sizeof *q * (size_t)(n + 1));
+    if (n <= 0)
+        return;
+    Part *q = xmalloc(sizeof *q * (size_t)n);
     memcpy(q, p, sizeof *q * (size_t)n);
     qsort(q, (size_t)n, sizeof *q, part_cmp);
     int disjoint = 1;
