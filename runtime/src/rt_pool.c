@@ -22,7 +22,8 @@
 
 enum {
     SPIN = 1 << 8,                /* polls of a counter before a thread sleeps (a few us) */
-    GRAIN = 1000,                 /* the default: at most one thread per GRAIN neurons */
+    GRAIN = 5000,                 /* the default: at most one thread per GRAIN neurons (COBA, 4,000
+                                     neurons, was slower on 2 to 16 threads than on one: H200 host) */
     MIN_WORK = 2048               /* less work (neurons, synapses) runs on the caller alone */
 };
 
