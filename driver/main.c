@@ -20,13 +20,11 @@
 #define NEUROC_DEFAULT_CFLAGS ""
 #endif
 
-static const char *with_default_cflags(const char *user)
+static const char *with_default_cflags(Compiler *cc, const char *user)
 {
     if (!*NEUROC_DEFAULT_CFLAGS)
         return user;
-    char *s = xmalloc(sizeof NEUROC_DEFAULT_CFLAGS + strlen(user) + 1);
-    sprintf(s, "%s %s", NEUROC_DEFAULT_CFLAGS, user);
-    return s;
+    return arena_printf(&cc->arena, "%s %s", NEUROC_DEFAULT_CFLAGS, user);
 }
 
 static void usage(FILE *f)
@@ -130,7 +128,7 @@ int main(int argc, char **argv)
     compiler_init(&cc);
     Options *o = &cc.opt;
     o->cc_cmd = getenv("CC");
-    o->cflags = getenv("NEUROC_CFLAGS") ? with_default_cflags(getenv("NEUROC_CFLAGS")) : NEUROC_DEFAULT_CFLAGS;
+    o->cflags = getenv("NEUROC_CFLAGS") ? with_default_cflags(&cc, getenv("NEUROC_CFLAGS")) : NEUROC_DEFAULT_CFLAGS;
     o->incdirs = xmalloc(sizeof(char *) * (size_t)argc);
     int rc = 2;
     for (int i = 1; i < argc; i++) {
@@ -172,7 +170,7 @@ int main(int argc, char **argv)
             o->cc_cmd = argv[++i];
         } else if (strcmp(a, "--cflags") == 0) {
             if (!need(i, argc, argv)) goto done;
-            o->cflags = with_default_cflags(argv[++i]);
+            o->cflags = with_default_cflags(&cc, argv[++i]);
         } else if (strcmp(a, "--gpu-mode") == 0) {
             if (!need(i, argc, argv)) goto done;
             o->gpu_mode = argv[++i];
