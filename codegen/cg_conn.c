@@ -8,7 +8,8 @@
 
 #include "codegen.h"
 
-static const char *rule_name(IrRule r)
+/* Contract: codegen.h. */
+const char *cg_rule_name(IrRule r)
 {
     switch (r) {
     case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
@@ -28,7 +29,7 @@ static const char *rule_name(IrRule r)
 void cg_conn_spec(Out *o, const IrProj *j)
 {
     out_line(o, "nrt_conn_spec spec = {0};");
-    out_line(o, "spec.rule = %s;", rule_name(j->rule));
+    out_line(o, "spec.rule = %s;", cg_rule_name(j->rule));
     out_line(o, "spec.n_pre = %lld;", (long long)j->pre.size);
     out_line(o, "spec.n_post = %lld;", (long long)j->post.size);
     out_line(o, "spec.p = %.17g;", j->p);

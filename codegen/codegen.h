@@ -115,6 +115,7 @@ void cg_rand_helpers(Out *o, const char *qual, const char *cold_qual, int normal
 
 /* --- cg_conn.c, cg_proc.c: a projection's connectivity as generated code -- */
 
+const char *cg_rule_name(IrRule r);   /* the runtime's nrt_rule name of a rule (not from_file) */
 /* The connectivity spec of a projection as C statements declaring `spec`. */
 void cg_conn_spec(Out *o, const IrProj *j);
 /* j's part of its device kernels' names (nc_k_syn_<part>, nc_rows_count_<part>): its C name,

@@ -331,26 +331,12 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_blank(o);
 }
 
-static const char *rule_c(IrRule r)
-{
-    switch (r) {
-    case IR_ALL_TO_ALL: return "NRT_ALL_TO_ALL";
-    case IR_ONE_TO_ONE: return "NRT_ONE_TO_ONE";
-    case IR_FIXED_PROB: return "NRT_FIXED_PROB";
-    case IR_FIXED_INDEGREE: return "NRT_FIXED_INDEGREE";
-    case IR_FIXED_OUTDEGREE: return "NRT_FIXED_OUTDEGREE";
-    case IR_FIXED_TOTAL: return "NRT_FIXED_TOTAL";
-    case IR_PAIRS: case IR_FROM_FILE: break;   /* never in a family */
-    }
-    NC_UNREACHABLE();
-}
-
 /* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
 static void emit_spec(Out *o, const IrProj *j0, int f)
 {
     out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
     out_line(o, "memset(spec, 0, sizeof *spec);");
-    out_line(o, "spec->rule = %s;", rule_c(j0->rule));
+    out_line(o, "spec->rule = %s;", cg_rule_name(j0->rule));
     out_line(o, "spec->n_pre = F->n_pre;");
     out_line(o, "spec->n_post = F->n_post;");
     out_line(o, "spec->p = F->p;");
