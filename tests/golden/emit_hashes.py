@@ -16,6 +16,12 @@ the same on every machine.
 
 A change to generated code updates LIST in the same commit, visibly (git diff shows which
 model and configuration changed).
+
+Under the sanitized build ($NEUROC_SANITIZED, scripts/test.sh asan) the point is neuroc's
+memory safety, not the list, which the normal build checks whole: there each model runs every
+third configuration, in rotation (model k the configurations c with (k + c) % 3 == 0), so every
+configuration still runs on a third of the models, in a third of the time (ASan's start and
+exit cost dominate a run of neuroc), and the runs made are compared with the list.
 """
 import concurrent.futures
 import hashlib
@@ -94,6 +100,28 @@ def one(neuroc, src, subs, model, name, args):
     return model, name, h.hexdigest()
 
 
+def compare_sample(listfile, res, every):
+    """The runs of the sanitized pass against the list: a model the list leaves out must have
+    been refused by every configuration it ran."""
+    with open(listfile) as fh:
+        wk = {" ".join(l.split()[:2]): l.split()[2] for l in fh.read().splitlines()}
+    n = bad = 0
+    for model in sorted(res):
+        for name, digest in sorted(res[model].items()):
+            n += 1
+            want = wk.get(model + " " + name)
+            if want != digest and not (want is None and digest.startswith("refused")):
+                bad += 1
+                if bad <= 40:
+                    print("changed: %s %s: %s -> %s" % (model, name, want or "(absent)", digest))
+    if bad:
+        print("emit_hashes: %d of %d configurations (a 1/%d sample, sanitized build) differ from %s"
+              % (bad, n, every, listfile))
+        return 1
+    print("emit_hashes: %d configurations (a 1/%d sample, sanitized build) unchanged" % (n, every))
+    return 0
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -103,11 +131,15 @@ def main():
     subs = [(build.encode(), b"<build>"), (src.encode(), b"<src>")]
     res = {}
     with tempfile.TemporaryDirectory(prefix="nc-gen-") as gendir:
-        jobs = [(m, n, a) for m in models(src, gendir) for n, a in CONFIGS]
+        every = 3 if os.environ.get("NEUROC_SANITIZED") and not update else 1
+        jobs = [(m, n, a) for k, m in enumerate(models(src, gendir))
+                for c, (n, a) in enumerate(CONFIGS) if (k + c) % every == 0]
         gsubs = [(gendir.encode() + b"/", b"")] + subs
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             for model, name, digest in ex.map(lambda j: one(neuroc, src, gsubs, *j), jobs):
                 res.setdefault(model.replace(gendir + "/", ""), {})[name] = digest
+    if every > 1:
+        return compare_sample(listfile, res, every)
     lines = []
     for model in sorted(res):
         if all(d.startswith("refused") for d in res[model].values()):

@@ -508,9 +508,13 @@ int main(int argc, char **argv)
     t0 = now();
     errors();
     empties();
+    /* both seeds (the second has high bits in its key) on the small sizes; a large size, where
+     * the time goes, with one of them, alternating, so each seed meets a large one */
     for (z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (e = 0; e < 2; e++) {
             nrt_conn_spec s;
+            if (sizes[z][0] * sizes[z][1] > 10000 && e != (int)(z % 2))
+                continue;
             memset(&s, 0, sizeof s);
             s.n_pre = sizes[z][0];
             s.n_post = sizes[z][1];
