@@ -24,8 +24,10 @@ if [ "$MODE" = gpu ]; then
     fi
 fi
 # the GPU peer (Brian2CUDA): its wheels beside neuroc's build, <build>/wheels-brian2cuda
-# (tests/gpu/run.sh says how to download them), unpacked for bench/brian2/peer.py
-if [ "$MODE" = gpu ] && [ -z "${BRIAN2CUDA_PYTHONPATH:-}" ] &&
+# (tests/gpu/run.sh says how to download them), unpacked for bench/brian2/peer.py; the CPU
+# peer uses the same wheels' Brian2 where the machine has no Brian2 of its own (the device host)
+if { [ "$MODE" = gpu ] || ! /usr/bin/python3 -c 'import brian2' >/dev/null 2>&1; } &&
+   [ -z "${BRIAN2CUDA_PYTHONPATH:-}" ] &&
    ls "$(dirname "$NEUROC")"/../wheels-brian2cuda/*.whl >/dev/null 2>&1; then
     BRIAN2CUDA_PYTHONPATH=$(mktemp -d)
     export BRIAN2CUDA_PYTHONPATH

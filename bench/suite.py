@@ -9,15 +9,19 @@ table, default "coba,microcircuit_0.1"; "" none), TIMEOUT (s per run, default 90
 name matches), SIM_ARGS (more options for every simulator run, split at blanks: SIM_ARGS=--check-finite=off
 measures the state check's cost against a run with the default), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
-(gpu: the folder holding brian2cuda, brian2 2.10 and their dependencies; bench/run.sh
-unpacks it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/).
+(the folder holding brian2cuda, brian2 2.10 and their dependencies; bench/run.sh unpacks
+it from the wheels in <build>/wheels-brian2cuda beside NEUROC's bin/, for the GPU peer, and
+for the CPU peer where /usr/bin/python3 has no Brian2 of its own), BRIAN2_THREADS (the thread
+counts of the threads table at which Brian2 runs too, e.g. 1,16; default all), BRIAN2_MC_MS
+(bench/brian2/microcircuit.py's run length in ms, default 1000; the table compares RTFs).
 
 Every model is built first (in parallel, with a fresh compile cache, so compile times are
 cold), the microcircuit a second time from the cache (the cached build time), then every
 simulator runs alone, RUNS times for small models and once for large ones; the row holds
 the medians. The C back end's rows run with --threads 1 (one core, as the single-threaded
 peers); the threads table (cpu) runs each SCALING model with --threads 1, 2, 4, 8, 16 (those the
-machine has), and Brian2 with OpenMP on as many threads where bench/brian2 has the model,
+machine has), and Brian2 with OpenMP on as many threads where bench/brian2 has the model
+(COBA; the stored microcircuit at any scale),
 each with its speed-up and parallel efficiency against one thread. The "build" rows then build the full-scale microcircuit alone (build_row): RUNS
 cold builds (--no-cache) and RUNS cached ones, medians of wall and CPU time. A simulator's own --bench report gives construction and simulation times, RTF,
 synaptic events per second and peak memory; the suite adds the process's CPU time (user +
@@ -108,6 +112,9 @@ else:
 # the threads table (cpu): models run with --threads N for each N of THREADS
 SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1").split(",") if m] if MODE == "cpu" else []
 THREADS = [t for t in (1, 2, 4, 8, 16) if t <= (os.cpu_count() or 1)]
+# the thread counts Brian2 runs at in that table (BRIAN2_THREADS=1,16; default: all of THREADS;
+# each is a build of its own, since Brian2 fixes its OpenMP threads in the generated code)
+B2THREADS = [int(t) for t in os.environ.get("BRIAN2_THREADS", "").split(",") if t]
 # build time: the full-scale microcircuit built alone, after the runs (model, back end)
 BUILDS = [("microcircuit_1", "c")] if MODE == "cpu" else [("microcircuit_1", "cuda"), ("microcircuit_1", "opencl")]
 # many independent COBA instances: only where the simulator has --instances (rows added below);
@@ -237,12 +244,13 @@ def brian2_peer(m, dev, work, threads=0):
         return None, "not run: BRIAN2_PYTHON=none"
     mod = "brian2cuda" if dev == "cuda_standalone" else "brian2"
     env = dict(os.environ)
-    if dev == "cuda_standalone":
-        # Brian2CUDA's Brian2 needs NumPy 2, the checkers of tests/gpu/run.sh NumPy 1.26: the
+    wheels = dev == "cuda_standalone" or env.get("BRIAN2CUDA_PYTHONPATH")
+    if wheels:
+        # the wheels' Brian2 needs NumPy 2, the checkers of tests/gpu/run.sh NumPy 1.26: the
         # peer adds BRIAN2CUDA_PYTHONPATH as a site folder itself (peer.py), not PYTHONPATH
         env.pop("PYTHONPATH", None)
     probe = ("import os, site\np = os.environ.get('BRIAN2CUDA_PYTHONPATH')\nif p: site.addsitedir(p)\n"
-             if dev == "cuda_standalone" else "") + "import " + mod
+             if wheels else "") + "import " + mod
     if subprocess.run([py, "-c", probe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
         return None, "not run: %s cannot be imported by %s (%s)" % (
             mod, py, "its wheels in <build>/wheels-brian2cuda: docs/performance.md, GPU peer" if dev == "cuda_standalone" else "apt-get install python3-brian")
@@ -283,17 +291,18 @@ def cells(r):
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
 
 
-THEAD = ["model", "threads", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP simulate s",
-         "neuroc / Brian2 time", "spikes"]
+THEAD = ["model", "threads", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP RTF",
+         "neuroc / Brian2 RTF", "spikes", "Brian2 spikes"]
 
 
 def tcells(r):
     if r.get("error"):
         return [r["row"], str(r.get("threads", "")), r["error"]] + [""] * (len(THEAD) - 3)
-    b = r.get("brian2_simulate_s")
+    b = r.get("brian2_rtf")
     return [r["model"], "%d" % r["threads"], num(r.get("simulate_s"), "%.4f"), num(r.get("rtf"), "%.4g"),
-            num(r.get("speedup"), "%.2f"), num(r.get("efficiency"), "%.0f %%"), num(b, "%.4f") if b else "-",
-            num(r["simulate_s"] / b if b else None, "%.2f"), "%d" % r["spikes"]]
+            num(r.get("speedup"), "%.2f"), num(r.get("efficiency"), "%.0f %%"), num(b, "%.4g") if b else "-",
+            num(r["rtf"] / b if b and r.get("rtf") else None, "%.2f"), "%d" % r["spikes"],
+            "%d" % r["brian2_spikes"] if r.get("brian2_spikes") is not None else "-"]
 
 
 def threads_table(work, cache, models):
@@ -301,7 +310,9 @@ def threads_table(work, cache, models):
     speed-up simulate_s(1) / simulate_s(N) and efficiency speed-up / N; where bench/brian2 has
     the model, Brian2 C++ standalone with OpenMP on N threads (brian2_simulate_s)."""
     rows = []
-    peers = {m for m, dev in PEERS if dev == "cpp_standalone"}
+    # bench/brian2/microcircuit.py is the stored microcircuit at any scale (peer.py)
+    peers = {m for m, dev in PEERS if dev == "cpp_standalone"} | {
+        m for m in models if m.startswith("microcircuit_") and "proc" not in m}
     for m in models:
         exe, info, err = build(work, cache, m, "c", None, tag="-threads")
         if err:
@@ -318,9 +329,11 @@ def threads_table(work, cache, models):
             if one:
                 r["speedup"] = one / r["simulate_s"]
                 r["efficiency"] = 100.0 * r["speedup"] / t
-            if m in peers:
+            if m in peers and (not B2THREADS or t in B2THREADS):
                 p, perr = brian2_peer(m, "cpp_standalone", work, t)
                 r["brian2_simulate_s"] = p["simulate_s"] if p else None
+                r["brian2_rtf"] = p["rtf"] if p else None
+                r["brian2_spikes"] = p["spikes"] if p else None
                 r["brian2_error"] = perr
             rows.append(r)
             print(" | ".join(tcells(r)), flush=True)

@@ -1,5 +1,5 @@
 """Brian2 as the peer of bench/run.sh: build a model of this folder (cuba, coba, cobahh,
-hh_1e4; a module's DT sets dt, default 0.1 ms) once with Brian2's C++ standalone device (CPU)
+hh_1e4, microcircuit_SCALE; a module's DT sets dt, default 0.1 ms) once with Brian2's C++ standalone device (CPU)
 or Brian2CUDA's cuda_standalone (GPU), run its binary
 RUNS times, print one JSON object.
 
@@ -33,9 +33,10 @@ MODEL, WORK, RUNS = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
 DEVICE = sys.argv[4] if len(sys.argv) > 4 else "cpp_standalone"
 THREADS = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-if DEVICE == "cuda_standalone" and os.environ.get("BRIAN2CUDA_PYTHONPATH"):
-    # unpacked wheels (tests/gpu/run.sh): a site folder, so that its .pth files run (setuptools'
-    # distutils, which Brian2 imports and Python 3.12 no longer has)
+if os.environ.get("BRIAN2CUDA_PYTHONPATH"):
+    # unpacked wheels (tests/gpu/run.sh, bench/run.sh; Brian2 2.10 and Brian2CUDA, for either
+    # device): a site folder, so that its .pth files run (setuptools' distutils, which Brian2
+    # imports and Python 3.12 no longer has)
     import site
     site.addsitedir(os.environ["BRIAN2CUDA_PYTHONPATH"])
 import brian2  # noqa: E402
@@ -57,7 +58,10 @@ if DEVICE == "cuda_standalone":
 if os.environ.get("BRIAN2_CFLAGS"):      # instead of Brian2's -O3 -ffast-math -march=native
     prefs.codegen.cpp.extra_compile_args_gcc = os.environ["BRIAN2_CFLAGS"].split()
 seed(2007)
-mod = importlib.import_module(MODEL)
+scaled = MODEL.startswith("microcircuit_")     # microcircuit_0.1: the microcircuit at scale 0.1
+mod = importlib.import_module("microcircuit" if scaled else MODEL)
+if scaled:
+    mod.SCALE = float(MODEL.split("_", 1)[1])
 defaultclock.dt = getattr(mod, "DT", 0.1 * ms)   # a model's DT, else 0.1 ms
 objs, spikes, neurons = mod.build()
 net = Network(*objs)
