@@ -324,6 +324,8 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    if (m->mpi)
+        simt_mpi_host_interval(o, S);
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
     for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */

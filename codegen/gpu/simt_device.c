@@ -264,6 +264,7 @@ static void emit_syn_body(Out *o, const Simt *S, int k)
         out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
         out_line(o, "%s_d[s] = dd;", j->cname);
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", S->cnt_maxd + k);
+        simt_mpi_min_delay(o, S, j);
     }
     out_close(o);
     out_close(o);
@@ -419,7 +420,8 @@ static void emit_grid_kernels(Out *o, const Simt *S)
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 3, 0);");
+    /* --mpi exchanging every D > 1 steps: the states were recorded after the neuron phase (nc_k_rows) */
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], %s, 0);", m->mpi ? "nc_sl[3] > 1 ? 1 : 3" : "3");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_line(o, "nc_ctl[0] = step + 1;");

@@ -90,6 +90,42 @@ static int restrict_arrays(const IrModel *m)
     return n;
 }
 
+/* Why a distributed simulator must exchange every step (D = 1), or NULL when it may exchange
+ * every D steps, D the shortest delay (simt_mpi_host_interval). Every phase but the delivery
+ * then runs ahead of the exchange by up to D - 1 steps, so nothing before the delivery may read
+ * the step's spikes of every rank (plastic projections: their arrivals, histories and pairing
+ * handlers; top-k: its spikes come of a selection over the ranks, kept with it; spike flags:
+ * gathered deliveries read them), nor may a delivery read presynaptic neurons' changing
+ * variables (a replicated population's, which would have moved on by then). */
+const char *simt_mpi_every_step(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++) {
+        if (m->projs[k]->plast)
+            return "plastic projections: every phase sees every rank's spikes of each step";
+        if (simt_gathers(m->projs[k]))
+            return "a gathered delivery reads the spike flags of its step";
+    }
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (p->topk)
+            return "top-k: its winners are chosen over the ranks each step";
+        if (simt_spike_flags(m, p))
+            return "spike flags are read in the step of the spike";
+        if (simt_mpi_replicated(m, p))
+            return "synapse code reads presynaptic variables of the step";
+    }
+    return NULL;
+}
+
+/* After the atomic max of a synapse's delay dd in steps: in a distributed simulator, the
+ * shortest delay of j as 2^30 - dd's maximum in nc_cnt (0: no synapse), read by
+ * simt_mpi_host_interval. */
+void simt_mpi_min_delay(Out *o, const Simt *S, const IrProj *j)
+{
+    if (S->m->mpi)
+        out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], 0x40000000 - dd);", S->cnt_mind + j->id);
+}
+
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
 {
     (void)m;
@@ -121,16 +157,17 @@ void simt_mpi_args(Simt *S)
 /* {===== device program ===== */
 
 /* At the top of population p's grid neuron phase: this rank's neurons [nc_lo, nc_hi) and
- * nc_xo, where neuron n's spike bit goes: bit n % 32 of nc_xs[nc_xo + n / 32]. */
+ * nc_xo, where neuron n's spike bit goes: bit n % 32 of nc_xs[nc_xo + n / 32], in the slot
+ * of the step in its exchange interval (the step's index in the chunk, modulo nc_sl[3]). */
 void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
 {
-    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int64_t nc_e = 4 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
     if (simt_mpi_replicated(S->m, p))   /* every neuron on every rank; the bits are rank 0's */
         out_line(o, "const int64_t nc_lo = 0, nc_hi = %lld;", (long long)p->size);
     else
         out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
                  (long long)p->size, (long long)p->size);
-    out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
+    out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e] + (nc_sl[3] > 1 ? (step - nc_ctl[1]) %% nc_sl[3] * nc_sl[1] : 0);");
 }
 
 /* Around a procedural projection's add of synapse (i, j) in the grid delivery: only onto
@@ -141,7 +178,7 @@ void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
         out_begin(o);
         return;
     }
-    const char *e = arena_printf(&S->cc->arena, "3 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
+    const char *e = arena_printf(&S->cc->arena, "4 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
     out_open(o, "if (j + %lld >= 32 * nc_sl[%s] && j + %lld < 32 * nc_sl[%s + 1])", (long long)j->post.offset, e,
              (long long)j->post.offset, e);
 }
@@ -150,7 +187,7 @@ void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
  * rank steps n (the others write +0.0, and rank 0 receives the bitwise OR, nrt_mpi_row). */
 void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 {
-    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int64_t nc_e = 4 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
     out_line(o, "const int nc_own = n >= 32 * nc_sl[nc_e] && n < 32 * nc_sl[nc_e + 1];");
     out_line(o, "(void)nc_own;");
 }
@@ -160,14 +197,16 @@ void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
     const IrModel *m = S->m;
-    out_line(o, "/* distributed runs: the spike bits of step nc_ctl[3], every rank's (nc_xr, gathered by NCCL),");
-    out_line(o, " * into each population's spike list, ascending; work-group p merges population p */");
-    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS)");
+    out_line(o, "/* distributed runs: the spike bits of step nc_j of the chunk, every rank's (nc_xr, gathered by");
+    out_line(o, " * NCCL or MPI: rank r's slot k at (r D + k) SW), into each population's spike list, ascending;");
+    out_line(o, " * work-group p merges population p; the step is nc_ctl[3] for the delivery after it */");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS, const int64_t nc_j)");
     out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
-    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
-    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1], me = nc_sl[2];");
+    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1] * nc_sl[3], me = nc_sl[2], slot = nc_j %% nc_sl[3] * nc_sl[1];");
     out_line(o, "(void)hf;");
+    out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         long long n = (long long)p->size, w = (n + 31) / 32;
@@ -181,25 +220,25 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
             }
             out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
             out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
-            out_line(o, "int64_t r = 0, e = %d;", 3 + 3 * i);
+            out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
             out_line(o, "int c = 0;");
             out_open(o, "for (int64_t w = w0; w < w1; w++)");
             out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
             out_line(o, "r++;");
-            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
-            out_line(o, "c += nc_popc(nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])]);");
+            out_line(o, "c += nc_popc(nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]);");
             out_close(o);
             out_line(o, "int total;");
             out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
             out_line(o, "r = 0;");
-            out_line(o, "e = %d;", 3 + 3 * i);
+            out_line(o, "e = %d;", 4 + 3 * i);
             out_open(o, "for (int64_t w = w0; w < w1; w++)");
             out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
             out_line(o, "r++;");
-            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
-            out_line(o, "uint32_t b = nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])];");
+            out_line(o, "uint32_t b = nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])];");
             out_open(o, "while (b)");
             out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
             out_line(o, "b &= b - 1;");
@@ -214,10 +253,19 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         } else {
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * i);
         }
-        out_line(o, "const int64_t em = 3 + 3 * (me * %d + %d);", m->npops, i);
-        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
+        out_line(o, "const int64_t em = 4 + 3 * (me * %d + %d);", m->npops, i);
+        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[slot + nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
         out_close(o);
     }
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
+    out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
+    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 2, 0);");
+    out_line(o, "if (NC_GID == 0) nc_ctl[0] = step + 1;");
     out_close(o);
     out_blank(o);
     out_line(o, "/* distributed runs: the part of each row onto columns [a, b) (columns ascend in a row) */");
@@ -276,7 +324,8 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
 void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
-    out_line(o, "static nrt_kernel *k_merge, *k_rbounds, *k_rcopy;");
+    out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy;");
+    out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (mpi_interval) */");
     if (drawn_rows(S->m))
         out_line(o, "static nrt_kernel *k_rcount, *k_rfilt; /* rows in draw order (fixed_total) */");
     out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
@@ -474,7 +523,8 @@ void simt_mpi_host_start(Out *o, const Simt *S)
 void simt_mpi_host_slices(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS + 1))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rows = nrt_gpu_kernel(gpu, \"nc_k_rows\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
     if (drawn_rows(m)) {
@@ -500,13 +550,13 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         sb_free(&rb);
     }
     out_line(o, "const int64_t R = nrt_mpi_size(mpi), me = nrt_mpi_rank(mpi);");
-    out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
+    out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
     out_line(o, "if (!sl) return fail(argv[0]);");
     out_line(o, "int64_t sw = 1;");
     out_open(o, "for (int64_t r = 0; r < R; r++)");
     out_line(o, "int64_t off = 0;");
     out_open(o, "for (int p = 0; p < NC_NPOPS; p++)");
-    out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 3 + 3 * (r * NC_NPOPS + p);");
+    out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 4 + 3 * (r * NC_NPOPS + p);");
     if (rep) {
         out_line(o, "sl[e] = pop_rep[p] ? (r == 0 ? 0 : W) : W * r / R;");
         out_line(o, "sl[e + 1] = pop_rep[p] ? W : W * (r + 1) / R;");
@@ -526,24 +576,88 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "sl[0] = R;");
     out_line(o, "sl[1] = sw;");
     out_line(o, "sl[2] = me;");
+    out_line(o, "sl[3] = 1; /* the exchange interval D, once the synapses are built (mpi_interval) */");
     out_line(o, "nc_xbytes = (size_t)sw * 4;");
-    out_line(o, "if (dalloc(&nc_sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\")");
-    out_line(o, "    || nrt_gpu_write(gpu, nc_sl, 0, sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl) != NRT_OK");
-    out_line(o, "    || dalloc(&nc_xs, nc_xbytes, \"spike exchange\")) return fail(argv[0]);");
+    out_line(o, "if (dalloc(&nc_sl, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\")");
+    out_line(o, "    || nrt_gpu_write(gpu, nc_sl, 0, sl, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl) != NRT_OK) return fail(argv[0]);");
     out_line(o, "nrt_free(sl);");
-    out_line(o, "/* one rank merges its own bits; more gather everyone's through NCCL */");
-    out_line(o, "if (R == 1) nc_xr = nc_xs;");
-    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK");
-    out_line(o, "    /* a first exchange of the zeroed buffers outside any graph: NCCL connects the ranks now */");
-    out_line(o, "    || nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_close(o);
 }
 
-/* The exchange of a step, between the neuron phase and the delivery (enqueue_steps). */
-void simt_mpi_host_exchange(Out *o, const Simt *S)
+/* In build_instance, once every projection is built: nc_D, the steps between exchanges (the
+ * shortest delay of any synapse in steps, over the ranks, at most 64; 1 where
+ * simt_mpi_every_step says so, and with one rank), then the exchange buffers of D slots. */
+void simt_mpi_host_interval(Out *o, const Simt *S)
 {
-    out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK) return -1;");
-    out_line(o, "if (nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;", S->m->npops, SIMT_MPI_GROUP);
+    const IrModel *m = S->m;
+    const char *why = simt_mpi_every_step(m);
+    out_begin(o);
+    out_line(o, "int64_t dmin = 64; /* the cap: a stop or a chunk's end comes at most 64 steps after an exchange */");
+    if (why) {
+        out_line(o, "dmin = 1; /* %s */", why);
+    } else {
+        out_line(o, "int32_t md[%d];", m->nprojs);
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), md, sizeof md) != NRT_OK) return fail(argv[0]);",
+                 S->cnt_mind);
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            if (!j->delay)
+                out_line(o, "dmin = 1; /* %s: one step */", j->name);
+            else   /* 0: no synapse */
+                out_line(o, "if (md[%d] > 0 && 0x40000000 - md[%d] < dmin) dmin = 0x40000000 - md[%d]; /* %s */", k, k, k,
+                         j->name);
+        }
+    }
+    out_line(o, "const int64_t R = nrt_mpi_size(mpi);");
+    out_line(o, "nc_D = nrt_mpi_min(mpi, R == 1 ? 1 : dmin);");
+    out_line(o, "if (nc_D < 1) nc_D = 1;");
+    out_line(o, "if (!ctx.quiet && R > 1) fprintf(stderr, \"%%s: %%lld ranks, spikes exchanged every %%lld step%%s\\n\", argv[0], (long long)R, (long long)nc_D, nc_D > 1 ? \"s\" : \"\");");
+    out_line(o, "if (nrt_gpu_write(gpu, nc_sl, 3 * sizeof(int64_t), &nc_D, sizeof nc_D) != NRT_OK");
+    out_line(o, "    || dalloc(&nc_xs, (size_t)nc_D * nc_xbytes, \"spike exchange\")) return fail(argv[0]);");
+    out_line(o, "/* one rank merges its own bits; more gather everyone's (NCCL, or MPI through the host) */");
+    out_line(o, "if (R == 1) nc_xr = nc_xs;");
+    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * (size_t)nc_D * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK");
+    out_line(o, "    /* a first exchange of the zeroed buffers outside any graph: NCCL connects the ranks now */");
+    out_line(o, "    || nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, (size_t)nc_D * nc_xbytes) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    out_close(o);
+}
+
+/* enqueue_steps(len) of a distributed simulator: intervals of nc_D steps from the chunk's
+ * start, each its neuron phases (top-k, plastic scopes), its state records (nc_k_rows, D > 1),
+ * one exchange of its D slots of spike bits, then per step the merge (nc_k_merge of the
+ * step's index in the chunk) and the deliveries. A spike of step s is delivered after the
+ * neuron phases of at most s + D - 1, before s + D, the earliest step it arrives at; each
+ * ring slot receives its additions in one GPU's step order. gn, gp, gs, sg: the launch shapes
+ * of the neuron, plastic and synapse kernels (simt_sched.c). */
+void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg)
+{
+    const IrModel *m = S->m;
+    out_open(o, "for (int64_t s0 = 0; s0 < len; s0 += nc_D)");
+    out_line(o, "const int64_t n = len - s0 < nc_D ? len - s0 : nc_D;");
+    out_open(o, "for (int64_t s = 0; s < n; s++)");
+    for (int ph = 0; ph < PL_SCOPES; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    if (simt_topk_any(m)) {   /* each pass's histograms summed over the ranks */
+        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
+        out_line(o, "if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+        out_line(o, "if (p < %d && simt_mpi_topk_sum(p)) return -1;", simt_topk_passes(m));
+        out_close(o);
+        out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    }
+    out_line(o, "if (nc_D > 1 && nrt_gpu_launch(k_rows, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    out_close(o);
+    out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, (size_t)nc_D * nc_xbytes) != NRT_OK) return -1;");
+    out_open(o, "for (int64_t s = 0; s < n; s++)");
+    out_line(o, "if (nrt_gpu_arg_i64(k_merge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;",
+             m->npops, SIMT_MPI_GROUP);
+    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, %d, 0) != NRT_OK) return -1;", (long long)gs, sg);
+    out_close(o);
+    out_close(o);
 }
 
 /* ===== host program =====} */
