@@ -273,6 +273,8 @@ static void emit_main_end(Out *o, const Simt *S)
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);
+    if (S->m->mpi)
+        out_line(o, "nrt_mpi_gpu_report(&ctx, argv[0]);");
     out_line(o, "nrt_report(&ctx);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return ctx.interrupted ? 130 : 0;");

@@ -2,10 +2,16 @@
  * opencl): one device per rank (nrt_mpi.h, "GPU ranks"). Built into libneurort_mpi.a beside
  * rt_mpi.c; only the GPU host programs of `--mpi` reference it.
  *
- * Two transports for a step's spike bits. CUDA: NCCL between the GPUs, enqueued on the
- * compute stream (below). OpenCL, which has no such library: through the host, a blocking
- * read, MPI_Allgather and a write per exchange -- correct everywhere (CI runs it on PoCL
- * under mpirun), but a host round trip per step.
+ * Two transports for an exchange's spike bits (each rank's D slots of its words). CUDA: NCCL
+ * between the GPUs, enqueued on the compute stream (below), the bits as they are. OpenCL,
+ * which has no such library: through the host, a blocking read, the exchange and a write --
+ * correct everywhere (CI runs it on PoCL under mpirun), but a host round trip per exchange.
+ * There each rank's message is a list when sparse: every rank's count of set bits first
+ * (MPI_Allgather), then an MPI_Allgatherv of each rank's bit positions (word * 32 + bit, in
+ * order) where its count is below its words, else of its words; the receiver sets the bits
+ * of a list again (staged_lists). NCCL keeps the bits: a message sized by a count would need
+ * the count on the host before the send is enqueued, a synchronisation per exchange that a
+ * CUDA graph cannot hold.
  *
  * NCCL is loaded with dlopen ($NEUROC_NCCL, else libnccl.so.2), like the CUDA driver, so a
  * simulator links nothing of it and says plainly when it is missing. The few entry points
@@ -23,6 +29,8 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +57,10 @@ static int comm_ranks, my_rank;
 static int staged;               /* OpenCL: the exchange goes through the host and MPI */
 static unsigned char *stage;     /* its host buffer: every rank's bytes */
 static size_t stage_bytes;
+static uint32_t *lists;          /* staged_lists: this rank's message, then every rank's */
+static size_t lists_words;
+static int *counts;              /* staged_lists: per rank its count, then receive counts and offsets */
+static long long sent_lists, sent_bits; /* messages of every rank as lists and as bits (rank 0's view) */
 
 static const char *nccl_err(int r)
 {
@@ -90,6 +102,10 @@ static void comm_free(void)
     comm = NULL;
     free(stage);
     stage = NULL;
+    free(lists);
+    lists = NULL;
+    free(counts);
+    counts = NULL;
 }
 
 int nrt_mpi_local_rank(const nrt_mpi *m)
@@ -144,6 +160,73 @@ nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g)
     return NRT_OK;
 }
 
+/* The staged exchange of `words` 32-bit words per rank, this rank's already at its place in
+ * `stage`: each rank's message a list of its set bits' positions where that is shorter than
+ * its words (see the head comment). 1 when it cannot (sizes past MPI's int counts or 32-bit
+ * positions): the caller sends the bits. */
+static int staged_lists(nrt_ctx *ctx, size_t words, nrt_status *st)
+{
+    const int R = comm_ranks;
+    if (words == 0 || words > ((size_t)1 << 27) || words * (size_t)R > (size_t)INT_MAX)
+        return 1;
+    if (!counts && !(counts = malloc(3 * (size_t)R * sizeof *counts)))
+        goto nomem;
+    if (lists_words < words * (size_t)(R + 1)) {
+        uint32_t *p = realloc(lists, words * (size_t)(R + 1) * sizeof *p);
+        if (!p)
+            goto nomem;
+        lists = p;
+        lists_words = words * (size_t)(R + 1);
+    }
+    uint32_t *mine = (uint32_t *)(void *)(stage + (size_t)my_rank * words * 4), *all = lists + words;
+    size_t bits = 0;
+    for (size_t w = 0; w < words; w++)
+        bits += (size_t)__builtin_popcount(mine[w]);
+    int c = bits < words ? (int)bits : (int)words; /* words: sent as they are */
+    if (bits < words)
+        for (size_t w = 0, q = 0; w < words; w++)
+            for (uint32_t b = mine[w]; b; b &= b - 1)
+                lists[q++] = (uint32_t)(w * 32 + (size_t)__builtin_ctz(b));
+    MPI_Allgather(&c, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    int *rc = counts + R, *off = counts + 2 * R, at = 0;
+    for (int r = 0; r < R; r++) {
+        const int list = (size_t)counts[r] < words;
+        rc[r] = list ? counts[r] : (int)words;
+        off[r] = at;
+        at += rc[r];
+        sent_lists += list;
+        sent_bits += !list;
+    }
+    const int n = rc[my_rank];
+    MPI_Allgatherv((size_t)c < words ? (void *)lists : (void *)mine, n, MPI_UINT32_T, all, rc, off,
+                   MPI_UINT32_T, MPI_COMM_WORLD);
+    for (int r = 0; r < R; r++) {
+        uint32_t *dst = (uint32_t *)(void *)(stage + (size_t)r * words * 4);
+        if (r == my_rank)
+            continue;
+        if ((size_t)counts[r] < words) {
+            memset(dst, 0, words * 4);
+            for (int q = 0; q < rc[r]; q++)
+                dst[all[off[r] + q] >> 5] |= 1u << (all[off[r] + q] & 31);
+        } else {
+            memcpy(dst, all + off[r], words * 4);
+        }
+    }
+    *st = NRT_OK;
+    return 0;
+nomem:
+    nrt_seterr(ctx, "out of memory for the spike exchange (%zu words from each of %d ranks)", words, R);
+    *st = NRT_ENOMEM;
+    return 0;
+}
+
+void nrt_mpi_gpu_report(nrt_ctx *ctx, const char *prog)
+{
+    if (!ctx->quiet && my_rank == 0 && staged && comm_ranks > 1)
+        fprintf(stderr, "%s: spike exchange through MPI: %lld messages as lists, %lld as bits\n", prog, sent_lists,
+                sent_bits);
+}
+
 nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes)
 {
     if (!comm && !staged) {
@@ -174,7 +257,10 @@ nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dm
             nrt_seterr(ctx, "spike exchange of %zu bytes per rank: more than MPI takes in one message", bytes);
             return NRT_EINVAL;
         }
-        MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, stage, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+        if (bytes % 4 != 0 || staged_lists(ctx, bytes / 4, &st))
+            MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, stage, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+        if (st != NRT_OK)
+            return st;
         return nrt_gpu_write(g, recv, 0, stage, all);
     }
     void *s = nrt_gpu_native_stream(g);
