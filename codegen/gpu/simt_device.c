@@ -233,7 +233,11 @@ static void emit_syn_body(Out *o, const Simt *S, int k)
     out_open(o, "case %d:", k % SIMT_SYN_GROUP);
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
-    out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
+    if (simt_mpi_cut_first(S->m, j))   /* distributed: cut to the rank's columns first (simt_mpi.c) */
+        out_line(o, "const int64_t j = %s_col[s], rank = nc_sl[0] > 1 ? (int64_t)nc_rk[s] : s - %s_rp[i];", j->cname,
+                 j->cname);
+    else
+        out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
     out_line(o, "(void)j; (void)rank;");
     if (j->plast) {
         CgDialect pd = simt_plast_dialect(S, j, NULL, 0);

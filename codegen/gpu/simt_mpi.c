@@ -76,6 +76,15 @@ int simt_mpi_rk(const IrModel *m, const IrProj *j)
     return 0;
 }
 
+/* Whether j is cut to the rank's columns before its values are drawn, so that a rank draws
+ * and stores only its own synapses' values (keyed by their ranks in the whole rows, nc_rk):
+ * a stored static projection built from a rule onto a population that is not replicated.
+ * The others (plastic, from a file) are built whole and cut after (simt_mpi_host_restrict). */
+int simt_mpi_cut_first(const IrModel *m, const IrProj *j)
+{
+    return m->mpi && !j->plast && !j->procedural && j->rule != IR_FROM_FILE && !simt_mpi_replicated(m, j->post.pop);
+}
+
 /* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
  * states, delays and recording indices where they are more. */
 static int restrict_arrays(const IrModel *m)
@@ -143,6 +152,7 @@ void simt_mpi_args(Simt *S)
     simt_add_arg(S, "nc_xs", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
+    simt_add_arg(S, "nc_rk", "int32_t", ARG_MEM);   /* the ranks in the whole rows of the projection being built */
     for (int k = 0; k < S->m->nprojs; k++) {
         const IrProj *j = S->m->projs[k];
         if (simt_mpi_gid(S->m, j)) {
@@ -285,6 +295,12 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
     out_line(o, "bounds[2 * i + 1] = lo;");
     out_close(o);
     out_close(o);
+    out_line(o, "/* ... each kept synapse's rank in its whole row (the key of its values' draws) ... */");
+    out_open(o, "NC_KERNEL nc_k_rrank(NC_G const int64_t *bounds, NC_G const int64_t *rp, NC_G const int64_t *nrp, NC_G int32_t *rk, int64_t n)");
+    out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+    out_line(o, "for (int64_t k = 0; k < bounds[2 * i + 1] - bounds[2 * i]; k++) rk[nrp[i] + k] = (int32_t)(bounds[2 * i] - rp[i] + k);");
+    out_close(o);
+    out_close(o);
     out_line(o, "/* ... and those parts copied end to end: `words` 32-bit words per synapse */");
     out_open(o, "NC_KERNEL nc_k_rcopy(NC_G const int64_t *bounds, NC_G const int64_t *nrp, NC_G const uint32_t *src, NC_G uint32_t *dst, int64_t n, int32_t words)");
     out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
@@ -301,6 +317,13 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         out_line(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++) c += col[s] >= a && col[s] < b;");
         out_line(o, "bounds[2 * i] = 0;");
         out_line(o, "bounds[2 * i + 1] = c;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "/* ... each kept synapse's rank in its whole row ... */");
+        out_open(o, "NC_KERNEL nc_k_rrankf(NC_G const int64_t *rp, NC_G const int32_t *col, NC_G const int64_t *nrp, NC_G int32_t *rk, int64_t n, int32_t a, int32_t b)");
+        out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+        out_line(o, "int64_t to = nrp[i];");
+        out_line(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++) if (col[s] >= a && col[s] < b) rk[to++] = (int32_t)(s - rp[i]);");
         out_close(o);
         out_close(o);
         out_line(o, "/* ... and those synapses copied, in row order: `words` 32-bit words per synapse */");
@@ -324,10 +347,10 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
 void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
-    out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy;");
+    out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy, *k_rrank;");
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (mpi_interval) */");
     if (drawn_rows(S->m))
-        out_line(o, "static nrt_kernel *k_rcount, *k_rfilt; /* rows in draw order (fixed_total) */");
+        out_line(o, "static nrt_kernel *k_rcount, *k_rfilt, *k_rrankf; /* rows in draw order (fixed_total) */");
     out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
              S->m->npops);
     out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
@@ -347,9 +370,10 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     }
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
     out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
-    out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");
+    out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. rk (or NULL):");
+    out_line(o, " * made, each kept synapse's rank in its whole row. */");
     const int na = restrict_arrays(S->m);
-    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what)",
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what, nrt_dmem *rk)",
              na, na);
     out_line(o, "nrt_kernel *kb = k_rbounds;");
     if (drawn_rows(S->m))
@@ -372,6 +396,25 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "nrt_dmem ncol = {0, 0};");
     out_line(o, "if (dalloc(&nrp, (size_t)(n + 1) * sizeof(int64_t), what) || nrt_gpu_write(gpu, nrp, 0, hr, (size_t)(n + 1) * sizeof *hr) != NRT_OK");
     out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
+    out_open(o, "if (rk)");
+    out_line(o, "nrt_kernel *kr = k_rrank;");
+    out_line(o, "if (dalloc(rk, (size_t)nnz * sizeof(int32_t), what)) return -1;");
+    if (drawn_rows(S->m)) {
+        out_open(o, "if (drawn)");
+        out_line(o, "kr = k_rrankf;");
+        out_line(o, "if (nnz && (nrt_gpu_arg_mem(kr, 0, c->row_ptr) || nrt_gpu_arg_mem(kr, 1, c->col) || nrt_gpu_arg_mem(kr, 2, nrp)");
+        out_line(o, "    || nrt_gpu_arg_mem(kr, 3, *rk) || nrt_gpu_arg_i64(kr, 4, n) || nrt_gpu_arg_i32(kr, 5, a) || nrt_gpu_arg_i32(kr, 6, b)");
+        out_line(o, "    || nrt_gpu_launch(kr, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+        out_close(o);
+        out_open(o, "else");
+    } else {
+        out_begin(o);
+    }
+    out_line(o, "if (nnz && (nrt_gpu_arg_mem(kr, 0, bounds) || nrt_gpu_arg_mem(kr, 1, c->row_ptr) || nrt_gpu_arg_mem(kr, 2, nrp)");
+    out_line(o, "    || nrt_gpu_arg_mem(kr, 3, *rk) || nrt_gpu_arg_i64(kr, 4, n)");
+    out_line(o, "    || nrt_gpu_launch(kr, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+    out_close(o);
+    out_close(o);
     StrBuf al = {0}, wl = {0};
     for (int q = 0; q < na; q++) {
         sb_printf(&al, ", arr[%d]", q);
@@ -419,6 +462,63 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* <c>_rk, each synapse's rank in its row, of j's whole CSR (made on the host). */
+static void emit_ranks(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_begin(o);
+    out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
+    out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
+    out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
+    out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
+    out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
+    out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
+    out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
+    out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
+    out_line(o, "nrt_free(rp);");
+    out_line(o, "nrt_free(rk);");
+    out_line(o, "if (bad) return -1;");
+    out_close(o);
+}
+
+/* In build_<proj> of a projection cut first (simt_mpi_cut_first), once its whole CSR exists:
+ * keep the columns onto this rank's neurons, and in nc_rk each one's rank in its whole row,
+ * which keys the draws of its values (simt_device.c's nc_k_syn_g<n>). */
+void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j)
+{
+    const char *c = j->cname;
+    long long off = (long long)j->post.offset, size = (long long)j->post.size;
+    const int pid = j->post.pop->id, na = restrict_arrays(S->m);
+    out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+    out_line(o, "/* this rank's part of the view: columns [a, b); the values are drawn for them only */");
+    out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
+    out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > %lld ? %lld : a0), b = (int32_t)(b0 < a ? a : b0 > %lld ? %lld : b0);",
+             size, size, size, size);
+    out_line(o, "nrt_dmem *arr[%d] = {NULL};", na);
+    out_line(o, "const int words[%d] = {0};", na);
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", &nc_rk)) return -1;", c,
+             j->rule == IR_FIXED_TOTAL, j->name);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: this rank's columns\", ts);", j->name);
+    out_close(o);
+}
+
+/* ... and once its values are drawn: nc_rk kept as <c>_rk where a `set` by expression needs it
+ * (simt_mpi_rk; one rank: made whole), else freed. */
+void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j)
+{
+    if (simt_mpi_rk(S->m, j)) {
+        out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+        out_line(o, "%s_rk = nc_rk;", j->cname);
+        out_line(o, "nc_rk.h = 0;");
+        out_line(o, "nc_rk.bytes = 0;");
+        out_close(o);
+        out_open(o, "else");
+        emit_ranks(o, j);
+        out_close(o);
+    }
+    out_line(o, "nrt_gpu_free(gpu, &nc_rk);");
+}
+
 /* In build_<proj>, once its synapses and values exist: keep only those onto this rank's
  * neurons: the weights and delays, or a plastic projection's states and delays, and where
  * they are recorded (simt_mpi_gid) each synapse's index in the whole projection. */
@@ -440,21 +540,8 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (bad) return -1;");
         out_close(o);
     }
-    if (simt_mpi_rk(S->m, j)) {   /* before the cut: each synapse's rank in its row */
-        out_begin(o);
-        out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
-        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
-        out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
-        out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
-        out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
-        out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
-        out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
-        out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
-        out_line(o, "nrt_free(rp);");
-        out_line(o, "nrt_free(rk);");
-        out_line(o, "if (bad) return -1;");
-        out_close(o);
-    }
+    if (simt_mpi_rk(S->m, j))   /* before the cut: each synapse's rank in its row */
+        emit_ranks(o, j);
     if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
         out_line(o, "/* %s is replicated: every rank keeps every synapse */", j->post.pop->name);
         return;
@@ -500,7 +587,7 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "const int words[%d] = {%s};", na, words.s);
     sb_free(&arr);
     sb_free(&words);
-    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\")) return -1;", c,
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", NULL)) return -1;", c,
              j->rule == IR_FIXED_TOTAL, j->name);
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
     out_line(o, "%s_col = %s_csr.col;", c, c);
@@ -527,9 +614,11 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "if (!(k_rows = nrt_gpu_kernel(gpu, \"nc_k_rows\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rrank = nrt_gpu_kernel(gpu, \"nc_k_rrank\", 5))) return fail(argv[0]);");
     if (drawn_rows(m)) {
         out_line(o, "if (!(k_rcount = nrt_gpu_kernel(gpu, \"nc_k_rcount\", 6))) return fail(argv[0]);");
         out_line(o, "if (!(k_rfilt = nrt_gpu_kernel(gpu, \"nc_k_rfilt\", 9))) return fail(argv[0]);");
+        out_line(o, "if (!(k_rrankf = nrt_gpu_kernel(gpu, \"nc_k_rrankf\", 7))) return fail(argv[0]);");
     }
     out_begin(o);
     out_line(o, "/* word-aligned slices: population p's words [W r / R, W (r + 1) / R) on rank r */");

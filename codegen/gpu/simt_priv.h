@@ -188,6 +188,9 @@ void simt_mpi_host_interval(Out *o, const Simt *S);
 void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg);
 void simt_mpi_min_delay(Out *o, const Simt *S, const IrProj *j);
 const char *simt_mpi_every_step(const IrModel *m);
+int simt_mpi_cut_first(const IrModel *m, const IrProj *j);
+void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j);
+void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
