@@ -325,7 +325,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
             simt_emit_host_props(o, &S, m->projs[k]->plast->scope);
     for (int k = 0; k < m->nprojs; k++) {
         simt_emit_host_build(o, &S, m->projs[k]);
-        simt_emit_host_save(o, m->projs[k]);
+        simt_emit_host_save(o, &S, m->projs[k]);
     }
     cg_mem_plan(o, m, 1, NULL);
     simt_emit_host_records(o, &S);

@@ -85,6 +85,16 @@ int simt_mpi_cut_first(const IrModel *m, const IrProj *j)
     return m->mpi && !j->plast && !j->procedural && j->rule != IR_FROM_FILE && !simt_mpi_replicated(m, j->post.pop);
 }
 
+/* Whether --save-connectivity of more than one rank needs each synapse's rank in its whole
+ * row to put j's rows together (rows in draw order, fixed_total's), and whether it has them:
+ * 1 where kept (<c>_hrk, a projection cut first), -1 where not (refused: save_unsupported). */
+static int save_ranks(const IrModel *m, const IrProj *j)
+{
+    if (j->rule != IR_FIXED_TOTAL || j->procedural || simt_mpi_replicated(m, j->post.pop))
+        return 0;
+    return simt_mpi_cut_first(m, j) ? 1 : -1;
+}
+
 /* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
  * states, delays and recording indices where they are more. */
 static int restrict_arrays(const IrModel *m)
@@ -349,6 +359,9 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "static nrt_mpi *mpi;");
     out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy, *k_rrank;");
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (mpi_interval) */");
+    for (int k = 0; k < S->m->nprojs; k++)
+        if (save_ranks(S->m, S->m->projs[k]) > 0)
+            out_line(o, "static int32_t *%s_hrk; /* --save-connectivity: ranks in the whole rows */", S->m->projs[k]->cname);
     if (drawn_rows(S->m))
         out_line(o, "static nrt_kernel *k_rcount, *k_rfilt, *k_rrankf; /* rows in draw order (fixed_total) */");
     out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
@@ -503,9 +516,18 @@ void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j)
 }
 
 /* ... and once its values are drawn: nc_rk kept as <c>_rk where a `set` by expression needs it
- * (simt_mpi_rk; one rank: made whole), else freed. */
+ * (simt_mpi_rk; one rank: made whole), on the host as <c>_hrk for --save-connectivity where
+ * the rows are in draw order (save_ranks), else freed. */
 void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j)
 {
+    if (save_ranks(S->m, j) > 0) {
+        out_open(o, "if (ctx.save_conn && nrt_mpi_size(mpi) > 1)");
+        out_line(o, "%s_hrk = nrt_alloc(&ctx, (size_t)(%s_csr.nnz ? %s_csr.nnz : 1) * sizeof(int32_t), \"%s: ranks in the rows\");",
+                 j->cname, j->cname, j->cname, j->name);
+        out_line(o, "if (!%s_hrk || (%s_csr.nnz && nrt_gpu_read(gpu, nc_rk, 0, %s_hrk, (size_t)%s_csr.nnz * sizeof(int32_t)) != NRT_OK)) return -1;",
+                 j->cname, j->cname, j->cname, j->cname);
+        out_close(o);
+    }
     if (simt_mpi_rk(S->m, j)) {
         out_open(o, "if (nrt_mpi_size(mpi) > 1)");
         out_line(o, "%s_rk = nc_rk;", j->cname);
@@ -594,10 +616,40 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
     out_close(o);
 }
 
+/* In save_<proj> of a distributed simulator, once this rank's part is in c, w and d (and
+ * `bad` says whether reading it failed): every rank's part to rank 0, in one GPU's order
+ * (nrt_mpi_gather_csr). Replicated and procedural projections are whole on every rank. */
+void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j)
+{
+    if (simt_mpi_replicated(S->m, j->post.pop) || j->procedural)
+        return;
+    const char *rk = save_ranks(S->m, j) > 0 ? arena_printf(&S->cc->arena, "%s_hrk", j->cname) : "NULL";
+    out_open(o, "if (!bad && nrt_mpi_size(mpi) > 1)");
+    out_line(o, "void *wv = w;");
+    out_line(o, "bad = nrt_mpi_gather_csr(&ctx, mpi, &c, &wv, (int)sizeof(real), &d, %s) != NRT_OK;", rk);
+    out_line(o, "w = wv;");
+    if (save_ranks(S->m, j) > 0) {
+        out_line(o, "nrt_free(%s_hrk);", j->cname);
+        out_line(o, "%s_hrk = NULL;", j->cname);
+    }
+    out_close(o);
+}
+
 /* In main, after nrt_init: the ranks, this rank's device, the refusals that need one rank. */
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
     cg_mpi_start(o, 1);
+    for (int k = 0; k < S->m->nprojs; k++) {
+        const IrProj *j = S->m->projs[k];
+        if (save_ranks(S->m, j) >= 0)
+            continue;
+        out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
+        out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: --save-connectivity of more than one rank: projection %s keeps its rows in draw order (fixed_total) and is plastic, which one rank saves (mpirun -np 1)\\n\", argv[0]);",
+                 j->name);
+        out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+        out_close(o);
+        break;
+    }
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);

@@ -191,6 +191,7 @@ const char *simt_mpi_every_step(const IrModel *m);
 int simt_mpi_cut_first(const IrModel *m, const IrProj *j);
 void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j);
 void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j);
+void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
@@ -309,7 +310,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v);
 
 /* simt_records.c */
 void simt_emit_tail(Out *o, const Simt *S);
-void simt_emit_host_save(Out *o, const IrProj *j);
+void simt_emit_host_save(Out *o, const Simt *S, const IrProj *j);
 void simt_emit_host_records(Out *o, const Simt *S);
 void simt_emit_host_ckpt(Out *o, const Simt *S);
 

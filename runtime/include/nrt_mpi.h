@@ -72,6 +72,13 @@ nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g);
  * read, the exchange through MPI (each rank's 32-bit words as they are, or as a list of the
  * positions of their set bits where that is shorter) and a write. */
 nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes);
+/* --save-connectivity of a distributed GPU simulator (collective): every rank's part c, *w
+ * (wsize bytes per synapse), *d (or NULL) of a projection (the synapses onto its neurons, in
+ * row order) into rank 0's c, *w, *d, replaced by the whole projection in one process's
+ * order: a row is its ranks' parts in rank order (ranks hold ascending column ranges), or,
+ * where rk is given (rows in draw order), each synapse at rk, its rank in its whole row. */
+nrt_status nrt_mpi_gather_csr(nrt_ctx *ctx, nrt_mpi *m, nrt_csr *c, void **w, int wsize, int32_t **d,
+                              const int32_t *rk);
 /* On rank 0 unless ctx->quiet, where the exchange went through MPI: how many messages went as
  * lists and how many as bits. */
 void nrt_mpi_gpu_report(nrt_ctx *ctx, const char *prog);
