@@ -308,22 +308,76 @@ nrt_status nrt_mpi_gpu_sum_i32(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem buf, size_t of
     return NRT_OK;
 }
 
-/* nrt_mpi_gather_csr: every rank's part of a projection (its rows' synapses onto its neurons,
- * in row order; rk: each one's rank in its whole row, or NULL where a whole row is its parts
- * in rank order, ranks holding ascending column ranges) into rank 0's c, *w, *d, in one
- * process's order. The counts and offsets of MPI's collectives are ints. */
-static int gather_ints(nrt_ctx *ctx, int64_t n, int R, int64_t *tot, int *cnt, int *off)
+/* nrt_mpi_gather_csr (nrt_mpi.h) on rank 0, once every rank's part is there: rank r's
+ * synapses at off[r] of col, ww (wsize bytes each), dd and rks (or NULL), its row lengths at
+ * len[r n ..]. The whole projection replaces c, *w and *d: row i is every rank's part of row
+ * i in rank order, or each synapse at its rank in the row where rks is given. -1 (errmsg)
+ * when out of memory. */
+static int assemble(nrt_ctx *ctx, nrt_csr *c, void **w, int wsize, int32_t **d, int R, int64_t all,
+                    const int64_t *len, const int *off, const int32_t *col, const unsigned char *ww,
+                    const int32_t *dd, const int32_t *rks)
+{
+    const int64_t n = c->n_pre;
+    const size_t k = (size_t)(all ? all : 1);
+    int64_t *rp = nrt_alloc(ctx, (size_t)(n + 1) * sizeof *rp, "connectivity row pointers");
+    int64_t *at = nrt_alloc(ctx, (size_t)(n ? n : 1) * sizeof *at, "connectivity rows");
+    int32_t *ncol = nrt_alloc(ctx, k * sizeof *ncol, "connectivity columns");
+    unsigned char *nw = nrt_alloc(ctx, k * (size_t)wsize, "weights");
+    int32_t *nd = dd ? nrt_alloc(ctx, k * sizeof *nd, "delays") : NULL;
+    if (!rp || !at || !ncol || !nw || (dd && !nd)) {
+        nrt_free(rp);
+        nrt_free(at);
+        nrt_free(ncol);
+        nrt_free(nw);
+        nrt_free(nd);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t l = 0;
+        for (int r = 0; r < R; r++)
+            l += len[(int64_t)r * n + i];
+        rp[i + 1] = rp[i] + l;
+        at[i] = rp[i];
+    }
+    for (int r = 0; r < R; r++) {
+        int64_t src = off[r];
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t q = 0; q < len[(int64_t)r * n + i]; q++, src++) {
+                const int64_t to = rks ? rp[i] + rks[src] : at[i]++;
+                ncol[to] = col[src];
+                memcpy(nw + (size_t)to * (size_t)wsize, ww + (size_t)src * (size_t)wsize, (size_t)wsize);
+                if (dd)
+                    nd[to] = dd[src];
+            }
+    }
+    nrt_free(at);
+    nrt_free(c->row_ptr);
+    nrt_free(c->col);
+    nrt_free(*w);
+    nrt_free(*d);
+    c->row_ptr = rp;
+    c->col = ncol;
+    c->nnz = all;
+    *w = nw;
+    *d = nd;
+    return 0;
+}
+
+/* Rank 0: the counts and offsets of MPI_Gatherv for tot[r] elements from each rank, in units
+ * of `size` elements (MPI takes ints). -1 (errmsg) past them. */
+static int gather_counts(nrt_ctx *ctx, int R, const int64_t *tot, int64_t size, int *cnt, int *off)
 {
     int64_t at = 0;
     for (int r = 0; r < R; r++) {
-        if (tot[r] > INT_MAX || at > INT_MAX - tot[r]) {
-            nrt_seterr(ctx, "--save-connectivity: %lld synapses of a projection, more than one MPI message takes",
-                       (long long)n);
+        const int64_t b = tot[r] * size;
+        if (b > INT_MAX || at > INT_MAX - b) {
+            nrt_seterr(ctx, "--save-connectivity: a projection with an array of more than %d elements, more than one MPI message takes",
+                       INT_MAX);
             return -1;
         }
-        cnt[r] = (int)tot[r];
+        cnt[r] = (int)b;
         off[r] = (int)at;
-        at += tot[r];
+        at += b;
     }
     return 0;
 }
@@ -332,139 +386,65 @@ nrt_status nrt_mpi_gather_csr(nrt_ctx *ctx, nrt_mpi *m, nrt_csr *c, void **w, in
                               const int32_t *rk)
 {
     const int R = nrt_mpi_size(m), me = nrt_mpi_rank(m), hasd = *d != NULL;
-    const int64_t n = c->n_pre;
-    int64_t *len = NULL, *tot = NULL, *rp = NULL, *at = NULL, mine = c->nnz;
-    int *cnt = NULL, *off = NULL, *cntb = NULL, *offb = NULL, bad = 0;
+    const int64_t n = c->n_pre, mine = c->nnz;
+    if (n > INT_MAX || mine > INT_MAX / (wsize > 4 ? wsize : 4)) {   /* the same rows on every rank */
+        nrt_seterr(ctx, "--save-connectivity: a projection of %lld rows and %lld synapses on one rank, more than one MPI message takes",
+                   (long long)n, (long long)mine);
+        return NRT_EINVAL;
+    }
+    int64_t *mylen = malloc((size_t)(n ? n : 1) * sizeof *mylen), *len = NULL, *tot = NULL, all = 0;
+    int *cnt = NULL;
     int32_t *col = NULL, *dd = NULL, *rks = NULL;
     unsigned char *ww = NULL;
     if (me == 0) {
         len = malloc((size_t)(R * n + 1) * sizeof *len);
         tot = malloc((size_t)R * sizeof *tot);
-        cnt = malloc((size_t)R * 4 * sizeof *cnt);
-        bad = !len || !tot || !cnt;
+        cnt = malloc((size_t)R * 4 * sizeof *cnt);   /* per rank: synapses, their offset; bytes, offset */
     }
-    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int64_t *mylen = bad ? NULL : malloc((size_t)(n ? n : 1) * sizeof *mylen);
-    int lbad = !bad && !mylen;
-    MPI_Allreduce(&lbad, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    int bad = !mylen || (me == 0 && (!len || !tot || !cnt));
     if (bad)
-        goto nomem;
+        nrt_seterr(ctx, "out of memory gathering a projection's rows for --save-connectivity");
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (bad)
+        goto out;
     for (int64_t i = 0; i < n; i++)
         mylen[i] = c->row_ptr[i + 1] - c->row_ptr[i];
     MPI_Gather(&mine, 1, MPI_INT64_T, tot, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    if (n > INT_MAX) {
-        nrt_seterr(ctx, "--save-connectivity: %lld rows, more than one MPI message takes", (long long)n);
-        bad = 1;
-    } else {
-        MPI_Gather(mylen, (int)n, MPI_INT64_T, len, (int)n, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    }
-    int64_t all = 0;
-    if (me == 0 && !bad) {
-        off = cnt + R;
-        cntb = cnt + 2 * R;
-        offb = cnt + 3 * R;
+    MPI_Gather(mylen, (int)n, MPI_INT64_T, len, (int)n, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (me == 0) {
         for (int r = 0; r < R; r++)
             all += tot[r];
-        bad = gather_ints(ctx, all, R, tot, cnt, off) != 0;
-        for (int r = 0; r < R && !bad; r++)
-            tot[r] *= wsize;
-        bad = bad || gather_ints(ctx, all * wsize, R, tot, cntb, offb) != 0;
-        if (!bad) {
-            col = malloc((size_t)(all ? all : 1) * sizeof *col);
-            ww = malloc((size_t)(all ? all : 1) * (size_t)wsize);
-            dd = hasd ? malloc((size_t)(all ? all : 1) * sizeof *dd) : NULL;
-            rks = rk ? malloc((size_t)(all ? all : 1) * sizeof *rks) : NULL;
-            rp = malloc((size_t)(n + 1) * sizeof *rp);
-            at = malloc((size_t)(n ? n : 1) * sizeof *at);
-            if (!col || !ww || (hasd && !dd) || (rk && !rks) || !rp || !at) {
-                nrt_seterr(ctx, "out of memory gathering a projection's %lld synapses for --save-connectivity",
-                           (long long)all);
-                bad = 1;
-            }
+        bad = gather_counts(ctx, R, tot, 1, cnt, cnt + R) || gather_counts(ctx, R, tot, wsize, cnt + 2 * R, cnt + 3 * R);
+        const size_t k = (size_t)(all ? all : 1);
+        if (!bad && (!(col = malloc(k * sizeof *col)) || !(ww = malloc(k * (size_t)wsize)) ||
+                     (hasd && !(dd = malloc(k * sizeof *dd))) || (rk && !(rks = malloc(k * sizeof *rks))))) {
+            nrt_seterr(ctx, "out of memory gathering a projection's %lld synapses for --save-connectivity",
+                       (long long)all);
+            bad = 1;
         }
     }
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     if (bad)
         goto out;
-    MPI_Gatherv(c->col, (int)mine, MPI_INT32_T, col, cnt, off, MPI_INT32_T, 0, MPI_COMM_WORLD);
-    MPI_Gatherv(*w, (int)(mine * wsize), MPI_BYTE, ww, cntb, offb, MPI_BYTE, 0, MPI_COMM_WORLD);
+    int *const cs = cnt, *const os = cnt ? cnt + R : NULL, *const cb = cnt ? cnt + 2 * R : NULL, *const ob = cnt ? cnt + 3 * R : NULL;
+    MPI_Gatherv(c->col, (int)mine, MPI_INT32_T, col, cs, os, MPI_INT32_T, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(*w, (int)(mine * wsize), MPI_BYTE, ww, cb, ob, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (hasd)
-        MPI_Gatherv(*d, (int)mine, MPI_INT32_T, dd, cnt, off, MPI_INT32_T, 0, MPI_COMM_WORLD);
+        MPI_Gatherv(*d, (int)mine, MPI_INT32_T, dd, cs, os, MPI_INT32_T, 0, MPI_COMM_WORLD);
     if (rk)
-        MPI_Gatherv(rk, (int)mine, MPI_INT32_T, rks, cnt, off, MPI_INT32_T, 0, MPI_COMM_WORLD);
-    if (me == 0) {   /* the whole rows: rank r's part of row i after the ranks before it, or at its ranks */
-        int32_t *ncol = malloc((size_t)(all ? all : 1) * sizeof *ncol), *nd = NULL;
-        unsigned char *nw = malloc((size_t)(all ? all : 1) * (size_t)wsize);
-        nd = hasd ? malloc((size_t)(all ? all : 1) * sizeof *nd) : NULL;
-        if (!ncol || !nw || (hasd && !nd)) {
-            free(ncol);
-            free(nw);
-            free(nd);
-            nrt_seterr(ctx, "out of memory gathering a projection's %lld synapses for --save-connectivity",
-                       (long long)all);
-            bad = 1;
-            goto out;
-        }
-        rp[0] = 0;
-        for (int64_t i = 0; i < n; i++) {
-            int64_t l = 0;
-            for (int r = 0; r < R; r++)
-                l += len[(int64_t)r * n + i];
-            rp[i + 1] = rp[i] + l;
-            at[i] = rp[i];
-        }
-        for (int r = 0; r < R; r++) {
-            int64_t src = off[r];
-            for (int64_t i = 0; i < n; i++)
-                for (int64_t k = 0; k < len[(int64_t)r * n + i]; k++, src++) {
-                    const int64_t to = rk ? rp[i] + rks[src] : at[i]++;
-                    ncol[to] = col[src];
-                    memcpy(nw + (size_t)to * (size_t)wsize, ww + (size_t)src * (size_t)wsize, (size_t)wsize);
-                    if (hasd)
-                        nd[to] = dd[src];
-                }
-        }
-        nrt_free(c->row_ptr);
-        nrt_free(c->col);
-        nrt_free(*w);
-        nrt_free(*d);
-        c->row_ptr = nrt_alloc(ctx, (size_t)(n + 1) * sizeof *c->row_ptr, "connectivity row pointers");
-        c->col = nrt_alloc(ctx, (size_t)(all ? all : 1) * sizeof *c->col, "connectivity columns");
-        *w = nrt_alloc(ctx, (size_t)(all ? all : 1) * (size_t)wsize, "weights");
-        *d = hasd ? nrt_alloc(ctx, (size_t)(all ? all : 1) * sizeof **d, "delays") : NULL;
-        if (c->row_ptr && c->col && *w && (!hasd || *d)) {
-            memcpy(c->row_ptr, rp, (size_t)(n + 1) * sizeof *rp);
-            memcpy(c->col, ncol, (size_t)all * sizeof *ncol);
-            memcpy(*w, nw, (size_t)all * (size_t)wsize);
-            if (hasd)
-                memcpy(*d, nd, (size_t)all * sizeof *nd);
-            c->nnz = all;
-        } else {
-            bad = 1;
-        }
-        free(ncol);
-        free(nw);
-        free(nd);
-    }
+        MPI_Gatherv(rk, (int)mine, MPI_INT32_T, rks, cs, os, MPI_INT32_T, 0, MPI_COMM_WORLD);
+    if (me == 0)
+        bad = assemble(ctx, c, w, wsize, d, R, all, len, os, col, ww, dd, rks) != 0;
 out:
+    free(mylen);
     free(len);
     free(tot);
     free(cnt);
-    free(mylen);
     free(col);
     free(ww);
     free(dd);
     free(rks);
-    free(rp);
-    free(at);
     if (bad && !ctx->errmsg[0])
-        nrt_seterr(ctx, "--save-connectivity: rank 0 could not gather a projection (see its message)");
+        nrt_seterr(ctx, "--save-connectivity: another rank could not gather a projection (see its message)");
     return bad ? NRT_ENOMEM : NRT_OK;
-nomem:
-    nrt_seterr(ctx, "out of memory gathering a projection for --save-connectivity");
-    free(len);
-    free(tot);
-    free(cnt);
-    free(mylen);
-    return NRT_ENOMEM;
 }
