@@ -1,29 +1,38 @@
-/* simt_mpi.c -- distributed CUDA simulators (neuroc --mpi --backend cuda): one GPU per rank
- * (docs/architecture.md, "Distributed GPU runs"; the C back end's --mpi is backend_c.c's).
+/* simt_mpi.c -- distributed GPU simulators (neuroc --mpi --backend cuda|opencl): one GPU per
+ * rank (docs/architecture.md, "Distributed GPU runs"; the C back end's --mpi is backend_c.c's).
  *
  * Each rank steps a word-aligned slice of every population: population p's N neurons are
  * W = ceil(N / 32) words of spike bits, and rank r of R owns words [W r / R, W (r + 1) / R).
- * The neuron phase sets the bits of its spikes in this rank's send buffer nc_xs (per
- * population, its words); NCCL gathers every rank's buffer into nc_xr (nrt_mpi_gpu_allgather,
- * on the compute stream, so a graph captures it); nc_k_merge turns the bits into each
- * population's spike list, ascending, as one GPU would have it (and records the spikes);
- * the unchanged delivery phase then adds every rank's spikes into this rank's synapses,
- * which are only those onto its own neurons: each projection is built whole, as on one GPU
- * (the same draws), and cut to the rank's columns on the device (nc_k_rbounds,
- * nc_k_rcopy; rows in draw order, fixed_total's: nc_k_rcount, nc_k_rfilt); a procedural projection regenerates whole rows and adds only into them. A step's exchange is N / 8 bytes of the whole network, whatever its activity.
+ * The ranks exchange every D steps (nc_D, simt_mpi_host_interval: the shortest delay, 1 where
+ * simt_mpi_every_step says why). The neuron phase of a step sets the bits of its spikes in
+ * the step's slot of this rank's send buffer nc_xs (D slots of the rank's words); after D
+ * steps one gather brings every rank's slots into nc_xr (nrt_mpi_gpu_allgather: NCCL on the
+ * compute stream, so a graph captures it, or MPI through the host); then for each step
+ * nc_k_merge turns its bits into each population's spike list, ascending, as one GPU would
+ * have it (and records the spikes), and the unchanged delivery phase adds every rank's spikes
+ * into this rank's synapses, which are only those onto its own neurons. A spike is delivered
+ * at most D - 1 steps after it was fired, before the earliest step it arrives at, so the
+ * results are one GPU's. Where D > 1, nc_k_rows records the states right after the neuron
+ * phase (simt_mpi_host_steps). Each projection's columns are drawn whole, as on one GPU (the
+ * same draws), and cut to the rank's columns on the device (nc_k_rbounds, nc_k_rcopy; rows in
+ * draw order, fixed_total's: nc_k_rcount, nc_k_rfilt); a static projection is cut before its
+ * values are drawn, for its own synapses only, keyed by their ranks in the whole rows
+ * (simt_mpi_cut_first, nc_k_rrank); a procedural projection regenerates whole rows and adds
+ * only into the rank's neurons.
  *
- * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
- * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
- * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
- * needed. A plastic projection is cut likewise (its states, delays and, where recorded, each
- * synapse's index in the whole projection, <c>_gid); its phases run after nc_k_merge on every
- * spike, the scopes of every neuron the same on every rank, the synapses only the rank's.
- * A top-k population's radix select runs over the rank's candidates, each pass's histogram
- * summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks one GPU's
- * winners among its neurons; nc_k_merge writes the spike flags gathered deliveries read.
- * A population synapse code reads as presynaptic neurons is replicated (simt_mpi_replicated:
- * every rank steps it and keeps every synapse onto it; rank 0 owns its words). Not
- * distributed (refused by simt_mpi_check): the block and persistent schedules.
+ * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words of a slot of a
+ * rank's buffer, [2] this rank, [3] D, then per (rank r, population p) at 4 + 3 (r NPOPS + p):
+ * first word, end word, offset of p's words in a slot. With one rank nc_xr is nc_xs and NCCL
+ * is not needed. A plastic projection is cut after its values (its states, delays and, where
+ * recorded, each synapse's index in the whole projection, <c>_gid); its phases run after
+ * nc_k_merge on every spike, the scopes of every neuron the same on every rank, the synapses
+ * only the rank's. A top-k population's radix select runs over the rank's candidates, each
+ * pass's histogram summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks
+ * one GPU's winners among its neurons; nc_k_merge writes the spike flags gathered deliveries
+ * read. A population synapse code reads as presynaptic neurons is replicated
+ * (simt_mpi_replicated: every rank steps it and keeps every synapse onto it; rank 0 owns its
+ * words). --save-connectivity gathers every rank's synapses on rank 0 (simt_mpi_host_save).
+ * Not distributed (refused by simt_mpi_check): the block, cluster and persistent schedules.
  */
 #include <string.h>
 
