@@ -367,7 +367,8 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
     out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy, *k_rrank;");
-    out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (mpi_interval) */");
+    out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
+    out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
     for (int k = 0; k < S->m->nprojs; k++)
         if (save_ranks(S->m, S->m->projs[k]) > 0)
             out_line(o, "static int32_t *%s_hrk; /* --save-connectivity: ranks in the whole rows */", S->m->projs[k]->cname);
@@ -648,6 +649,14 @@ void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j)
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
     cg_mpi_start(o, 1);
+    out_begin(o);
+    out_line(o, "const char *e = getenv(\"NEUROC_MPI_EVERY_STEP\");");
+    out_open(o, "if (e && *e && strcmp(e, \"0\") != 0 && strcmp(e, \"1\") != 0)");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: NEUROC_MPI_EVERY_STEP='%%s' is not 0 or 1\\n\", argv[0], e);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "nc_every_step = e && strcmp(e, \"1\") == 0;");
+    out_close(o);
     for (int k = 0; k < S->m->nprojs; k++) {
         const IrProj *j = S->m->projs[k];
         if (save_ranks(S->m, j) >= 0)
@@ -736,7 +745,8 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
 
 /* In build_instance, once every projection is built: nc_D, the steps between exchanges (the
  * shortest delay of any synapse in steps, over the ranks, at most 64; 1 where
- * simt_mpi_every_step says so, and with one rank), then the exchange buffers of D slots. */
+ * simt_mpi_every_step says so, with one rank, and with $NEUROC_MPI_EVERY_STEP=1, which
+ * measures what the interval gains), then the exchange buffers of D slots. */
 void simt_mpi_host_interval(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
@@ -759,7 +769,7 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
         }
     }
     out_line(o, "const int64_t R = nrt_mpi_size(mpi);");
-    out_line(o, "nc_D = nrt_mpi_min(mpi, R == 1 ? 1 : dmin);");
+    out_line(o, "nc_D = nrt_mpi_min(mpi, R == 1 || nc_every_step ? 1 : dmin);");
     out_line(o, "if (nc_D < 1) nc_D = 1;");
     out_line(o, "if (!ctx.quiet && R > 1) fprintf(stderr, \"%%s: %%lld ranks, spikes exchanged every %%lld step%%s\\n\", argv[0], (long long)R, (long long)nc_D, nc_D > 1 ? \"s\" : \"\");");
     out_line(o, "if (nrt_gpu_write(gpu, nc_sl, 3 * sizeof(int64_t), &nc_D, sizeof nc_D) != NRT_OK");

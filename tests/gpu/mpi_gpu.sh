@@ -19,7 +19,8 @@
 #           this small measures the exchange's cost per step;
 #   mc_d10  mc_int with every delay at least 1 ms (the published ones reach down to 0.1 ms),
 #           so that the ranks exchange every D = 10 steps: one GPU, then N GPUs, the same
-#           spike file, timed (what the exchange every D steps gains).
+#           spike file, timed, and N > 1 GPUs again with NEUROC_MPI_EVERY_STEP=1 (what the
+#           exchange every D steps gains).
 # exact and plastic also check the exchange interval each run reports (15 and 1 steps).
 # The build comes from the development machine (BUILD, default build-dev); the MPI layer is
 # rebuilt for this machine's MPI (mpi_env.sh). NCCL_NVLS_ENABLE=0 stays set (NVLink multicast
@@ -207,6 +208,11 @@ case " $CASES " in *" mc_d10 "*)
                 { status=1; echo "mc_d10 on $n GPUs failed"; cat "$OUT/run_d10_$n.log"; continue; }
             same=yes; cmp -s d10_1g/microcircuit_spikes.npy "d10_$n/microcircuit_spikes.npy" || { same=NO; status=1; }
             row mc_d10 mpi "$n" "d10_$n" "same_as_one_gpu=$same,$(grep -o 'every [0-9]* step' "$OUT/run_d10_$n.log" | tr ' ' _)"
+            [ "$n" = 1 ] && continue   # the same binary exchanging every step: what the interval gains
+            NEUROC_MPI_EVERY_STEP=1 mpirun --bind-to none -x NEUROC_MPI_EVERY_STEP -np "$n" ./mc_d10_dist --quiet --out "d10e_$n" ||
+                { status=1; echo "mc_d10 every step on $n GPUs failed"; continue; }
+            same=yes; cmp -s d10_1g/microcircuit_spikes.npy "d10e_$n/microcircuit_spikes.npy" || { same=NO; status=1; }
+            row mc_d10 every_step "$n" "d10e_$n" "same_as_one_gpu=$same"
         done
     fi ;;
 esac

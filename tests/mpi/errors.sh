@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end refuses
 # the one-GPU schedules at compile time; a distributed GPU
-# simulator refuses NEUROC_GPU_MODE=block (its checkpoints: ckpt_gpu.sh), and --save-connectivity
+# simulator refuses NEUROC_GPU_MODE=block and a malformed NEUROC_MPI_EVERY_STEP (its checkpoints:
+# ckpt_gpu.sh), and --save-connectivity
 # of more than one rank for a plastic fixed_total projection; the C ranks' --save-connectivity needs one rank (status 2 with two, the message once)
 # and works with one; the C ranks refuse --checkpoint; --instances is refused; so is a recorded subset of synapses.
 #   errors.sh NEUROC PLASTIC_MODEL WORKDIR EXACT_MODEL
@@ -42,6 +43,8 @@ st=0; ./plain --quiet --instances 2 --out o5 2>err.txt || st=$?
 if "$neuroc" --mpi --backend opencl "$exact" -o gdist 2>err.txt && ./gdist --list-devices >/dev/null 2>&1; then
     st=0; NEUROC_GPU_MODE=block ./gdist --quiet --out o7 2>err.txt || st=$?
     expect 2 "error: the block schedule runs on one GPU; a distributed simulator takes launch or graph" err.txt
+    st=0; NEUROC_MPI_EVERY_STEP=yes ./gdist --quiet --out o8 2>err.txt || st=$?
+    expect 2 "error: NEUROC_MPI_EVERY_STEP='yes' is not 0 or 1" err.txt
     # --save-connectivity of more ranks gathers on rank 0 (run_mpi.sh's mpi_gpu_exact), but not
     # a plastic projection whose rows are in draw order (fixed_total)
     sed 's/connect  = fixed_indegree(1, autapses = false)/connect  = fixed_total(300)/' \
