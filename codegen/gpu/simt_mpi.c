@@ -88,20 +88,30 @@ int simt_mpi_rk(const IrModel *m, const IrProj *j)
 /* Whether j is cut to the rank's columns before its values are drawn, so that a rank draws
  * and stores only its own synapses' values (keyed by their ranks in the whole rows, nc_rk):
  * a stored static projection built from a rule onto a population that is not replicated.
- * The others (plastic, from a file) are built whole and cut after (simt_mpi_host_restrict). */
+ * The others (plastic, from a file) are built whole and cut after (simt_mpi_host_restrict);
+ * procedural ones and those onto a replicated population are not cut. */
 int simt_mpi_cut_first(const IrModel *m, const IrProj *j)
 {
     return m->mpi && !j->plast && !j->procedural && j->rule != IR_FROM_FILE && !simt_mpi_replicated(m, j->post.pop);
 }
 
-/* Whether --save-connectivity of more than one rank needs each synapse's rank in its whole
- * row to put j's rows together (rows in draw order, fixed_total's), and whether it has them:
- * 1 where kept (<c>_hrk, a projection cut first), -1 where not (refused: save_unsupported). */
+/* Whether --save-connectivity of more than one rank needs each kept synapse's rank in its
+ * whole row to put j's rows together (a cut projection whose rows are in draw order,
+ * fixed_total's): the cut keeps them on the host as <c>_hrk (keep_ranks). */
 static int save_ranks(const IrModel *m, const IrProj *j)
 {
-    if (j->rule != IR_FIXED_TOTAL || j->procedural || simt_mpi_replicated(m, j->post.pop))
-        return 0;
-    return simt_mpi_cut_first(m, j) ? 1 : -1;
+    return m->mpi && j->rule == IR_FIXED_TOTAL && !j->procedural && !simt_mpi_replicated(m, j->post.pop);
+}
+
+/* After a cut that made nc_rk: <c>_hrk, the ranks on the host, for --save-connectivity. */
+static void keep_ranks(Out *o, const IrProj *j)
+{
+    out_open(o, "if (ctx.save_conn && nrt_mpi_size(mpi) > 1)");
+    out_line(o, "%s_hrk = nrt_alloc(&ctx, (size_t)(%s_csr.nnz ? %s_csr.nnz : 1) * sizeof(int32_t), \"%s: ranks in the rows\");",
+             j->cname, j->cname, j->cname, j->name);
+    out_line(o, "if (!%s_hrk || (%s_csr.nnz && nrt_gpu_read(gpu, nc_rk, 0, %s_hrk, (size_t)%s_csr.nnz * sizeof(int32_t)) != NRT_OK)) return -1;",
+             j->cname, j->cname, j->cname, j->cname);
+    out_close(o);
 }
 
 /* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
@@ -370,7 +380,7 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
     out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
     for (int k = 0; k < S->m->nprojs; k++)
-        if (save_ranks(S->m, S->m->projs[k]) > 0)
+        if (save_ranks(S->m, S->m->projs[k]))
             out_line(o, "static int32_t *%s_hrk; /* --save-connectivity: ranks in the whole rows */", S->m->projs[k]->cname);
     if (drawn_rows(S->m))
         out_line(o, "static nrt_kernel *k_rcount, *k_rfilt, *k_rrankf; /* rows in draw order (fixed_total) */");
@@ -530,14 +540,8 @@ void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j)
  * the rows are in draw order (save_ranks), else freed. */
 void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j)
 {
-    if (save_ranks(S->m, j) > 0) {
-        out_open(o, "if (ctx.save_conn && nrt_mpi_size(mpi) > 1)");
-        out_line(o, "%s_hrk = nrt_alloc(&ctx, (size_t)(%s_csr.nnz ? %s_csr.nnz : 1) * sizeof(int32_t), \"%s: ranks in the rows\");",
-                 j->cname, j->cname, j->cname, j->name);
-        out_line(o, "if (!%s_hrk || (%s_csr.nnz && nrt_gpu_read(gpu, nc_rk, 0, %s_hrk, (size_t)%s_csr.nnz * sizeof(int32_t)) != NRT_OK)) return -1;",
-                 j->cname, j->cname, j->cname, j->cname);
-        out_close(o);
-    }
+    if (save_ranks(S->m, j))
+        keep_ranks(o, j);
     if (simt_mpi_rk(S->m, j)) {
         out_open(o, "if (nrt_mpi_size(mpi) > 1)");
         out_line(o, "%s_rk = nc_rk;", j->cname);
@@ -619,8 +623,12 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "const int words[%d] = {%s};", na, words.s);
     sb_free(&arr);
     sb_free(&words);
-    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", NULL)) return -1;", c,
-             j->rule == IR_FIXED_TOTAL, j->name);
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", %s)) return -1;", c,
+             j->rule == IR_FIXED_TOTAL, j->name, save_ranks(S->m, j) ? "ctx.save_conn ? &nc_rk : NULL" : "NULL");
+    if (save_ranks(S->m, j)) {   /* rows in draw order: their ranks for --save-connectivity */
+        keep_ranks(o, j);
+        out_line(o, "nrt_gpu_free(gpu, &nc_rk);");
+    }
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
     out_line(o, "%s_col = %s_csr.col;", c, c);
     out_close(o);
@@ -633,12 +641,12 @@ void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j)
 {
     if (simt_mpi_replicated(S->m, j->post.pop) || j->procedural)
         return;
-    const char *rk = save_ranks(S->m, j) > 0 ? arena_printf(&S->cc->arena, "%s_hrk", j->cname) : "NULL";
+    const char *rk = save_ranks(S->m, j) ? arena_printf(&S->cc->arena, "%s_hrk", j->cname) : "NULL";
     out_open(o, "if (!bad && nrt_mpi_size(mpi) > 1)");
     out_line(o, "void *wv = w;");
     out_line(o, "bad = nrt_mpi_gather_csr(&ctx, mpi, &c, &wv, (int)sizeof(real), &d, %s) != NRT_OK;", rk);
     out_line(o, "w = wv;");
-    if (save_ranks(S->m, j) > 0) {
+    if (save_ranks(S->m, j)) {
         out_line(o, "nrt_free(%s_hrk);", j->cname);
         out_line(o, "%s_hrk = NULL;", j->cname);
     }
@@ -657,17 +665,6 @@ void simt_mpi_host_start(Out *o, const Simt *S)
     out_close(o);
     out_line(o, "nc_every_step = e && strcmp(e, \"1\") == 0;");
     out_close(o);
-    for (int k = 0; k < S->m->nprojs; k++) {
-        const IrProj *j = S->m->projs[k];
-        if (save_ranks(S->m, j) >= 0)
-            continue;
-        out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
-        out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: --save-connectivity of more than one rank: projection %s keeps its rows in draw order (fixed_total) and is plastic, which one rank saves (mpirun -np 1)\\n\", argv[0]);",
-                 j->name);
-        out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
-        out_close(o);
-        break;
-    }
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
