@@ -243,11 +243,7 @@ void cg_mpi_start(Out *o, int ckpt)
     out_line(o, "fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
     out_line(o, "return 1;");
     out_close(o);
-    if (ckpt) {   /* a checkpoint of R ranks: a part per rank (nrt_mpi_ckpt_parts) */
-        out_open(o, "if (nrt_mpi_size(mpi) > 1 && ctx.save_conn)");
-        out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: --save-connectivity needs one rank (mpirun -np 1)\\n\", argv[0]);");
-        out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
-        out_close(o);
+    if (ckpt) {   /* GPU ranks: a checkpoint of R ranks, a part per rank (nrt_mpi_ckpt_parts) */
         out_begin(o);
         out_line(o, "const int ck = nrt_mpi_ckpt_parts(&ctx, mpi);");
         out_line(o, "if (ck == -1) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");

@@ -179,9 +179,10 @@ int cg_assign_mpi_check(Compiler *cc, const IrModel *m);
  * neurons that other ranks step. */
 int cg_mpi_reads_pre(const IrModel *m, const IrPop *p);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
- * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). ckpt:
- * checkpoints are written and resumed a part per rank (nrt_mpi_ckpt_parts; GPU programs),
- * else refused. */
+ * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). ckpt
+ * (GPU programs): checkpoints are written and resumed a part per rank (nrt_mpi_ckpt_parts)
+ * and --save-connectivity gathered on rank 0 (simt_mpi.c); else both refused with more
+ * than one rank. */
 void cg_mpi_start(Out *o, int ckpt);
 /* The runtime call opening spike recording rec: nrt_rec_spikes_h5 for an .h5 file (a
  * SONATA spike file; the program must then link BuildOpts.hdf5_lib), else nrt_rec_spikes. */

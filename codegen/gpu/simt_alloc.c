@@ -72,6 +72,8 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         cg_conn_spec(o, j);
         out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, &%s_csr) != NRT_OK) return -1;", j->cname);
         out_line(o, "ts = nrt_stage(&ctx, \"%s: connectivity\", ts);", j->name);
+        if (simt_mpi_cut_first(S->m, j))   /* distributed: this rank's columns before the values */
+            simt_mpi_host_cut_first(o, S, j);
     }
     out_line(o, "%s_rp = %s_csr.row_ptr;", j->cname, j->cname);
     out_line(o, "%s_col = %s_csr.col;", j->cname, j->cname);
@@ -97,7 +99,9 @@ void simt_emit_host_build(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "%s_D = (int64_t)maxd + 1;", r);
     else   /* a ring merged receptors share (IrProj.ring): the most its projections need */
         out_line(o, "if ((int64_t)maxd + 1 > %s_D) %s_D = (int64_t)maxd + 1;", r, r);
-    if (S->m->mpi && !j->procedural)
+    if (simt_mpi_cut_first(S->m, j))
+        simt_mpi_host_after_values(o, S, j);
+    else if (S->m->mpi && !j->procedural)
         simt_mpi_host_restrict(o, S, j);
     if (simt_gathers(j)) {
         simt_gather_host(o, j);
@@ -324,6 +328,8 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    if (m->mpi)
+        simt_mpi_host_interval(o, S);
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
     for (int k = 0; k < m->nprojs; k++)   /* the built synapse counts, for --bench */

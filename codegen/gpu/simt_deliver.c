@@ -104,9 +104,10 @@ static void dev_row_body(Out *o, const void *arg)
     } else {
         out_line(o, "const int32_t dd = 1;");
     }
-    if (r->what == DR_SCAN)
+    if (r->what == DR_SCAN) {
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", r->S->cnt_maxd + j->id);
-    else if (r->what == DR_GRID)
+        simt_mpi_min_delay(o, r->S, j);
+    } else if (r->what == DR_GRID)
         out_line(o, "nc_atomic_add_f%d(&%s_ring[nc_mod(step + dd, %s_D) * %lld + %sj], w);", r->S->m->dbl ? 64 : 32,
                  j->ring->cname, j->ring->cname, (long long)j->ring->ring_size, ring_base_text(r->S, j));
     else   /* `%`, not nc_mod: PoCL 3.1's vectoriser turned nc_mod here into stores out of

@@ -233,7 +233,11 @@ static void emit_syn_body(Out *o, const Simt *S, int k)
     out_open(o, "case %d:", k % SIMT_SYN_GROUP);
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
-    out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
+    if (simt_mpi_cut_first(S->m, j))   /* distributed: cut to the rank's columns first (simt_mpi.c) */
+        out_line(o, "const int64_t j = %s_col[s], rank = nc_sl[0] > 1 ? (int64_t)nc_rk[s] : s - %s_rp[i];", j->cname,
+                 j->cname);
+    else
+        out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
     out_line(o, "(void)j; (void)rank;");
     if (j->plast) {
         CgDialect pd = simt_plast_dialect(S, j, NULL, 0);
@@ -264,6 +268,7 @@ static void emit_syn_body(Out *o, const Simt *S, int k)
         out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
         out_line(o, "%s_d[s] = dd;", j->cname);
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], dd);", S->cnt_maxd + k);
+        simt_mpi_min_delay(o, S, j);
     }
     out_close(o);
     out_close(o);
@@ -419,7 +424,8 @@ static void emit_grid_kernels(Out *o, const Simt *S)
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
     emit_phase_calls(o, S, 0, "grid");
-    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 3, 0);");
+    /* --mpi exchanging every D > 1 steps: the states were recorded after the neuron phase (nc_k_rows) */
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], %s, 0);", m->mpi ? "nc_sl[3] > 1 ? 1 : 3" : "3");
     out_open(o, "if (NC_GID == 0)");
     emit_step_end(o, S);
     out_line(o, "nc_ctl[0] = step + 1;");

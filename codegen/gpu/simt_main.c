@@ -155,7 +155,7 @@ static void emit_main_bind(Out *o, const Simt *S)
     }
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     if (m->mpi)
-        out_line(o, "if (bind(k_merge)) return fail(argv[0]);");
+        out_line(o, "if (bind(k_merge) || bind(k_rows)) return fail(argv[0]);");
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (bind(k_tk[p])) return fail(argv[0]);", simt_topk_passes(m));
         out_line(o, "if (bind(k_after)) return fail(argv[0]);");
@@ -273,6 +273,8 @@ static void emit_main_end(Out *o, const Simt *S)
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return 1;");
     out_close(o);
+    if (S->m->mpi)
+        out_line(o, "nrt_mpi_gpu_report(&ctx, argv[0]);");
     out_line(o, "nrt_report(&ctx);");
     out_line(o, "nrt_gpu_close(gpu);");
     out_line(o, "return ctx.interrupted ? 130 : 0;");
@@ -323,7 +325,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
             simt_emit_host_props(o, &S, m->projs[k]->plast->scope);
     for (int k = 0; k < m->nprojs; k++) {
         simt_emit_host_build(o, &S, m->projs[k]);
-        simt_emit_host_save(o, m->projs[k]);
+        simt_emit_host_save(o, &S, m->projs[k]);
     }
     cg_mem_plan(o, m, 1, NULL);
     simt_emit_host_records(o, &S);

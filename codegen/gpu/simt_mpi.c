@@ -1,29 +1,38 @@
-/* simt_mpi.c -- distributed CUDA simulators (neuroc --mpi --backend cuda): one GPU per rank
- * (docs/architecture.md, "Distributed GPU runs"; the C back end's --mpi is backend_c.c's).
+/* simt_mpi.c -- distributed GPU simulators (neuroc --mpi --backend cuda|opencl): one GPU per
+ * rank (docs/architecture.md, "Distributed GPU runs"; the C back end's --mpi is backend_c.c's).
  *
  * Each rank steps a word-aligned slice of every population: population p's N neurons are
  * W = ceil(N / 32) words of spike bits, and rank r of R owns words [W r / R, W (r + 1) / R).
- * The neuron phase sets the bits of its spikes in this rank's send buffer nc_xs (per
- * population, its words); NCCL gathers every rank's buffer into nc_xr (nrt_mpi_gpu_allgather,
- * on the compute stream, so a graph captures it); nc_k_merge turns the bits into each
- * population's spike list, ascending, as one GPU would have it (and records the spikes);
- * the unchanged delivery phase then adds every rank's spikes into this rank's synapses,
- * which are only those onto its own neurons: each projection is built whole, as on one GPU
- * (the same draws), and cut to the rank's columns on the device (nc_k_rbounds,
- * nc_k_rcopy; rows in draw order, fixed_total's: nc_k_rcount, nc_k_rfilt); a procedural projection regenerates whole rows and adds only into them. A step's exchange is N / 8 bytes of the whole network, whatever its activity.
+ * The ranks exchange every D steps (nc_D, simt_mpi_host_interval: the shortest delay, 1 where
+ * simt_mpi_every_step says why). The neuron phase of a step sets the bits of its spikes in
+ * the step's slot of this rank's send buffer nc_xs (D slots of the rank's words); after D
+ * steps one gather brings every rank's slots into nc_xr (nrt_mpi_gpu_allgather: NCCL on the
+ * compute stream, so a graph captures it, or MPI through the host); then for each step
+ * nc_k_merge turns its bits into each population's spike list, ascending, as one GPU would
+ * have it (and records the spikes), and the unchanged delivery phase adds every rank's spikes
+ * into this rank's synapses, which are only those onto its own neurons. A spike is delivered
+ * at most D - 1 steps after it was fired, before the earliest step it arrives at, so the
+ * results are one GPU's. Where D > 1, nc_k_rows records the states right after the neuron
+ * phase (simt_mpi_host_steps). Each projection's columns are drawn whole, as on one GPU (the
+ * same draws), and cut to the rank's columns on the device (nc_k_rbounds, nc_k_rcopy; rows in
+ * draw order, fixed_total's: nc_k_rcount, nc_k_rfilt); a static projection is cut before its
+ * values are drawn, for its own synapses only, keyed by their ranks in the whole rows
+ * (simt_mpi_cut_first, nc_k_rrank); a procedural projection regenerates whole rows and adds
+ * only into the rank's neurons.
  *
- * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words per rank's buffer,
- * [2] this rank, then per (rank r, population p) at 3 + 3 (r NPOPS + p): first word, end
- * word, offset of p's words in r's buffer. With one rank nc_xr is nc_xs and NCCL is not
- * needed. A plastic projection is cut likewise (its states, delays and, where recorded, each
- * synapse's index in the whole projection, <c>_gid); its phases run after nc_k_merge on every
- * spike, the scopes of every neuron the same on every rank, the synapses only the rank's.
- * A top-k population's radix select runs over the rank's candidates, each pass's histogram
- * summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks one GPU's
- * winners among its neurons; nc_k_merge writes the spike flags gathered deliveries read.
- * A population synapse code reads as presynaptic neurons is replicated (simt_mpi_replicated:
- * every rank steps it and keeps every synapse onto it; rank 0 owns its words). Not
- * distributed (refused by simt_mpi_check): the block and persistent schedules.
+ * The table nc_sl (int64) tells every rank's slices: [0] ranks, [1] words of a slot of a
+ * rank's buffer, [2] this rank, [3] D, then per (rank r, population p) at 4 + 3 (r NPOPS + p):
+ * first word, end word, offset of p's words in a slot. With one rank nc_xr is nc_xs and NCCL
+ * is not needed. A plastic projection is cut after its values (its states, delays and, where
+ * recorded, each synapse's index in the whole projection, <c>_gid); its phases run after
+ * nc_k_merge on every spike, the scopes of every neuron the same on every rank, the synapses
+ * only the rank's. A top-k population's radix select runs over the rank's candidates, each
+ * pass's histogram summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks
+ * one GPU's winners among its neurons; nc_k_merge writes the spike flags gathered deliveries
+ * read. A population synapse code reads as presynaptic neurons is replicated
+ * (simt_mpi_replicated: every rank steps it and keeps every synapse onto it; rank 0 owns its
+ * words). --save-connectivity gathers every rank's synapses on rank 0 (simt_mpi_host_save).
+ * Not distributed (refused by simt_mpi_check): the block, cluster and persistent schedules.
  */
 #include <string.h>
 
@@ -76,6 +85,35 @@ int simt_mpi_rk(const IrModel *m, const IrProj *j)
     return 0;
 }
 
+/* Whether j is cut to the rank's columns before its values are drawn, so that a rank draws
+ * and stores only its own synapses' values (keyed by their ranks in the whole rows, nc_rk):
+ * a stored static projection built from a rule onto a population that is not replicated.
+ * The others (plastic, from a file) are built whole and cut after (simt_mpi_host_restrict);
+ * procedural ones and those onto a replicated population are not cut. */
+int simt_mpi_cut_first(const IrModel *m, const IrProj *j)
+{
+    return m->mpi && !j->plast && !j->procedural && j->rule != IR_FROM_FILE && !simt_mpi_replicated(m, j->post.pop);
+}
+
+/* Whether --save-connectivity of more than one rank needs each kept synapse's rank in its
+ * whole row to put j's rows together (a cut projection whose rows are in draw order,
+ * fixed_total's): the cut keeps them on the host as <c>_hrk (keep_ranks). */
+static int save_ranks(const IrModel *m, const IrProj *j)
+{
+    return m->mpi && j->rule == IR_FIXED_TOTAL && !j->procedural && !simt_mpi_replicated(m, j->post.pop);
+}
+
+/* After a cut that made nc_rk: <c>_hrk, the ranks on the host, for --save-connectivity. */
+static void keep_ranks(Out *o, const IrProj *j)
+{
+    out_open(o, "if (ctx.save_conn && nrt_mpi_size(mpi) > 1)");
+    out_line(o, "%s_hrk = nrt_alloc(&ctx, (size_t)(%s_csr.nnz ? %s_csr.nnz : 1) * sizeof(int32_t), \"%s: ranks in the rows\");",
+             j->cname, j->cname, j->cname, j->name);
+    out_line(o, "if (!%s_hrk || (%s_csr.nnz && nrt_gpu_read(gpu, nc_rk, 0, %s_hrk, (size_t)%s_csr.nnz * sizeof(int32_t)) != NRT_OK)) return -1;",
+             j->cname, j->cname, j->cname, j->cname);
+    out_close(o);
+}
+
 /* The synapse arrays (besides the columns) mpi_restrict cuts: 3, or a plastic projection's
  * states, delays and recording indices where they are more. */
 static int restrict_arrays(const IrModel *m)
@@ -88,6 +126,42 @@ static int restrict_arrays(const IrModel *m)
             n = a;
     }
     return n;
+}
+
+/* Why a distributed simulator must exchange every step (D = 1), or NULL when it may exchange
+ * every D steps, D the shortest delay (simt_mpi_host_interval). Every phase but the delivery
+ * then runs ahead of the exchange by up to D - 1 steps, so nothing before the delivery may read
+ * the step's spikes of every rank (plastic projections: their arrivals, histories and pairing
+ * handlers; top-k: its spikes come of a selection over the ranks, kept with it; spike flags:
+ * gathered deliveries read them), nor may a delivery read presynaptic neurons' changing
+ * variables (a replicated population's, which would have moved on by then). */
+const char *simt_mpi_every_step(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++) {
+        if (m->projs[k]->plast)
+            return "plastic projections: every phase sees every rank's spikes of each step";
+        if (simt_gathers(m->projs[k]))
+            return "a gathered delivery reads the spike flags of its step";
+    }
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (p->topk)
+            return "top-k: its winners are chosen over the ranks each step";
+        if (simt_spike_flags(m, p))
+            return "spike flags are read in the step of the spike";
+        if (simt_mpi_replicated(m, p))
+            return "synapse code reads presynaptic variables of the step";
+    }
+    return NULL;
+}
+
+/* After the atomic max of a synapse's delay dd in steps: in a distributed simulator, the
+ * shortest delay of j as 2^30 - dd's maximum in nc_cnt (0: no synapse), read by
+ * simt_mpi_host_interval. */
+void simt_mpi_min_delay(Out *o, const Simt *S, const IrProj *j)
+{
+    if (S->m->mpi)
+        out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], 0x40000000 - dd);", S->cnt_mind + j->id);
 }
 
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode)
@@ -107,6 +181,7 @@ void simt_mpi_args(Simt *S)
     simt_add_arg(S, "nc_xs", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
+    simt_add_arg(S, "nc_rk", "int32_t", ARG_MEM);   /* the ranks in the whole rows of the projection being built */
     for (int k = 0; k < S->m->nprojs; k++) {
         const IrProj *j = S->m->projs[k];
         if (simt_mpi_gid(S->m, j)) {
@@ -121,16 +196,17 @@ void simt_mpi_args(Simt *S)
 /* {===== device program ===== */
 
 /* At the top of population p's grid neuron phase: this rank's neurons [nc_lo, nc_hi) and
- * nc_xo, where neuron n's spike bit goes: bit n % 32 of nc_xs[nc_xo + n / 32]. */
+ * nc_xo, where neuron n's spike bit goes: bit n % 32 of nc_xs[nc_xo + n / 32], in the slot
+ * of the step in its exchange interval (the step's index in the chunk, modulo nc_sl[3]). */
 void simt_mpi_neuron_range(Out *o, const Simt *S, const IrPop *p)
 {
-    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int64_t nc_e = 4 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
     if (simt_mpi_replicated(S->m, p))   /* every neuron on every rank; the bits are rank 0's */
         out_line(o, "const int64_t nc_lo = 0, nc_hi = %lld;", (long long)p->size);
     else
         out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
                  (long long)p->size, (long long)p->size);
-    out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e];");
+    out_line(o, "const int64_t nc_xo = nc_sl[nc_e + 2] - nc_sl[nc_e] + (nc_sl[3] > 1 ? (step - nc_ctl[1]) %% nc_sl[3] * nc_sl[1] : 0);");
 }
 
 /* Around a procedural projection's add of synapse (i, j) in the grid delivery: only onto
@@ -141,7 +217,7 @@ void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
         out_begin(o);
         return;
     }
-    const char *e = arena_printf(&S->cc->arena, "3 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
+    const char *e = arena_printf(&S->cc->arena, "4 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, j->post.pop->id);
     out_open(o, "if (j + %lld >= 32 * nc_sl[%s] && j + %lld < 32 * nc_sl[%s + 1])", (long long)j->post.offset, e,
              (long long)j->post.offset, e);
 }
@@ -150,7 +226,7 @@ void simt_mpi_proc_guard(Out *o, const Simt *S, const IrProj *j)
  * rank steps n (the others write +0.0, and rank 0 receives the bitwise OR, nrt_mpi_row). */
 void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 {
-    out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
+    out_line(o, "const int64_t nc_e = 4 + 3 * (nc_sl[2] * %d + %d);", S->m->npops, p->id);
     out_line(o, "const int nc_own = n >= 32 * nc_sl[nc_e] && n < 32 * nc_sl[nc_e + 1];");
     out_line(o, "(void)nc_own;");
 }
@@ -160,14 +236,16 @@ void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
     const IrModel *m = S->m;
-    out_line(o, "/* distributed runs: the spike bits of step nc_ctl[3], every rank's (nc_xr, gathered by NCCL),");
-    out_line(o, " * into each population's spike list, ascending; work-group p merges population p */");
-    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS)");
+    out_line(o, "/* distributed runs: the spike bits of step nc_j of the chunk, every rank's (nc_xr, gathered by");
+    out_line(o, " * NCCL or MPI: rank r's slot k at (r D + k) SW), into each population's spike list, ascending;");
+    out_line(o, " * work-group p merges population p; the step is nc_ctl[3] for the delivery after it */");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS, const int64_t nc_j)");
     out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
-    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
-    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1], me = nc_sl[2];");
+    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1] * nc_sl[3], me = nc_sl[2], slot = nc_j %% nc_sl[3] * nc_sl[1];");
     out_line(o, "(void)hf;");
+    out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         long long n = (long long)p->size, w = (n + 31) / 32;
@@ -181,25 +259,25 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
             }
             out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
             out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
-            out_line(o, "int64_t r = 0, e = %d;", 3 + 3 * i);
+            out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
             out_line(o, "int c = 0;");
             out_open(o, "for (int64_t w = w0; w < w1; w++)");
             out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
             out_line(o, "r++;");
-            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
-            out_line(o, "c += nc_popc(nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])]);");
+            out_line(o, "c += nc_popc(nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]);");
             out_close(o);
             out_line(o, "int total;");
             out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
             out_line(o, "r = 0;");
-            out_line(o, "e = %d;", 3 + 3 * i);
+            out_line(o, "e = %d;", 4 + 3 * i);
             out_open(o, "for (int64_t w = w0; w < w1; w++)");
             out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
             out_line(o, "r++;");
-            out_line(o, "e = 3 + 3 * (r * %d + %d);", m->npops, i);
+            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
             out_close(o);
-            out_line(o, "uint32_t b = nc_xr[r * SW + nc_sl[e + 2] + (w - nc_sl[e])];");
+            out_line(o, "uint32_t b = nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])];");
             out_open(o, "while (b)");
             out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
             out_line(o, "b &= b - 1;");
@@ -214,10 +292,19 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         } else {
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * i);
         }
-        out_line(o, "const int64_t em = 3 + 3 * (me * %d + %d);", m->npops, i);
-        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
+        out_line(o, "const int64_t em = 4 + 3 * (me * %d + %d);", m->npops, i);
+        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[slot + nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
         out_close(o);
     }
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
+    out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
+    out_line(o, "const int64_t step = nc_ctl[3];");
+    out_line(o, "const int hf = (int)nc_ctl[2];");
+    out_line(o, "nc_tail(NC_PASS, step, hf, 0, 0, 1, nc_ctl[1], nc_fin[0], 2, 0);");
+    out_line(o, "if (NC_GID == 0) nc_ctl[0] = step + 1;");
     out_close(o);
     out_blank(o);
     out_line(o, "/* distributed runs: the part of each row onto columns [a, b) (columns ascend in a row) */");
@@ -237,6 +324,12 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
     out_line(o, "bounds[2 * i + 1] = lo;");
     out_close(o);
     out_close(o);
+    out_line(o, "/* ... each kept synapse's rank in its whole row (the key of its values' draws) ... */");
+    out_open(o, "NC_KERNEL nc_k_rrank(NC_G const int64_t *bounds, NC_G const int64_t *rp, NC_G const int64_t *nrp, NC_G int32_t *rk, int64_t n)");
+    out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+    out_line(o, "for (int64_t k = 0; k < bounds[2 * i + 1] - bounds[2 * i]; k++) rk[nrp[i] + k] = (int32_t)(bounds[2 * i] - rp[i] + k);");
+    out_close(o);
+    out_close(o);
     out_line(o, "/* ... and those parts copied end to end: `words` 32-bit words per synapse */");
     out_open(o, "NC_KERNEL nc_k_rcopy(NC_G const int64_t *bounds, NC_G const int64_t *nrp, NC_G const uint32_t *src, NC_G uint32_t *dst, int64_t n, int32_t words)");
     out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
@@ -253,6 +346,13 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         out_line(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++) c += col[s] >= a && col[s] < b;");
         out_line(o, "bounds[2 * i] = 0;");
         out_line(o, "bounds[2 * i + 1] = c;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "/* ... each kept synapse's rank in its whole row ... */");
+        out_open(o, "NC_KERNEL nc_k_rrankf(NC_G const int64_t *rp, NC_G const int32_t *col, NC_G const int64_t *nrp, NC_G int32_t *rk, int64_t n, int32_t a, int32_t b)");
+        out_open(o, "for (int64_t i = NC_GID; i < n; i += NC_GSIZE)");
+        out_line(o, "int64_t to = nrp[i];");
+        out_line(o, "for (int64_t s = rp[i]; s < rp[i + 1]; s++) if (col[s] >= a && col[s] < b) rk[to++] = (int32_t)(s - rp[i]);");
         out_close(o);
         out_close(o);
         out_line(o, "/* ... and those synapses copied, in row order: `words` 32-bit words per synapse */");
@@ -276,9 +376,14 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
 void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
-    out_line(o, "static nrt_kernel *k_merge, *k_rbounds, *k_rcopy;");
+    out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy, *k_rrank;");
+    out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
+    out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
+    for (int k = 0; k < S->m->nprojs; k++)
+        if (save_ranks(S->m, S->m->projs[k]))
+            out_line(o, "static int32_t *%s_hrk; /* --save-connectivity: ranks in the whole rows */", S->m->projs[k]->cname);
     if (drawn_rows(S->m))
-        out_line(o, "static nrt_kernel *k_rcount, *k_rfilt; /* rows in draw order (fixed_total) */");
+        out_line(o, "static nrt_kernel *k_rcount, *k_rfilt, *k_rrankf; /* rows in draw order (fixed_total) */");
     out_line(o, "static int64_t nc_lo[%d], nc_hi[%d]; /* this rank's neurons of each population */", S->m->npops,
              S->m->npops);
     out_line(o, "static size_t nc_xbytes; /* one rank's spike bits */");
@@ -298,9 +403,10 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     }
     out_line(o, "/* Cut a projection to this rank's columns [a, b) on the device: the CSR, then each synapse");
     out_line(o, " * array of `words` 32-bit words per synapse (NULL entries skipped); the old buffers freed.");
-    out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. */");
+    out_line(o, " * drawn: rows in draw order (fixed_total), filtered whole, the columns last. rk (or NULL):");
+    out_line(o, " * made, each kept synapse's rank in its whole row. */");
     const int na = restrict_arrays(S->m);
-    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what)",
+    out_open(o, "static int mpi_restrict(nrt_dcsr *c, int32_t a, int32_t b, nrt_dmem *arr[%d], const int words[%d], int drawn, const char *what, nrt_dmem *rk)",
              na, na);
     out_line(o, "nrt_kernel *kb = k_rbounds;");
     if (drawn_rows(S->m))
@@ -323,6 +429,25 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_line(o, "nrt_dmem ncol = {0, 0};");
     out_line(o, "if (dalloc(&nrp, (size_t)(n + 1) * sizeof(int64_t), what) || nrt_gpu_write(gpu, nrp, 0, hr, (size_t)(n + 1) * sizeof *hr) != NRT_OK");
     out_line(o, "    || dalloc(&ncol, (size_t)nnz * sizeof(int32_t), what)) return -1;");
+    out_open(o, "if (rk)");
+    out_line(o, "nrt_kernel *kr = k_rrank;");
+    out_line(o, "if (dalloc(rk, (size_t)nnz * sizeof(int32_t), what)) return -1;");
+    if (drawn_rows(S->m)) {
+        out_open(o, "if (drawn)");
+        out_line(o, "kr = k_rrankf;");
+        out_line(o, "if (nnz && (nrt_gpu_arg_mem(kr, 0, c->row_ptr) || nrt_gpu_arg_mem(kr, 1, c->col) || nrt_gpu_arg_mem(kr, 2, nrp)");
+        out_line(o, "    || nrt_gpu_arg_mem(kr, 3, *rk) || nrt_gpu_arg_i64(kr, 4, n) || nrt_gpu_arg_i32(kr, 5, a) || nrt_gpu_arg_i32(kr, 6, b)");
+        out_line(o, "    || nrt_gpu_launch(kr, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+        out_close(o);
+        out_open(o, "else");
+    } else {
+        out_begin(o);
+    }
+    out_line(o, "if (nnz && (nrt_gpu_arg_mem(kr, 0, bounds) || nrt_gpu_arg_mem(kr, 1, c->row_ptr) || nrt_gpu_arg_mem(kr, 2, nrp)");
+    out_line(o, "    || nrt_gpu_arg_mem(kr, 3, *rk) || nrt_gpu_arg_i64(kr, 4, n)");
+    out_line(o, "    || nrt_gpu_launch(kr, (size_t)(n + 255) / 256, 256, 0) != NRT_OK)) return -1;");
+    out_close(o);
+    out_close(o);
     StrBuf al = {0}, wl = {0};
     for (int q = 0; q < na; q++) {
         sb_printf(&al, ", arr[%d]", q);
@@ -370,6 +495,66 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
     out_blank(o);
 }
 
+/* <c>_rk, each synapse's rank in its row, of j's whole CSR (made on the host). */
+static void emit_ranks(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    out_begin(o);
+    out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
+    out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
+    out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
+    out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
+    out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
+    out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
+    out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
+    out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
+    out_line(o, "nrt_free(rp);");
+    out_line(o, "nrt_free(rk);");
+    out_line(o, "if (bad) return -1;");
+    out_close(o);
+}
+
+/* In build_<proj> of a projection cut first (simt_mpi_cut_first), once its whole CSR exists:
+ * keep the columns onto this rank's neurons, and in nc_rk each one's rank in its whole row,
+ * which keys the draws of its values (simt_device.c's nc_k_syn_g<n>). */
+void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j)
+{
+    const char *c = j->cname;
+    long long off = (long long)j->post.offset, size = (long long)j->post.size;
+    const int pid = j->post.pop->id, na = restrict_arrays(S->m);
+    out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+    out_line(o, "/* this rank's part of the view: columns [a, b); the values are drawn for them only */");
+    out_line(o, "const int64_t a0 = nc_lo[%d] - %lld, b0 = nc_hi[%d] - %lld;", pid, off, pid, off);
+    out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > %lld ? %lld : a0), b = (int32_t)(b0 < a ? a : b0 > %lld ? %lld : b0);",
+             size, size, size, size);
+    out_line(o, "nrt_dmem *arr[%d] = {NULL};", na);
+    out_line(o, "const int words[%d] = {0};", na);
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", &nc_rk)) return -1;", c,
+             j->rule == IR_FIXED_TOTAL, j->name);
+    out_line(o, "ts = nrt_stage(&ctx, \"%s: this rank's columns\", ts);", j->name);
+    out_close(o);
+}
+
+/* ... and once its values are drawn: nc_rk kept as <c>_rk where a `set` by expression needs it
+ * (simt_mpi_rk; one rank: made whole), on the host as <c>_hrk for --save-connectivity where
+ * the rows are in draw order (save_ranks), else freed. */
+void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j)
+{
+    if (save_ranks(S->m, j))
+        keep_ranks(o, j);
+    if (simt_mpi_rk(S->m, j)) {
+        out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+        out_line(o, "%s_rk = nc_rk;", j->cname);
+        out_line(o, "nc_rk.h = 0;");
+        out_line(o, "nc_rk.bytes = 0;");
+        out_close(o);
+        out_open(o, "else");
+        emit_ranks(o, j);
+        out_close(o);
+    }
+    out_line(o, "nrt_gpu_free(gpu, &nc_rk);");
+}
+
 /* In build_<proj>, once its synapses and values exist: keep only those onto this rank's
  * neurons: the weights and delays, or a plastic projection's states and delays, and where
  * they are recorded (simt_mpi_gid) each synapse's index in the whole projection. */
@@ -391,21 +576,8 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
         out_line(o, "if (bad) return -1;");
         out_close(o);
     }
-    if (simt_mpi_rk(S->m, j)) {   /* before the cut: each synapse's rank in its row */
-        out_begin(o);
-        out_line(o, "const int64_t n = %s_csr.n_pre, nnz = %s_csr.nnz;", c, c);
-        out_line(o, "int64_t *rp = nrt_alloc(&ctx, (size_t)(n + 1) * sizeof *rp, \"%s: ranks in the rows\");", j->name);
-        out_line(o, "int32_t *rk = nrt_alloc(&ctx, (size_t)(nnz ? nnz : 1) * sizeof *rk, \"%s: ranks in the rows\");", j->name);
-        out_line(o, "int bad = !rp || !rk || nrt_gpu_read(gpu, %s_csr.row_ptr, 0, rp, (size_t)(n + 1) * sizeof *rp) != NRT_OK;", c);
-        out_line(o, "for (int64_t i = 0; i < n && !bad; i++)");
-        out_line(o, "    for (int64_t s = rp[i]; s < rp[i + 1]; s++) rk[s] = (int32_t)(s - rp[i]);");
-        out_line(o, "bad = bad || dalloc(&%s_rk, (size_t)nnz * sizeof *rk, \"%s: ranks in the rows\")", c, j->name);
-        out_line(o, "    || nrt_gpu_write(gpu, %s_rk, 0, rk, (size_t)nnz * sizeof *rk) != NRT_OK;", c);
-        out_line(o, "nrt_free(rp);");
-        out_line(o, "nrt_free(rk);");
-        out_line(o, "if (bad) return -1;");
-        out_close(o);
-    }
+    if (simt_mpi_rk(S->m, j))   /* before the cut: each synapse's rank in its row */
+        emit_ranks(o, j);
     if (simt_mpi_replicated(S->m, j->post.pop)) {   /* every rank steps every target */
         out_line(o, "/* %s is replicated: every rank keeps every synapse */", j->post.pop->name);
         return;
@@ -451,10 +623,33 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
     out_line(o, "const int words[%d] = {%s};", na, words.s);
     sb_free(&arr);
     sb_free(&words);
-    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\")) return -1;", c,
-             j->rule == IR_FIXED_TOTAL, j->name);
+    out_line(o, "if (mpi_restrict(&%s_csr, a, b, arr, words, %d, \"%s: this rank's synapses\", %s)) return -1;", c,
+             j->rule == IR_FIXED_TOTAL, j->name, save_ranks(S->m, j) ? "ctx.save_conn ? &nc_rk : NULL" : "NULL");
+    if (save_ranks(S->m, j)) {   /* rows in draw order: their ranks for --save-connectivity */
+        keep_ranks(o, j);
+        out_line(o, "nrt_gpu_free(gpu, &nc_rk);");
+    }
     out_line(o, "%s_rp = %s_csr.row_ptr;", c, c);
     out_line(o, "%s_col = %s_csr.col;", c, c);
+    out_close(o);
+}
+
+/* In save_<proj> of a distributed simulator, once this rank's part is in c, w and d (and
+ * `bad` says whether reading it failed): every rank's part to rank 0, in one GPU's order
+ * (nrt_mpi_gather_csr). Replicated and procedural projections are whole on every rank. */
+void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j)
+{
+    if (simt_mpi_replicated(S->m, j->post.pop) || j->procedural)
+        return;
+    const char *rk = save_ranks(S->m, j) ? arena_printf(&S->cc->arena, "%s_hrk", j->cname) : "NULL";
+    out_open(o, "if (!bad && nrt_mpi_size(mpi) > 1)");
+    out_line(o, "void *wv = w;");
+    out_line(o, "bad = nrt_mpi_gather_csr(&ctx, mpi, &c, &wv, (int)sizeof(real), &d, %s) != NRT_OK;", rk);
+    out_line(o, "w = wv;");
+    if (save_ranks(S->m, j)) {
+        out_line(o, "nrt_free(%s_hrk);", j->cname);
+        out_line(o, "%s_hrk = NULL;", j->cname);
+    }
     out_close(o);
 }
 
@@ -462,6 +657,14 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j)
 void simt_mpi_host_start(Out *o, const Simt *S)
 {
     cg_mpi_start(o, 1);
+    out_begin(o);
+    out_line(o, "const char *e = getenv(\"NEUROC_MPI_EVERY_STEP\");");
+    out_open(o, "if (e && *e && strcmp(e, \"0\") != 0 && strcmp(e, \"1\") != 0)");
+    out_line(o, "if (nrt_mpi_rank(mpi) == 0) fprintf(stderr, \"%%s: error: NEUROC_MPI_EVERY_STEP='%%s' is not 0 or 1\\n\", argv[0], e);");
+    out_line(o, "return 2; /* on every rank: MPI_Finalize runs at exit */");
+    out_close(o);
+    out_line(o, "nc_every_step = e && strcmp(e, \"1\") == 0;");
+    out_close(o);
     out_line(o, "/* one GPU per rank: the rank's index on its host, unless --device or $NEUROC_DEVICE says */");
     out_open(o, "if (ctx.device < 0 && !getenv(\"NEUROC_DEVICE\"))");
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
@@ -474,12 +677,15 @@ void simt_mpi_host_start(Out *o, const Simt *S)
 void simt_mpi_host_slices(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS))) return fail(argv[0]);");
+    out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS + 1))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rows = nrt_gpu_kernel(gpu, \"nc_k_rows\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
+    out_line(o, "if (!(k_rrank = nrt_gpu_kernel(gpu, \"nc_k_rrank\", 5))) return fail(argv[0]);");
     if (drawn_rows(m)) {
         out_line(o, "if (!(k_rcount = nrt_gpu_kernel(gpu, \"nc_k_rcount\", 6))) return fail(argv[0]);");
         out_line(o, "if (!(k_rfilt = nrt_gpu_kernel(gpu, \"nc_k_rfilt\", 9))) return fail(argv[0]);");
+        out_line(o, "if (!(k_rrankf = nrt_gpu_kernel(gpu, \"nc_k_rrankf\", 7))) return fail(argv[0]);");
     }
     out_begin(o);
     out_line(o, "/* word-aligned slices: population p's words [W r / R, W (r + 1) / R) on rank r */");
@@ -500,13 +706,13 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         sb_free(&rb);
     }
     out_line(o, "const int64_t R = nrt_mpi_size(mpi), me = nrt_mpi_rank(mpi);");
-    out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
+    out_line(o, "int64_t *sl = nrt_alloc(&ctx, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\");");
     out_line(o, "if (!sl) return fail(argv[0]);");
     out_line(o, "int64_t sw = 1;");
     out_open(o, "for (int64_t r = 0; r < R; r++)");
     out_line(o, "int64_t off = 0;");
     out_open(o, "for (int p = 0; p < NC_NPOPS; p++)");
-    out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 3 + 3 * (r * NC_NPOPS + p);");
+    out_line(o, "const int64_t W = (pop_n[p] + 31) / 32, e = 4 + 3 * (r * NC_NPOPS + p);");
     if (rep) {
         out_line(o, "sl[e] = pop_rep[p] ? (r == 0 ? 0 : W) : W * r / R;");
         out_line(o, "sl[e + 1] = pop_rep[p] ? W : W * (r + 1) / R;");
@@ -526,24 +732,89 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     out_line(o, "sl[0] = R;");
     out_line(o, "sl[1] = sw;");
     out_line(o, "sl[2] = me;");
+    out_line(o, "sl[3] = 1; /* the exchange interval D, once the synapses are built (mpi_interval) */");
     out_line(o, "nc_xbytes = (size_t)sw * 4;");
-    out_line(o, "if (dalloc(&nc_sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\")");
-    out_line(o, "    || nrt_gpu_write(gpu, nc_sl, 0, sl, (size_t)(3 + 3 * R * NC_NPOPS) * sizeof *sl) != NRT_OK");
-    out_line(o, "    || dalloc(&nc_xs, nc_xbytes, \"spike exchange\")) return fail(argv[0]);");
+    out_line(o, "if (dalloc(&nc_sl, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl, \"slice table\")");
+    out_line(o, "    || nrt_gpu_write(gpu, nc_sl, 0, sl, (size_t)(4 + 3 * R * NC_NPOPS) * sizeof *sl) != NRT_OK) return fail(argv[0]);");
     out_line(o, "nrt_free(sl);");
-    out_line(o, "/* one rank merges its own bits; more gather everyone's through NCCL */");
-    out_line(o, "if (R == 1) nc_xr = nc_xs;");
-    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK");
-    out_line(o, "    /* a first exchange of the zeroed buffers outside any graph: NCCL connects the ranks now */");
-    out_line(o, "    || nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_close(o);
 }
 
-/* The exchange of a step, between the neuron phase and the delivery (enqueue_steps). */
-void simt_mpi_host_exchange(Out *o, const Simt *S)
+/* In build_instance, once every projection is built: nc_D, the steps between exchanges (the
+ * shortest delay of any synapse in steps, over the ranks, at most 64; 1 where
+ * simt_mpi_every_step says so, with one rank, and with $NEUROC_MPI_EVERY_STEP=1, which
+ * measures what the interval gains), then the exchange buffers of D slots. */
+void simt_mpi_host_interval(Out *o, const Simt *S)
 {
-    out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, nc_xbytes) != NRT_OK) return -1;");
-    out_line(o, "if (nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;", S->m->npops, SIMT_MPI_GROUP);
+    const IrModel *m = S->m;
+    const char *why = simt_mpi_every_step(m);
+    out_begin(o);
+    out_line(o, "int64_t dmin = 64; /* the cap: a stop or a chunk's end comes at most 64 steps after an exchange */");
+    if (why) {
+        out_line(o, "dmin = 1; /* %s */", why);
+    } else {
+        out_line(o, "int32_t md[%d];", m->nprojs);
+        out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, %d * sizeof(int32_t), md, sizeof md) != NRT_OK) return fail(argv[0]);",
+                 S->cnt_mind);
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            if (!j->delay)
+                out_line(o, "dmin = 1; /* %s: one step */", j->name);
+            else   /* 0: no synapse */
+                out_line(o, "if (md[%d] > 0 && 0x40000000 - md[%d] < dmin) dmin = 0x40000000 - md[%d]; /* %s */", k, k, k,
+                         j->name);
+        }
+    }
+    out_line(o, "const int64_t R = nrt_mpi_size(mpi);");
+    out_line(o, "nc_D = nrt_mpi_min(mpi, R == 1 || nc_every_step ? 1 : dmin);");
+    out_line(o, "if (nc_D < 1) nc_D = 1;");
+    out_line(o, "if (!ctx.quiet && R > 1) fprintf(stderr, \"%%s: %%lld ranks, spikes exchanged every %%lld step%%s\\n\", argv[0], (long long)R, (long long)nc_D, nc_D > 1 ? \"s\" : \"\");");
+    out_line(o, "if (nrt_gpu_write(gpu, nc_sl, 3 * sizeof(int64_t), &nc_D, sizeof nc_D) != NRT_OK");
+    out_line(o, "    || dalloc(&nc_xs, (size_t)nc_D * nc_xbytes, \"spike exchange\")) return fail(argv[0]);");
+    out_line(o, "/* one rank merges its own bits; more gather everyone's (NCCL, or MPI through the host) */");
+    out_line(o, "if (R == 1) nc_xr = nc_xs;");
+    out_line(o, "else if (dalloc(&nc_xr, (size_t)R * (size_t)nc_D * nc_xbytes, \"spike exchange\") || nrt_mpi_gpu_open(&ctx, mpi, gpu) != NRT_OK");
+    out_line(o, "    /* a first exchange of the zeroed buffers outside any graph: NCCL connects the ranks now */");
+    out_line(o, "    || nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, (size_t)nc_D * nc_xbytes) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    out_close(o);
+}
+
+/* enqueue_steps(len) of a distributed simulator: intervals of nc_D steps from the chunk's
+ * start, each its neuron phases (top-k, plastic scopes), its state records (nc_k_rows, D > 1),
+ * one exchange of its D slots of spike bits, then per step the merge (nc_k_merge of the
+ * step's index in the chunk) and the deliveries. A spike of step s is delivered after the
+ * neuron phases of at most s + D - 1, before s + D, the earliest step it arrives at; each
+ * ring slot receives its additions in one GPU's step order. gn, gp, gs, sg: the launch shapes
+ * of the neuron, plastic and synapse kernels (simt_sched.c). */
+void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg)
+{
+    const IrModel *m = S->m;
+    out_open(o, "for (int64_t s0 = 0; s0 < len; s0 += nc_D)");
+    out_line(o, "const int64_t n = len - s0 < nc_D ? len - s0 : nc_D;");
+    out_open(o, "for (int64_t s = 0; s < n; s++)");
+    for (int ph = 0; ph < PL_SCOPES; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    if (simt_topk_any(m)) {   /* each pass's histograms summed over the ranks */
+        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
+        out_line(o, "if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+        out_line(o, "if (p < %d && simt_mpi_topk_sum(p)) return -1;", simt_topk_passes(m));
+        out_close(o);
+        out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    }
+    out_line(o, "if (nc_D > 1 && nrt_gpu_launch(k_rows, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    out_close(o);
+    out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, (size_t)nc_D * nc_xbytes) != NRT_OK) return -1;");
+    out_open(o, "for (int64_t s = 0; s < n; s++)");
+    out_line(o, "if (nrt_gpu_arg_i64(k_merge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;",
+             m->npops, SIMT_MPI_GROUP);
+    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, %d, 0) != NRT_OK) return -1;", (long long)gs, sg);
+    out_close(o);
+    out_close(o);
 }
 
 /* ===== host program =====} */

@@ -98,6 +98,7 @@ typedef struct Simt {
     int block;                    /* work-items of the block schedule */
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
     int cnt_view;                 /* nc_cnt: 2 per declared view (by half), after cnt_err */
+    int cnt_mind;                 /* --mpi: per projection 2^30 - its shortest delay, after the views */
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
     int64_t cres_bytes;           /* cluster schedule: its whole buffers (slices and tables follow) */
@@ -183,7 +184,14 @@ int simt_mpi_rk(const IrModel *m, const IrProj *j);
 int simt_mpi_replicated(const IrModel *m, const IrPop *p);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
-void simt_mpi_host_exchange(Out *o, const Simt *S);
+void simt_mpi_host_interval(Out *o, const Simt *S);
+void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg);
+void simt_mpi_min_delay(Out *o, const Simt *S, const IrProj *j);
+const char *simt_mpi_every_step(const IrModel *m);
+int simt_mpi_cut_first(const IrModel *m, const IrProj *j);
+void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j);
+void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j);
+void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
@@ -302,7 +310,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v);
 
 /* simt_records.c */
 void simt_emit_tail(Out *o, const Simt *S);
-void simt_emit_host_save(Out *o, const IrProj *j);
+void simt_emit_host_save(Out *o, const Simt *S, const IrProj *j);
 void simt_emit_host_records(Out *o, const Simt *S);
 void simt_emit_host_ckpt(Out *o, const Simt *S);
 

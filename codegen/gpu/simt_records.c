@@ -121,7 +121,7 @@ void simt_emit_tail(Out *o, const Simt *S)
 }
 
 /* --save-connectivity: the synapses and their values read back and written as .npy. */
-void simt_emit_host_save(Out *o, const IrProj *j)
+void simt_emit_host_save(Out *o, const Simt *S, const IrProj *j)
 {
     const char *c = j->cname;
     out_open(o, "static int save_%s(void)", c);
@@ -140,7 +140,14 @@ void simt_emit_host_save(Out *o, const IrProj *j)
     out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_w, 0, w, (size_t)c.nnz * sizeof(real)) != NRT_OK)", c);
     if (j->delay)
         out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, %s_d, 0, d, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)", c);
-    out_line(o, "    || nrt_conn_save(&ctx, \"%s\", &c, w, (int)sizeof(real), d) != NRT_OK;", j->name);
+    if (S->m->mpi) {   /* distributed: every rank's part to rank 0, which writes the file (simt_mpi.c) */
+        out_line(o, "    ;");
+        simt_mpi_host_save(o, S, j);
+        out_line(o, "bad = bad || (nrt_mpi_rank(mpi) == 0 && nrt_conn_save(&ctx, \"%s\", &c, w, (int)sizeof(real), d) != NRT_OK);",
+                 j->name);
+    } else {
+        out_line(o, "    || nrt_conn_save(&ctx, \"%s\", &c, w, (int)sizeof(real), d) != NRT_OK;", j->name);
+    }
     out_line(o, "nrt_csr_free(&c);");
     out_line(o, "nrt_free(w);");
     out_line(o, "nrt_free(d);");

@@ -357,24 +357,23 @@ static void emit_host_enqueue_steps(Out *o, const Simt *S)
         if (m->projs[k]->plast && simt_est_synapses(m->projs[k]) > work)
             work = simt_est_synapses(m->projs[k]);
     long long gp = work / 128 > 1024 ? 1024 : (long long)(work / 128) + 1;
+    if (m->mpi) {   /* intervals of nc_D steps, an exchange each (simt_mpi.c) */
+        simt_mpi_host_steps(o, S, gn, gp, gs, sg);
+        out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+        return;
+    }
     out_open(o, "for (int64_t s = 0; s < len; s++)");
     for (int ph = 0; ph < PL_SCOPES; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
-    if (simt_topk_any(m) && m->mpi) {   /* distributed: each pass's histograms summed over the ranks */
-        out_open(o, "for (int p = 0; p <= %d; p++)", simt_topk_passes(m));
-        out_line(o, "if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
-        out_line(o, "if (p < %d && simt_mpi_topk_sum(p)) return -1;", simt_topk_passes(m));
-        out_close(o);
-        out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
-    } else if (simt_topk_any(m)) {
+    if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;",
                  simt_topk_passes(m), (long long)gn);
         out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
     }
-    if (m->mpi)   /* after the top-k selection, whose `after` spikes */
-        simt_mpi_host_exchange(o, S);
     for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);

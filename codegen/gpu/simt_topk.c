@@ -151,7 +151,7 @@ void simt_topk_pop(Out *o, const CgDialect *d, const IrModel *m, const IrPop *p)
     const char *lo = "", *hi = hib;
     if (m->mpi && !cg_mpi_reads_pre(m, p)) {   /* distributed: this rank's neurons; the host sums
                                                  * each histogram over the ranks (replicated: all) */
-        out_line(o, "const int64_t nc_e = 3 + 3 * (nc_sl[2] * %d + %d);", m->npops, p->id);
+        out_line(o, "const int64_t nc_e = 4 + 3 * (nc_sl[2] * %d + %d);", m->npops, p->id);
         out_line(o, "const int64_t nc_lo = 32 * nc_sl[nc_e], nc_hi = 32 * nc_sl[nc_e + 1] < %lld ? 32 * nc_sl[nc_e + 1] : %lld;",
                  n, n);
         lo = "nc_lo + ";

@@ -69,8 +69,19 @@ int nrt_mpi_local_rank(const nrt_mpi *m);
 nrt_status nrt_mpi_gpu_open(nrt_ctx *ctx, nrt_mpi *m, nrt_gpu *g);
 /* Every rank's first `bytes` of `send`, in rank order, into `recv`. CUDA: enqueued on g's
  * compute queue (ncclAllGather; captured into a graph when capturing); OpenCL: a blocking
- * read, MPI_Allgather and a write. */
+ * read, the exchange through MPI (each rank's 32-bit words as they are, or as a list of the
+ * positions of their set bits where that is shorter) and a write. */
 nrt_status nrt_mpi_gpu_allgather(nrt_ctx *ctx, nrt_gpu *g, nrt_dmem send, nrt_dmem recv, size_t bytes);
+/* --save-connectivity of a distributed GPU simulator (collective): every rank's part c, *w
+ * (wsize bytes per synapse), *d (or NULL) of a projection (the synapses onto its neurons, in
+ * row order) into rank 0's c, *w, *d, replaced by the whole projection in one process's
+ * order: a row is its ranks' parts in rank order (ranks hold ascending column ranges), or,
+ * where rk is given (rows in draw order), each synapse at rk, its rank in its whole row. */
+nrt_status nrt_mpi_gather_csr(nrt_ctx *ctx, nrt_mpi *m, nrt_csr *c, void **w, int wsize, int32_t **d,
+                              const int32_t *rk);
+/* On rank 0 unless ctx->quiet, where the exchange went through MPI: how many messages went as
+ * lists and how many as bits. */
+void nrt_mpi_gpu_report(nrt_ctx *ctx, const char *prog);
 /* The sum over every rank of the n int32 counts at byte `off` of buf, in place on every rank
  * (a top-k population's histogram of a pass, simt_topk.c). CUDA: ncclAllReduce on g's compute
  * queue; OpenCL: a blocking read, MPI_Allreduce and a write. */

@@ -16,7 +16,12 @@
 #           run; construct and simulate times and spike counts tabled in OUT/mpi_gpu/mpi_gpu.txt
 #           (and .json);
 #   cuba    examples/cuba.neuro (4,000 neurons, 1 s): one GPU, then N GPUs, timed: a network
-#           this small measures the exchange's cost per step.
+#           this small measures the exchange's cost per step;
+#   mc_d10  mc_int with every delay at least 1 ms (the published ones reach down to 0.1 ms),
+#           so that the ranks exchange every D = 10 steps: one GPU, then N GPUs, the same
+#           spike file, timed, and N > 1 GPUs again with NEUROC_MPI_EVERY_STEP=1 (what the
+#           exchange every D steps gains).
+# exact and plastic also check the exchange interval each run reports (15 and 1 steps).
 # The build comes from the development machine (BUILD, default build-dev); the MPI layer is
 # rebuilt for this machine's MPI (mpi_env.sh). NCCL_NVLS_ENABLE=0 stays set (NVLink multicast
 # off, as the device notes require). Exit 77 without a GPU or without MPI.
@@ -25,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact plastic topk rates ckpt mc_int mc cuba}
+CASES=${CASES:-exact plastic topk rates ckpt mc_int mc cuba mc_d10}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -45,6 +50,8 @@ sed "s|^import \"stdlib/|import \"$ROOT/stdlib/|" "$ROOT/examples/microcircuit.n
 sed -e "s/^run 1 s/run $MC_INT_MS ms/" \
     -e 's/^  w        = \(.*\)$/  w        = round((\1) \/ 1 pA) * 1 pA/' mc.neuro >mc_int.neuro
 grep -c "round((max\|round((min" mc_int.neuro >"$OUT/mc_int_weights.txt"
+sed -e 's/, 0\.1 ms)$/, 1 ms)/' mc_int.neuro >mc_d10.neuro
+grep -c ", 1 ms)$" mc_d10.neuro >"$OUT/mc_d10_delays.txt"
 
 # builds, in parallel (nvcc takes about a minute per microcircuit)
 build() {   # NAME FLAGS... MODEL
@@ -60,6 +67,10 @@ esac
 case " $CASES " in *" mc "*)
     build mc_gpu --backend cuda --gpu-mode graph mc.neuro & pids+=($!)
     build mc_dist --backend cuda --mpi mc.neuro & pids+=($!) ;;
+esac
+case " $CASES " in *" mc_d10 "*)
+    build mc_d10_gpu --backend cuda --gpu-mode graph mc_d10.neuro & pids+=($!)
+    build mc_d10_dist --backend cuda --mpi mc_d10.neuro & pids+=($!) ;;
 esac
 case " $CASES " in *" cuba "*)
     build cuba_gpu --backend cuda --gpu-mode graph "$ROOT/examples/cuba.neuro" & pids+=($!)
@@ -91,7 +102,7 @@ dist() {   # SIM OUTDIR N: the distributed simulator on N GPUs
 case " $CASES " in *" exact "*)
     echo "== exact: tests/mpi/models/gpu_exact.neuro, C = CUDA on $RANKS GPUs"
     ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
-    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_exact.neuro" \
+    EXPECT_EVERY=15 DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_exact.neuro" \
         "$work/exact" 2000 $ranks_gt1 >"$OUT/exact.log" 2>&1 || { status=1; echo "exact: FAILED"; }
     tail -5 "$OUT/exact.log" ;;
 esac
@@ -99,7 +110,7 @@ esac
 case " $CASES " in *" plastic "*)
     echo "== plastic: tests/mpi/models/gpu_plastic.neuro, C = CUDA on $RANKS GPUs (spikes and weights)"
     ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
-    DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_plastic.neuro" \
+    EXPECT_EVERY=1 DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_plastic.neuro" \
         "$work/plastic" 1500 $ranks_gt1 >"$OUT/plastic.log" 2>&1 || { status=1; echo "plastic: FAILED"; }
     tail -5 "$OUT/plastic.log" ;;
 esac
@@ -183,6 +194,25 @@ case " $CASES " in *" cuba "*)
             dist cuba_dist "cuba_$n" "$n" >"$OUT/run_cuba_$n.log" 2>&1 || { status=1; echo "cuba on $n GPUs failed"; cat "$OUT/run_cuba_$n.log"; continue; }
             same=yes; cmp -s cuba_1g/cuba_spikes.npy "cuba_$n/cuba_spikes.npy" || same=no
             row cuba mpi "$n" "cuba_$n" "same_as_one_gpu=$same"
+        done
+    fi ;;
+esac
+case " $CASES " in *" mc_d10 "*)
+    echo "== mc_d10: microcircuit, whole-pA weights, delays of at least 1 ms, $MC_INT_MS ms: one GPU = --mpi on $RANKS GPUs"
+    if [ -x mc_d10_gpu ] && [ -x mc_d10_dist ]; then
+        ./mc_d10_gpu --quiet --out d10_1g || status=1
+        row mc_d10 one_gpu 1 d10_1g -
+        for n in $RANKS; do
+            if [ "$n" = 1 ]; then ./mc_d10_dist --out "d10_$n" >"$OUT/run_d10_$n.log" 2>&1
+            else mpirun --bind-to none -np "$n" ./mc_d10_dist --out "d10_$n" >"$OUT/run_d10_$n.log" 2>&1; fi ||
+                { status=1; echo "mc_d10 on $n GPUs failed"; cat "$OUT/run_d10_$n.log"; continue; }
+            same=yes; cmp -s d10_1g/microcircuit_spikes.npy "d10_$n/microcircuit_spikes.npy" || { same=NO; status=1; }
+            row mc_d10 mpi "$n" "d10_$n" "same_as_one_gpu=$same,$(grep -o 'every [0-9]* step' "$OUT/run_d10_$n.log" | tr ' ' _)"
+            [ "$n" = 1 ] && continue   # the same binary exchanging every step: what the interval gains
+            NEUROC_MPI_EVERY_STEP=1 mpirun --bind-to none -x NEUROC_MPI_EVERY_STEP -np "$n" ./mc_d10_dist --quiet --out "d10e_$n" ||
+                { status=1; echo "mc_d10 every step on $n GPUs failed"; continue; }
+            same=yes; cmp -s d10_1g/microcircuit_spikes.npy "d10e_$n/microcircuit_spikes.npy" || { same=NO; status=1; }
+            row mc_d10 every_step "$n" "d10e_$n" "same_as_one_gpu=$same"
         done
     fi ;;
 esac

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/mpi: what a distributed build refuses, and says so. --mpi with a GPU back end refuses
 # the one-GPU schedules at compile time; a distributed GPU
-# simulator refuses NEUROC_GPU_MODE=block (its checkpoints: ckpt_gpu.sh); --save-connectivity needs one rank (status 2 with two, the message once)
+# simulator refuses NEUROC_GPU_MODE=block and a malformed NEUROC_MPI_EVERY_STEP (its checkpoints:
+# ckpt_gpu.sh), and saves a plastic fixed_total projection of 3 ranks as one rank does; the
+# C ranks' --save-connectivity needs one rank (status 2 with two, the message once)
 # and works with one; the C ranks refuse --checkpoint; --instances is refused; so is a recorded subset of synapses.
 #   errors.sh NEUROC PLASTIC_MODEL WORKDIR EXACT_MODEL
 set -eu
@@ -41,8 +43,18 @@ st=0; ./plain --quiet --instances 2 --out o5 2>err.txt || st=$?
 if "$neuroc" --mpi --backend opencl "$exact" -o gdist 2>err.txt && ./gdist --list-devices >/dev/null 2>&1; then
     st=0; NEUROC_GPU_MODE=block ./gdist --quiet --out o7 2>err.txt || st=$?
     expect 2 "error: the block schedule runs on one GPU; a distributed simulator takes launch or graph" err.txt
-    st=0; mpirun -np 2 ./gdist --quiet --save-connectivity --out o9 2>err.txt || st=$?
-    expect 2 "error: --save-connectivity needs one rank (mpirun -np 1)" err.txt
+    st=0; NEUROC_MPI_EVERY_STEP=yes ./gdist --quiet --out o8 2>err.txt || st=$?
+    expect 2 "error: NEUROC_MPI_EVERY_STEP='yes' is not 0 or 1" err.txt
+    # --save-connectivity of more ranks gathers on rank 0 (run_mpi.sh's mpi_gpu_exact), also a
+    # plastic projection whose rows are in draw order (fixed_total: put together by the ranks
+    # in the rows that its cut keeps): the file of one rank
+    sed 's/connect  = fixed_indegree(1, autapses = false)/connect  = fixed_total(300)/' \
+        "$(dirname "$model")/gpu_plastic.neuro" >ptotal.neuro
+    sed -i 's/^run .*/run 1 ms/' ptotal.neuro
+    "$neuroc" --mpi --backend opencl ptotal.neuro -o ptotal
+    ./ptotal --quiet --save-connectivity --out o9a
+    mpirun -np 3 ./ptotal --quiet --save-connectivity --out o9
+    cmp o9a/connectivity_rc.npy o9/connectivity_rc.npy || { echo "FAIL: 3 ranks saved another fixed_total plastic projection"; exit 1; }
 else
     echo "skipped: the distributed OpenCL simulator's refusals (no OpenCL device)"
 fi

@@ -7,7 +7,10 @@
 # DIST_BACKEND=opencl|cuda builds the distributed simulator for that back end (one device per
 # rank; the normal simulator stays the C back end's, and the manifests may differ in
 # "backend" too). MODEL_RUN=DURATION runs the model for DURATION only (its `run` lines
-# replaced by one: a model without set statements between runs). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
+# replaced by one: a model without set statements between runs). EXPECT_EVERY=D: every
+# distributed run must say that it exchanged spikes every D steps; EXPECT_LISTS=1 (with it):
+# that some ranks' messages went as lists of spikes and some as bits. RUN_ARGS: options of
+# every run (--save-connectivity: the connectivity files compared too). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
 set -eu
 neuroc=$1 model=$2 work=$3 minspk=$4
 shift 4
@@ -28,7 +31,7 @@ fi
 if [ -n "${DIST_BACKEND:-}" ] && ! ./dist --list-devices >devices.txt 2>&1; then
     cat devices.txt; echo "skipped: no $DIST_BACKEND device"; exit 77
 fi
-./ref --quiet --out out_ref
+./ref --quiet ${RUN_ARGS:-} --out out_ref
 PY=${PYTHON:-python3}
 compare() {   # compare out_ref with $1
     for f in out_ref/*; do
@@ -68,9 +71,19 @@ if n < int(sys.argv[1]):
     sys.exit(1)
 print("spikes recorded:", n)
 PYEOF
-./dist --quiet --out out_1
+./dist --quiet ${RUN_ARGS:-} --out out_1
 compare out_1
 for np in "$@"; do
-    mpirun --oversubscribe -np "$np" ./dist --quiet --out "out_np$np"
+    if [ -n "${EXPECT_EVERY:-}" ]; then   # the exchange interval the distributed GPU program chose
+        mpirun --oversubscribe -np "$np" ./dist ${RUN_ARGS:-} --out "out_np$np" >"log_np$np.txt" 2>&1 || { cat "log_np$np.txt"; exit 1; }
+        grep -q "$np ranks, spikes exchanged every $EXPECT_EVERY step" "log_np$np.txt" ||
+            { cat "log_np$np.txt"; echo "FAIL: $np ranks did not exchange every $EXPECT_EVERY steps"; exit 1; }
+        if [ -n "${EXPECT_LISTS:-}" ]; then   # some messages went as lists, some as bits
+            grep -q "exchange through MPI: [1-9][0-9]* messages as lists, [1-9][0-9]* as bits" "log_np$np.txt" ||
+                { cat "log_np$np.txt"; echo "FAIL: $np ranks did not send both lists and bits"; exit 1; }
+        fi
+    else
+        mpirun --oversubscribe -np "$np" ./dist --quiet ${RUN_ARGS:-} --out "out_np$np"
+    fi
     compare "out_np$np"
 done
