@@ -321,8 +321,12 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
-    for (int k = 0; k < m->nprojs; k++)
-        out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    for (int k = 0, n; k < m->nprojs; k++) {
+        if ((n = simt_fam_build(o, S, k)) != 0)   /* a run of a family's members */
+            k += n - 1;
+        else
+            out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    }
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);

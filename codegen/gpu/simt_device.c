@@ -206,7 +206,7 @@ static void emit_init_kernel(Out *o, const Simt *S)
 }
 
 /* The dialect of projection j's construction code: draws keyed by row i and rank. */
-static CgDialect syn_dialect(const Simt *S, const IrProj *j)
+CgDialect simt_syn_dialect(const Simt *S, const IrProj *j)
 {
     CgDialect d = simt_dev_dialect(S, j->pre.pop);
     d.cold = 1;               /* run once, at construction */
@@ -224,13 +224,13 @@ static CgDialect syn_dialect(const Simt *S, const IrProj *j)
 static void emit_syn_body(Out *o, const Simt *S, int k)
 {
     const IrProj *j = S->m->projs[k];
-    CgDialect d = syn_dialect(S, j);
+    CgDialect d = simt_syn_dialect(S, j);
     CgDialect dd = d;
     dd.dbl = 1;
     dd.real = "double";
     StrBuf b = {0};
     out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
-    out_open(o, "case %d:", k % SIMT_SYN_GROUP);
+    out_open(o, "case %d:", simt_syn_index(S, j) % SIMT_SYN_GROUP);
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
     out_line(o, "const int64_t j = %s_col[s], rank = s - %s_rp[i];", j->cname, j->cname);
@@ -279,7 +279,7 @@ static void emit_syn_kernels(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         if (j->rule == IR_PAIRS) {
-            CgDialect d = syn_dialect(S, j);
+            CgDialect d = simt_syn_dialect(S, j);
             cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
             out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
             char kb[16];
@@ -298,15 +298,26 @@ static void emit_syn_kernels(Out *o, const Simt *S)
         if (j->procedural && j->delay)
             simt_emit_pscan(o, S, j);
     }
-    for (int k = 0; k < m->nprojs; k += SIMT_SYN_GROUP) {
-        simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_g%d(NC_ARGS, const int nc_sel)", k / SIMT_SYN_GROUP);
-        out_open(o, "switch (nc_sel)");
-        for (int i = k; i < m->nprojs && i < k + SIMT_SYN_GROUP; i++)
-            emit_syn_body(o, S, i);
-        out_close(o);
-        out_close(o);
-        out_blank(o);
+    /* the projections that are no family's member, SIMT_SYN_GROUP to a kernel */
+    for (int k = 0, g = 0; k < m->nprojs; k++) {
+        if (simt_fam_member(S, m->projs[k]))
+            continue;
+        const int x = simt_syn_index(S, m->projs[k]);
+        if (x % SIMT_SYN_GROUP == 0) {
+            simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_g%d(NC_ARGS, const int nc_sel)", g++);
+            out_open(o, "switch (nc_sel)");
+        }
+        emit_syn_body(o, S, k);
+        int next = k + 1;   /* the next projection of this kernel */
+        while (next < m->nprojs && simt_fam_member(S, m->projs[next]))
+            next++;
+        if (next == m->nprojs || (x + 1) % SIMT_SYN_GROUP == 0) {
+            out_close(o);
+            out_close(o);
+            out_blank(o);
+        }
     }
+    simt_fam_device(o, S);
 }
 
 /* The device functions of the phases, called by every schedule's kernels: top-k passes,

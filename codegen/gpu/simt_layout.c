@@ -320,4 +320,5 @@ void simt_setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, co
         S->nxm += 4 * simt_xw_words(m->pops[i]);
     layout(S);
     S->table = simt_table_needed(S);
+    simt_fam_plan(S);
 }

@@ -108,6 +108,7 @@ typedef struct Simt {
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
     int table;                    /* the kernels read their arguments from a table (simt_table) */
+    CgFamPlan fam;                /* projection families (simt_family.c) */
 } Simt;
 
 /* simt_base.c */
@@ -209,6 +210,21 @@ int simt_plast_has_phase(const IrModel *m, int phase);
 void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant);
 /* Host: the rest of build_<proj> after the CSR is on the device (nnz defined). */
 void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j);
+
+/* simt_family.c: projection families, built by one kernel each (see its header comment). */
+void simt_fam_plan(Simt *S);                          /* S->fam (simt_setup) */
+int simt_fam_member(const Simt *S, const IrProj *j);  /* j is built by its family's kernel */
+/* j's construction case: its index among the projections that are no member (nc_k_syn_g<n>
+ * holds SIMT_SYN_GROUP of them) */
+int simt_syn_index(const Simt *S, const IrProj *j);
+void simt_fam_device(Out *o, const Simt *S);          /* nc_k_synf<f> */
+void simt_fam_host(Out *o, const Simt *S);            /* nc_fam<f>[], build_fam<f>, k_synf<f> */
+void simt_fam_kernels(Out *o, const Simt *S);         /* main: k_synf<f> loaded */
+/* build_instance's line for projection k where it starts a run of members: the run's
+ * length (the caller skips it), or 0 */
+int simt_fam_build(Out *o, const Simt *S, int k);
+/* The dialect of projection j's construction code: draws keyed by row i and rank (simt_device.c). */
+CgDialect simt_syn_dialect(const Simt *S, const IrProj *j);
 
 /* simt_table.c: table mode, the kernels' arguments in a table (see its header comment). */
 /* 1 when S's arguments take more bytes than every device of its target accepts. */

@@ -13,6 +13,8 @@
 #   proc      families_proc.neuro: procedural families of fixed_prob, all_to_all, one_to_one
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
+# gen and gend also on OpenCL (PoCL, block schedule; NEUROC_NO_OPENCL=1 skips it): families'
+# construction kernels on the GPU back ends (codegen/gpu/simt_family.c), the same bytes.
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
 set -u
 if [ $# -ne 3 ]; then
@@ -76,6 +78,39 @@ for m in gen gend proc mc cuba; do
     [ "$(wc -c <"$big")" -gt 1000 ] || { echo "$tag: FAILED: $m: too few spikes to compare" >&2; exit 1; }
     echo "$tag: $m: the same $n files with and without families"
 done
+
+# OpenCL (PoCL) in the block schedule: the families' construction kernels (simt_family.c)
+# build the same synapses as the kernels per projection, so both programs write the same
+# bytes, which are the C program's (but for the manifest's timings and back end)
+if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
+    for m in gen gend; do
+        for v in on off; do
+            "$NEUROC" "$WORK/$m.neuro" --backend opencl --gpu-mode block --proj-tables=$v -o "$WORK/cl_${m}_$v" >/dev/null 2>&1 ||
+                { echo "$tag: FAILED: neuroc --backend opencl ($m, $v)" >&2; exit 3; }
+            "$WORK/cl_${m}_$v" --quiet --save-connectivity --out "$WORK/clout_${m}_$v" ||
+                { echo "$tag: FAILED: OpenCL run ($m, $v)" >&2; exit 4; }
+        done
+        "$NEUROC" "$WORK/$m.neuro" --backend opencl --emit-only "$WORK/clsrc_$m" >/dev/null ||
+            { echo "$tag: FAILED: neuroc --emit-only (OpenCL, $m)" >&2; exit 3; }
+        grep -q '^NC_KERNEL nc_k_synf0(' "$WORK/clsrc_$m/$m.cl" ||
+            { echo "$tag: FAILED: $m: no family construction kernel in the OpenCL program" >&2; exit 1; }
+        n=0
+        for f in "$WORK/clout_${m}_off"/*; do
+            b=$(basename "$f")
+            n=$((n + 1))
+            if [ "$b" = manifest.json ]; then
+                strip "$f" >"$WORK/m_off.json"
+                strip "$WORK/clout_${m}_on/$b" >"$WORK/m_on.json"
+                cmp "$WORK/m_off.json" "$WORK/m_on.json" || { echo "$tag: FAILED: OpenCL $m: manifest.json differs" >&2; exit 1; }
+            else
+                cmp "$f" "$WORK/clout_${m}_on/$b" || { echo "$tag: FAILED: OpenCL $m: $b differs" >&2; exit 1; }
+                cmp "$f" "$WORK/out_${m}_on/$b" || { echo "$tag: FAILED: OpenCL $m: $b differs from C" >&2; exit 1; }
+            fi
+        done
+        [ "$(ls "$WORK/clout_${m}_on" | wc -l)" -eq "$n" ] || { echo "$tag: FAILED: OpenCL $m: other files" >&2; exit 1; }
+        echo "$tag: $m: the same $n files from OpenCL with and without families, and from C"
+    done
+fi
 
 # --explain names the families, and none with --proj-tables=off
 "$NEUROC" "$WORK/gen.neuro" --backend c --explain >"$WORK/explain_on.txt" 2>&1 &&
