@@ -327,6 +327,8 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
         else
             out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
     }
+    if (S->fam_grid)   /* the members' buffers and rings, for their delivery (simt_family.c) */
+        out_line(o, "if (fam_tables()) return fail(argv[0]);");
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     for (int k = 0; k < m->nprojs; k++)
         out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);

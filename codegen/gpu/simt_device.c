@@ -125,12 +125,14 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
     } else {
         const int v = strcmp(variant, "grid") == 0 ? V_GRID : strcmp(variant, "block") == 0 ? V_BLOCK : V_CLUSTER;
         for (int i = 0; i < m->npops; i++)
-            if (simt_n_fused(m, m->pops[i], v))
+            if (simt_n_fused(S, m->pops[i], v))
                 out_line(o, "nc_deliver_from_%s_%s(NC_PASS, step);", m->pops[i]->cname, variant);
         for (int k = 0; k < m->nprojs; k++)
-            if (!m->projs[k]->plast && !simt_fused_in(m, m->projs[k], v))
+            if (!m->projs[k]->plast && !simt_fused_in(m, m->projs[k], v) && !(v == V_GRID && simt_fam_grid(S, m->projs[k])))
                 out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
                          v == V_GRID && simt_coop_row(m->projs[k]) ? ", nc_t64" : "");
+        if (v == V_GRID)
+            simt_fam_grid_calls(o, S);
     }
 }
 
@@ -343,7 +345,7 @@ static void emit_phase_functions(Out *o, const Simt *S)
         const IrProj *j = m->projs[k];
         if (j->plast)
             continue;
-        if (!simt_fused_in(m, j, V_GRID))
+        if (!simt_fused_in(m, j, V_GRID) && !simt_fam_grid(S, j))
             simt_emit_prop(o, S, j, V_GRID);
         if (S->has[SCHED_BLOCK] && !simt_fused_in(m, j, V_BLOCK))
             simt_emit_prop(o, S, j, V_BLOCK);
@@ -351,13 +353,14 @@ static void emit_phase_functions(Out *o, const Simt *S)
             simt_emit_prop(o, S, j, V_CLUSTER);
     }
     for (int i = 0; i < m->npops; i++) {
-        if (simt_n_fused(m, m->pops[i], V_GRID))
+        if (simt_n_fused(S, m->pops[i], V_GRID))
             simt_emit_prop_fused(o, S, m->pops[i], V_GRID);
-        if (S->has[SCHED_BLOCK] && simt_n_fused(m, m->pops[i], V_BLOCK))
+        if (S->has[SCHED_BLOCK] && simt_n_fused(S, m->pops[i], V_BLOCK))
             simt_emit_prop_fused(o, S, m->pops[i], V_BLOCK);
-        if (S->has[SCHED_CLUSTER] && simt_n_fused(m, m->pops[i], V_CLUSTER))
+        if (S->has[SCHED_CLUSTER] && simt_n_fused(S, m->pops[i], V_CLUSTER))
             simt_emit_prop_fused(o, S, m->pops[i], V_CLUSTER);
     }
+    simt_fam_grid_device(o, S);
     simt_plast_device(o, S);
     simt_emit_tail(o, S);
     if (m->mpi)

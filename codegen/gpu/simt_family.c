@@ -148,7 +148,7 @@ static void emit_table(Out *o, const Simt *S, int f)
     out_line(o, "const char *name, *st_conn, *st_vals, *ring_what; /* messages, stages */");
     out_line(o, "uint32_t id; /* the projection's: its RNG streams, its nc_cnt slot */");
     out_line(o, "int alloc; /* the last projection into the ring: allocates it */");
-    out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k, width;");
+    out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k, width, base; /* base: its post view in the ring (cg_ring_base) */");
     out_line(o, "double p;");
     out_line(o, "size_t csr, rp, col, w, d, ring, D; /* its buffers: offsets in nc_inst */");
     if (c0->nx)
@@ -174,9 +174,9 @@ static void emit_table(Out *o, const Simt *S, int f)
         else
             sb_puts(&b, "NULL, ");
         sb_printf(&b, "%du, %d, ", j->id, j->ring_last);
-        sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size, (long long)j->post.size,
-                  (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k, (long long)j->ring->ring_size,
-                  j->p);
+        sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size,
+                  (long long)j->post.size, (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k,
+                  (long long)j->ring->ring_size, cg_ring_base(j), j->p);
         sb_printf(&b, "offsetof(nc_inst, i_%s_csr), offsetof(nc_inst, i_%s_rp), offsetof(nc_inst, i_%s_col), ", jc, jc,
                   jc);
         sb_printf(&b, "offsetof(nc_inst, i_%s_w), ", jc);
@@ -324,4 +324,211 @@ int simt_syn_index(const Simt *S, const IrProj *j)
     for (int k = 0; k < S->m->nprojs && S->m->projs[k] != j; k++)
         x += !simt_fam_member(S, S->m->projs[k]);
     return x;
+}
+
+/* --- delivery in the grid (launch, graph, persistent): nc_deliver_fam<f>_grid --------- */
+
+enum { FAM_NFW = 10 };   /* words of a member's row of nc_fdt<f> */
+
+/* The segments of family f's pre base population: cut[0 .. ns] (0, every member's view's
+ * ends, the population's size; ascending, unique), and for segment sg the members whose pre
+ * view holds it, list[start[sg] .. start[sg + 1] - 1] (ascending); *width the longest list. */
+typedef struct FamSeg {
+    int64_t *cut;
+    int *start, *list;
+    int ns, width;
+} FamSeg;
+
+static FamSeg fam_segments(const Simt *S, int f)
+{
+    const IrModel *m = S->m;
+    Arena *a = &S->cc->arena;
+    const int n = S->fam.size[f];
+    const IrPop *pre = m->projs[S->fam.first[f]]->pre.pop;
+    FamSeg g = {0};
+    g.cut = arena_alloc(a, sizeof *g.cut * (size_t)(2 * n + 2));
+    g.cut[g.ns++] = 0;
+    g.cut[g.ns++] = pre->size;
+    for (int k = 0; k < m->nprojs; k++)
+        if (S->fam.c[k].fam == f) {
+            g.cut[g.ns++] = m->projs[k]->pre.offset;
+            g.cut[g.ns++] = m->projs[k]->pre.offset + m->projs[k]->pre.size;
+        }
+    for (int i = 1; i < g.ns; i++)   /* insertion sort */
+        for (int q = i; q > 0 && g.cut[q - 1] > g.cut[q]; q--) {
+            int64_t t = g.cut[q];
+            g.cut[q] = g.cut[q - 1];
+            g.cut[q - 1] = t;
+        }
+    int u = 0;
+    for (int i = 1; i < g.ns; i++)
+        if (g.cut[i] != g.cut[u])
+            g.cut[++u] = g.cut[i];
+    g.ns = u;   /* segments [cut[sg], cut[sg + 1]) */
+    g.start = arena_alloc(a, sizeof *g.start * (size_t)(g.ns + 1));
+    int total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int at = 0;
+        for (int sg = 0; sg < g.ns; sg++) {
+            if (pass)
+                g.start[sg] = at;
+            for (int k = 0; k < m->nprojs; k++) {
+                const IrProj *j = m->projs[k];
+                if (S->fam.c[k].fam != f || !(j->pre.offset <= g.cut[sg] && g.cut[sg + 1] <= j->pre.offset + j->pre.size))
+                    continue;
+                if (pass)
+                    g.list[at] = S->fam.c[k].q;
+                at++;
+            }
+            if (pass && at - g.start[sg] > g.width)
+                g.width = at - g.start[sg];
+        }
+        if (!pass) {
+            total = at;
+            g.list = arena_alloc(a, sizeof *g.list * (size_t)(total ? total : 1));
+        } else {
+            g.start[g.ns] = at;
+        }
+    }
+    if (!g.width)
+        g.width = 1;
+    return g;
+}
+
+/* Contract: simt_priv.h. */
+int simt_fam_grid(const Simt *S, const IrProj *j)
+{
+    return S->fam_grid && simt_fam_member(S, j);
+}
+
+/* Contract: simt_priv.h. */
+void simt_fam_args(Simt *S)
+{
+    S->fam_grid = S->fam.nfam > 0;
+    for (int f = 0; f < S->fam.nfam; f++)
+        simt_add_arg(S, arena_printf(&S->cc->arena, "nc_fdt%d", f), "int64_t", ARG_MEM);
+}
+
+/* nc_deliver_fam<f>_grid: a work-group per (spike, member whose pre view holds the spike). */
+static void emit_grid_family(Out *o, const Simt *S, int f)
+{
+    const IrProj *j0 = S->m->projs[S->fam.first[f]];
+    const IrPop *pre = j0->pre.pop;
+    const FamSeg g = fam_segments(S, f);
+    const long long rows = (long long)S->fam.size[f] * FAM_NFW, cut = rows, start = cut + g.ns + 1,
+                    list = start + g.ns + 1;
+    out_line(o, "/* projection family %d: the spikes of %s, a work-group per (spike, member whose pre view", f, pre->name);
+    out_line(o, " * holds it: %d segments, at most %d members each), atomic adds; the members' buffers, rings", g.ns,
+             g.width);
+    out_line(o, " * and views from nc_fdt%d (rows of %d words, then the segments' cuts, starts, members) */", f,
+             FAM_NFW);
+    out_open(o, "NC_DEV void nc_deliver_fam%d_grid(NC_ARGS, const int64_t step, NC_FARENA)", f);
+    out_line(o, "NC_G const int64_t *const T = nc_fdt%d;", f);
+    out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, g.width);
+    out_open(o, "for (int64_t q = NC_GROUP; q < npair; q += NC_NGROUPS)");
+    out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, g.width);
+    out_line(o, "int64_t lo = 0, hi = %d; /* the segment: T[%lld + lo] <= n < T[%lld + lo + 1] */", g.ns - 1, cut, cut);
+    out_open(o, "while (lo < hi)");
+    out_line(o, "const int64_t mid = (lo + hi + 1) / 2;");
+    out_line(o, "if (T[%lld + mid] <= n) lo = mid; else hi = mid - 1;", cut);
+    out_close(o);
+    out_line(o, "const int64_t l = T[%lld + lo] + q %% %d;", start, g.width);
+    out_line(o, "if (l >= T[%lld + lo + 1]) continue;", start);
+    out_line(o, "NC_G const int64_t *const R = T + T[%lld + l] * %d;", list, FAM_NFW);
+    out_line(o, "const int64_t i = n - R[8];");
+    out_line(o, "NC_G const int64_t *const rp = NC_FP(const int64_t, R[0]);");
+    out_line(o, "NC_G const int32_t *const col = NC_FP(const int32_t, R[1]);");
+    out_line(o, "NC_G const real *const w = NC_FP(const real, R[2]);");
+    if (j0->delay)
+        out_line(o, "NC_G const int32_t *const dl = NC_FP(const int32_t, R[3]);");
+    out_line(o, "NC_G real *const ring = NC_FP(real, R[4]);");
+    out_line(o, "const int64_t D = R[5], width = R[6], base = R[7];");
+    out_line(o, "const int64_t s0 = nc_mod(step, D), re = rp[i + 1];");
+    out_open(o, "for (int64_t s = rp[i] + NC_LID; s < re; s += NC_LSIZE)");
+    out_line(o, "nc_atomic_add_f%d(&ring[nc_wrap(s0 + %s, D) * width + base + col[s]], w[s]);", S->m->dbl ? 64 : 32,
+             j0->delay ? "dl[s]" : "1");
+    out_close(o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: simt_priv.h. */
+void simt_fam_grid_device(Out *o, const Simt *S)
+{
+    if (!S->fam_grid)
+        return;
+    out_line(o, "/* a family member's buffer from its word in nc_fdt<f> (simt_family.c): CUDA, its device");
+    out_line(o, " * address; OpenCL (table mode), its offset in the arena, which the kernel passes on */");
+    out_line(o, "#if defined(__CUDACC__)");
+    out_line(o, "#define NC_FP(T, w) ((T *)(uintptr_t)(w))");
+    out_line(o, "#define NC_FARENA const int nc_farena");
+    out_line(o, "#define NC_FARENA_PASS 0");
+    out_line(o, "#else");
+    out_line(o, "#define NC_FP(T, w) ((NC_G T *)(nc_arena + (w)))");
+    out_line(o, "#define NC_FARENA NC_G uchar *nc_arena");
+    out_line(o, "#define NC_FARENA_PASS nc_arena");
+    out_line(o, "#endif");
+    for (int f = 0; f < S->fam.nfam; f++)
+        emit_grid_family(o, S, f);
+}
+
+/* Contract: simt_priv.h. */
+void simt_fam_grid_calls(Out *o, const Simt *S)
+{
+    for (int f = 0; S->fam_grid && f < S->fam.nfam; f++)
+        out_line(o, "nc_deliver_fam%d_grid(NC_PASS, step, NC_FARENA_PASS);", f);
+}
+
+/* Contract: simt_priv.h. */
+void simt_fam_tables_host(Out *o, const Simt *S)
+{
+    if (!S->fam_grid)
+        return;
+    const IrModel *m = S->m;
+    out_line(o, "/* nc_fdt<f>: each member's buffers (words: device addresses or arena offsets), ring and");
+    out_line(o, " * views, then the segments of the pre population (simt_family.c), once every ring's size is known */");
+    out_open(o, "static int fam_tables(void)");
+    for (int f = 0; f < S->fam.nfam; f++) {
+        const FamSeg g = fam_segments(S, f);
+        const int n = S->fam.size[f];
+        StrBuf b = {0};
+        for (int i = 0; i <= g.ns; i++)
+            sb_printf(&b, "%s%lld", i ? ", " : "", (long long)g.cut[i]);
+        for (int i = 0; i <= g.ns; i++)
+            sb_printf(&b, ", %d", g.start[i]);
+        for (int i = 0; i < g.start[g.ns]; i++)
+            sb_printf(&b, ", %d", g.list[i]);
+        out_line(o, "/* family %d */", f);
+        out_begin(o);
+        out_line(o, "static const int64_t seg[%d] = {%s};", 2 * (g.ns + 1) + g.start[g.ns], b.s);
+        sb_free(&b);
+        out_line(o, "const size_t nw = (size_t)%d * %d + sizeof seg / sizeof seg[0];", n, FAM_NFW);
+        out_line(o, "int64_t *t = nrt_alloc(&ctx, nw * sizeof(int64_t), \"projection family %d: its table\");", f);
+        out_line(o, "if (!t) return -1;");
+        out_open(o, "for (int q = 0; q < %d; q++)", n);
+        out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+        out_line(o, "int64_t *r = t + (size_t)q * %d;", FAM_NFW);
+        out_line(o, "r[0] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->rp));");
+        out_line(o, "r[1] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->col));");
+        out_line(o, "r[2] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->w));");
+        out_line(o, "r[3] = F->d ? nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->d)) : 0;");
+        out_line(o, "r[4] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->ring));");
+        out_line(o, "r[5] = *(int64_t *)((char *)nc_I + F->D);");
+        out_line(o, "r[6] = F->width;");
+        out_line(o, "r[7] = F->base;");
+        out_line(o, "r[8] = F->pre_off;");
+        out_line(o, "r[9] = F->n_pre;");
+        out_close(o);
+        out_line(o, "memcpy(t + (size_t)%d * %d, seg, sizeof seg);", n, FAM_NFW);
+        out_line(o, "int bad = dalloc(&nc_fdt%d, nw * sizeof(int64_t), \"projection family %d: its table\")", f, f);
+        out_line(o, "    || nrt_gpu_write(gpu, nc_fdt%d, 0, t, nw * sizeof(int64_t)) != NRT_OK;", f);
+        out_line(o, "nrt_free(t);");
+        out_line(o, "if (bad) return -1;");
+        out_close(o);
+    }
+    (void)m;
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
 }

@@ -331,6 +331,7 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
         simt_emit_host_save(o, m->projs[k]);
     }
     simt_fam_host(o, &S);
+    simt_fam_tables_host(o, &S);
     cg_mem_plan(o, m, 1, NULL);
     simt_emit_host_records(o, &S);
     simt_emit_host_schedule(o, &S, simt_schedule(m, S.arch, bo->gpu_mode));

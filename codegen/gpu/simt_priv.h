@@ -109,6 +109,7 @@ typedef struct Simt {
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
     int table;                    /* the kernels read their arguments from a table (simt_table) */
     CgFamPlan fam;                /* projection families (simt_family.c) */
+    int fam_grid;                 /* their members delivered by family in the grid (nc_fdt<f>) */
 } Simt;
 
 /* simt_base.c */
@@ -223,6 +224,14 @@ void simt_fam_kernels(Out *o, const Simt *S);         /* main: k_synf<f> loaded 
 /* build_instance's line for projection k where it starts a run of members: the run's
  * length (the caller skips it), or 0 */
 int simt_fam_build(Out *o, const Simt *S, int k);
+/* Delivery in the grid (launch, graph, persistent): the tables nc_fdt<f> as arguments
+ * (simt_setup; OpenCL then in table mode, for the buffers' words), whether j is delivered by
+ * its family there, the device functions and their calls, the host's fam_tables(). */
+void simt_fam_args(Simt *S);
+int simt_fam_grid(const Simt *S, const IrProj *j);
+void simt_fam_grid_device(Out *o, const Simt *S);
+void simt_fam_grid_calls(Out *o, const Simt *S);
+void simt_fam_tables_host(Out *o, const Simt *S);
 /* The dialect of projection j's construction code: draws keyed by row i and rank (simt_device.c). */
 CgDialect simt_syn_dialect(const Simt *S, const IrProj *j);
 
@@ -299,8 +308,10 @@ int simt_any_coop(const IrModel *m);
 int simt_order_free(const IrProj *j);
 int simt_fused(const IrProj *j);
 int simt_fused_in(const IrModel *m, const IrProj *j, int v);
+/* simt_fused_in, less the members delivered by their family (simt_fam_grid) */
+int simt_fused_at(const Simt *S, const IrProj *j, int v);
 int simt_n_own_tables(const IrModel *m);
-int simt_n_fused(const IrModel *m, const IrPop *pre, int v);
+int simt_n_fused(const Simt *S, const IrPop *pre, int v);
 
 /* simt_layout.c */
 void simt_setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t);

@@ -13,8 +13,9 @@
 #   proc      families_proc.neuro: procedural families of fixed_prob, all_to_all, one_to_one
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
-# gen and gend also on OpenCL (PoCL, block schedule; NEUROC_NO_OPENCL=1 skips it): families'
-# construction kernels on the GPU back ends (codegen/gpu/simt_family.c), the same bytes.
+# gen and gend also on OpenCL (PoCL, block schedule), and gen with whole-number weights in
+# the launch schedule (NEUROC_NO_OPENCL=1 skips them): families' construction and delivery
+# kernels on the GPU back ends (codegen/gpu/simt_family.c), the same bytes.
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
 set -u
 if [ $# -ne 3 ]; then
@@ -79,21 +80,32 @@ for m in gen gend proc mc cuba; do
     echo "$tag: $m: the same $n files with and without families"
 done
 
-# OpenCL (PoCL) in the block schedule: the families' construction kernels (simt_family.c)
-# build the same synapses as the kernels per projection, so both programs write the same
-# bytes, which are the C program's (but for the manifest's timings and back end)
+# OpenCL (PoCL): the families' construction kernels (simt_family.c) build the same synapses
+# as the kernels per projection, and in the launch schedule one delivery per family adds the
+# same values, so both programs write the same bytes, which are the C program's (but for the
+# manifest's timings): gen and gend in the block schedule, geni (gen with one whole-number
+# weight per projection, so that the launch schedule's atomic adds give one sum in any
+# order) in the launch schedule
 if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
-    for m in gen gend; do
+    sed -E -e 's/^  w        = max\((.*) \+ 0\.1 \* .*$/  w        = \1/' \
+        -e 's/^  w        = min\((.*) - 0\.1 \* .*$/  w        = \1/' "$WORK/gen.neuro" >"$WORK/geni.neuro" || exit 2
+    [ "$(grep -c '^  w        = [0-9.]* \* \(g \* \)\?wE$' "$WORK/geni.neuro")" -eq 36 ] ||
+        { echo "$tag: bench/conn/families.py's weights changed: edit $0" >&2; exit 2; }
+    "$NEUROC" "$WORK/geni.neuro" --backend c -o "$WORK/sim_geni_on" >/dev/null 2>&1 &&
+        "$WORK/sim_geni_on" --quiet --save-connectivity --out "$WORK/out_geni_on" ||
+        { echo "$tag: FAILED: geni on the C back end" >&2; exit 4; }
+    for mm in gen:block gend:block geni:launch; do
+        m=${mm%:*}; sched=${mm#*:}
         for v in on off; do
-            "$NEUROC" "$WORK/$m.neuro" --backend opencl --gpu-mode block --proj-tables=$v -o "$WORK/cl_${m}_$v" >/dev/null 2>&1 ||
+            "$NEUROC" "$WORK/$m.neuro" --backend opencl --gpu-mode $sched --proj-tables=$v -o "$WORK/cl_${m}_$v" >/dev/null 2>&1 ||
                 { echo "$tag: FAILED: neuroc --backend opencl ($m, $v)" >&2; exit 3; }
             "$WORK/cl_${m}_$v" --quiet --save-connectivity --out "$WORK/clout_${m}_$v" ||
                 { echo "$tag: FAILED: OpenCL run ($m, $v)" >&2; exit 4; }
         done
         "$NEUROC" "$WORK/$m.neuro" --backend opencl --emit-only "$WORK/clsrc_$m" >/dev/null ||
             { echo "$tag: FAILED: neuroc --emit-only (OpenCL, $m)" >&2; exit 3; }
-        grep -q '^NC_KERNEL nc_k_synf0(' "$WORK/clsrc_$m/$m.cl" ||
-            { echo "$tag: FAILED: $m: no family construction kernel in the OpenCL program" >&2; exit 1; }
+        grep -q '^NC_KERNEL nc_k_synf0(' "$WORK/clsrc_$m/$m.cl" && grep -q '^NC_DEV void nc_deliver_fam0_grid(' "$WORK/clsrc_$m/$m.cl" ||
+            { echo "$tag: FAILED: $m: no family construction kernel or delivery in the OpenCL program" >&2; exit 1; }
         n=0
         for f in "$WORK/clout_${m}_off"/*; do
             b=$(basename "$f")
@@ -108,7 +120,7 @@ if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
             fi
         done
         [ "$(ls "$WORK/clout_${m}_on" | wc -l)" -eq "$n" ] || { echo "$tag: FAILED: OpenCL $m: other files" >&2; exit 1; }
-        echo "$tag: $m: the same $n files from OpenCL with and without families, and from C"
+        echo "$tag: $m: the same $n files from OpenCL ($sched) with and without families, and from C"
     done
 fi
 
