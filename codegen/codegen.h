@@ -144,9 +144,10 @@ typedef struct CgRowSpell {
     const char *rp;               /* FIXED_TOTAL: the row pointers (int64_t *) */
 } CgRowSpell;
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
-/* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp;
- * then, in a synapse's scope, `j` from the 32-bit word `word` of its draw (rt_conn.c). */
-void cg_total_head(Out *o, const IrProj *j);
+/* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp
+ * (d NULL) or as d->row spells the numbers; then, in a synapse's scope, `j` from the 32-bit
+ * word `word` of its draw (rt_conn.c). */
+void cg_total_head(Out *o, const IrProj *j, const CgDialect *d);
 void cg_total_post(Out *o, const char *word);
 
 /* --- cg_family.c: projection families (docs/architecture.md, "Projection families") --- */

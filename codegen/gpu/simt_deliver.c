@@ -278,7 +278,7 @@ static void emit_prop_total(Out *o, const Simt *S, const IrProj *j)
     DevRow r = {S, j, DR_GRID};
     open_spikes_loop(o, S, j, 0, "procedural fixed_total, a work-group per spike", "NC_GROUP", "NC_NGROUPS");
     out_line(o, "const uint32_t key0 = seedkey;");
-    cg_total_head(o, j);
+    cg_total_head(o, j, NULL);
     out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
     out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);", stream);
     out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");

@@ -23,23 +23,40 @@
 
 #include "simt_priv.h"
 
-/* What the GPU back ends build as a family member: stored (procedural projections are
- * built and delivered per projection), and delivered into no gather (top-k: excluded by
- * the plan already). */
+/* What the GPU back ends take as a family member: stored, or procedural fixed_total (other
+ * procedural rules are delivered per projection), and delivered into no gather (top-k:
+ * excluded by the plan already). */
 static int fam_ok(void *user, const IrModel *m, const IrProj *j)
 {
     (void)user;
     (void)m;
-    return !j->procedural && !simt_gathers(j);
+    return !simt_gathers(j) && (!j->procedural || j->rule == IR_FIXED_TOTAL);
 }
 
+/* w and delay as the family's code prints them: a stored member's in its construction
+ * (simt_syn_dialect), a procedural one's in its delivery (not out of line) */
 static void fam_dialects(void *user, const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd)
 {
+    const Simt *S = user;
     (void)m;
-    *d = simt_syn_dialect((const Simt *)user, j);
+    if (j->procedural) {
+        *d = simt_dev_dialect(S, j->pre.pop);
+        d->rng_elem = "i";
+        d->rng_sub = "rank";
+        d->rng_step = "0";
+        d->index = "i";
+    } else {
+        *d = simt_syn_dialect(S, j);
+    }
     *dd = *d;
     dd->dbl = 1;
     dd->real = "double";
+}
+
+/* Family f's members are procedural (built per projection, delivered by family). */
+static int fam_proc(const Simt *S, int f)
+{
+    return S->m->projs[S->fam.first[f]]->procedural;
 }
 
 /* Contract: simt_priv.h. */
@@ -52,7 +69,8 @@ void simt_fam_plan(Simt *S)
 /* Contract: simt_priv.h. */
 int simt_fam_member(const Simt *S, const IrProj *j)
 {
-    return cg_fam_of(&S->fam, j) >= 0;
+    const int f = cg_fam_of(&S->fam, j);
+    return f >= 0 && !fam_proc(S, f);
 }
 
 /* The slots as kernel parameters ("const real nc_r0, ..."). */
@@ -72,7 +90,7 @@ static void emit_device_family(Out *o, const Simt *S, int f)
     const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
     const IrProj *j0 = S->m->projs[S->fam.first[f]];
     const int slots = c0->nx + c0->nr + c0->nk;
-    if (slots) {
+    if (slots) {   /* the slots, as the templates read them (F->r[k]) */
         out_open(o, "typedef struct nc_fk%d_t", f);
         if (c0->nx)
             out_line(o, "double x[%d];", c0->nx);
@@ -84,6 +102,8 @@ static void emit_device_family(Out *o, const Simt *S, int f)
         snprintf(tail, sizeof tail, " nc_fk%d_t;", f);
         out_close_with(o, tail);
     }
+    if (fam_proc(S, f))
+        return;
     StrBuf ps = {0};
     slot_params(S, c0, &ps);
     out_line(o, "/* projection family %d (simt_family.c): the per-synapse values of a member of %d like %s", f,
@@ -195,7 +215,8 @@ static void emit_table(Out *o, const Simt *S, int f)
         sb_free(&b);
     }
     out_close_with(o, ";");
-    out_line(o, "static nrt_kernel *k_synf%d;", f);
+    if (!fam_proc(S, f))
+        out_line(o, "static nrt_kernel *k_synf%d;", f);
     out_blank(o);
 }
 
@@ -291,7 +312,8 @@ void simt_fam_host(Out *o, const Simt *S)
 {
     for (int f = 0; f < S->fam.nfam; f++) {
         emit_table(o, S, f);
-        emit_build(o, S, f);
+        if (!fam_proc(S, f))
+            emit_build(o, S, f);
     }
 }
 
@@ -300,6 +322,8 @@ void simt_fam_kernels(Out *o, const Simt *S)
 {
     for (int f = 0; f < S->fam.nfam; f++) {
         const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
+        if (fam_proc(S, f))
+            continue;
         out_line(o, "if (!(k_synf%d = nrt_gpu_kernel(gpu, \"nc_k_synf%d\", NC_NARGS + %d))) return fail(argv[0]);", f, f,
                  6 + c0->nx + c0->nr + c0->nk);
     }
@@ -310,6 +334,8 @@ int simt_fam_build(Out *o, const Simt *S, int k)
 {
     int u;
     const int n = cg_fam_unit(&S->fam, k, &u);
+    if (n && fam_proc(S, S->fam.u[u].f))
+        return 0;   /* built per projection */
     if (n)
         out_line(o, "if (build_fam%d(%d, %d)) return fail(argv[0]);", S->fam.u[u].f, S->fam.u[u].a, S->fam.u[u].b);
     return n;
@@ -327,8 +353,6 @@ int simt_syn_index(const Simt *S, const IrProj *j)
 }
 
 /* --- delivery in the grid (launch, graph, persistent): nc_deliver_fam<f>_grid --------- */
-
-enum { FAM_NFW = 10 };   /* words of a member's row of nc_fdt<f> */
 
 /* The segments of family f's pre base population: cut[0 .. ns] (0, every member's view's
  * ends, the population's size; ascending, unique), and for segment sg the members whose pre
@@ -398,7 +422,7 @@ static FamSeg fam_segments(const Simt *S, int f)
 /* Contract: simt_priv.h. */
 int simt_fam_grid(const Simt *S, const IrProj *j)
 {
-    return S->fam_grid && simt_fam_member(S, j);
+    return S->fam_grid && cg_fam_of(&S->fam, j) >= 0;
 }
 
 /* Contract: simt_priv.h. */
@@ -409,19 +433,85 @@ void simt_fam_args(Simt *S)
         simt_add_arg(S, arena_printf(&S->cc->arena, "nc_fdt%d", f), "int64_t", ARG_MEM);
 }
 
+/* Words of a member's row of nc_fdt<f>: its buffers (rp, col, w, d, ring), D, the ring's
+ * width, its base there, pre offset and size; n_post, autapse offset, stream, log1p(-p) (the
+ * row loops' numbers); the slots (doubles and reals by their bits, streams). */
+enum { FAM_ROW = 14 };
+static int fam_nfw(const Simt *S, int f)
+{
+    const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
+    return FAM_ROW + c0->nx + c0->nr + c0->nk;
+}
+
+/* A stored member's row q: its synapses, a work-group's work-items strided over the row. */
+static void emit_grid_stored(Out *o, const Simt *S, const IrProj *j0)
+{
+    out_line(o, "NC_G const int64_t *const rp = NC_FP(const int64_t, R[0]);");
+    out_line(o, "NC_G const int32_t *const col = NC_FP(const int32_t, R[1]);");
+    out_line(o, "NC_G const real *const w = NC_FP(const real, R[2]);");
+    if (j0->delay)
+        out_line(o, "NC_G const int32_t *const dl = NC_FP(const int32_t, R[3]);");
+    out_line(o, "const int64_t s0 = nc_mod(step, D), re = rp[i + 1];");
+    out_open(o, "for (int64_t s = rp[i] + NC_LID; s < re; s += NC_LSIZE)");
+    out_line(o, "nc_atomic_add_f%d(&ring[nc_wrap(s0 + %s, D) * width + base + col[s]], w[s]);", S->m->dbl ? 64 : 32,
+             j0->delay ? "dl[s]" : "1");
+    out_close(o);
+}
+
+/* A procedural fixed_total member's row regenerated as emit_prop_total (simt_deliver.c) does
+ * one projection's: the ranks of its draws over the work-items, the numbers from the row. */
+static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamCand *c0, int f)
+{
+    CgDialect d = simt_dev_dialect(S, j0->pre.pop);
+    const CgRowSpell rs = {"nc_fnp", "nc_faut", "nc_fcs", "0.0", "nc_frp"};
+    d.row = &rs;
+    if (c0->nx + c0->nr + c0->nk) {
+        out_line(o, "nc_fk%d_t nc_F;", f);
+        int w = FAM_ROW;
+        for (int i = 0; i < c0->nx; i++)
+            out_line(o, "nc_F.x[%d] = NC_FD(R[%d]);", i, w++);
+        for (int i = 0; i < c0->nr; i++)
+            out_line(o, "nc_F.r[%d] = %s(R[%d]);", i, S->m->dbl ? "NC_FD" : "NC_FF", w++);
+        for (int i = 0; i < c0->nk; i++)
+            out_line(o, "nc_F.ks[%d] = (uint32_t)R[%d];", i, w++);
+        out_line(o, "const nc_fk%d_t *const F = &nc_F;", f);
+    }
+    out_line(o, "NC_G const int64_t *const nc_frp = NC_FP(const int64_t, R[0]);");
+    out_line(o, "const int64_t nc_fnp = R[10], nc_faut = R[11];");
+    out_line(o, "const uint32_t nc_fcs = (uint32_t)R[12], key0 = seedkey;");
+    out_line(o, "(void)nc_faut;");
+    cg_total_head(o, j0, &d);
+    out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
+    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);");
+    out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");
+    out_line(o, "const int64_t rank = 4 * nc_q + nc_h;");
+    cg_total_post(o, "nc_x.v[nc_h]");
+    out_line(o, "const real wv = %s;", c0->wt);
+    if (j0->delay) {
+        out_line(o, "const double delay = %s;", c0->dt);
+        out_line(o, "const double steps = round(delay / dt);");
+        out_line(o, "const int32_t dd = !(steps < 1e9) || steps < 1 ? 1 : (int32_t)steps;");
+    } else {
+        out_line(o, "const int32_t dd = 1;");
+    }
+    out_line(o, "nc_atomic_add_f%d(&ring[nc_mod(step + dd, D) * width + base + j], wv);", S->m->dbl ? 64 : 32);
+    out_close(o);
+    out_close(o);
+}
+
 /* nc_deliver_fam<f>_grid: a work-group per (spike, member whose pre view holds the spike). */
 static void emit_grid_family(Out *o, const Simt *S, int f)
 {
     const IrProj *j0 = S->m->projs[S->fam.first[f]];
     const IrPop *pre = j0->pre.pop;
     const FamSeg g = fam_segments(S, f);
-    const long long rows = (long long)S->fam.size[f] * FAM_NFW, cut = rows, start = cut + g.ns + 1,
+    const int nfw = fam_nfw(S, f);
+    const long long rows = (long long)S->fam.size[f] * nfw, cut = rows, start = cut + g.ns + 1,
                     list = start + g.ns + 1;
     out_line(o, "/* projection family %d: the spikes of %s, a work-group per (spike, member whose pre view", f, pre->name);
     out_line(o, " * holds it: %d segments, at most %d members each), atomic adds; the members' buffers, rings", g.ns,
              g.width);
-    out_line(o, " * and views from nc_fdt%d (rows of %d words, then the segments' cuts, starts, members) */", f,
-             FAM_NFW);
+    out_line(o, " * and numbers from nc_fdt%d (rows of %d words, then the segments' cuts, starts, members) */", f, nfw);
     out_open(o, "NC_DEV void nc_deliver_fam%d_grid(NC_ARGS, const int64_t step, NC_FARENA)", f);
     out_line(o, "NC_G const int64_t *const T = nc_fdt%d;", f);
     out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, g.width);
@@ -434,20 +524,14 @@ static void emit_grid_family(Out *o, const Simt *S, int f)
     out_close(o);
     out_line(o, "const int64_t l = T[%lld + lo] + q %% %d;", start, g.width);
     out_line(o, "if (l >= T[%lld + lo + 1]) continue;", start);
-    out_line(o, "NC_G const int64_t *const R = T + T[%lld + l] * %d;", list, FAM_NFW);
+    out_line(o, "NC_G const int64_t *const R = T + T[%lld + l] * %d;", list, nfw);
     out_line(o, "const int64_t i = n - R[8];");
-    out_line(o, "NC_G const int64_t *const rp = NC_FP(const int64_t, R[0]);");
-    out_line(o, "NC_G const int32_t *const col = NC_FP(const int32_t, R[1]);");
-    out_line(o, "NC_G const real *const w = NC_FP(const real, R[2]);");
-    if (j0->delay)
-        out_line(o, "NC_G const int32_t *const dl = NC_FP(const int32_t, R[3]);");
     out_line(o, "NC_G real *const ring = NC_FP(real, R[4]);");
     out_line(o, "const int64_t D = R[5], width = R[6], base = R[7];");
-    out_line(o, "const int64_t s0 = nc_mod(step, D), re = rp[i + 1];");
-    out_open(o, "for (int64_t s = rp[i] + NC_LID; s < re; s += NC_LSIZE)");
-    out_line(o, "nc_atomic_add_f%d(&ring[nc_wrap(s0 + %s, D) * width + base + col[s]], w[s]);", S->m->dbl ? 64 : 32,
-             j0->delay ? "dl[s]" : "1");
-    out_close(o);
+    if (j0->procedural)
+        emit_grid_proc(o, S, j0, &S->fam.c[S->fam.first[f]], f);
+    else
+        emit_grid_stored(o, S, j0);
     out_close(o);
     out_close(o);
     out_blank(o);
@@ -462,10 +546,14 @@ void simt_fam_grid_device(Out *o, const Simt *S)
     out_line(o, " * address; OpenCL (table mode), its offset in the arena, which the kernel passes on */");
     out_line(o, "#if defined(__CUDACC__)");
     out_line(o, "#define NC_FP(T, w) ((T *)(uintptr_t)(w))");
+    out_line(o, "#define NC_FD(w) __longlong_as_double((long long)(w))");
+    out_line(o, "#define NC_FF(w) __int_as_float((int)(w))");
     out_line(o, "#define NC_FARENA const int nc_farena");
     out_line(o, "#define NC_FARENA_PASS 0");
     out_line(o, "#else");
     out_line(o, "#define NC_FP(T, w) ((NC_G T *)(nc_arena + (w)))");
+    out_line(o, "#define NC_FD(w) as_double((long)(w))");
+    out_line(o, "#define NC_FF(w) as_float((int)(w))");
     out_line(o, "#define NC_FARENA NC_G uchar *nc_arena");
     out_line(o, "#define NC_FARENA_PASS nc_arena");
     out_line(o, "#endif");
@@ -503,12 +591,14 @@ void simt_fam_tables_host(Out *o, const Simt *S)
         out_begin(o);
         out_line(o, "static const int64_t seg[%d] = {%s};", 2 * (g.ns + 1) + g.start[g.ns], b.s);
         sb_free(&b);
-        out_line(o, "const size_t nw = (size_t)%d * %d + sizeof seg / sizeof seg[0];", n, FAM_NFW);
+        const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
+        const int nfw = fam_nfw(S, f);
+        out_line(o, "const size_t nw = (size_t)%d * %d + sizeof seg / sizeof seg[0];", n, nfw);
         out_line(o, "int64_t *t = nrt_alloc(&ctx, nw * sizeof(int64_t), \"projection family %d: its table\");", f);
         out_line(o, "if (!t) return -1;");
         out_open(o, "for (int q = 0; q < %d; q++)", n);
         out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
-        out_line(o, "int64_t *r = t + (size_t)q * %d;", FAM_NFW);
+        out_line(o, "int64_t *r = t + (size_t)q * %d;", nfw);
         out_line(o, "r[0] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->rp));");
         out_line(o, "r[1] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->col));");
         out_line(o, "r[2] = nrt_gpu_mem_word(gpu, *(nrt_dmem *)((char *)nc_I + F->w));");
@@ -519,8 +609,19 @@ void simt_fam_tables_host(Out *o, const Simt *S)
         out_line(o, "r[7] = F->base;");
         out_line(o, "r[8] = F->pre_off;");
         out_line(o, "r[9] = F->n_pre;");
+        out_line(o, "r[10] = F->n_post;");
+        out_line(o, "r[11] = F->pre_off - F->post_off; /* j == i + this: an autapse */");
+        out_line(o, "r[12] = (int64_t)((3u << 24) | (F->id & 0xFFFFFFu)); /* NRT_STREAM_CONNECT */");
+        out_line(o, "r[13] = 0;");
+        int w = FAM_ROW;
+        for (int i = 0; i < c0->nx; i++)
+            out_line(o, "memcpy(&r[%d], &F->x[%d], sizeof(double));", w++, i);
+        for (int i = 0; i < c0->nr; i++)
+            out_line(o, "r[%d] = 0, memcpy(&r[%d], &F->r[%d], sizeof(real));", w, w, i), w++;
+        for (int i = 0; i < c0->nk; i++)
+            out_line(o, "r[%d] = F->ks[%d];", w++, i);
         out_close(o);
-        out_line(o, "memcpy(t + (size_t)%d * %d, seg, sizeof seg);", n, FAM_NFW);
+        out_line(o, "memcpy(t + (size_t)%d * %d, seg, sizeof seg);", n, nfw);
         out_line(o, "int bad = dalloc(&nc_fdt%d, nw * sizeof(int64_t), \"projection family %d: its table\")", f, f);
         out_line(o, "    || nrt_gpu_write(gpu, nc_fdt%d, 0, t, nw * sizeof(int64_t)) != NRT_OK;", f);
         out_line(o, "nrt_free(t);");

@@ -13,8 +13,8 @@
 #   proc      families_proc.neuro: procedural families of fixed_prob, all_to_all, one_to_one
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
-# gen and gend also on OpenCL (PoCL, block schedule), and gen with whole-number weights in
-# the launch schedule (NEUROC_NO_OPENCL=1 skips them): families' construction and delivery
+# gen and gend also on OpenCL (PoCL, block schedule), and gen with procedural members and
+# whole-number weights in the launch schedule (NEUROC_NO_OPENCL=1 skips them): families' construction and delivery
 # kernels on the GPU back ends (codegen/gpu/simt_family.c), the same bytes.
 # Exit: 0 pass; 1 outputs differ or no family was made; 2 setup; 3 neuroc failed; 4 a run failed.
 set -u
@@ -83,12 +83,13 @@ done
 # OpenCL (PoCL): the families' construction kernels (simt_family.c) build the same synapses
 # as the kernels per projection, and in the launch schedule one delivery per family adds the
 # same values, so both programs write the same bytes, which are the C program's (but for the
-# manifest's timings): gen and gend in the block schedule, geni (gen with one whole-number
+# manifest's timings): gen and gend in the block schedule, geni (gen with every fifth
+# projection procedural, a family of procedural fixed_total members, and one whole-number
 # weight per projection, so that the launch schedule's atomic adds give one sum in any
 # order) in the launch schedule
 if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
     sed -E -e 's/^  w        = max\((.*) \+ 0\.1 \* .*$/  w        = \1/' \
-        -e 's/^  w        = min\((.*) - 0\.1 \* .*$/  w        = \1/' "$WORK/gen.neuro" >"$WORK/geni.neuro" || exit 2
+        -e 's/^  w        = min\((.*) - 0\.1 \* .*$/  w        = \1/' "$WORK/genp.neuro" >"$WORK/geni.neuro" || exit 2
     [ "$(grep -c '^  w        = [0-9.]* \* \(g \* \)\?wE$' "$WORK/geni.neuro")" -eq 36 ] ||
         { echo "$tag: bench/conn/families.py's weights changed: edit $0" >&2; exit 2; }
     "$NEUROC" "$WORK/geni.neuro" --backend c -o "$WORK/sim_geni_on" >/dev/null 2>&1 &&
