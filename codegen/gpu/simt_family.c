@@ -165,7 +165,8 @@ static void emit_table(Out *o, const Simt *S, int f)
              S->fam.size[f], m->projs[k0]->name);
     out_line(o, " * constants; build_fam%d builds a run of them with one kernel, nc_k_synf%d */", f, f);
     out_open(o, "typedef struct nc_fam%d_t", f);
-    out_line(o, "const char *name, *st_conn, *st_vals, *ring_what; /* messages, stages */");
+    out_line(o, "const char *name, *st_conn, *st_vals, *ring_what, *mem; /* messages, stages, the memory plan */");
+    out_line(o, "double slots; /* the memory plan's ring slots (cg_mem_slots) */");
     out_line(o, "uint32_t id; /* the projection's: its RNG streams, its nc_cnt slot */");
     out_line(o, "int alloc; /* the last projection into the ring: allocates it */");
     out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k, width, base; /* base: its post view in the ring (cg_ring_base) */");
@@ -193,6 +194,7 @@ static void emit_table(Out *o, const Simt *S, int f)
             sb_printf(&b, "\"%s: delay ring\", ", j->ring->name);
         else
             sb_puts(&b, "NULL, ");
+        sb_printf(&b, "\"projection %s%s\", %.1f, ", j->name, j->procedural ? " (procedural)" : "", cg_mem_slots(m, j));
         sb_printf(&b, "%du, %d, ", j->id, j->ring_last);
         sb_printf(&b, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %.17g, ", (long long)j->pre.size,
                   (long long)j->post.size, (long long)j->pre.offset, (long long)j->post.offset, (long long)j->k,
@@ -218,6 +220,148 @@ static void emit_table(Out *o, const Simt *S, int f)
     if (!fam_proc(S, f))
         out_line(o, "static nrt_kernel *k_synf%d;", f);
     out_blank(o);
+}
+
+/* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
+static void emit_spec(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
+    out_line(o, "memset(spec, 0, sizeof *spec);");
+    out_line(o, "spec->rule = %s;", cg_rule_name(j0->rule));
+    out_line(o, "spec->n_pre = F->n_pre;");
+    out_line(o, "spec->n_post = F->n_post;");
+    out_line(o, "spec->p = F->p;");
+    out_line(o, "spec->k = F->k;");
+    out_line(o, "spec->autapses = %d;", j0->autapses);
+    out_line(o, "spec->multapses = %d;", j0->multapses);
+    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
+    out_line(o, "spec->pre_offset = F->pre_off;");
+    out_line(o, "spec->post_offset = F->post_off;");
+    out_line(o, "spec->seed = ctx.seed;");
+    out_line(o, "spec->proj_id = F->id;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* mem_fam<f>, save_fam<f>, stat_fam<f>: cg_mem_plan's lines of a member (simt's layout),
+ * save_<proj> (simt_records.c: what build_<proj> built, or for a procedural member the
+ * stored form it builds under --save-connectivity) and the built counts, of members a .. b - 1. */
+static void emit_host_parts(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    if (j0->procedural) {
+        out_line(o, "double nnz = 0;");
+        out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, ring + 8.0 * (F->n_pre + 1));");   /* fixed_total's row pointers */
+    } else {
+        out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
+        out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, bytes + ring);");
+    }
+    out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static int save_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const nrt_dcsr *csr = (const nrt_dcsr *)((char *)nc_I + F->csr);");
+    out_line(o, "const nrt_dmem dw = *(nrt_dmem *)((char *)nc_I + F->w);");
+    out_line(o, "nrt_csr c = {0};");
+    out_line(o, "c.n_pre = csr->n_pre;");
+    out_line(o, "c.n_post = csr->n_post;");
+    out_line(o, "c.nnz = csr->nnz;");
+    out_line(o, "const size_t n = (size_t)(c.nnz ? c.nnz : 1);");
+    out_line(o, "c.row_ptr = nrt_alloc(&ctx, (size_t)(c.n_pre + 1) * sizeof(int64_t), \"connectivity row pointers\");");
+    out_line(o, "c.col = nrt_alloc(&ctx, n * sizeof(int32_t), \"connectivity columns\");");
+    out_line(o, "real *w = nrt_alloc(&ctx, n * sizeof(real), \"weights\");");
+    out_line(o, "int32_t *d = %s;", j0->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
+    out_line(o, "int bad = !c.row_ptr || !c.col || !w || %s", j0->delay ? "!d" : "0");
+    out_line(o, "    || nrt_gpu_read(gpu, csr->row_ptr, 0, c.row_ptr, (size_t)(c.n_pre + 1) * sizeof(int64_t)) != NRT_OK");
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, csr->col, 0, c.col, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)");
+    out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, dw, 0, w, (size_t)c.nnz * sizeof(real)) != NRT_OK)");
+    if (j0->delay)
+        out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, *(nrt_dmem *)((char *)nc_I + F->d), 0, d, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)");
+    out_line(o, "    || nrt_conn_save(&ctx, F->name, &c, w, (int)sizeof(real), d) != NRT_OK;");
+    out_line(o, "nrt_csr_free(&c);");
+    out_line(o, "nrt_free(w);");
+    out_line(o, "nrt_free(d);");
+    out_line(o, "if (bad) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void stat_fam%d(int a, int b)", f);
+    if (j0->procedural)
+        out_line(o, "(void)a; (void)b; /* procedural: nothing built to count */");
+    else
+        out_line(o, "for (int q = a; q < b; q++) nrt_proj_stat(&ctx, (int)nc_fam%d[q].id, %d, (double)((const nrt_dcsr *)((char *)nc_I + nc_fam%d[q].csr))->nnz);",
+                 f, j0->pre.pop->id, f);
+    out_close(o);
+    out_blank(o);
+}
+
+/* nc_units[], the runs of members in projection order, and X_units(u0, u1) for X in mem,
+ * save, stat: X_fam<f> of runs u0 .. u1 - 1 in order (as c_family.c's emit_units). */
+static void emit_units(Out *o, const Simt *S)
+{
+    static const char *const cs[] = {"mem", "save", "stat"};
+    out_line(o, "/* the runs of family members (family, first, end) in projection order (simt_family.c) */");
+    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", S->fam.nu);
+    for (int u = 0; u < S->fam.nu; u++)
+        out_line(o, "{%d, %d, %d},", S->fam.u[u].f, S->fam.u[u].a, S->fam.u[u].b);
+    out_close_with(o, ";");
+    out_blank(o);
+    for (int c = 0; c < 3; c++) {
+        const int isint = c == 1;
+        out_open(o, "static %s %s_units(int u0, int u1)", isint ? "int" : "void", cs[c]);
+        out_open(o, "for (int u = u0; u < u1; u++)");
+        out_open(o, "switch (nc_units[u].f)");
+        for (int f = 0; f < S->fam.nfam; f++) {
+            if (isint)
+                out_line(o, "case %d: if (%s_fam%d(nc_units[u].a, nc_units[u].b) != 0) return -1; break;", f, cs[c], f);
+            else
+                out_line(o, "case %d: %s_fam%d(nc_units[u].a, nc_units[u].b); break;", f, cs[c], f);
+        }
+        out_close(o);
+        out_close(o);
+        if (isint)
+            out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
+}
+
+/* Contract: simt_priv.h. */
+int simt_fam_seg(const Simt *S, int k, int *u0, int *u1)
+{
+    return cg_fam_seg(&S->fam, k, u0, u1);
+}
+
+/* cg_mem_plan's CgMemUnit: the Simt whose plan it reads, while simt_emit_host writes mem_plan */
+static const Simt *mem_S;
+
+static int mem_seg(Out *o, const IrModel *m, int k)
+{
+    int u0, u1;
+    (void)m;
+    const int n = mem_S ? cg_fam_seg(&mem_S->fam, k, &u0, &u1) : 0;
+    if (n)
+        out_line(o, "mem_units(%d, %d);", u0, u1);
+    return n;
+}
+
+/* Contract: simt_priv.h. */
+void simt_fam_mem_plan(Out *o, const Simt *S)
+{
+    mem_S = S;
+    cg_mem_plan(o, S->m, 1, S->fam.nfam ? mem_seg : NULL);
+    mem_S = NULL;
 }
 
 /* The member's arguments of nc_k_synf<f> after NC_ARGS (bind). */
@@ -252,19 +396,8 @@ static void emit_build(Out *o, const Simt *S, int f)
     out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
     out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     out_line(o, "char what[300];");
-    out_line(o, "nrt_conn_spec spec = {0};");
-    out_line(o, "spec.rule = %s;", cg_rule_name(j0->rule));
-    out_line(o, "spec.n_pre = F->n_pre;");
-    out_line(o, "spec.n_post = F->n_post;");
-    out_line(o, "spec.p = F->p;");
-    out_line(o, "spec.k = F->k;");
-    out_line(o, "spec.autapses = %d;", j0->autapses);
-    out_line(o, "spec.multapses = %d;", j0->multapses);
-    out_line(o, "spec.same_base = %d;", j0->pre.pop == j0->post.pop);
-    out_line(o, "spec.pre_offset = F->pre_off;");
-    out_line(o, "spec.post_offset = F->post_off;");
-    out_line(o, "spec.seed = ctx.seed;");
-    out_line(o, "spec.proj_id = F->id;");
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
     out_line(o, "nrt_dcsr *csr = (nrt_dcsr *)((char *)nc_I + F->csr);");
     out_line(o, "nrt_dmem *rp = (nrt_dmem *)((char *)nc_I + F->rp), *col = (nrt_dmem *)((char *)nc_I + F->col);");
     out_line(o, "nrt_dmem *w = (nrt_dmem *)((char *)nc_I + F->w);");
@@ -312,9 +445,13 @@ void simt_fam_host(Out *o, const Simt *S)
 {
     for (int f = 0; f < S->fam.nfam; f++) {
         emit_table(o, S, f);
+        emit_spec(o, S->m->projs[S->fam.first[f]], f);
         if (!fam_proc(S, f))
             emit_build(o, S, f);
+        emit_host_parts(o, S->m->projs[S->fam.first[f]], f);
     }
+    if (S->fam.nfam)
+        emit_units(o, S);
 }
 
 /* Contract: simt_priv.h. */

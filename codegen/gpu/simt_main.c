@@ -328,11 +328,12 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
     for (int k = 0; k < m->nprojs; k++) {
         if (!simt_fam_member(&S, m->projs[k]))   /* else its family's build_fam (simt_fam_host) */
             simt_emit_host_build(o, &S, m->projs[k]);
-        simt_emit_host_save(o, m->projs[k]);
+        if (!simt_fam_grid(&S, m->projs[k]))     /* else its family's save_fam */
+            simt_emit_host_save(o, m->projs[k]);
     }
     simt_fam_host(o, &S);
     simt_fam_tables_host(o, &S);
-    cg_mem_plan(o, m, 1, NULL);
+    simt_fam_mem_plan(o, &S);
     simt_emit_host_records(o, &S);
     simt_emit_host_schedule(o, &S, simt_schedule(m, S.arch, bo->gpu_mode));
     simt_emit_host_ckpt(o, &S);

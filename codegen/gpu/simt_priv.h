@@ -47,11 +47,12 @@
  *   simt_device.c   the device program's driver and its kernels (launch/graph, block,
  *                   cluster, persistent)
  *   simt_neurons.c, simt_deliver.c, simt_records.c, simt_shmem.c, simt_plast.c,
- *   simt_topk.c, simt_free.c, simt_push.c, simt_mpi.c, simt_finite.c, simt_table.c
+ *   simt_topk.c, simt_free.c, simt_push.c, simt_mpi.c, simt_finite.c, simt_table.c,
+ *   simt_family.c
  *                   the concerns: neuron phase, spike delivery (stored and procedural),
  *                   recordings and checkpoints, resident buffers, plastic projections,
  *                   top-k, the free schedule, the push step, --mpi, --check-finite,
- *                   table mode
+ *                   table mode, projection families
  *   simt_host.c, simt_alloc.c, simt_main.c
  *                   the host program: prelude, building the network on the device,
  *                   main() and its driver simt_emit_host
@@ -232,6 +233,10 @@ int simt_fam_grid(const Simt *S, const IrProj *j);
 void simt_fam_grid_device(Out *o, const Simt *S);
 void simt_fam_grid_calls(Out *o, const Simt *S);
 void simt_fam_tables_host(Out *o, const Simt *S);
+/* The stretch of projections from k on that are all members (cg_fam_seg): its length, 0 for
+ * none; the host's save_units and stat_units take runs *u0 .. *u1 - 1. */
+int simt_fam_seg(const Simt *S, int k, int *u0, int *u1);
+void simt_fam_mem_plan(Out *o, const Simt *S);   /* mem_plan(), a line per stretch of members */
 /* The dialect of projection j's construction code: draws keyed by row i and rank (simt_device.c). */
 CgDialect simt_syn_dialect(const Simt *S, const IrProj *j);
 

@@ -102,7 +102,9 @@ if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
                 { echo "$tag: FAILED: neuroc --backend opencl ($m, $v)" >&2; exit 3; }
             "$WORK/cl_${m}_$v" --quiet --save-connectivity --out "$WORK/clout_${m}_$v" ||
                 { echo "$tag: FAILED: OpenCL run ($m, $v)" >&2; exit 4; }
+            "$WORK/cl_${m}_$v" --dry-run 2>&1 | grep -v 'free space:' >"$WORK/cldry_$v.txt"
         done
+        cmp "$WORK/cldry_off.txt" "$WORK/cldry_on.txt" || { echo "$tag: FAILED: OpenCL $m: --dry-run differs" >&2; exit 1; }
         "$NEUROC" "$WORK/$m.neuro" --backend opencl --emit-only "$WORK/clsrc_$m" >/dev/null ||
             { echo "$tag: FAILED: neuroc --emit-only (OpenCL, $m)" >&2; exit 3; }
         grep -q '^NC_KERNEL nc_k_synf0(' "$WORK/clsrc_$m/$m.cl" && grep -q '^NC_DEV void nc_deliver_fam0_grid(' "$WORK/clsrc_$m/$m.cl" ||
