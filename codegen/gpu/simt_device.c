@@ -297,7 +297,7 @@ static void emit_syn_kernels(Out *o, const Simt *S)
             out_close(o);
             out_blank(o);
         }
-        if (j->procedural && j->delay)
+        if (j->procedural && j->delay && !simt_fam_member(S, j))   /* a member's: nc_k_pscanf<f> */
             simt_emit_pscan(o, S, j);
     }
     /* the projections that are no family's member, SIMT_SYN_GROUP to a kernel */

@@ -69,8 +69,22 @@ void simt_fam_plan(Simt *S)
 /* Contract: simt_priv.h. */
 int simt_fam_member(const Simt *S, const IrProj *j)
 {
-    const int f = cg_fam_of(&S->fam, j);
-    return f >= 0 && !fam_proc(S, f);
+    return cg_fam_of(&S->fam, j) >= 0;
+}
+
+/* F, the slots of a kernel's parameters (slot_params) as the templates read them. */
+static void emit_slots_local(Out *o, const CgFamCand *c0, int f)
+{
+    if (!(c0->nx + c0->nr + c0->nk))
+        return;
+    out_line(o, "nc_fk%d_t nc_F;", f);
+    for (int i = 0; i < c0->nx; i++)
+        out_line(o, "nc_F.x[%d] = nc_x%d;", i, i);
+    for (int i = 0; i < c0->nr; i++)
+        out_line(o, "nc_F.r[%d] = nc_r%d;", i, i);
+    for (int i = 0; i < c0->nk; i++)
+        out_line(o, "nc_F.ks[%d] = nc_k%d;", i, i);
+    out_line(o, "const nc_fk%d_t *const F = &nc_F;", f);
 }
 
 /* The slots as kernel parameters ("const real nc_r0, ..."). */
@@ -82,6 +96,48 @@ static void slot_params(const Simt *S, const CgFamCand *c0, StrBuf *b)
         sb_printf(b, ", const %s nc_r%d", S->m->dbl ? "double" : "float", i);
     for (int i = 0; i < c0->nk; i++)
         sb_printf(b, ", const uint32_t nc_k%d", i);
+}
+
+/* The body of a row of nc_k_pscanf<f> (cg_row_loops): the synapse's delay, the longest. */
+static void pscan_body(Out *o, const void *arg)
+{
+    const Simt *S = ((const void *const *)arg)[0];
+    const CgFamCand *c0 = ((const void *const *)arg)[1];
+    out_begin(o);
+    out_line(o, "const double delay = %s;", c0->dt);
+    out_line(o, "const double steps = round(delay / dt);");
+    out_line(o, "if (!(steps < 1e9)) nc_cnt[%d] = 1;", S->cnt_err);
+    out_line(o, "const int32_t dd = !(steps < 1e9) || steps < 1 ? 1 : (int32_t)steps;");
+    out_line(o, "nc_atomic_max_i32(&nc_cnt[%d + nc_fj], dd);", S->cnt_maxd);
+    out_close(o);
+}
+
+/* nc_k_pscanf<f>: a procedural member's rows walked once for the longest delay, as
+ * nc_k_pscan_<proj> (simt_deliver.c) walks one projection's; its numbers the arguments. */
+static void emit_pscan(Out *o, const Simt *S, int f)
+{
+    const IrProj *j0 = S->m->projs[S->fam.first[f]];
+    const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
+    CgDialect d = simt_dev_dialect(S, j0->pre.pop);
+    const CgRowSpell rs = {"nc_fnp", "nc_faut", "nc_fcs", "0.0", "nc_frp"};
+    d.row = &rs;
+    StrBuf ps = {0};
+    slot_params(S, c0, &ps);
+    out_line(o, "/* projection family %d, procedural: a member's rows walked once for the longest delay */", f);
+    simt_kernel_open(o, S,
+                     "NC_KERNEL nc_k_pscanf%d(NC_ARGS, NC_G const int64_t *nc_frp, const int64_t nc_npre, const int64_t nc_fnp, const int64_t nc_faut, const uint32_t nc_fcs, const int nc_fj%s)",
+                     f, ps.s ? ps.s : "");
+    sb_free(&ps);
+    emit_slots_local(o, c0, f);
+    out_line(o, "(void)nc_faut;");
+    out_open(o, "for (int64_t i = NC_GID; i < nc_npre; i += NC_GSIZE)");
+    out_line(o, "const uint32_t key0 = seedkey;");
+    out_line(o, "int64_t rank = 0;");
+    const void *arg[2] = {S, c0};
+    cg_row_loops(o, &d, j0, pscan_body, arg);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
 }
 
 /* nc_k_synf<f>: the per-synapse values of one member of family f. */
@@ -102,8 +158,8 @@ static void emit_device_family(Out *o, const Simt *S, int f)
         snprintf(tail, sizeof tail, " nc_fk%d_t;", f);
         out_close_with(o, tail);
     }
-    if (fam_proc(S, f))
-        return;
+    if (fam_proc(S, f) && j0->delay)
+        emit_pscan(o, S, f);
     StrBuf ps = {0};
     slot_params(S, c0, &ps);
     out_line(o, "/* projection family %d (simt_family.c): the per-synapse values of a member of %d like %s", f,
@@ -113,16 +169,7 @@ static void emit_device_family(Out *o, const Simt *S, int f)
                      "NC_KERNEL nc_k_synf%d(NC_ARGS, NC_G const int64_t *nc_frp, NC_G const int32_t *nc_fcol, NC_G real *nc_fw, NC_G int32_t *nc_fd, const int64_t nc_npre, const int nc_fj%s)",
                      f, ps.s ? ps.s : "");
     sb_free(&ps);
-    if (slots) {
-        out_line(o, "nc_fk%d_t nc_F;", f);
-        for (int i = 0; i < c0->nx; i++)
-            out_line(o, "nc_F.x[%d] = nc_x%d;", i, i);
-        for (int i = 0; i < c0->nr; i++)
-            out_line(o, "nc_F.r[%d] = nc_r%d;", i, i);
-        for (int i = 0; i < c0->nk; i++)
-            out_line(o, "nc_F.ks[%d] = nc_k%d;", i, i);
-        out_line(o, "const nc_fk%d_t *const F = &nc_F;", f);
-    }
+    emit_slots_local(o, c0, f);
     if (!j0->delay)
         out_line(o, "(void)nc_fd; (void)nc_fj;");
     out_open(o, "for (int64_t i = NC_GID; i < nc_npre; i += NC_GSIZE)");
@@ -217,8 +264,9 @@ static void emit_table(Out *o, const Simt *S, int f)
         sb_free(&b);
     }
     out_close_with(o, ";");
-    if (!fam_proc(S, f))
-        out_line(o, "static nrt_kernel *k_synf%d;", f);
+    out_line(o, "static nrt_kernel *k_synf%d;", f);
+    if (fam_proc(S, f) && m->projs[k0]->delay)
+        out_line(o, "static nrt_kernel *k_pscanf%d;", f);
     out_blank(o);
 }
 
@@ -364,6 +412,17 @@ void simt_fam_mem_plan(Out *o, const Simt *S)
     mem_S = NULL;
 }
 
+/* The slots as a kernel's arguments NC_NARGS + a on (slot_params), into rc. */
+static void emit_slot_args(Out *o, const Simt *S, const CgFamCand *c0, int a)
+{
+    for (int i = 0; i < c0->nx; i++)
+        out_line(o, "rc |= nrt_gpu_arg_f64(k, NC_NARGS + %d, F->x[%d]) != NRT_OK;", a++, i);
+    for (int i = 0; i < c0->nr; i++)
+        out_line(o, "rc |= nrt_gpu_arg_%s(k, NC_NARGS + %d, F->r[%d]) != NRT_OK;", S->m->dbl ? "f64" : "f32", a++, i);
+    for (int i = 0; i < c0->nk; i++)
+        out_line(o, "rc |= nrt_gpu_arg_i32(k, NC_NARGS + %d, (int32_t)F->ks[%d]) != NRT_OK;", a++, i);
+}
+
 /* The member's arguments of nc_k_synf<f> after NC_ARGS (bind). */
 static void emit_set_args(Out *o, const Simt *S, const CgFamCand *c0, const IrProj *j0, int f)
 {
@@ -375,14 +434,35 @@ static void emit_set_args(Out *o, const Simt *S, const CgFamCand *c0, const IrPr
     out_line(o, "rc |= nrt_gpu_arg_mem(k, NC_NARGS + 3, %s) != NRT_OK;", j0->delay ? "*d" : "nc_dummy");
     out_line(o, "rc |= nrt_gpu_arg_i64(k, NC_NARGS + 4, F->n_pre) != NRT_OK;");
     out_line(o, "rc |= nrt_gpu_arg_i32(k, NC_NARGS + 5, (int32_t)F->id) != NRT_OK;");
-    int a = 6;
-    for (int i = 0; i < c0->nx; i++)
-        out_line(o, "rc |= nrt_gpu_arg_f64(k, NC_NARGS + %d, F->x[%d]) != NRT_OK;", a++, i);
-    for (int i = 0; i < c0->nr; i++)
-        out_line(o, "rc |= nrt_gpu_arg_%s(k, NC_NARGS + %d, F->r[%d]) != NRT_OK;", S->m->dbl ? "f64" : "f32", a++, i);
-    for (int i = 0; i < c0->nk; i++)
-        out_line(o, "rc |= nrt_gpu_arg_i32(k, NC_NARGS + %d, (int32_t)F->ks[%d]) != NRT_OK;", a++, i);
+    emit_slot_args(o, S, c0, 6);
     out_line(o, "if (rc) return -1;");
+}
+
+/* A procedural member's build without --save-connectivity, as build_<proj>'s (simt_alloc.c):
+ * fixed_total's row pointers from the host, the longest delay by nc_k_pscanf<f>. */
+static void emit_proc_build(Out *o, const Simt *S, const CgFamCand *c0, const IrProj *j0, int f)
+{
+    out_line(o, "(void)ts; (void)col; (void)w;%s", j0->delay ? " (void)d;" : "");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: row pointers\", F->name);");
+    out_line(o, "int64_t *hrp = nrt_alloc(&ctx, (size_t)(F->n_pre + 1) * sizeof(int64_t), what);");
+    out_line(o, "int bad = !hrp || nrt_conn_total_rows(&ctx, &spec, hrp) != NRT_OK");
+    out_line(o, "    || dalloc(&csr->row_ptr, (size_t)(F->n_pre + 1) * sizeof(int64_t), what)");
+    out_line(o, "    || nrt_gpu_write(gpu, csr->row_ptr, 0, hrp, (size_t)(F->n_pre + 1) * sizeof(int64_t)) != NRT_OK;");
+    out_line(o, "nrt_free(hrp);");
+    out_line(o, "if (bad) return -1;");
+    out_line(o, "*rp = csr->row_ptr;");
+    if (!j0->delay)
+        return;
+    out_line(o, "nrt_kernel *const k = k_pscanf%d;", f);
+    out_line(o, "int rc = bind(k) != 0;");
+    out_line(o, "rc |= nrt_gpu_arg_mem(k, NC_NARGS + 0, *rp) != NRT_OK;");
+    out_line(o, "rc |= nrt_gpu_arg_i64(k, NC_NARGS + 1, F->n_pre) != NRT_OK;");
+    out_line(o, "rc |= nrt_gpu_arg_i64(k, NC_NARGS + 2, F->n_post) != NRT_OK;");
+    out_line(o, "rc |= nrt_gpu_arg_i64(k, NC_NARGS + 3, F->pre_off - F->post_off) != NRT_OK;");
+    out_line(o, "rc |= nrt_gpu_arg_i32(k, NC_NARGS + 4, (int32_t)((3u << 24) | (F->id & 0xFFFFFFu))) != NRT_OK; /* NRT_STREAM_CONNECT */");
+    out_line(o, "rc |= nrt_gpu_arg_i32(k, NC_NARGS + 5, (int32_t)F->id) != NRT_OK;");
+    emit_slot_args(o, S, c0, 6);
+    out_line(o, "if (rc || nrt_gpu_launch(k, (size_t)((F->n_pre + 127) / 128), 128, 0) != NRT_OK) return -1;");
 }
 
 /* build_fam<f>(a, b): members a .. b - 1 built as build_<proj> builds one (simt_alloc.c). */
@@ -404,6 +484,13 @@ static void emit_build(Out *o, const Simt *S, int f)
     if (j0->delay)
         out_line(o, "nrt_dmem *d = (nrt_dmem *)((char *)nc_I + F->d);");
     out_line(o, "int64_t *D = (int64_t *)((char *)nc_I + F->D);");
+    out_line(o, "int32_t maxd = 1;");
+    if (j0->procedural) {   /* the rows' lengths and the longest delay; the synapses only to save them */
+        out_open(o, "if (!ctx.save_conn)");
+        emit_proc_build(o, S, c0, j0, f);
+        out_close(o);
+        out_open(o, "else");
+    }
     out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, csr) != NRT_OK) return -1;");
     out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
     out_line(o, "*rp = csr->row_ptr;");
@@ -418,7 +505,8 @@ static void emit_build(Out *o, const Simt *S, int f)
     emit_set_args(o, S, c0, j0, f);
     out_line(o, "if (nrt_gpu_launch(k, (size_t)((F->n_pre + 127) / 128), 128, 0) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return -1;");
     out_line(o, "ts = nrt_stage(&ctx, F->st_vals, ts);");
-    out_line(o, "int32_t maxd = 1;");
+    if (j0->procedural)
+        out_close(o);
     if (j0->delay) {
         out_line(o, "int32_t flags[2];");
         out_line(o, "if (nrt_gpu_read(gpu, nc_cnt, (%d + F->id) * sizeof(int32_t), &flags[0], sizeof(int32_t)) != NRT_OK) return -1;",
@@ -446,8 +534,7 @@ void simt_fam_host(Out *o, const Simt *S)
     for (int f = 0; f < S->fam.nfam; f++) {
         emit_table(o, S, f);
         emit_spec(o, S->m->projs[S->fam.first[f]], f);
-        if (!fam_proc(S, f))
-            emit_build(o, S, f);
+        emit_build(o, S, f);
         emit_host_parts(o, S->m->projs[S->fam.first[f]], f);
     }
     if (S->fam.nfam)
@@ -459,8 +546,9 @@ void simt_fam_kernels(Out *o, const Simt *S)
 {
     for (int f = 0; f < S->fam.nfam; f++) {
         const CgFamCand *c0 = &S->fam.c[S->fam.first[f]];
-        if (fam_proc(S, f))
-            continue;
+        if (fam_proc(S, f) && S->m->projs[S->fam.first[f]]->delay)
+            out_line(o, "if (!(k_pscanf%d = nrt_gpu_kernel(gpu, \"nc_k_pscanf%d\", NC_NARGS + %d))) return fail(argv[0]);", f,
+                     f, 6 + c0->nx + c0->nr + c0->nk);
         out_line(o, "if (!(k_synf%d = nrt_gpu_kernel(gpu, \"nc_k_synf%d\", NC_NARGS + %d))) return fail(argv[0]);", f, f,
                  6 + c0->nx + c0->nr + c0->nk);
     }
@@ -471,8 +559,6 @@ int simt_fam_build(Out *o, const Simt *S, int k)
 {
     int u;
     const int n = cg_fam_unit(&S->fam, k, &u);
-    if (n && fam_proc(S, S->fam.u[u].f))
-        return 0;   /* built per projection */
     if (n)
         out_line(o, "if (build_fam%d(%d, %d)) return fail(argv[0]);", S->fam.u[u].f, S->fam.u[u].a, S->fam.u[u].b);
     return n;

@@ -222,7 +222,7 @@ static void emit_host_handles(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         if (!simt_fam_member(S, m->projs[k]))
             out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
-        if (m->projs[k]->procedural && m->projs[k]->delay)
+        if (m->projs[k]->procedural && m->projs[k]->delay && !simt_fam_member(S, m->projs[k]))
             out_line(o, "static nrt_kernel *k_pscan_%s;", m->projs[k]->cname);
         if (m->projs[k]->plast)
             out_line(o, "static nrt_kernel *k_scope_%s;", m->projs[k]->cname);

@@ -96,7 +96,7 @@ static void emit_main_kernels(Out *o, const Simt *S)
         if (x >= 0)
             out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_g%d\", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_%s, NC_NARGS, %d) != NRT_OK) return fail(argv[0]);",
                      m->projs[k]->cname, x / SIMT_SYN_GROUP, m->projs[k]->cname, x % SIMT_SYN_GROUP);
-        if (m->projs[k]->procedural && m->projs[k]->delay)
+        if (m->projs[k]->procedural && m->projs[k]->delay && x >= 0)
             out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, kn);
         if (m->projs[k]->plast)

@@ -7,9 +7,10 @@
 #   gen       bench/conn/families.py 6 x 6 = 36 fixed_total projections in two families,
 #             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
 #             ring slot takes several additions (their order shows in the recorded V)
-#   gend      the same in double precision (w's slots double, not float), every fifth
-#             projection procedural (a family of their own), adding into the same rings
-#             between the stored families' members
+#   gend      the same in double precision (w's slots double, not float), w a truncated
+#             normal draw (its stream a slot too), every fifth projection procedural (a
+#             family of their own), adding into the same rings between the stored families'
+#             members
 #   proc      families_proc.neuro: procedural families of fixed_prob, all_to_all, one_to_one
 #   mc        the microcircuit at 1 % for 30 ms: 55 projections, two families, 8 merged rings
 #   cuba      examples/cuba.neuro, 100 ms (fixed_prob, one weight per family member, no delay)
@@ -30,8 +31,12 @@ rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 
 "$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/gen.neuro" --run 60 --k 1000 || exit 2
 "$PY" "$HERE/../../bench/conn/families.py" 6 12 "$WORK/genp.neuro" --run 60 --k 1000 --proc 5 || exit 2
-sed -e 's/^sim { dt = 0.1 ms; seed = 42 }$/sim { dt = 0.1 ms; seed = 42; precision = double }/' "$WORK/genp.neuro" >"$WORK/gend.neuro" || exit 2
-grep -q 'precision = double' "$WORK/gend.neuro" || { echo "$tag: bench/conn/families.py changed: edit $0" >&2; exit 2; }
+sed -E -e 's/^sim \{ dt = 0.1 ms; seed = 42 \}$/sim { dt = 0.1 ms; seed = 42; precision = double }/' \
+    -e 's/^  w        = max\((.*) \+ (0\.1 \* .*) \* normal\(\), 0 pA\)$/  w        = normal(\1, \2, lo = 0 pA)/' \
+    -e 's/^  w        = min\((.*) - (0\.1 \* .*) \* normal\(\), 0 pA\)$/  w        = normal(\1, -(\2), hi = 0 pA)/' \
+    "$WORK/genp.neuro" >"$WORK/gend.neuro" || exit 2
+grep -q 'precision = double' "$WORK/gend.neuro" && [ "$(grep -c '^  w        = normal(.*, \(lo\|hi\) = 0 pA)$' "$WORK/gend.neuro")" -eq 36 ] ||
+    { echo "$tag: bench/conn/families.py changed: edit $0" >&2; exit 2; }
 sed -e 's/^const scale = 1$/const scale = 0.01/' -e 's/^run 1 s$/run 30 ms/' "$EX/microcircuit.neuro" >"$WORK/mc.neuro" || exit 2
 grep -q '^const scale = 0.01$' "$WORK/mc.neuro" && grep -q '^run 30 ms$' "$WORK/mc.neuro" ||
     { echo "$tag: the microcircuit changed: edit $0" >&2; exit 2; }
@@ -134,6 +139,11 @@ fi
 grep -q '^projection families (c): 36 of 36 stored projections in 2 families (30 like P0_P0, 6 like P3_P0)' "$WORK/explain_on.txt" &&
     ! grep -q '^projection families' "$WORK/explain_off.txt" ||
     { echo "$tag: FAILED: --explain: $(grep families "$WORK/explain_on.txt")" >&2; exit 1; }
+# truncated normal draws (gend's w) are slots of the table like the others: the same families
+"$NEUROC" "$WORK/gend.neuro" --backend c --explain >"$WORK/explain_d.txt" 2>&1 ||
+    { echo "$tag: FAILED: neuroc --explain (gend)" >&2; exit 3; }
+grep -q '^projection families (c): 29 of 29 stored and 6 of 7 procedural projections in 3 families (24 like P0_P0, 5 like P3_P0, 6 like P4_P0)' "$WORK/explain_d.txt" ||
+    { echo "$tag: FAILED: --explain (gend): $(grep families "$WORK/explain_d.txt")" >&2; exit 1; }
 
 # the checkpoints of both programs are the same files (the same items, nc_model_hash), and
 # the one without families, resumed by the one with them, goes on as in itself
