@@ -19,6 +19,8 @@
  * reads the members' buffers by their own names as for any projection.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simt_priv.h"
@@ -855,4 +857,32 @@ void simt_fam_tables_host(Out *o, const Simt *S)
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
+}
+
+/* Contract: gpu.h. */
+void simt_fam_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t)
+{
+    BuildOpts bo;
+    memset(&bo, 0, sizeof bo);
+    bo.gpu_arch = arch;
+    bo.gpu_mode = cc->opt.gpu_mode;
+    Simt S;
+    simt_setup(&S, cc, m, &bo, t);
+    if (S.fam.nfam) {
+        int n[2] = {0, 0}, all[2] = {0, 0};   /* members and static projections: stored, procedural */
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            n[j->procedural] += S.fam.c[k].fam >= 0;
+            all[j->procedural] += !j->plast;
+        }
+        printf("projection families (%s): %d of %d stored ", t->name, n[0], all[0]);
+        if (all[1])
+            printf("and %d of %d procedural ", n[1], all[1]);
+        printf("projections in %d famil%s (", S.fam.nfam, S.fam.nfam == 1 ? "y" : "ies");
+        for (int f = 0; f < S.fam.nfam; f++)
+            printf("%s%d like %s", f ? ", " : "", S.fam.size[f], m->projs[S.fam.first[f]]->name);
+        printf("), a table, one construction kernel and one delivery in the grid schedules each (block and "
+               "cluster: per projection; --proj-tables=off: none)\n");
+    }
+    free(S.args);
 }

@@ -100,6 +100,10 @@ if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
     "$NEUROC" "$WORK/geni.neuro" --backend c -o "$WORK/sim_geni_on" >/dev/null 2>&1 &&
         "$WORK/sim_geni_on" --quiet --save-connectivity --out "$WORK/out_geni_on" ||
         { echo "$tag: FAILED: geni on the C back end" >&2; exit 4; }
+    "$NEUROC" "$WORK/geni.neuro" --backend opencl --explain >"$WORK/explain_cl.txt" 2>&1 ||
+        { echo "$tag: FAILED: neuroc --backend opencl --explain" >&2; exit 3; }
+    grep -q '^projection families (opencl): 29 of 29 stored and 7 of 7 procedural projections in 2 families (29 like P0_P0, 7 like P4_P0)' "$WORK/explain_cl.txt" ||
+        { echo "$tag: FAILED: --explain (OpenCL): $(grep families "$WORK/explain_cl.txt")" >&2; exit 1; }
     for mm in gen:block gend:block geni:launch; do
         m=${mm%:*}; sched=${mm#*:}
         for v in on off; do
