@@ -245,8 +245,13 @@ void cg_expr(const CgDialect *d, const IrExpr *e, StrBuf *out)
         return;
     case IE_RAND: {
         if (e->sub == IR_NORMAL_TR) {   /* mean, sd, lo, hi, and which bounds apply */
-            sb_printf(out, "nc_normal_tr(0x%08xu, (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu", e->stream,
-                      d->rng_elem, d->rng_sub, d->rng_step, e->site);
+            sb_puts(out, "nc_normal_tr(");
+            if (d->lit)   /* the stream a slot of a family's table, as for the other draws */
+                d->lit(d, e, out);
+            else
+                sb_printf(out, "0x%08xu", e->stream);
+            sb_printf(out, ", (uint32_t)(%s), (uint32_t)(%s), (uint32_t)(%s), %uu", d->rng_elem, d->rng_sub,
+                      d->rng_step, e->site);
             for (int i = 0; i < 4; i++) {
                 sb_puts(out, ", (double)");
                 paren(d, e->args[i], out);

@@ -52,10 +52,10 @@ static void total_head(Out *o, const IrProj *j, const RowText *t)
     out_line(o, "const uint32_t nc_a = (uint32_t)(%s - (nc_js >= 0 ? 1 : 0)); /* admissible posts */", t->NP);
 }
 
-void cg_total_head(Out *o, const IrProj *j)
+void cg_total_head(Out *o, const IrProj *j, const CgDialect *d)
 {
     RowText t;
-    row_text(NULL, j, &t);
+    row_text(d, j, &t);
     total_head(o, j, &t);
 }
 

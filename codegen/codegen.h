@@ -144,10 +144,54 @@ typedef struct CgRowSpell {
     const char *rp;               /* FIXED_TOTAL: the row pointers (int64_t *) */
 } CgRowSpell;
 void cg_row_loops(Out *o, const CgDialect *d, const IrProj *j, CgRowBody body, const void *arg);
-/* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp;
- * then, in a synapse's scope, `j` from the 32-bit word `word` of its draw (rt_conn.c). */
-void cg_total_head(Out *o, const IrProj *j);
+/* FIXED_TOTAL: row i's length nc_n and what its draws need (nc_js, nc_a), from <proj>_rp
+ * (d NULL) or as d->row spells the numbers; then, in a synapse's scope, `j` from the 32-bit
+ * word `word` of its draw (rt_conn.c). */
+void cg_total_head(Out *o, const IrProj *j, const CgDialect *d);
 void cg_total_post(Out *o, const char *word);
+
+/* --- cg_family.c: projection families (docs/architecture.md, "Projection families") --- */
+
+enum { CG_FAM_MIN = 2 };   /* the fewest members that make a family */
+/* One projection's place: its family (-1: none), its index q there, the run of its family's
+ * members it is in (unit); its key, and w and delay as templates whose constants are the
+ * slots F->x[k] (double), F->r[k] (real), F->ks[k] (uint32_t: draw streams), with the
+ * slots' initialisers (xs, rs, ks: "0.1f, 2.5f") and counts. */
+typedef struct CgFamCand {
+    int fam, q, unit;
+    const char *key;              /* NULL: not a candidate */
+    uint64_t hash;                /* of key (FNV-1a): compared first */
+    const char *wt, *dt;
+    const char *xs, *rs, *ks;
+    int nx, nr, nk;
+} CgFamCand;
+/* A run of members a .. b - 1 of family f that are consecutive projections. */
+typedef struct CgFamUnit {
+    int f, a, b;
+} CgFamUnit;
+typedef struct CgFamPlan {
+    CgFamCand *c;                 /* per projection; NULL: no family (off, or too few) */
+    int n;                        /* projections */
+    int nfam;
+    int *size, *first;            /* per family: members, the first member's projection */
+    CgFamUnit *u;                 /* the runs, in projection order */
+    int nu;
+} CgFamPlan;
+/* What the back end adds: the dialects its construction prints w (d) and delay (dd) of j
+ * with, and ok (NULL: all) to refuse a projection it keeps per projection. */
+typedef struct CgFamHooks {
+    void (*dialects)(void *user, const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd);
+    int (*ok)(void *user, const IrModel *m, const IrProj *j);
+    void *user;
+} CgFamHooks;
+void cg_fam_plan(Compiler *cc, const IrModel *m, const CgFamHooks *h, CgFamPlan *P);
+int cg_fam_of(const CgFamPlan *P, const IrProj *j);   /* j's family, or -1 */
+/* Projection k a run's first member: the run's length (its projections k, k + 1, ...) and
+ * *u its index in P->u; 0 when k is no member. */
+int cg_fam_unit(const CgFamPlan *P, int k, int *u);
+/* The stretch of projections from k on that are all family members: its length (0: k is
+ * none), and the runs of members it holds, P->u[*u0 .. *u1 - 1]. */
+int cg_fam_seg(const CgFamPlan *P, int k, int *u0, int *u1);
 
 /* --- cg_host.c, cg_mem.c, cg_finite.c: parts of every host program ------ */
 

@@ -1,13 +1,10 @@
 /* c_family.c -- projection families: static projections (stored or procedural) that are the
  * same but for their constants, emitted once (docs/architecture.md, "Projection families").
  *
- * A projection's family key is its rule and options, its pre and post base populations,
- * whether it has delays, and the text of its w and delay expressions printed with every real
- * literal and every draw's stream turned into a slot of a table (CgDialect.lit): F->r[k]
- * (real), F->x[k] (double) or F->ks[k] (uint32_t), typed as the literal is printed, so the
- * arithmetic is the same; a procedural family's row loops print their numbers from the
- * table too (CgDialect.row). Projections with equal keys, FAM_MIN or more of them, form a
- * family: one table nc_fam<f>[] of their constants (sizes, offsets, the rule's numbers, the
+ * The plan (which projections are members, their keys, the slots of their constants, the
+ * runs of consecutive members) is cg_family.c's, shared with the GPU back ends; this file
+ * prints w and delay in the C dialect and writes, per family that the plan makes:
+ * one table nc_fam<f>[] of their constants (sizes, offsets, the rule's numbers, the
  * slots, the ring each adds into, names), and one build, delivery, memory plan, save and
  * statistic function that loop over a range of members. A member keeps its projection id
  * (its RNG streams, its place in --bench), its names (messages, stages,
@@ -22,54 +19,9 @@
 
 #include "c_priv.h"
 
-enum { FAM_MIN = 2 };   /* the fewest members that make a family */
-
-/* One projection's place: its family (-1: none) and index there, its key and slots. */
-typedef struct Cand {
-    int fam, q;
-    int unit;                     /* the run of its family's members it is in (nc_units) */
-    const char *key;              /* NULL: not a candidate */
-    uint64_t hash;                /* of key (FNV-1a): compared first */
-    const char *wt, *dt;          /* w and delay as templates */
-    const char *xs, *rs, *ks;     /* the slots' initialisers: double, real, stream */
-    int nx, nr, nk;
-} Cand;
-
-/* A run of members a .. b - 1 of family f that are consecutive projections. */
-typedef struct Unit {
-    int f, a, b;
-} Unit;
-
-static struct {
-    Cand *c;                      /* per projection, NULL when families are off */
-    int nfam;
-    int *size;                    /* members per family */
-    Unit *u;                      /* the runs, in projection order */
-    int nu;
-    int n;                        /* projections */
-} P;
-
-/* The slots a template collects (CgDialect.user of fam_lit). */
-typedef struct Coll {
-    StrBuf xs, rs, ks;
-    int nx, nr, nk;
-} Coll;
-
-static void fam_lit(const CgDialect *d, const IrExpr *e, StrBuf *out)
-{
-    Coll *c = (Coll *)d->user;
-    if (e->op == IE_RAND) {
-        sb_printf(&c->ks, "%s0x%08xu", c->nk ? ", " : "", e->stream);
-        sb_printf(out, "F->ks[%d]", c->nk++);
-        return;
-    }
-    StrBuf *b = d->dbl ? &c->xs : &c->rs;
-    int *n = d->dbl ? &c->nx : &c->nr;
-    if (*n)
-        sb_puts(b, ", ");
-    cg_real(d, e->val, b);
-    sb_printf(out, "F->%s[%d]", d->dbl ? "x" : "r", (*n)++);
-}
+/* The plan (cg_family.c): P.c[k] per projection, NULL when families are off. */
+static CgFamPlan P;
+typedef CgFamCand Cand;
 
 /* The dialects of build_<J>'s w (d) and delay (dd), as cgc_proj prints them. */
 static void build_dialects(const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd)
@@ -84,98 +36,17 @@ static void build_dialects(const IrModel *m, const IrProj *j, CgDialect *d, CgDi
     dd->real = "double";
 }
 
-/* 1 when j may be a member: static (stored or procedural), built from a spec, on one
- * process, neither recorded nor changed by a phase, not into or out of a top-k population. */
-static int candidate(const Compiler *cc, const IrModel *m, const IrProj *j, int k)
+static void fam_dialects(void *user, const IrModel *m, const IrProj *j, CgDialect *d, CgDialect *dd)
 {
-    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->id != k)
-        return 0;
-    if (j->rule == IR_FROM_FILE || j->rule == IR_PAIRS || j->pre.pop->topk || j->post.pop->topk)
-        return 0;
-    if (cgc_mpi_recorded(m, j))
-        return 0;
-    for (int p = 0; p < m->nphases; p++)
-        if (m->phases[p].proj == j)
-            return 0;
-    return 1;
-}
-
-/* j's key and slots. */
-static void key_of(Compiler *cc, const IrModel *m, const IrProj *j, Cand *c)
-{
-    CgDialect d, dd;
-    Coll col = {0};
-    StrBuf w = {0}, dl = {0};
-    build_dialects(m, j, &d, &dd);
-    d.lit = dd.lit = fam_lit;
-    d.user = dd.user = &col;
-    cg_expr(&d, j->w, &w);
-    if (j->delay)
-        cg_expr(&dd, j->delay, &dl);
-    c->wt = arena_strdup(&cc->arena, w.s ? w.s : "");
-    c->dt = arena_strdup(&cc->arena, dl.s ? dl.s : "");
-    /* procedural: the row loops' shape depends on fixed_prob's p (none, skips, every pair) */
-    const int pclass = !j->procedural || j->rule != IR_FIXED_PROB ? 0 : !(j->p > 0) ? 1 : j->p < 1 ? 2 : 3;
-    c->key = arena_printf(&cc->arena, "%d %d %d %s %s %d %d %d\n%s\n%s", (int)j->rule, j->autapses, j->multapses,
-                          j->pre.pop->cname, j->post.pop->cname, j->delay != NULL, j->procedural, pclass, c->wt,
-                          c->dt);
-    c->hash = 0xcbf29ce484222325ull;
-    for (const char *p = c->key; *p; p++)
-        c->hash = (c->hash ^ (unsigned char)*p) * 0x100000001b3ull;
-    c->xs = arena_strdup(&cc->arena, col.xs.s ? col.xs.s : "");
-    c->rs = arena_strdup(&cc->arena, col.rs.s ? col.rs.s : "");
-    c->ks = arena_strdup(&cc->arena, col.ks.s ? col.ks.s : "");
-    c->nx = col.nx, c->nr = col.nr, c->nk = col.nk;
-    sb_free(&w);
-    sb_free(&dl);
-    sb_free(&col.xs);
-    sb_free(&col.rs);
-    sb_free(&col.ks);
+    (void)user;
+    build_dialects(m, j, d, dd);
 }
 
 /* Contract: c_priv.h. */
 void cgc_fam_plan(Compiler *cc, const IrModel *m)
 {
-    memset(&P, 0, sizeof P);
-    if (m->nprojs < FAM_MIN)
-        return;
-    P.n = m->nprojs;
-    P.c = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.c);
-    int *lead = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *lead);   /* a group's first */
-    int *size = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *size);
-    int ngroups = 0;
-    for (int k = 0; k < m->nprojs; k++) {
-        Cand *c = &P.c[k];
-        c->fam = -1;
-        if (!candidate(cc, m, m->projs[k], k))
-            continue;
-        key_of(cc, m, m->projs[k], c);
-        int g = 0;
-        while (g < ngroups && (P.c[lead[g]].hash != c->hash || strcmp(P.c[lead[g]].key, c->key) != 0))
-            g++;
-        if (g == ngroups)
-            lead[ngroups++] = k;
-        c->q = size[g]++;
-        c->fam = g;   /* the group for now; numbered as a family below */
-    }
-    int *num = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *num);
-    P.size = arena_alloc(&cc->arena, ((size_t)ngroups + 1) * sizeof *P.size);
-    for (int g = 0; g < ngroups; g++) {
-        num[g] = size[g] >= FAM_MIN ? P.nfam : -1;
-        if (num[g] >= 0)
-            P.size[P.nfam++] = size[g];
-    }
-    P.u = arena_alloc(&cc->arena, (size_t)m->nprojs * sizeof *P.u);
-    for (int k = 0; k < m->nprojs; k++) {
-        Cand *c = &P.c[k];
-        if (c->fam < 0 || (c->fam = num[c->fam]) < 0)
-            continue;
-        if (k > 0 && P.c[k - 1].fam == c->fam && P.c[k - 1].q + 1 == c->q)
-            P.u[P.nu - 1].b++;
-        else
-            P.u[P.nu++] = (Unit){c->fam, c->q, c->q + 1};
-        c->unit = P.nu - 1;
-    }
+    const CgFamHooks h = {fam_dialects, NULL, NULL};
+    cg_fam_plan(cc, m, &h, &P);
 }
 
 /* Contract: c_priv.h. */
@@ -194,9 +65,7 @@ void cgc_fam_explain(const IrModel *m)
         printf("and %d of %d procedural ", n[1], all[1]);
     printf("projections in %d famil%s (", P.nfam, P.nfam == 1 ? "y" : "ies");
     for (int f = 0; f < P.nfam; f++) {
-        int k0 = 0;
-        while (P.c[k0].fam != f)
-            k0++;
+        const int k0 = P.first[f];
         printf("%s%d like %s", f ? ", " : "", P.size[f], m->projs[k0]->name);
     }
     printf("), a table and one build and delivery each (--proj-tables=off: one per projection)\n");
@@ -211,35 +80,26 @@ void cgc_fam_reset(void)
 /* Contract: c_priv.h. */
 int cgc_fam_member(const IrProj *j)
 {
-    return P.c && j->id >= 0 && j->id < P.n && P.c[j->id].fam >= 0;   /* a member's id is its index */
+    return cg_fam_of(&P, j) >= 0;
 }
 
 /* Contract: c_priv.h. */
-/* Contract: c_priv.h. */
 int cgc_fam_of(const IrProj *j)
 {
-    return cgc_fam_member(j) ? P.c[j->id].fam : -1;
+    return cg_fam_of(&P, j);
 }
 
 /* Contract: c_priv.h. */
 int cgc_fam_unit(int k, int *u)
 {
-    if (!P.c || P.c[k].fam < 0)
-        return 0;
-    *u = P.c[k].unit;
-    return P.u[*u].b - P.u[*u].a;
+    return cg_fam_unit(&P, k, u);
 }
 
+/* Contract: c_priv.h. */
 int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1)
 {
-    if (!P.c || P.c[k].fam < 0)
-        return 0;
-    int n = 1;
-    while (k + n < m->nprojs && P.c[k + n].fam >= 0)
-        n++;
-    *u0 = P.c[k].unit;
-    *u1 = P.c[k + n - 1].unit + 1;
-    return n;
+    (void)m;
+    return cg_fam_seg(&P, k, u0, u1);
 }
 
 /* Contract: c_priv.h. */
@@ -667,9 +527,7 @@ static void emit_units(Out *o, const IrModel *m)
     out_open(o, "for (int u = u0; u < u1; u++)");
     out_open(o, "switch (nc_units[u].f)");
     for (int f = 0; f < P.nfam; f++) {
-        int k0 = 0;
-        while (P.c[k0].fam != f)
-            k0++;
+        const int k0 = P.first[f];
         if (!m->projs[k0]->procedural)
             out_line(o, "case %d: w += work_fam%d(nc_units[u].a, nc_units[u].b); break;", f, f);
     }
@@ -697,9 +555,7 @@ void cgc_families(Out *o, const IrModel *m)
     out_close(o);
     out_blank(o);
     for (int f = 0; f < P.nfam; f++) {
-        int k0 = 0;
-        while (P.c[k0].fam != f)
-            k0++;
+        const int k0 = P.first[f];
         const IrProj *j0 = m->projs[k0];
         emit_table(o, m, f, k0);
         emit_spec(o, j0, f);

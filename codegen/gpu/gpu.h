@@ -70,5 +70,7 @@ int simt_check(Compiler *cc, const IrModel *m, const Options *o);
 void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t);
 int simt_explain_warn(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t,
                       double neurons, double synapses, int nw);
+/* --explain's line of the projection families (simt_family.c), if any. */
+void simt_fam_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t);
 
 #endif

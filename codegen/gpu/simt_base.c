@@ -465,12 +465,17 @@ int simt_n_own_tables(const IrModel *m)
 }
 
 /* How many projections fused in variant v leave population pre. */
-int simt_n_fused(const IrModel *m, const IrPop *pre, int v)
+int simt_n_fused(const Simt *S, const IrPop *pre, int v)
 {
     int n = 0;
-    for (int k = 0; k < m->nprojs; k++)
-        n += simt_fused_in(m, m->projs[k], v) && m->projs[k]->pre.pop == pre;
+    for (int k = 0; k < S->m->nprojs; k++)
+        n += simt_fused_at(S, S->m->projs[k], v) && S->m->projs[k]->pre.pop == pre;
     return n;
+}
+
+int simt_fused_at(const Simt *S, const IrProj *j, int v)
+{
+    return simt_fused_in(S->m, j, v) && !(v == V_GRID && simt_fam_grid(S, j));
 }
 
 /* The end of a cluster launch's step loop (nc_k_cluster, nc_k_push): no group leaves while

@@ -279,7 +279,7 @@ static void emit_prop_total(Out *o, const Simt *S, const IrProj *j)
     DevRow r = {S, j, DR_GRID};
     open_spikes_loop(o, S, j, 0, "procedural fixed_total, a work-group per spike", "NC_GROUP", "NC_NGROUPS");
     out_line(o, "const uint32_t key0 = seedkey;");
-    cg_total_head(o, j);
+    cg_total_head(o, j, NULL);
     out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
     out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, 0x%08xu, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);", stream);
     out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");
@@ -426,7 +426,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
 {
     const IrModel *m = S->m;
     Arena *a = &S->cc->arena;
-    const int nf = simt_n_fused(m, pre, v);
+    const int nf = simt_n_fused(S, pre, v);
     /* segment bounds: 0, every view's ends, pre->size (sorted, unique) */
     int64_t *cut = arena_alloc(a, sizeof *cut * (size_t)(2 * nf + 2));
     int nc = 0;
@@ -434,7 +434,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
     cut[nc++] = pre->size;
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (!simt_fused_in(m, j, v) || j->pre.pop != pre)
+        if (!simt_fused_at(S, j, v) || j->pre.pop != pre)
             continue;
         cut[nc++] = j->pre.offset;
         cut[nc++] = j->pre.offset + j->pre.size;
@@ -455,7 +455,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
         int len = 0;
         for (int k = 0; k < m->nprojs; k++) {
             const IrProj *j = m->projs[k];
-            len += simt_fused_in(m, j, v) && j->pre.pop == pre && j->pre.offset <= cut[sg] &&
+            len += simt_fused_at(S, j, v) && j->pre.pop == pre && j->pre.offset <= cut[sg] &&
                    cut[sg + 1] <= j->pre.offset + j->pre.size;
         }
         width = len > width ? len : width;
@@ -469,7 +469,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
     int G = 32;   /* cluster: 32, for the own rows of the tables (a few synapses each) */
     for (int k = 0; k < m->nprojs && v == V_BLOCK; k++) {
         const IrProj *j = m->projs[k];
-        if (!simt_fused_in(m, j, v) || j->pre.pop != pre)
+        if (!simt_fused_at(S, j, v) || j->pre.pop != pre)
             continue;
         const double mean = simt_est_synapses(j) / (double)(j->pre.size > 0 ? j->pre.size : 1);
         while (G < mean && G < S->block)
@@ -496,7 +496,7 @@ void simt_emit_prop_fused(Out *o, const Simt *S, const IrPop *pre, int v)
     int *slot = arena_alloc(a, sizeof *slot * (size_t)(ns > 0 ? ns : 1));
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        if (!simt_fused_in(m, j, v) || j->pre.pop != pre)
+        if (!simt_fused_at(S, j, v) || j->pre.pop != pre)
             continue;
         long long off = (long long)j->pre.offset, size = (long long)j->pre.size;
         int any = 0;

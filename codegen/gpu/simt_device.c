@@ -125,12 +125,14 @@ static void emit_phase_calls(Out *o, const Simt *S, int neurons, const char *var
     } else {
         const int v = strcmp(variant, "grid") == 0 ? V_GRID : strcmp(variant, "block") == 0 ? V_BLOCK : V_CLUSTER;
         for (int i = 0; i < m->npops; i++)
-            if (simt_n_fused(m, m->pops[i], v))
+            if (simt_n_fused(S, m->pops[i], v))
                 out_line(o, "nc_deliver_from_%s_%s(NC_PASS, step);", m->pops[i]->cname, variant);
         for (int k = 0; k < m->nprojs; k++)
-            if (!m->projs[k]->plast && !simt_fused_in(m, m->projs[k], v))
+            if (!m->projs[k]->plast && !simt_fused_in(m, m->projs[k], v) && !(v == V_GRID && simt_fam_grid(S, m->projs[k])))
                 out_line(o, "nc_deliver_%s_%s(NC_PASS, step%s);", m->projs[k]->cname, variant,
                          v == V_GRID && simt_coop_row(m->projs[k]) ? ", nc_t64" : "");
+        if (v == V_GRID)
+            simt_fam_grid_calls(o, S);
     }
 }
 
@@ -206,7 +208,7 @@ static void emit_init_kernel(Out *o, const Simt *S)
 }
 
 /* The dialect of projection j's construction code: draws keyed by row i and rank. */
-static CgDialect syn_dialect(const Simt *S, const IrProj *j)
+CgDialect simt_syn_dialect(const Simt *S, const IrProj *j)
 {
     CgDialect d = simt_dev_dialect(S, j->pre.pop);
     d.cold = 1;               /* run once, at construction */
@@ -224,13 +226,13 @@ static CgDialect syn_dialect(const Simt *S, const IrProj *j)
 static void emit_syn_body(Out *o, const Simt *S, int k)
 {
     const IrProj *j = S->m->projs[k];
-    CgDialect d = syn_dialect(S, j);
+    CgDialect d = simt_syn_dialect(S, j);
     CgDialect dd = d;
     dd.dbl = 1;
     dd.real = "double";
     StrBuf b = {0};
     out_line(o, "/* per-synapse values of %s (SYNAPSE_INIT draws keyed by row and rank) */", j->name);
-    out_open(o, "case %d:", k % SIMT_SYN_GROUP);
+    out_open(o, "case %d:", simt_syn_index(S, j) % SIMT_SYN_GROUP);
     out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", (long long)j->pre.size);
     out_open(o, "for (int64_t s = %s_rp[i]; s < %s_rp[i + 1]; s++)", j->cname, j->cname);
     if (simt_mpi_cut_first(S->m, j))   /* distributed: cut to the rank's columns first (simt_mpi.c) */
@@ -284,7 +286,7 @@ static void emit_syn_kernels(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         if (j->rule == IR_PAIRS) {
-            CgDialect d = syn_dialect(S, j);
+            CgDialect d = simt_syn_dialect(S, j);
             cg_conn_row(o, &d, j, "NC_DEV", "NC_G");
             out_line(o, "/* %s: row lengths, then rows (rt_gpu_conn.c, build_pairs) */", j->name);
             char kb[16];
@@ -300,18 +302,29 @@ static void emit_syn_kernels(Out *o, const Simt *S)
             out_close(o);
             out_blank(o);
         }
-        if (j->procedural && j->delay)
+        if (j->procedural && j->delay && !simt_fam_member(S, j))   /* a member's: nc_k_pscanf<f> */
             simt_emit_pscan(o, S, j);
     }
-    for (int k = 0; k < m->nprojs; k += SIMT_SYN_GROUP) {
-        simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_g%d(NC_ARGS, const int nc_sel)", k / SIMT_SYN_GROUP);
-        out_open(o, "switch (nc_sel)");
-        for (int i = k; i < m->nprojs && i < k + SIMT_SYN_GROUP; i++)
-            emit_syn_body(o, S, i);
-        out_close(o);
-        out_close(o);
-        out_blank(o);
+    /* the projections that are no family's member, SIMT_SYN_GROUP to a kernel */
+    for (int k = 0, g = 0; k < m->nprojs; k++) {
+        if (simt_fam_member(S, m->projs[k]))
+            continue;
+        const int x = simt_syn_index(S, m->projs[k]);
+        if (x % SIMT_SYN_GROUP == 0) {
+            simt_kernel_open(o, S, "NC_KERNEL nc_k_syn_g%d(NC_ARGS, const int nc_sel)", g++);
+            out_open(o, "switch (nc_sel)");
+        }
+        emit_syn_body(o, S, k);
+        int next = k + 1;   /* the next projection of this kernel */
+        while (next < m->nprojs && simt_fam_member(S, m->projs[next]))
+            next++;
+        if (next == m->nprojs || (x + 1) % SIMT_SYN_GROUP == 0) {
+            out_close(o);
+            out_close(o);
+            out_blank(o);
+        }
     }
+    simt_fam_device(o, S);
 }
 
 /* The device functions of the phases, called by every schedule's kernels: top-k passes,
@@ -337,7 +350,7 @@ static void emit_phase_functions(Out *o, const Simt *S)
         const IrProj *j = m->projs[k];
         if (j->plast)
             continue;
-        if (!simt_fused_in(m, j, V_GRID))
+        if (!simt_fused_in(m, j, V_GRID) && !simt_fam_grid(S, j))
             simt_emit_prop(o, S, j, V_GRID);
         if (S->has[SCHED_BLOCK] && !simt_fused_in(m, j, V_BLOCK))
             simt_emit_prop(o, S, j, V_BLOCK);
@@ -345,13 +358,14 @@ static void emit_phase_functions(Out *o, const Simt *S)
             simt_emit_prop(o, S, j, V_CLUSTER);
     }
     for (int i = 0; i < m->npops; i++) {
-        if (simt_n_fused(m, m->pops[i], V_GRID))
+        if (simt_n_fused(S, m->pops[i], V_GRID))
             simt_emit_prop_fused(o, S, m->pops[i], V_GRID);
-        if (S->has[SCHED_BLOCK] && simt_n_fused(m, m->pops[i], V_BLOCK))
+        if (S->has[SCHED_BLOCK] && simt_n_fused(S, m->pops[i], V_BLOCK))
             simt_emit_prop_fused(o, S, m->pops[i], V_BLOCK);
-        if (S->has[SCHED_CLUSTER] && simt_n_fused(m, m->pops[i], V_CLUSTER))
+        if (S->has[SCHED_CLUSTER] && simt_n_fused(S, m->pops[i], V_CLUSTER))
             simt_emit_prop_fused(o, S, m->pops[i], V_CLUSTER);
     }
+    simt_fam_grid_device(o, S);
     simt_plast_device(o, S);
     simt_emit_tail(o, S);
     if (m->mpi)

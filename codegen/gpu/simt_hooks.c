@@ -106,6 +106,7 @@ void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTa
            cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
            : "auto: free for up to 30,000 neurons without projections or top-k; for up to 20,000 neurons and 4e6 synapses without procedural projections one thread-block cluster (CUDA, sm_90 and later, no plasticity, top-k or shared variables), else one work-group; else per-step kernels");
     kernel_plan(m, t, sched);
+    simt_fam_explain(cc, m, arch, t);
 }
 
 int simt_explain_warn(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t,

@@ -220,8 +220,9 @@ static void emit_host_handles(Out *o, const Simt *S)
         out_line(o, "static nrt_kernel *k_tk[%d], *k_after; /* top-k passes, the rest of the step */",
                  simt_topk_passes(m) + 1);
     for (int k = 0; k < m->nprojs; k++) {
-        out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
-        if (m->projs[k]->procedural && m->projs[k]->delay)
+        if (!simt_fam_member(S, m->projs[k]))
+            out_line(o, "static nrt_kernel *k_syn_%s;", m->projs[k]->cname);
+        if (m->projs[k]->procedural && m->projs[k]->delay && !simt_fam_member(S, m->projs[k]))
             out_line(o, "static nrt_kernel *k_pscan_%s;", m->projs[k]->cname);
         if (m->projs[k]->plast)
             out_line(o, "static nrt_kernel *k_scope_%s;", m->projs[k]->cname);

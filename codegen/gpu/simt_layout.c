@@ -322,5 +322,8 @@ void simt_setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, co
     for (int i = 0; i < m->npops && S->has[SCHED_CLUSTER]; i++)
         S->nxm += 4 * simt_xw_words(m->pops[i]);
     layout(S);
-    S->table = simt_table_needed(S);
+    simt_fam_plan(S);
+    simt_fam_args(S);
+    /* OpenCL has no device addresses: the families' tables hold arena offsets (simt_family.c) */
+    S->table = simt_table_needed(S) || (S->fam_grid && strcmp(t->name, "cuda") != 0);
 }

@@ -90,10 +90,13 @@ static void emit_main_kernels(Out *o, const Simt *S)
     for (int k = 0; k < m->nprojs; k++) {
         char kb[16];
         const char *kn = cg_kname(m->projs[k], kb);
-        /* its case of the construction kernel of its group (simt_device.c) */
-        out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_g%d\", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_%s, NC_NARGS, %d) != NRT_OK) return fail(argv[0]);",
-                 m->projs[k]->cname, k / SIMT_SYN_GROUP, m->projs[k]->cname, k % SIMT_SYN_GROUP);
-        if (m->projs[k]->procedural && m->projs[k]->delay)
+        /* its case of the construction kernel of its group (simt_device.c); a family's
+         * members have their family's (simt_fam_kernels) */
+        const int x = simt_syn_index(S, m->projs[k]);
+        if (x >= 0)
+            out_line(o, "if (!(k_syn_%s = nrt_gpu_kernel(gpu, \"nc_k_syn_g%d\", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_%s, NC_NARGS, %d) != NRT_OK) return fail(argv[0]);",
+                     m->projs[k]->cname, x / SIMT_SYN_GROUP, m->projs[k]->cname, x % SIMT_SYN_GROUP);
+        if (m->projs[k]->procedural && m->projs[k]->delay && x >= 0)
             out_line(o, "if (!(k_pscan_%s = nrt_gpu_kernel(gpu, \"nc_k_pscan_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, kn);
         if (m->projs[k]->plast)
@@ -103,6 +106,7 @@ static void emit_main_kernels(Out *o, const Simt *S)
             out_line(o, "if (!(k_catchup_%s = nrt_gpu_kernel(gpu, \"nc_k_catchup_%s\", NC_NARGS))) return fail(argv[0]);",
                      m->projs[k]->cname, kn);
     }
+    simt_fam_kernels(o, S);
     simt_set_handles(o, S, 1);
     for (int ph = 0; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
@@ -324,10 +328,14 @@ int simt_emit_host(Compiler *cc, IrModel *m, const BuildOpts *bo, const SimtTarg
         if (m->projs[k]->plast)
             simt_emit_host_props(o, &S, m->projs[k]->plast->scope);
     for (int k = 0; k < m->nprojs; k++) {
-        simt_emit_host_build(o, &S, m->projs[k]);
-        simt_emit_host_save(o, &S, m->projs[k]);
+        if (!simt_fam_member(&S, m->projs[k]))   /* else its family's build_fam (simt_fam_host) */
+            simt_emit_host_build(o, &S, m->projs[k]);
+        if (!simt_fam_grid(&S, m->projs[k]))     /* else its family's save_fam */
+            simt_emit_host_save(o, &S, m->projs[k]);
     }
-    cg_mem_plan(o, m, 1, NULL);
+    simt_fam_host(o, &S);
+    simt_fam_tables_host(o, &S);
+    simt_fam_mem_plan(o, &S);
     simt_emit_host_records(o, &S);
     simt_emit_host_schedule(o, &S, simt_schedule(m, S.arch, bo->gpu_mode));
     simt_emit_host_ckpt(o, &S);

@@ -47,11 +47,12 @@
  *   simt_device.c   the device program's driver and its kernels (launch/graph, block,
  *                   cluster, persistent)
  *   simt_neurons.c, simt_deliver.c, simt_records.c, simt_shmem.c, simt_plast.c,
- *   simt_topk.c, simt_free.c, simt_push.c, simt_mpi.c, simt_finite.c, simt_table.c
+ *   simt_topk.c, simt_free.c, simt_push.c, simt_mpi.c, simt_finite.c, simt_table.c,
+ *   simt_family.c
  *                   the concerns: neuron phase, spike delivery (stored and procedural),
  *                   recordings and checkpoints, resident buffers, plastic projections,
  *                   top-k, the free schedule, the push step, --mpi, --check-finite,
- *                   table mode
+ *                   table mode, projection families
  *   simt_host.c, simt_alloc.c, simt_main.c
  *                   the host program: prelude, building the network on the device,
  *                   main() and its driver simt_emit_host
@@ -109,6 +110,8 @@ typedef struct Simt {
     int mode_asked;               /* the schedule was named (--gpu-mode), not auto */
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
     int table;                    /* the kernels read their arguments from a table (simt_table) */
+    CgFamPlan fam;                /* projection families (simt_family.c) */
+    int fam_grid;                 /* their members delivered by family in the grid (nc_fdt<f>) */
 } Simt;
 
 /* simt_base.c */
@@ -218,6 +221,33 @@ void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant);
 /* Host: the rest of build_<proj> after the CSR is on the device (nnz defined). */
 void simt_plast_host_build(Out *o, const Simt *S, const IrProj *j);
 
+/* simt_family.c: projection families, built by one kernel each (see its header comment). */
+void simt_fam_plan(Simt *S);                          /* S->fam (simt_setup) */
+int simt_fam_member(const Simt *S, const IrProj *j);  /* j is built by its family's kernel */
+/* j's construction case: its index among the projections that are no member (nc_k_syn_g<n>
+ * holds SIMT_SYN_GROUP of them) */
+int simt_syn_index(const Simt *S, const IrProj *j);
+void simt_fam_device(Out *o, const Simt *S);          /* nc_k_synf<f> */
+void simt_fam_host(Out *o, const Simt *S);            /* nc_fam<f>[], build_fam<f>, k_synf<f> */
+void simt_fam_kernels(Out *o, const Simt *S);         /* main: k_synf<f> loaded */
+/* build_instance's line for projection k where it starts a run of members: the run's
+ * length (the caller skips it), or 0 */
+int simt_fam_build(Out *o, const Simt *S, int k);
+/* Delivery in the grid (launch, graph, persistent): the tables nc_fdt<f> as arguments
+ * (simt_setup; OpenCL then in table mode, for the buffers' words), whether j is delivered by
+ * its family there, the device functions and their calls, the host's fam_tables(). */
+void simt_fam_args(Simt *S);
+int simt_fam_grid(const Simt *S, const IrProj *j);
+void simt_fam_grid_device(Out *o, const Simt *S);
+void simt_fam_grid_calls(Out *o, const Simt *S);
+void simt_fam_tables_host(Out *o, const Simt *S);
+/* The stretch of projections from k on that are all members (cg_fam_seg): its length, 0 for
+ * none; the host's save_units and stat_units take runs *u0 .. *u1 - 1. */
+int simt_fam_seg(const Simt *S, int k, int *u0, int *u1);
+void simt_fam_mem_plan(Out *o, const Simt *S);   /* mem_plan(), a line per stretch of members */
+/* The dialect of projection j's construction code: draws keyed by row i and rank (simt_device.c). */
+CgDialect simt_syn_dialect(const Simt *S, const IrProj *j);
+
 /* simt_table.c: table mode, the kernels' arguments in a table (see its header comment). */
 /* 1 when S's arguments take more bytes than every device of its target accepts. */
 int simt_table_needed(const Simt *S);
@@ -291,8 +321,10 @@ int simt_any_coop(const IrModel *m);
 int simt_order_free(const IrProj *j);
 int simt_fused(const IrProj *j);
 int simt_fused_in(const IrModel *m, const IrProj *j, int v);
+/* simt_fused_in, less the members delivered by their family (simt_fam_grid) */
+int simt_fused_at(const Simt *S, const IrProj *j, int v);
 int simt_n_own_tables(const IrModel *m);
-int simt_n_fused(const IrModel *m, const IrPop *pre, int v);
+int simt_n_fused(const Simt *S, const IrPop *pre, int v);
 
 /* simt_layout.c */
 void simt_setup(Simt *S, Compiler *cc, const IrModel *m, const BuildOpts *bo, const SimtTarget *t);
