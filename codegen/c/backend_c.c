@@ -93,14 +93,19 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     printf("kernel plan (c): --threads N; each step:");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
-            printf(" arrive_%s (one thread),", m->projs[k]->name);
+            printf(" arrive_%s (%s),", m->projs[k]->name,
+                   m->projs[k]->plast->post_first && !cgc_par_arrivals(m->projs[k]) ? "one thread"
+                                                                                  : "all threads, by post");
     for (int i = 0; i < m->npops; i++)
         printf(" step_%s (%lld neurons, %s),", m->pops[i]->name, (long long)m->pops[i]->size,
                m->pops[i]->topk ? "one thread, then top-k selection" : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
     for (int k = 0; k < m->nprojs; k++)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",
-               cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
+               m->projs[k]->plast ? (cgc_par_arrivals(m->projs[k])
+                                     ? "all threads: scopes by neuron, synapses by post; spikes one thread"
+                                     : "all threads: scopes by neuron, synapses by post; spikes, arrivals one thread")
+               : cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
     printf(" records (one thread)\n");
     cgc_fam_explain(m);
