@@ -98,7 +98,9 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
                                                                                   : "all threads, by post");
     for (int i = 0; i < m->npops; i++)
         printf(" step_%s (%lld neurons, %s),", m->pops[i]->name, (long long)m->pops[i]->size,
-               m->pops[i]->topk ? "one thread, then top-k selection" : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
+               m->pops[i]->topk ? (cgc_par_pop(m->pops[i]) ? "all threads, then top-k selection on one, then all threads"
+                                                             : "one thread, then top-k selection")
+               : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
     for (int k = 0; k < m->nprojs; k++)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",

@@ -33,7 +33,7 @@ static int writes_own(const IrBlock *b)
 /* Contract: c_priv.h. */
 int cgc_par_pop(const IrPop *p)
 {
-    return !p->topk && writes_own(&p->body);
+    return writes_own(&p->body) && (!p->topk || writes_own(&p->topk->after));
 }
 
 /* A stored static projection: its delivery is partitioned by post (nrt_split). */
@@ -107,6 +107,19 @@ int cgc_par_proc(const IrProj *j)
     return j->procedural && !j->plast && j->ring == j && j->ring_n == 1 && !cgc_fam_member(j);
 }
 
+/* 1 when a top-k population of m runs on the threads; *n: their neurons. */
+static int par_topk(const IrModel *m, int64_t *n)
+{
+    int any = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk && cgc_par_pop(m->pops[i])) {
+            any = 1;
+            if (n)
+                *n += m->pops[i]->size;
+        }
+    return any;
+}
+
 /* Contract: c_priv.h. */
 void cgc_par_regions(Out *o, const IrModel *m)
 {
@@ -120,6 +133,16 @@ void cgc_par_regions(Out *o, const IrModel *m)
     out_line(o, "(void)step; (void)t; (void)T;");
     out_close(o);
     out_blank(o);
+    if (par_topk(m, NULL)) {
+        out_line(o, "/* the `after` block of the top-k populations on thread t of T, after their selection */");
+        out_open(o, "static void nc_after(void *arg, int t, int T)");
+        out_line(o, "const int64_t step = *(const int64_t *)arg;");
+        for (int i = 0; i < m->npops; i++)
+            if (m->pops[i]->topk && cgc_par_pop(m->pops[i]))
+                out_line(o, "after_%s(step, t, T);", m->pops[i]->cname);
+        out_close(o);
+        out_blank(o);
+    }
     for (int k = 0; k < m->nprojs; k++)
         any |= cgc_par_proj(m, m->projs[k]);
     if (!any)
@@ -154,6 +177,15 @@ void cgc_par_neurons(Out *o, const IrModel *m)
         if (!cgc_par_pop(p))
             out_line(o, "step_%s(step, 0, 1); /* on one thread */", p->cname);
     }
+    int64_t ntk = 0;
+    for (int i = 0; i < m->npops; i++)   /* top-k: the selection on one thread */
+        if (m->pops[i]->topk)
+            out_line(o, "topk_%s(step, %s);", m->pops[i]->cname, cgc_par_pop(m->pops[i]) ? "ctx.threads" : "1");
+    if (par_topk(m, &ntk))
+        out_line(o, "nrt_pool_run(nc_after, &step, %lld.0); /* top-k: after */", (long long)ntk);
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk && !cgc_par_pop(m->pops[i]))
+            out_line(o, "after_%s(step, 0, 1); /* on one thread */", m->pops[i]->cname);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (!p->has_spikes)

@@ -606,6 +606,10 @@ uint64_t nrt_topk_key_d(double x);
  * draw descending, idx ascending), in no particular order among themselves. k <= n.
  * Expected O(n) (quickselect with median-of-three pivots). */
 void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
+/* The candidates gathered by T threads, thread t having listed tc[t] at it + len t / T (len:
+ * the neurons stepped): moved together in thread order, which is the one-thread order (the
+ * order nrt_topk_select receives them in); returns their count. */
+int64_t nrt_topk_join(nrt_topk_item *it, int64_t len, const int64_t *tc, int T);
 
 /* ===== Top-k selection ===== } */
 
