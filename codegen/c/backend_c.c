@@ -45,6 +45,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     }
     cgc_families(&o, m);
     cg_mem_plan(&o, m, 0, cgc_fam_mem_seg);
+    cgc_par_mem(&o, m);
     for (int i = 0; i < m->npops; i++) {
         cgc_pop_init(&o, m->pops[i], m);
         cgc_pop_step(&o, m->pops[i], m);

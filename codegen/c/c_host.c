@@ -653,6 +653,7 @@ void cgc_main(Out *o, const IrModel *m)
             out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
                      cgc_storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
+    out_line(o, "mem_threads();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]); /* the recordings do not fit the free space */");

@@ -246,3 +246,31 @@ void cgc_par_deliver(Out *o, const IrModel *m)
         }
     }
 }
+
+/* Contract: c_priv.h. */
+void cgc_par_mem(Out *o, const IrModel *m)
+{
+    out_line(o, "/* the memory plan's synapse index of --threads (nrt_split), for the threads the pool will start */");
+    out_open(o, "static void mem_threads(void)");
+    out_line(o, "const int T = nrt_pool_threads(&ctx);");
+    out_line(o, "double b = 0;");
+    out_line(o, "if (T <= 1) return;");
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (cgc_fam_member(j) || !(j->plast || cgc_par_proj(m, j)))
+            continue;
+        if (j->rule == IR_FROM_FILE) {   /* its rows' order is the file's: the ranks not counted */
+            out_line(o, "b += %lld.0 * (T + 1) * sizeof(int64_t); /* %s */", (long long)j->pre.size, j->name);
+            continue;
+        }
+        out_begin(o);
+        cg_conn_spec(o, j);
+        out_line(o, "b += nrt_split_bytes(&spec, T); /* %s */", j->name);
+        out_close(o);
+    }
+    cgc_fam_mem_split(o, m);
+    out_line(o, "if (b > 0) nrt_mem_add(&ctx, \"threads: synapse index\", -1, b);");
+    out_close(o);
+    out_blank(o);
+}
+

@@ -247,6 +247,8 @@ int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), vo
 nrt_status nrt_pool_start(nrt_ctx *ctx);
 void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
 void nrt_pool_stop(void);
+/* The threads nrt_pool_start will start for ctx (its --threads, or the default). */
+int nrt_pool_threads(const nrt_ctx *ctx);
 /* The thread of T owning index c of [lo, lo + len) split into T ranges [lo + len t / T, ...). */
 static inline int nrt_owner(int64_t c, int64_t lo, int64_t len, int T)
 {
@@ -392,6 +394,9 @@ typedef struct nrt_split {
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);
+/* The bytes nrt_split_build will take for T threads over spec's synapses (the memory plan,
+ * --dry-run): the bounds, and the ranks where the rule leaves rows unsorted (fixed_total). */
+double nrt_split_bytes(const nrt_conn_spec *spec, int T);
 /* NRT_FIXED_TOTAL: the row pointers of spec's synapses (row_ptr, n_pre + 1 entries): the
  * multinomial split of the k synapses over the rows that nrt_conn_build and the device build
  * use, so that a procedural projection regenerates the same rows (rt_conn.c, FIXED_TOTAL).

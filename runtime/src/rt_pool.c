@@ -118,6 +118,12 @@ static int default_threads(const nrt_ctx *ctx)
 }
 
 /* Contract: neurort.h. */
+int nrt_pool_threads(const nrt_ctx *ctx)
+{
+    return ctx->threads > 0 ? ctx->threads : default_threads(ctx);
+}
+
+/* Contract: neurort.h. */
 nrt_status nrt_pool_start(nrt_ctx *ctx)
 {
     int T = ctx->threads > 0 ? ctx->threads : default_threads(ctx);
@@ -319,6 +325,17 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
             out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
     }
     return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+double nrt_split_bytes(const nrt_conn_spec *spec, int T)
+{
+    double nnz = 0;
+    if (T <= 1)
+        return 0;
+    (void)nrt_conn_bytes(spec, 0, &nnz);
+    return (double)spec->n_pre * (T + 1) * sizeof(int64_t) +
+           (spec->rule == NRT_FIXED_TOTAL ? nnz * sizeof(uint32_t) : 0);
 }
 
 /* Contract: neurort.h. */
