@@ -94,9 +94,7 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     printf("kernel plan (c): --threads N; each step:");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
-            printf(" arrive_%s (%s),", m->projs[k]->name,
-                   m->projs[k]->plast->post_first && !cgc_par_arrivals(m->projs[k]) ? "one thread"
-                                                                                  : "all threads, by post");
+            printf(" arrive_%s (all threads, by post),", m->projs[k]->name);
     for (int i = 0; i < m->npops; i++)
         printf(" step_%s (%lld neurons, %s),", m->pops[i]->name, (long long)m->pops[i]->size,
                m->pops[i]->topk ? (cgc_par_pop(m->pops[i]) ? "all threads, then top-k selection on one, then all threads"
@@ -105,9 +103,7 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     for (int k = 0; k < m->nprojs; k++)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",
-               m->projs[k]->plast ? (cgc_par_arrivals(m->projs[k])
-                                     ? "all threads: scopes by neuron, synapses by post; spikes one thread"
-                                     : "all threads: scopes by neuron, synapses by post; spikes, arrivals one thread")
+               m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
                : cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
     printf(" records (one thread)\n");

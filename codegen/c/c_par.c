@@ -94,13 +94,6 @@ void cgc_par_reset(void)
     Q.m = NULL;
 }
 
-/* Contract: c_priv.h. `on pre & post` lists the step's arrivals (<J>_arr) in the one-thread
- * order, so a projection with it gathers them on one thread. */
-int cgc_par_arrivals(const IrProj *j)
-{
-    return !j->plast->on_prepost.n;
-}
-
 /* Contract: c_priv.h. */
 int cgc_par_proc(const IrProj *j)
 {

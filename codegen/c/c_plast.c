@@ -49,8 +49,10 @@ static void emit_plast_storage(Out *o, const IrProj *j, const IrModel *m)
                  j->cname, j->cname, j->cname);
     out_line(o, "static int32_t *%s_hist; /* presynaptic spikes of the last D steps, [slot][k] */", j->cname);
     out_line(o, "static int64_t *%s_hist_n;", j->cname);
-    out_line(o, "static int64_t *%s_arr, *%s_arr_pre, %s_narr; /* synapses whose spike arrived this step */",
-             j->cname, j->cname, j->cname);
+    out_line(o, "static int64_t *%s_arr, *%s_arr_pre; /* synapses whose spike arrived this step, */", j->cname,
+             j->cname);
+    out_line(o, "static int64_t %s_narr[NRT_MAX_THREADS], %s_abase[NRT_MAX_THREADS + 1]; /* thread t's: its %s_narr[t] at %s_abase[t] */",
+             j->cname, j->cname, j->cname, j->cname);
     out_line(o, "static unsigned char *%s_fired; /* post neurons that spiked this step */", j->cname);
     out_line(o, "static nrt_split %s_sp; /* its synapses by thread, of the posts [%s_slo, %s_slo + %s_slen) (c_plast.c) */",
              j->cname, j->cname, j->cname, j->cname);
@@ -155,6 +157,7 @@ static void emit_plast_split(Out *o, const IrProj *j, const IrModel *m)
              c, c, c, c, c);
     cgc_own("%s_sp.seg", c);
     cgc_own("%s_sp.perm", c);
+    out_line(o, "nrt_split_base(&%s_sp, &%s, %s_abase);", c, c, c);
 }
 
 /* props_<J>, then build_<J>: the synapses and their initial state, the delays, the ring, the
@@ -305,8 +308,8 @@ static void hist_elem(Out *o, const IrProj *j, int back)
  * also gathers its arrivals on one thread (plast_par). */
 
 /* Open region function NAME_<J>(nc_arg, nc_t, nc_T) of a step: `step`, the time `t`, the
- * history slot `hs`, and the split of the synapses (whole rows where !owned). */
-static void open_region(Out *o, const IrProj *j, const char *name, const char *what, int owned)
+ * history slot `hs`, and the split of the synapses (<J>_sp). */
+static void open_region(Out *o, const IrProj *j, const char *name, const char *what)
 {
     const char *c = j->cname;
     out_line(o, "/* %s: %s */", j->name, what);
@@ -314,13 +317,8 @@ static void open_region(Out *o, const IrProj *j, const char *name, const char *w
     out_line(o, "const int64_t step = *(const int64_t *)nc_arg;");
     out_line(o, "const real t = (real)((double)step * dt);");
     out_line(o, "const int64_t hs = step %% %s_D;", c);
-    if (owned) {
-        out_line(o, "const int64_t *const nc_sg = %s_sp.seg, nc_T1 = %s_sp.T + 1;", c, c);
-        out_line(o, "const uint32_t *const nc_pm = %s_sp.perm;", c);
-    } else {
-        out_line(o, "const int64_t *const nc_sg = NULL, nc_T1 = 1;");
-        out_line(o, "const uint32_t *const nc_pm = NULL;");
-    }
+    out_line(o, "const int64_t *const nc_sg = %s_sp.seg, nc_T1 = %s_sp.T + 1;", c, c);
+    out_line(o, "const uint32_t *const nc_pm = %s_sp.perm;", c);
     out_line(o, "(void)t; (void)hs; (void)nc_t; (void)nc_T; (void)nc_sg; (void)nc_T1; (void)nc_pm;");
 }
 
@@ -356,7 +354,8 @@ static void open_post_spikes(Out *o, const IrProj *j)
 /* The arrivals of step `step + ahead`: `on pre` where a spike of steps step + ahead - D + 1 ..
  * step + ahead - 1 reaches a synapse, oldest emission first (the static ring's order),
  * delivering into that step's slot; ahead 1: order pre_first, run in step's learning phase.
- * With `on pre & post`, the arrivals are listed in <J>_arr (<J>_narr set to 0 before). */
+ * With `on pre & post`, thread t lists its arrivals in <J>_arr from <J>_abase[t] (a synapse
+ * arrives at most once a step, so they fit). */
 static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahead)
 {
     const IrPlast *pl = j->plast;
@@ -364,6 +363,8 @@ static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahea
     long long npre = (long long)j->pre.size;
     if (!pl->on_pre.n && !pl->on_prepost.n)
         return;
+    if (pl->on_prepost.n)
+        out_line(o, "%s_narr[nc_t] = 0; /* this thread's list of arrivals */", c);
     out_line(o, "/* emissions of steps step%s - D + 1 .. step%s - 1, oldest first: the static ring's order */",
              ahead ? " + 1" : "", ahead ? " + 1" : "");
     out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
@@ -381,8 +382,8 @@ static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahea
     cg_block(dh, &pl->syn_catch, o);
     cg_block(dh, &pl->on_pre, o);
     if (pl->on_prepost.n) {
-        out_line(o, "%s_arr_pre[%s_narr] = i;", c, c);
-        out_line(o, "%s_arr[%s_narr++] = s;", c, c);
+        out_line(o, "%s_arr_pre[%s_abase[nc_t] + %s_narr[nc_t]] = i;", c, c, c);
+        out_line(o, "%s_arr[%s_abase[nc_t] + %s_narr[nc_t]++] = s;", c, c, c);
     }
     out_close(o);
     out_close(o);
@@ -400,22 +401,13 @@ static void emit_keep_spikes(Out *o, const IrProj *j)
     out_close(o);
 }
 
-/* Run region NAME_<J> on the threads (`work` as generated code) or, where !par, on this one. */
-static void call_region(Out *o, const IrProj *j, const char *name, int par, const char *work)
-{
-    if (par)
-        out_line(o, "nrt_pool_run(%s_%s, &step, %s);", name, j->cname, work);
-    else
-        out_line(o, "%s_%s(&step, 0, 1); /* on one thread */", name, j->cname);
-}
-
 /* nc_scope_<J>: the scope dynamics of this step (pre neurons, then post neurons, each thread
  * a range of both), and the pre { } history slot hs. */
 static void emit_scope_region(Out *o, const IrProj *j, const CgDialect *ds, const CgDialect *dp)
 {
     const IrPlast *pl = j->plast;
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
-    open_region(o, j, "nc_scope", "scope dynamics, a range of the pre and of the post neurons per thread", 0);
+    open_region(o, j, "nc_scope", "scope dynamics, a range of the pre and of the post neurons per thread");
     if (pl->npre || pl->pre_step.n) {
         out_open(o, "for (int64_t i = %lld * nc_t / nc_T; i < %lld * (nc_t + 1) / nc_T; i++)", npre, npre);
         cg_block(ds, &pl->pre_step, o);
@@ -455,7 +447,7 @@ static int emit_arrive_region(Out *o, const IrProj *j, const CgDialect *dh)
     if (!arr && !pl->on_step.n)
         return 0;
     open_region(o, j, "nc_arrive", arr ? "this step's arrivals, then 'on step': the synapses of thread nc_t's posts"
-                                       : "'on step': the synapses of thread nc_t's posts", !arr || cgc_par_arrivals(j));
+                                       : "'on step': the synapses of thread nc_t's posts");
     if (arr)
         emit_arrivals(o, j, dh, 0);
     if (pl->on_step.n) {
@@ -485,19 +477,14 @@ static void emit_arrive(Out *o, const IrProj *j, const CgDialect *dh)
         out_line(o, "/* %s, phase 0: 'on step' (pre_first: 'on pre' runs in the step before) */", j->name);
     out_open(o, "static void arrive_%s(int64_t step)", c);
     if (region) {
-        int par = !pl->post_first || cgc_par_arrivals(j);
-        if (pl->post_first)
-            out_line(o, "%s_narr = 0;", c);
         if (pl->post_first && (pl->on_pre.n || pl->on_prepost.n))
             arrivals_work(o, j);
         else
             out_line(o, "double nc_w = 0;");
         if (pl->on_step.n)
             out_line(o, "nc_w += (double)%s.nnz;", c);
-        call_region(o, j, "nc_arrive", par, "nc_w");
+        out_line(o, "nrt_pool_run(nc_arrive_%s, &step, nc_w);", c);
     } else {
-        if (pl->post_first)
-            out_line(o, "%s_narr = 0;", c);
         out_line(o, "(void)step;");
     }
     out_close(o);
@@ -505,13 +492,13 @@ static void emit_arrive(Out *o, const IrProj *j, const CgDialect *dh)
 }
 
 /* nc_syn_<J> (pre_first): synapse dynamics, then the arrivals of the next step, on the
- * synapses of thread nc_t's posts (of every synapse on one thread with `on pre & post`). */
+ * synapses of thread nc_t's posts. */
 static int emit_syn_region(Out *o, const IrProj *j, const CgDialect *dh, const CgDialect *da)
 {
     const IrPlast *pl = j->plast;
     if (!pl->syn_step.n && !pl->on_pre.n && !pl->on_prepost.n)
         return 0;
-    open_region(o, j, "nc_syn", "synapse dynamics, then the next step's arrivals", cgc_par_arrivals(j));
+    open_region(o, j, "nc_syn", "synapse dynamics, then the next step's arrivals");
     if (pl->syn_step.n) {
         open_all_synapses(o, j, 1);
         cg_block(dh, &pl->syn_step, o);
@@ -529,7 +516,7 @@ static void emit_post_region(Out *o, const IrProj *j, const CgDialect *dp)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
-    open_region(o, j, "nc_post", "'on post' of the spikes of thread nc_t's posts", 1);
+    open_region(o, j, "nc_post", "'on post' of the spikes of thread nc_t's posts");
     open_post_spikes(o, j);
     out_open(o, "for (int64_t q = %s_cptr[j]; q < %s_cptr[j + 1]; q++)", c, c);
     out_line(o, "const int64_t s = %s_csyn[q], i = %s_cpre[q];", c, c);
@@ -546,7 +533,7 @@ static void emit_post_region(Out *o, const IrProj *j, const CgDialect *dp)
 /* nc_dyn_<J> (post_first): synapse dynamics on the synapses of thread nc_t's posts. */
 static void emit_dyn_region(Out *o, const IrProj *j, const CgDialect *dh)
 {
-    open_region(o, j, "nc_dyn", "synapse dynamics: the synapses of thread nc_t's posts", 1);
+    open_region(o, j, "nc_dyn", "synapse dynamics: the synapses of thread nc_t's posts");
     open_all_synapses(o, j, 1);
     cg_block(dh, &j->plast->syn_step, o);
     out_close(o);
@@ -555,21 +542,36 @@ static void emit_dyn_region(Out *o, const IrProj *j, const CgDialect *dh)
     out_blank(o);
 }
 
-/* `on pre & post` of this step's arrivals whose post fired (one thread: the list's order). */
-static void emit_prepost(Out *o, const IrProj *j, const CgDialect *dp)
+/* nc_pp_<J>: `on pre & post` of thread nc_t's arrivals of this step whose post fired (every
+ * synapse is written by one handler a step: the lists' order does not matter). */
+static void emit_prepost_region(Out *o, const IrProj *j, const CgDialect *dp)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
-    open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
-    out_line(o, "%s_fired[j] = 1;", c);
-    out_close(o);
-    out_open(o, "for (int64_t q = 0; q < %s_narr; q++)", c);
+    open_region(o, j, "nc_pp", "'on pre & post' of thread nc_t's arrivals");
+    out_open(o, "for (int64_t q = %s_abase[nc_t]; q < %s_abase[nc_t] + %s_narr[nc_t]; q++)", c, c, c);
     out_line(o, "const int64_t s = %s_arr[q], i = %s_arr_pre[q], j = %s.col[s];", c, c, c);
     out_line(o, "if (!%s_fired[j]) continue;", c);
     hist_elem(o, j, 1);
     out_line(o, "(void)hi;");
     cg_block(dp, &pl->syn_catch, o);
     cg_block(dp, &pl->on_prepost, o);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
+/* In learn_<J>: the post spikes' flags, nc_pp_<J> on the threads, the flags cleared. */
+static void emit_prepost(Out *o, const IrProj *j)
+{
+    const char *c = j->cname;
+    open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
+    out_line(o, "%s_fired[j] = 1;", c);
+    out_close(o);
+    out_begin(o);
+    out_line(o, "double nc_w = 0;");
+    out_line(o, "for (int q = 0; q < ctx.threads && q < NRT_MAX_THREADS; q++) nc_w += (double)%s_narr[q];", c);
+    out_line(o, "nrt_pool_run(nc_pp_%s, &step, nc_w);", c);
     out_close(o);
     open_spikes(o, j->post.pop, j->post.offset, j->post.size, "j");
     out_line(o, "%s_fired[j] = 0;", c);
@@ -587,6 +589,8 @@ static void emit_learn_regions(Out *o, const IrProj *j, const CgDialect *dh, con
         emit_syn_region(o, j, dh, da);
     if (pl->on_post.n)
         emit_post_region(o, j, dp);
+    if (pl->on_prepost.n)
+        emit_prepost_region(o, j, dp);
     if (pl->post_first && pl->syn_step.n)
         emit_dyn_region(o, j, dh);
 }
@@ -616,7 +620,6 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
         out_line(o, "nrt_pool_run(nc_scope_%s, &step, %lld.0);", c, npre + npost);
     if (pre_first) {
         emit_keep_spikes(o, j);
-        out_line(o, "%s_narr = 0;", c);
         if (pl->syn_step.n || pl->on_pre.n || pl->on_prepost.n) {
             out_begin(o);
             if (pl->on_pre.n || pl->on_prepost.n)
@@ -625,7 +628,7 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
                 out_line(o, "double nc_w = 0;");
             if (pl->syn_step.n)
                 out_line(o, "nc_w += (double)%s.nnz;", c);
-            call_region(o, j, "nc_syn", cgc_par_arrivals(j), "nc_w");
+            out_line(o, "nrt_pool_run(nc_syn_%s, &step, nc_w);", c);
             out_close(o);
         }
         if (pl->pre_spike.n) {
@@ -640,7 +643,7 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
         out_line(o, "nrt_pool_run(nc_post_%s, &step, (double)%s_nspk * (double)%s.nnz / %lld.0);", c,
                  j->post.pop->cname, c, npost ? npost : 1);
     if (pl->on_prepost.n)
-        emit_prepost(o, j, dp);
+        emit_prepost(o, j);
     if (pl->pre_spike.n && !pre_first) {
         open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
         cg_block(ds, &pl->pre_spike, o);
@@ -664,7 +667,7 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
 static void emit_catchup(Out *o, const IrProj *j, const CgDialect *dh)
 {
     const char *c = j->cname;
-    open_region(o, j, "nc_catchup", "event-driven synapse dynamics up to `step`: the synapses of thread nc_t's posts", 1);
+    open_region(o, j, "nc_catchup", "event-driven synapse dynamics up to `step`: the synapses of thread nc_t's posts");
     out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
     open_row(o, j);
     cg_block(dh, &j->plast->syn_catch, o);

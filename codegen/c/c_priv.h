@@ -81,7 +81,6 @@ int cgc_par_pop(const IrPop *p);                        /* p's neurons split ove
  * family hold only such projections; cgc_par_plan decides, once per model) */
 int cgc_par_proj(const IrModel *m, const IrProj *j);
 void cgc_par_reset(void);                               /* forget the model's decisions */
-int cgc_par_arrivals(const IrProj *j);                  /* plastic j: its arrivals on the threads, by post */
 int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by spike, then by post */
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */

@@ -394,6 +394,9 @@ typedef struct nrt_split {
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);
+/* base[t] (t = 0 .. T, T = sp->T or 1 without bounds): the synapses of c that threads 0 ..
+ * t - 1 visit, so that thread t may list its own at base[t] .. base[t + 1] - 1. */
+void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base);
 /* The bytes nrt_split_build will take for T threads over spec's synapses (the memory plan,
  * --dry-run): the bounds, and the ranks where the rule leaves rows unsorted (fixed_total). */
 double nrt_split_bytes(const nrt_conn_spec *spec, int T);

@@ -339,6 +339,23 @@ double nrt_split_bytes(const nrt_conn_spec *spec, int T)
 }
 
 /* Contract: neurort.h. */
+void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base)
+{
+    const int T = sp->seg && sp->T > 1 ? sp->T : 1;
+    for (int t = 0; t <= T; t++)
+        base[t] = 0;
+    if (T == 1) {
+        base[1] = c->nnz;
+        return;
+    }
+    for (int64_t i = 0; i < c->n_pre; i++)
+        for (int t = 0; t < T; t++)
+            base[t + 1] += sp->seg[i * (T + 1) + t + 1] - sp->seg[i * (T + 1) + t];
+    for (int t = 1; t <= T; t++)
+        base[t] += base[t - 1];
+}
+
+/* Contract: neurort.h. */
 void nrt_split_free(nrt_split *sp)
 {
     nrt_free(sp->seg);

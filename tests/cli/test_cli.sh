@@ -63,7 +63,7 @@ grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" |
 grep -q "^kernel plan (c): --threads N; each step: step_src (100 neurons, all threads), step_P (200 neurons, all threads), propagate_drive (all threads, by post), records (one thread)$" "$WORK/out.txt" &&
     grep -q "^warnings: none$" "$WORK/out.txt" && ok "--explain: C kernel plan, no warnings" || bad "--explain C plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$HERE/../plast/models/stdp_order.neuro" --backend c --explain
-grep -q "each step: arrive_a_pre (all threads, by post), arrive_a_post (one thread), .* learn_a_pre (all threads: scopes by neuron, synapses by post; spikes, arrivals one thread)," "$WORK/out.txt" &&
+grep -q "each step: arrive_a_pre (all threads, by post), arrive_a_post (all threads, by post), .* learn_a_pre (all threads: scopes by neuron, synapses by post; spike lists one thread)," "$WORK/out.txt" &&
     ok "--explain: C kernel plan of plastic projections on the threads" || bad "--explain C plastic plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$HERE/../assembly/models/topk_ties.neuro" --backend c --explain
 grep -q "each step: .*(.* neurons, all threads, then top-k selection on one, then all threads)," "$WORK/out.txt" &&
