@@ -9,8 +9,9 @@
  * each row's synapses in row order, so every post's sum is the one-thread sum. Procedural
  * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
  * the spikes into buffers by target thread, then each thread adds its buffers in thread order
- * (c_proc.c, nrt_pbuf). Everything else -- plastic arrivals and learning, top-k selection,
- * the recordings, set phases -- runs on the calling thread, as before.
+ * (c_proc.c, nrt_pbuf). Plastic projections split their synapses by post the same way
+ * (c_plast.c), top-k populations gather candidates per thread and select on one (c_neuron.c).
+ * The recordings and set phases run on the calling thread.
  */
 #include <stdlib.h>
 #include <string.h>
