@@ -106,7 +106,10 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
                m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
                : cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
-    printf(" records (one thread)\n");
+    int recs = 0;
+    for (int r = 0; r < m->nrecs && !m->mpi; r++)
+        recs |= cgc_par_rec(&m->recs[r]);
+    printf(" records (%s)\n", recs ? "state rows gathered on all threads, written on one" : "one thread");
     cgc_fam_explain(m);
     cgc_fam_reset();
     cgc_par_reset();

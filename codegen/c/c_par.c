@@ -268,3 +268,45 @@ void cgc_par_mem(Out *o, const IrModel *m)
     out_blank(o);
 }
 
+/* Contract: c_priv.h. Under 2,048 values a row is gathered inline, as the pool would run it
+ * on one thread anyway; with --mpi the rows are merged per rank (c_host.c). */
+int cgc_par_rec(const IrRecord *rec)
+{
+    if (rec->spikes || rec->bin)
+        return 0;
+    if (rec->proj)
+        return !rec->syn_sel;
+    return (int64_t)rec->nidx * rec->nvars >= 2048;
+}
+
+/* Contract: c_priv.h. Each value of a row has its own place (variable v, element k at
+ * v N + k): the bytes do not depend on who gathers them. */
+void cgc_par_records(Out *o, const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs && !m->mpi; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (!cgc_par_rec(rec))
+            continue;
+        out_line(o, "/* a row of recording %d: thread t's range of its values */", r);
+        out_open(o, "static void nc_rec%d(void *arg, int t, int T)", r);
+        out_line(o, "(void)arg;");
+        if (rec->proj) {
+            const char *jc = rec->proj->cname;
+            out_open(o, "for (int64_t s = %s.nnz * t / T; s < %s.nnz * (t + 1) / T; s++)", jc, jc);
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+        } else {
+            out_open(o, "for (int64_t k = %dLL * t / T; k < %dLL * (t + 1) / T; k++)", rec->nidx, rec->nidx);
+            out_line(o, "const int64_t n = rec%d_idx[k];", r);
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
+                         var->per_neuron ? "[n]" : "");
+            }
+        }
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}
+
