@@ -5,7 +5,7 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
     python3 bench/suite.py cpu|gpu NEUROC OUT
 
 Environment: RUNS (runs per small model, default 3), SCALING (cpu: the models of the threads
-table, default "coba,microcircuit_0.1"; "" none), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
+table, default "coba,microcircuit_0.1,assembly_1e5"; "" none), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
 name matches), SIM_ARGS (more options for every simulator run, split at blanks: SIM_ARGS=--check-finite=off
 measures the state check's cost against a run with the default), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
@@ -106,7 +106,7 @@ else:
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
 # the threads table (cpu): models run with --threads N for each N of THREADS
-SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1").split(",") if m] if MODE == "cpu" else []
+SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1,assembly_1e5").split(",") if m] if MODE == "cpu" else []
 THREADS = [t for t in (1, 2, 4, 8, 16) if t <= (os.cpu_count() or 1)]
 # build time: the full-scale microcircuit built alone, after the runs (model, back end)
 BUILDS = [("microcircuit_1", "c")] if MODE == "cpu" else [("microcircuit_1", "cuda"), ("microcircuit_1", "opencl")]
