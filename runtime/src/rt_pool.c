@@ -117,6 +117,12 @@ static int default_threads(const nrt_ctx *ctx)
     return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : (int)t;
 }
 
+/* Contract: rt_internal.h. */
+int nrt_pool_size(void)
+{
+    return P.T;
+}
+
 /* Contract: neurort.h. */
 int nrt_pool_threads(const nrt_ctx *ctx)
 {
