@@ -303,9 +303,9 @@ static void hist_elem(Out *o, const IrProj *j, int back)
  * every synapse state and every ring element is written by one thread, in the one-thread
  * order (handlers and synapse dynamics write only their synapse's states, §7, and deliver
  * into their post's ring). The scope dynamics split the pre and post neurons into ranges.
- * The spike history (<J>_hist), the scopes' `on spike` and `on pre & post` (with its list of
- * arrivals) run on the calling thread between the regions; a projection with `on pre & post`
- * also gathers its arrivals on one thread (plast_par). */
+ * `on pre & post` runs over each thread's own list of its arrivals. The spike history
+ * (<J>_hist), the scopes' `on spike` and the post-spike flags run on the calling thread
+ * between the regions. */
 
 /* Open region function NAME_<J>(nc_arg, nc_t, nc_T) of a step: `step`, the time `t`, the
  * history slot `hs`, and the split of the synapses (<J>_sp). */
