@@ -494,19 +494,25 @@ nrt_status nrt_conn_total_rows(nrt_ctx *ctx, const nrt_conn_spec *spec, int64_t 
     return st;
 }
 
-static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+/* fixed_total's columns of the rows [lo, hi), once row_ptr is known: each row's from its own
+ * stream, so rows may be filled in any order, on any thread. */
+typedef struct total_job {
+    const nrt_conn_spec *s;
+    nrt_csr *out;
+} total_job;
+
+static void total_fill(void *arg, int t, int T)
 {
+    const total_job *jb = arg;
+    const nrt_conn_spec *s = jb->s;
     const uint32_t key0 = nrt_seed_key(s->seed);
     const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
-    int64_t i, r, js;
-    if (csr_alloc(ctx, out, s->n_pre, s->k > 0 ? s->k : 1) != NRT_OK)
-        return NRT_ENOMEM;
-    total_rows(s, out->row_ptr);
-    for (i = 0; i < s->n_pre; i++) {
-        const int64_t a = total_adm(s, i, &js), n = out->row_ptr[i + 1] - out->row_ptr[i];
-        int32_t *row = out->col + out->row_ptr[i];
+    const int64_t lo = s->n_pre * t / T, hi = s->n_pre * (t + 1) / T;
+    for (int64_t i = lo, js; i < hi; i++) {
+        const int64_t a = total_adm(s, i, &js), n = jb->out->row_ptr[i + 1] - jb->out->row_ptr[i];
+        int32_t *row = jb->out->col + jb->out->row_ptr[i];
         nrt_u32x4 x = {{0, 0, 0, 0}};
-        for (r = 0; r < n; r++) {
+        for (int64_t r = 0; r < n; r++) {
             int64_t post;
             if ((r & 3) == 0)
                 x = nrt_rng(key0, stream, (uint32_t)i, (uint32_t)(r >> 2), 0, 0);
@@ -514,6 +520,18 @@ static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out
             row[r] = (int32_t)(post + (js >= 0 && post >= js));
         }
     }
+}
+
+static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    total_job jb = {s, out};
+    if (csr_alloc(ctx, out, s->n_pre, s->k > 0 ? s->k : 1) != NRT_OK)
+        return NRT_ENOMEM;
+    total_rows(s, out->row_ptr);
+    if (nrt_pool_size() > 1)   /* a C simulator's pool (rt_pool.c): row ranges */
+        nrt_pool_run(total_fill, &jb, (double)s->k);
+    else
+        total_fill(&jb, 0, 1);
     out->nnz = s->k;
     return NRT_OK;
 }
