@@ -363,8 +363,11 @@ static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahea
     long long npre = (long long)j->pre.size;
     if (!pl->on_pre.n && !pl->on_prepost.n)
         return;
-    if (pl->on_prepost.n)
-        out_line(o, "%s_narr[nc_t] = 0; /* this thread's list of arrivals */", c);
+    if (pl->on_prepost.n) {   /* this thread's list of arrivals, its count kept in a local */
+        out_line(o, "int64_t *const nc_arr = %s_arr + %s_abase[nc_t], *const nc_arp = %s_arr_pre + %s_abase[nc_t];", c,
+                 c, c, c);
+        out_line(o, "int64_t nc_na = 0;");
+    }
     out_line(o, "/* emissions of steps step%s - D + 1 .. step%s - 1, oldest first: the static ring's order */",
              ahead ? " + 1" : "", ahead ? " + 1" : "");
     out_open(o, "for (int64_t k = %s_D - 1; k >= 1; k--)", c);
@@ -382,12 +385,14 @@ static void emit_arrivals(Out *o, const IrProj *j, const CgDialect *dh, int ahea
     cg_block(dh, &pl->syn_catch, o);
     cg_block(dh, &pl->on_pre, o);
     if (pl->on_prepost.n) {
-        out_line(o, "%s_arr_pre[%s_abase[nc_t] + %s_narr[nc_t]] = i;", c, c, c);
-        out_line(o, "%s_arr[%s_abase[nc_t] + %s_narr[nc_t]++] = s;", c, c, c);
+        out_line(o, "nc_arp[nc_na] = i;");
+        out_line(o, "nc_arr[nc_na++] = s;");
     }
     out_close(o);
     out_close(o);
     out_close(o);
+    if (pl->on_prepost.n)
+        out_line(o, "%s_narr[nc_t] = nc_na;", c);
 }
 
 /* Store this step's presynaptic spikes for their arrivals (the history slot hs). */
