@@ -336,12 +336,10 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
 /* Contract: neurort.h. */
 double nrt_split_bytes(const nrt_conn_spec *spec, int T)
 {
-    double nnz = 0;
     if (T <= 1)
         return 0;
-    (void)nrt_conn_bytes(spec, 0, &nnz);
     return (double)spec->n_pre * (T + 1) * sizeof(int64_t) +
-           (spec->rule == NRT_FIXED_TOTAL ? nnz * sizeof(uint32_t) : 0);
+           (spec->rule == NRT_FIXED_TOTAL ? (double)spec->k * sizeof(uint32_t) : 0);
 }
 
 /* Contract: neurort.h. */
