@@ -283,7 +283,7 @@ def cells(r):
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
 
 
-THEAD = ["model", "threads", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP simulate s",
+THEAD = ["model", "threads", "construct s", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP simulate s",
          "neuroc / Brian2 time", "spikes"]
 
 
@@ -291,7 +291,8 @@ def tcells(r):
     if r.get("error"):
         return [r["row"], str(r.get("threads", "")), r["error"]] + [""] * (len(THEAD) - 3)
     b = r.get("brian2_simulate_s")
-    return [r["model"], "%d" % r["threads"], num(r.get("simulate_s"), "%.4f"), num(r.get("rtf"), "%.4g"),
+    return [r["model"], "%d" % r["threads"], num(r.get("construct_s"), "%.3f"), num(r.get("simulate_s"), "%.4f"),
+            num(r.get("rtf"), "%.4g"),
             num(r.get("speedup"), "%.2f"), num(r.get("efficiency"), "%.0f %%"), num(b, "%.4f") if b else "-",
             num(r["simulate_s"] / b if b else None, "%.2f"), "%d" % r["spikes"]]
 
