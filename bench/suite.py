@@ -5,7 +5,7 @@ OUT/bench.json (every row) and OUT/bench.md (the table, for docs/performance.md)
     python3 bench/suite.py cpu|gpu NEUROC OUT
 
 Environment: RUNS (runs per small model, default 3), SCALING (cpu: the models of the threads
-table, default "coba,microcircuit_0.1"; "" none), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
+table, default "coba,microcircuit_0.1,assembly_1e5"; "" none), TIMEOUT (s per run, default 900), ONLY (a regular expression: rows whose
 name matches), SIM_ARGS (more options for every simulator run, split at blanks: SIM_ARGS=--check-finite=off
 measures the state check's cost against a run with the default), JOBS (parallel builds, default: the number of CPUs), BRIAN2_PYTHON (the
 Python with brian2, default /usr/bin/python3; "none" skips the peers), BRIAN2CUDA_PYTHONPATH
@@ -110,7 +110,7 @@ else:
     ROWS += [("assembly_1e5", "cuda", "launch")]
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
 # the threads table (cpu): models run with --threads N for each N of THREADS
-SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1").split(",") if m] if MODE == "cpu" else []
+SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1,assembly_1e5").split(",") if m] if MODE == "cpu" else []
 THREADS = [t for t in (1, 2, 4, 8, 16) if t <= (os.cpu_count() or 1)]
 # the thread counts Brian2 runs at in that table (BRIAN2_THREADS=1,16; default: all of THREADS;
 # each is a build of its own, since Brian2 fixes its OpenMP threads in the generated code)
@@ -291,7 +291,7 @@ def cells(r):
             mb(r.get("peak_host_bytes")), mb(r.get("peak_device_bytes")), "%d" % r["spikes"]]
 
 
-THEAD = ["model", "threads", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP RTF",
+THEAD = ["model", "threads", "construct s", "simulate s", "RTF", "speed-up", "efficiency", "Brian2 OpenMP RTF",
          "neuroc / Brian2 RTF", "spikes", "Brian2 spikes"]
 
 
@@ -299,7 +299,8 @@ def tcells(r):
     if r.get("error"):
         return [r["row"], str(r.get("threads", "")), r["error"]] + [""] * (len(THEAD) - 3)
     b = r.get("brian2_rtf")
-    return [r["model"], "%d" % r["threads"], num(r.get("simulate_s"), "%.4f"), num(r.get("rtf"), "%.4g"),
+    return [r["model"], "%d" % r["threads"], num(r.get("construct_s"), "%.3f"), num(r.get("simulate_s"), "%.4f"),
+            num(r.get("rtf"), "%.4g"),
             num(r.get("speedup"), "%.2f"), num(r.get("efficiency"), "%.0f %%"), num(b, "%.4g") if b else "-",
             num(r["rtf"] / b if b and r.get("rtf") else None, "%.2f"), "%d" % r["spikes"],
             "%d" % r["brian2_spikes"] if r.get("brian2_spikes") is not None else "-"]

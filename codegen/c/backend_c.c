@@ -45,6 +45,7 @@ static int emit_c(Compiler *cc, IrModel *m, const BuildOpts *bo)
     }
     cgc_families(&o, m);
     cg_mem_plan(&o, m, 0, cgc_fam_mem_seg);
+    cgc_par_mem(&o, m);
     for (int i = 0; i < m->npops; i++) {
         cgc_pop_init(&o, m->pops[i], m);
         cgc_pop_step(&o, m->pops[i], m);
@@ -93,16 +94,22 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
     printf("kernel plan (c): --threads N; each step:");
     for (int k = 0; k < m->nprojs; k++)
         if (m->projs[k]->plast)
-            printf(" arrive_%s (one thread),", m->projs[k]->name);
+            printf(" arrive_%s (all threads, by post),", m->projs[k]->name);
     for (int i = 0; i < m->npops; i++)
         printf(" step_%s (%lld neurons, %s),", m->pops[i]->name, (long long)m->pops[i]->size,
-               m->pops[i]->topk ? "one thread, then top-k selection" : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
+               m->pops[i]->topk ? (cgc_par_pop(m->pops[i]) ? "all threads, then top-k selection on one, then all threads"
+                                                             : "one thread, then top-k selection")
+               : cgc_par_pop(m->pops[i]) ? "all threads" : "one thread");
     for (int k = 0; k < m->nprojs; k++)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",
-               cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
+               m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
+               : cgc_par_proj(m, m->projs[k]) ? "all threads, by post"
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
-    printf(" records (one thread)\n");
+    int recs = 0;
+    for (int r = 0; r < m->nrecs && !m->mpi; r++)
+        recs |= cgc_par_rec(&m->recs[r]);
+    printf(" records (%s)\n", recs ? "state rows gathered on all threads, written on one" : "one thread");
     cgc_fam_explain(m);
     cgc_fam_reset();
     cgc_par_reset();

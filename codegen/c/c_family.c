@@ -579,3 +579,22 @@ void cgc_families(Out *o, const IrModel *m)
     }
     emit_units(o, m);
 }
+
+/* Contract: c_priv.h. */
+void cgc_fam_mem_split(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = NULL;
+        for (int k = 0; k < m->nprojs && P.c && !j0; k++)
+            if (P.c[k].fam == f)
+                j0 = m->projs[k];
+        if (!j0 || j0->procedural || !cgc_par_proj(m, j0))
+            continue;
+        out_open(o, "for (int q = 0; q < %d; q++) /* family %d */", P.size[f], f);
+        out_line(o, "nrt_conn_spec spec;");
+        out_line(o, "spec_fam%d(&nc_fam%d[q], &spec);", f, f);
+        out_line(o, "b += nrt_split_bytes(&spec, T);");
+        out_close(o);
+    }
+}
+

@@ -298,20 +298,21 @@ static void emit_rate_record(Out *o, const IrRecord *rec, int r, int guard)
 static void emit_syn_sample(Out *o, const IrRecord *rec, int r)
 {
     const char *jc = rec->proj->cname;
-    if (rec->syn_sel) {
+    if (rec->syn_sel)
         emit_syn_subset_row(o, rec, r);
-    } else {
-        out_open(o, "for (int64_t s = 0; s < %s.nnz; s++)", jc);
-        for (int v = 0; v < rec->nvars; v++)
-            out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
-        out_close(o);
-    }
+    else   /* the row gathered on the threads (c_par.c) */
+        out_line(o, "nrt_pool_run(nc_rec%d, NULL, (double)%s.nnz * %d);", r, jc, rec->nvars);
     out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
 }
 
 /* A sample of neuron-state recording r: its neurons' values now, written as `step`'s row. */
 static void emit_neuron_sample(Out *o, const IrRecord *rec, int r)
 {
+    if (cgc_par_rec(rec)) {   /* the row gathered on the threads (c_par.c) */
+        out_line(o, "nrt_pool_run(nc_rec%d, NULL, %lld.0);", r, (long long)rec->nidx * rec->nvars);
+        out_line(o, "if (nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r);
+        return;
+    }
     out_open(o, "for (int k = 0; k < %d; k++)", rec->nidx);
     out_line(o, "const int64_t n = rec%d_idx[k];", r);
     for (int v = 0; v < rec->nvars; v++) {
@@ -361,6 +362,7 @@ static void emit_record_initial(Out *o, const IrModel *m)
 void cgc_step(Out *o, const IrModel *m)
 {
     cgc_par_regions(o, m);
+    cgc_par_records(o, m);
     out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
     out_open(o, "static int do_step(int64_t step)");
     emit_neuron_calls(o, m);
@@ -653,6 +655,7 @@ void cgc_main(Out *o, const IrModel *m)
             out_line(o, "%s = (%s)nc_params[%d].value; /* runtime %s */", m->rtparams[i].var->cname,
                      cgc_storage_type(m->rtparams[i].var->type), i, m->rtparams[i].name);
     out_line(o, "mem_plan();");
+    out_line(o, "mem_threads();");
     out_line(o, "st = nrt_mem_check(&ctx, 0);");
     out_line(o, "if (st == NRT_EHELP) return 0;");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]); /* the recordings do not fit the free space */");

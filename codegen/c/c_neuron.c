@@ -56,8 +56,10 @@ void cgc_pop_storage(Out *o, const IrPop *p, const IrModel *m)
         out_line(o, "static int32_t *%s_sfi;", p->cname);
         sb_free(&f);
     }
-    if (p->topk)
+    if (p->topk) {
         out_line(o, "static nrt_topk_item *%s_tk; /* top-k candidates */", p->cname);
+        out_line(o, "static int64_t %s_tc[NRT_MAX_THREADS]; /* each thread's candidates (c_par.c) */", p->cname);
+    }
     out_blank(o);
 }
 
@@ -167,31 +169,75 @@ static int proj_targets(const IrProj *j, const IrPop *p)
     return j->post.pop == p && j->ring == j;
 }
 
-/* The k-winners-take-all selection of a top-k population (IrTopk), then its `after` block. */
-static void emit_topk(Out *o, const CgDialect *d, const IrPop *p, const IrModel *m)
+/* The end of step_<P> of a top-k population (IrTopk): its candidates among the neurons
+ * [nc_lo, nc_hi) (win = 1, key not NaN), in index order at its offset of <P>_tk, their count
+ * in <P>_tc[nc_t]; win cleared. With more than one thread, each keeps only its own k first:
+ * the order is strict, so the k first of all are among them, and the winners (a set) are
+ * the same. */
+static void emit_topk_gather(Out *o, const CgDialect *d, const IrPop *p, const IrModel *m, const char *lo)
 {
     const IrTopk *tk = p->topk;
     const char *key = tk->key->cname, *win = tk->win->cname, *c = p->cname;
     StrBuf b = {0};
     cg_expr(d, tk->k, &b);
-    out_line(o, "/* top-k: the candidates (win = 1, key not NaN) in the order (key desc, draw desc, n asc) */");
+    out_line(o, "/* top-k: this thread's candidates (win = 1, key not NaN), ordered by (key desc, draw desc, n asc) later */");
+    out_line(o, "nrt_topk_item *const nc_tk = %s_tk + (nc_lo - %s);", c, lo);
     out_line(o, "int64_t ncand = 0;");
-    out_open(o, "for (int64_t n = 0; n < %s_N; n++)", c);
+    out_open(o, "for (int64_t n = nc_lo; n < nc_hi; n++)");
     out_open(o, "if (%s[n] && %s[n] == %s[n])", win, key, key);
-    out_line(o, "%s_tk[ncand].v = nrt_topk_key_%s(%s[n]);", c, m->dbl ? "d" : "f", key);
-    out_line(o, "%s_tk[ncand].draw = nrt_rng(seedkey, %uu, (uint32_t)n, 0, (uint32_t)step, 0).v[0];", c,
-             tk->stream);
-    out_line(o, "%s_tk[ncand++].idx = (uint32_t)n;", c);
+    out_line(o, "nc_tk[ncand].v = nrt_topk_key_%s(%s[n]);", m->dbl ? "d" : "f", key);
+    out_line(o, "nc_tk[ncand].draw = nrt_rng(seedkey, %uu, (uint32_t)n, 0, (uint32_t)step, 0).v[0];", tk->stream);
+    out_line(o, "nc_tk[ncand++].idx = (uint32_t)n;");
     out_close(o);
     out_line(o, "%s[n] = 0;", win);
     out_close(o);
+    out_open(o, "if (nc_T > 1)");
+    out_line(o, "int64_t k = (int64_t)(%s);", b.s);
+    out_line(o, "k = k > ncand ? ncand : k < 0 ? 0 : k;");
+    out_line(o, "nrt_topk_select(nc_tk, ncand, k);");
+    out_line(o, "ncand = k;");
+    out_close(o);
+    out_line(o, "%s_tc[nc_t] = ncand;", c);
+    sb_free(&b);
+}
+
+/* topk_<P>(step, T): the candidates of the T threads joined in thread order (the one-thread
+ * order), the k winners selected (rt_topk.c) and their win set; then after_<P>(step, t, T):
+ * the `after` block of thread t's neurons, listing its spikes as step_<P> does. */
+static void emit_topk(Out *o, const CgDialect *d, const IrPop *p, const char *lo, const char *hi)
+{
+    const IrTopk *tk = p->topk;
+    const char *win = tk->win->cname, *c = p->cname;
+    StrBuf b = {0};
+    cg_expr(d, tk->k, &b);
+    out_line(o, "/* top-k of %s: the k first candidates of all threads, on one thread */", p->name);
+    out_open(o, "static void topk_%s(int64_t step, int nc_T)", c);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "const int64_t ncand = nrt_topk_join(%s_tk, %s - %s, %s_tc, nc_T);", c, hi, lo, c);
     out_line(o, "int64_t k = (int64_t)(%s);", b.s);
     out_line(o, "if (k > ncand) k = ncand;");
     out_line(o, "nrt_topk_select(%s_tk, ncand, k);", c);
     out_line(o, "for (int64_t q = 0; q < k; q++) %s[%s_tk[q].idx] = 1;", win, c);
-    out_open(o, "for (int64_t n = 0; n < %s_N; n++)", c);
+    out_line(o, "(void)t;");
+    out_close(o);
+    out_blank(o);
+    out_line(o, "/* top-k of %s: its `after` block on thread nc_t's neurons */", p->name);
+    out_open(o, "static void after_%s(int64_t step, int nc_t, int nc_T)", c);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "const int64_t nc_len = %s - %s;", hi, lo);
+    out_line(o, "const int64_t nc_lo = %s + nc_len * nc_t / nc_T, nc_hi = %s + nc_len * (nc_t + 1) / nc_T;", lo, lo);
+    if (p->has_spikes) {
+        out_line(o, "int64_t *const nc_spk = %s_spk + (nc_lo - %s);", c, lo);
+        out_line(o, "int64_t nc_ns = 0;");
+    }
+    out_open(o, "for (int64_t n = nc_lo; n < nc_hi; n++)");
     cg_block(d, &tk->after, o);
     out_close(o);
+    if (p->has_spikes)
+        out_line(o, "%s_tn[nc_t] = nc_ns;", c);
+    out_line(o, "(void)t; (void)step;");
+    out_close(o);
+    out_blank(o);
     sb_free(&b);
 }
 
@@ -339,7 +385,8 @@ static void emit_sel(const CgDialect *d, const IrBlock *b, const char *cond, int
 
 /* Contract: c_priv.h. Thread t of T steps the neurons [nc_lo, nc_hi) of this rank's range
  * (nc_t of nc_T) and lists its spikes at their offset in <P>_spk, their count in <P>_tn[nc_t]
- * (c_par.c); `t` is the time. */
+ * (c_par.c), or for a top-k population its candidates (then topk_<P>, after_<P>); `t` is
+ * the time. */
 void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
 {
     CgDialect d = cgc_dialect(m, p);
@@ -356,7 +403,7 @@ void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
     sb_printf(&hi, m->mpi ? "%s_hi" : "%s_N", p->cname);
     out_line(o, "const int64_t nc_len = %s - %s;", hi.s, lo.s);
     out_line(o, "const int64_t nc_lo = %s + nc_len * nc_t / nc_T, nc_hi = %s + nc_len * (nc_t + 1) / nc_T;", lo.s, lo.s);
-    if (p->has_spikes) {
+    if (p->has_spikes && !p->topk) {
         out_line(o, "int64_t *const nc_spk = %s_spk + (nc_lo - %s);", p->cname, lo.s);
         out_line(o, "int64_t nc_ns = 0;");
     }
@@ -377,13 +424,15 @@ void cgc_pop_step(Out *o, const IrPop *p, const IrModel *m)
         cg_block(&d, &p->body, o);
         out_close(o);
     }
-    sb_free(&lo);
-    sb_free(&hi);
     if (p->topk)
-        emit_topk(o, &d, p, m);
-    if (p->has_spikes)
+        emit_topk_gather(o, &d, p, m, lo.s);
+    else if (p->has_spikes)
         out_line(o, "%s_tn[nc_t] = nc_ns;", p->cname);
     out_line(o, "(void)t;");
     out_close(o);
     out_blank(o);
+    if (p->topk)
+        emit_topk(o, &d, p, lo.s, hi.s);
+    sb_free(&lo);
+    sb_free(&hi);
 }

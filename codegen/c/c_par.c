@@ -9,8 +9,9 @@
  * each row's synapses in row order, so every post's sum is the one-thread sum. Procedural
  * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
  * the spikes into buffers by target thread, then each thread adds its buffers in thread order
- * (c_proc.c, nrt_pbuf). Everything else -- plastic arrivals and learning, top-k selection,
- * the recordings, set phases -- runs on the calling thread, as before.
+ * (c_proc.c, nrt_pbuf). Plastic projections split their synapses by post the same way
+ * (c_plast.c), top-k populations gather candidates per thread and select on one (c_neuron.c).
+ * The recordings and set phases run on the calling thread.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int writes_own(const IrBlock *b)
 /* Contract: c_priv.h. */
 int cgc_par_pop(const IrPop *p)
 {
-    return !p->topk && writes_own(&p->body);
+    return writes_own(&p->body) && (!p->topk || writes_own(&p->topk->after));
 }
 
 /* A stored static projection: its delivery is partitioned by post (nrt_split). */
@@ -100,6 +101,19 @@ int cgc_par_proc(const IrProj *j)
     return j->procedural && !j->plast && j->ring == j && j->ring_n == 1 && !cgc_fam_member(j);
 }
 
+/* 1 when a top-k population of m runs on the threads; *n: their neurons. */
+static int par_topk(const IrModel *m, int64_t *n)
+{
+    int any = 0;
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk && cgc_par_pop(m->pops[i])) {
+            any = 1;
+            if (n)
+                *n += m->pops[i]->size;
+        }
+    return any;
+}
+
 /* Contract: c_priv.h. */
 void cgc_par_regions(Out *o, const IrModel *m)
 {
@@ -113,6 +127,16 @@ void cgc_par_regions(Out *o, const IrModel *m)
     out_line(o, "(void)step; (void)t; (void)T;");
     out_close(o);
     out_blank(o);
+    if (par_topk(m, NULL)) {
+        out_line(o, "/* the `after` block of the top-k populations on thread t of T, after their selection */");
+        out_open(o, "static void nc_after(void *arg, int t, int T)");
+        out_line(o, "const int64_t step = *(const int64_t *)arg;");
+        for (int i = 0; i < m->npops; i++)
+            if (m->pops[i]->topk && cgc_par_pop(m->pops[i]))
+                out_line(o, "after_%s(step, t, T);", m->pops[i]->cname);
+        out_close(o);
+        out_blank(o);
+    }
     for (int k = 0; k < m->nprojs; k++)
         any |= cgc_par_proj(m, m->projs[k]);
     if (!any)
@@ -147,6 +171,15 @@ void cgc_par_neurons(Out *o, const IrModel *m)
         if (!cgc_par_pop(p))
             out_line(o, "step_%s(step, 0, 1); /* on one thread */", p->cname);
     }
+    int64_t ntk = 0;
+    for (int i = 0; i < m->npops; i++)   /* top-k: the selection on one thread */
+        if (m->pops[i]->topk)
+            out_line(o, "topk_%s(step, %s);", m->pops[i]->cname, cgc_par_pop(m->pops[i]) ? "ctx.threads" : "1");
+    if (par_topk(m, &ntk))
+        out_line(o, "nrt_pool_run(nc_after, &step, %lld.0); /* top-k: after */", (long long)ntk);
+    for (int i = 0; i < m->npops; i++)
+        if (m->pops[i]->topk && !cgc_par_pop(m->pops[i]))
+            out_line(o, "after_%s(step, 0, 1); /* on one thread */", m->pops[i]->cname);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         if (!p->has_spikes)
@@ -207,3 +240,73 @@ void cgc_par_deliver(Out *o, const IrModel *m)
         }
     }
 }
+
+/* Contract: c_priv.h. */
+void cgc_par_mem(Out *o, const IrModel *m)
+{
+    out_line(o, "/* the memory plan's synapse index of --threads (nrt_split), for the threads the pool will start */");
+    out_open(o, "static void mem_threads(void)");
+    out_line(o, "const int T = nrt_pool_threads(&ctx);");
+    out_line(o, "double b = 0;");
+    out_line(o, "if (T <= 1) return;");
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (cgc_fam_member(j) || !(j->plast || cgc_par_proj(m, j)))
+            continue;
+        if (j->rule == IR_FROM_FILE) {   /* its rows' order is the file's: the ranks not counted */
+            out_line(o, "b += %lld.0 * (T + 1) * sizeof(int64_t); /* %s */", (long long)j->pre.size, j->name);
+            continue;
+        }
+        out_begin(o);
+        cg_conn_spec(o, j);
+        out_line(o, "b += nrt_split_bytes(&spec, T); /* %s */", j->name);
+        out_close(o);
+    }
+    cgc_fam_mem_split(o, m);
+    out_line(o, "if (b > 0) nrt_mem_add(&ctx, \"threads: synapse index\", -1, b);");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. Under 2,048 values a row is gathered inline, as the pool would run it
+ * on one thread anyway; with --mpi the rows are merged per rank (c_host.c). */
+int cgc_par_rec(const IrRecord *rec)
+{
+    if (rec->spikes || rec->bin)
+        return 0;
+    if (rec->proj)
+        return !rec->syn_sel;
+    return (int64_t)rec->nidx * rec->nvars >= 2048;
+}
+
+/* Contract: c_priv.h. Each value of a row has its own place (variable v, element k at
+ * v N + k): the bytes do not depend on who gathers them. */
+void cgc_par_records(Out *o, const IrModel *m)
+{
+    for (int r = 0; r < m->nrecs && !m->mpi; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (!cgc_par_rec(rec))
+            continue;
+        out_line(o, "/* a row of recording %d: thread t's range of its values */", r);
+        out_open(o, "static void nc_rec%d(void *arg, int t, int T)", r);
+        out_line(o, "(void)arg;");
+        if (rec->proj) {
+            const char *jc = rec->proj->cname;
+            out_open(o, "for (int64_t s = %s.nnz * t / T; s < %s.nnz * (t + 1) / T; s++)", jc, jc);
+            for (int v = 0; v < rec->nvars; v++)
+                out_line(o, "rec%d_row[%d * %s.nnz + s] = (double)%s[s];", r, v, jc, rec->vars[v]->cname);
+        } else {
+            out_open(o, "for (int64_t k = %dLL * t / T; k < %dLL * (t + 1) / T; k++)", rec->nidx, rec->nidx);
+            out_line(o, "const int64_t n = rec%d_idx[k];", r);
+            for (int v = 0; v < rec->nvars; v++) {
+                const IrVar *var = rec->vars[v];
+                out_line(o, "rec%d_row[%d * %d + k] = (double)%s%s;", r, v, rec->nidx, var->cname,
+                         var->per_neuron ? "[n]" : "");
+            }
+        }
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}
+

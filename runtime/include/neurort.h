@@ -247,6 +247,8 @@ int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), vo
 nrt_status nrt_pool_start(nrt_ctx *ctx);
 void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
 void nrt_pool_stop(void);
+/* The threads nrt_pool_start will start for ctx (its --threads, or the default). */
+int nrt_pool_threads(const nrt_ctx *ctx);
 /* The thread of T owning index c of [lo, lo + len) split into T ranges [lo + len t / T, ...). */
 static inline int nrt_owner(int64_t c, int64_t lo, int64_t len, int T)
 {
@@ -392,6 +394,12 @@ typedef struct nrt_split {
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);
+/* base[t] (t = 0 .. T, T = sp->T or 1 without bounds): the synapses of c that threads 0 ..
+ * t - 1 visit, so that thread t may list its own at base[t] .. base[t + 1] - 1. */
+void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base);
+/* The bytes nrt_split_build will take for T threads over spec's synapses (the memory plan,
+ * --dry-run): the bounds, and the ranks where the rule leaves rows unsorted (fixed_total). */
+double nrt_split_bytes(const nrt_conn_spec *spec, int T);
 /* NRT_FIXED_TOTAL: the row pointers of spec's synapses (row_ptr, n_pre + 1 entries): the
  * multinomial split of the k synapses over the rows that nrt_conn_build and the device build
  * use, so that a procedural projection regenerates the same rows (rt_conn.c, FIXED_TOTAL).
@@ -606,6 +614,10 @@ uint64_t nrt_topk_key_d(double x);
  * draw descending, idx ascending), in no particular order among themselves. k <= n.
  * Expected O(n) (quickselect with median-of-three pivots). */
 void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k);
+/* The candidates gathered by T threads, thread t having listed tc[t] at it + len t / T (len:
+ * the neurons stepped): moved together in thread order, which is the one-thread order (the
+ * order nrt_topk_select receives them in); returns their count. */
+int64_t nrt_topk_join(nrt_topk_item *it, int64_t len, const int64_t *tc, int T);
 
 /* ===== Top-k selection ===== } */
 

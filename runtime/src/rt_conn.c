@@ -151,6 +151,131 @@ static nrt_status build_one(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 #define NRT_FMA_CLONES
 #endif
 
+/* fixed_prob's row i (geometric skips drawn from the row's own stream, so rows are
+ * independent): its columns into col (NULL: only counted); returns their count. Always
+ * inlined, so that it takes its caller's clone (fma as one instruction, not a libm call). */
+static inline __attribute__((always_inline)) int64_t prob_row(const nrt_conn_spec *s, uint32_t key0, uint32_t stream, double lq, int64_t i,
+                               int32_t *col)
+{
+    const double np = (double)s->n_post;
+    int64_t j = -1, n = 0;
+    for (uint32_t c = 0;; c++) {
+        nrt_u32x4 x = nrt_rng(key0, stream, (uint32_t)i, c, 0, 0);
+        for (int h = 0; h < 2; h++) {
+            double u = nrt_u01_53(x.v[2 * h], x.v[2 * h + 1]);
+            double skip = floor(nrt_log(u) / lq);
+            if (skip >= np)
+                return n;
+            j += 1 + (int64_t)skip;
+            if (j >= s->n_post)
+                return n;
+            if (is_autapse(s, i, j))
+                continue;
+            if (col)
+                col[n] = (int32_t)j;
+            n++;
+        }
+    }
+}
+
+/* fixed_prob on the threads of a C simulator's pool (rt_pool.c), in rounds of rows: thread t
+ * draws its share [a + B t / T, a + B (t + 1) / T) of the round's B rows into its own buffer
+ * (their lengths into row_ptr[i + 1]), then the calling thread appends the buffers in thread
+ * order, which is row order. The columns are those of the one-thread build, bit for bit, in
+ * the same array; a buffer holds about 2^20 synapses, or a row's n_post at least. */
+enum { PROB_ROUND = 1 << 20 };
+
+typedef struct prob_buf {
+    int32_t *col;
+    int64_t n, cap;
+    int failed;                   /* out of memory: the build fails */
+} prob_buf;
+
+typedef struct prob_job {
+    const nrt_conn_spec *s;
+    uint32_t key0, stream;
+    double lq;
+    int64_t *row_ptr;
+    int64_t a, b;                 /* this round's rows */
+    prob_buf buf[NRT_MAX_THREADS];
+} prob_job;
+
+NRT_FMA_CLONES static void prob_part(void *arg, int t, int T)
+{
+    prob_job *jb = arg;
+    prob_buf *pb = &jb->buf[t];
+    const int64_t len = jb->b - jb->a, lo = jb->a + len * t / T, hi = jb->a + len * (t + 1) / T;
+    pb->n = 0;
+    for (int64_t i = lo; i < hi && !pb->failed; i++) {
+        if (pb->cap - pb->n < jb->s->n_post) {   /* room for the longest row */
+            int64_t ncap = pb->n + jb->s->n_post + (pb->n + jb->s->n_post) / 2 + 1024;
+            int32_t *nc = realloc(pb->col, (size_t)ncap * sizeof *nc);
+            if (!nc) {
+                pb->failed = 1;
+                break;
+            }
+            pb->col = nc;
+            pb->cap = ncap;
+        }
+        const int64_t n = prob_row(jb->s, jb->key0, jb->stream, jb->lq, i, pb->col + pb->n);
+        pb->n += n;
+        jb->row_ptr[i + 1] = n;
+    }
+}
+
+/* The calling thread's part of a round: the buffers appended to out (col grown as needed). */
+static nrt_status prob_append(nrt_ctx *ctx, prob_job *jb, int T, nrt_csr *out, int64_t *cap)
+{
+    for (int t = 0; t < T; t++) {
+        const prob_buf *pb = &jb->buf[t];
+        if (pb->failed) {
+            nrt_seterr(ctx, "out of memory drawing connectivity rows on thread %d", t);
+            return NRT_ENOMEM;
+        }
+        if (out->nnz + pb->n > *cap) {
+            int64_t ncap = out->nnz + pb->n + (out->nnz + pb->n) / 2 + 1024;
+            int32_t *nc;
+            if (ncap > jb->s->n_pre * jb->s->n_post)
+                ncap = jb->s->n_pre * jb->s->n_post;
+            nc = realloc(out->col, (size_t)ncap * sizeof *nc);
+            if (!nc) {
+                nrt_seterr(ctx, "out of memory allocating connectivity columns (%zu bytes)",
+                           (size_t)ncap * sizeof *nc);
+                return NRT_ENOMEM;
+            }
+            out->col = nc;
+            *cap = ncap;
+        }
+        memcpy(out->col + out->nnz, pb->col, (size_t)pb->n * sizeof *pb->col);
+        out->nnz += pb->n;
+    }
+    for (int64_t i = jb->a; i < jb->b; i++)   /* lengths to pointers */
+        out->row_ptr[i + 1] += out->row_ptr[i];
+    return NRT_OK;
+}
+
+static nrt_status build_prob_par(nrt_ctx *ctx, prob_job *jb, nrt_csr *out, int64_t cap)
+{
+    const int T = nrt_pool_size();
+    const double per_row = (double)jb->s->n_post * jb->s->p + 1;
+    const int64_t rows = (int64_t)((double)T * PROB_ROUND / per_row) + 1;
+    nrt_status st = NRT_OK;
+    jb->row_ptr = out->row_ptr;
+    out->row_ptr[0] = 0;
+    out->nnz = 0;
+    for (int64_t a = 0; a < jb->s->n_pre && st == NRT_OK; a += rows) {
+        jb->a = a;
+        jb->b = a + rows < jb->s->n_pre ? a + rows : jb->s->n_pre;
+        nrt_pool_run(prob_part, jb, (double)(jb->b - jb->a) * per_row);
+        st = prob_append(ctx, jb, T, out, &cap);
+    }
+    for (int t = 0; t < T; t++)
+        free(jb->buf[t].col);
+    if (st != NRT_OK)
+        nrt_csr_free(out);
+    return st;
+}
+
 NRT_FMA_CLONES static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
 {
     const uint32_t key0 = nrt_seed_key(s->seed);
@@ -158,12 +283,17 @@ NRT_FMA_CLONES static nrt_status build_prob(nrt_ctx *ctx, const nrt_conn_spec *s
     const double lq = log1p(-s->p), np = (double)s->n_post;
     double mean = (double)s->n_pre * np * s->p;
     int64_t cap, nnz = 0, i;
-
     cap = (int64_t)(mean + 6.0 * sqrt(mean) + 16.0);
     if (cap > s->n_pre * s->n_post)
         cap = s->n_pre * s->n_post;
     if (csr_alloc(ctx, out, s->n_pre, cap) != NRT_OK)
         return NRT_ENOMEM;
+    if (nrt_pool_size() > 1) {
+        static prob_job jb;   /* the buffers' table (the pool is one per process) */
+        memset(&jb, 0, sizeof jb);
+        jb.s = s, jb.key0 = key0, jb.stream = stream, jb.lq = lq;
+        return build_prob_par(ctx, &jb, out, cap);
+    }
     for (i = 0; i < s->n_pre; i++) {
         int64_t j = -1;
         uint32_t c = 0;
@@ -365,19 +495,25 @@ nrt_status nrt_conn_total_rows(nrt_ctx *ctx, const nrt_conn_spec *spec, int64_t 
     return st;
 }
 
-static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+/* fixed_total's columns of the rows [lo, hi), once row_ptr is known: each row's from its own
+ * stream, so rows may be filled in any order, on any thread. */
+typedef struct total_job {
+    const nrt_conn_spec *s;
+    nrt_csr *out;
+} total_job;
+
+static void total_fill(void *arg, int t, int T)
 {
+    const total_job *jb = arg;
+    const nrt_conn_spec *s = jb->s;
     const uint32_t key0 = nrt_seed_key(s->seed);
     const uint32_t stream = (NRT_STREAM_CONNECT << 24) | (s->proj_id & 0xFFFFFFu);
-    int64_t i, r, js;
-    if (csr_alloc(ctx, out, s->n_pre, s->k > 0 ? s->k : 1) != NRT_OK)
-        return NRT_ENOMEM;
-    total_rows(s, out->row_ptr);
-    for (i = 0; i < s->n_pre; i++) {
-        const int64_t a = total_adm(s, i, &js), n = out->row_ptr[i + 1] - out->row_ptr[i];
-        int32_t *row = out->col + out->row_ptr[i];
+    const int64_t lo = s->n_pre * t / T, hi = s->n_pre * (t + 1) / T;
+    for (int64_t i = lo, js; i < hi; i++) {
+        const int64_t a = total_adm(s, i, &js), n = jb->out->row_ptr[i + 1] - jb->out->row_ptr[i];
+        int32_t *row = jb->out->col + jb->out->row_ptr[i];
         nrt_u32x4 x = {{0, 0, 0, 0}};
-        for (r = 0; r < n; r++) {
+        for (int64_t r = 0; r < n; r++) {
             int64_t post;
             if ((r & 3) == 0)
                 x = nrt_rng(key0, stream, (uint32_t)i, (uint32_t)(r >> 2), 0, 0);
@@ -385,6 +521,18 @@ static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out
             row[r] = (int32_t)(post + (js >= 0 && post >= js));
         }
     }
+}
+
+static nrt_status build_total(nrt_ctx *ctx, const nrt_conn_spec *s, nrt_csr *out)
+{
+    total_job jb = {s, out};
+    if (csr_alloc(ctx, out, s->n_pre, s->k > 0 ? s->k : 1) != NRT_OK)
+        return NRT_ENOMEM;
+    total_rows(s, out->row_ptr);
+    if (nrt_pool_size() > 1)   /* a C simulator's pool (rt_pool.c): row ranges */
+        nrt_pool_run(total_fill, &jb, (double)s->k);
+    else
+        total_fill(&jb, 0, 1);
     out->nnz = s->k;
     return NRT_OK;
 }

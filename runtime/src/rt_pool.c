@@ -117,6 +117,18 @@ static int default_threads(const nrt_ctx *ctx)
     return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : (int)t;
 }
 
+/* Contract: rt_internal.h. */
+int nrt_pool_size(void)
+{
+    return P.T;
+}
+
+/* Contract: neurort.h. */
+int nrt_pool_threads(const nrt_ctx *ctx)
+{
+    return ctx->threads > 0 ? ctx->threads : default_threads(ctx);
+}
+
 /* Contract: neurort.h. */
 nrt_status nrt_pool_start(nrt_ctx *ctx)
 {
@@ -254,42 +266,39 @@ int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T)
 
 /* {===== nrt_split: a row's synapses by the thread that owns their post neuron ===== */
 
-/* Contract: neurort.h. */
-nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
+/* nrt_split_build's work, on the pool by ranges of rows (each row's bounds and ranks are its
+ * own): the rows sorted by post, then each row's bounds (and ranks). */
+typedef struct split_job {
+    const nrt_csr *c;
+    int64_t lo, len;
+    int T;                        /* the split's threads (not the pool's part count) */
+    nrt_split *out;
+    unsigned char unsorted[NRT_MAX_THREADS];
+} split_job;
+
+static void split_check(void *arg, int p, int parts)
 {
-    const int64_t len = hi - lo;
-    memset(out, 0, sizeof *out);
-    out->T = T;
-    if (T <= 1)
-        return NRT_OK;   /* seg NULL: the one thread takes whole rows */
-    int sorted = 1;
-    for (int64_t i = 0; i < c->n_pre && sorted; i++)
+    split_job *jb = arg;
+    const nrt_csr *c = jb->c;
+    jb->unsorted[p] = 0;
+    for (int64_t i = c->n_pre * p / parts; i < c->n_pre * (p + 1) / parts && !jb->unsorted[p]; i++)
         for (int64_t s = c->row_ptr[i] + 1; s < c->row_ptr[i + 1]; s++)
             if (c->col[s] < c->col[s - 1]) {
-                sorted = 0;
+                jb->unsorted[p] = 1;
                 break;
             }
-    out->seg = nrt_alloc(ctx, (size_t)(c->n_pre ? c->n_pre : 1) * (size_t)(T + 1) * sizeof *out->seg,
-                         "threads: synapse index");
-    if (!out->seg)
-        return NRT_ENOMEM;
-    if (!sorted) {
-        for (int64_t i = 0; i < c->n_pre; i++)
-            if (c->row_ptr[i + 1] - c->row_ptr[i] > (int64_t)UINT32_MAX) {
-                nrt_seterr(ctx, "--threads %d: row %lld has more than 2^32 synapses", T, (long long)i);
-                nrt_split_free(out);
-                return NRT_EINVAL;
-            }
-        out->perm = nrt_alloc(ctx, (size_t)(c->nnz ? c->nnz : 1) * sizeof *out->perm, "threads: synapse index");
-        if (!out->perm) {
-            nrt_split_free(out);
-            return NRT_ENOMEM;
-        }
-    }
-    for (int64_t i = 0; i < c->n_pre; i++) {
-        int64_t *sg = out->seg + i * (T + 1);
+}
+
+static void split_rows(void *arg, int p, int parts)
+{
+    const split_job *jb = arg;
+    const nrt_csr *c = jb->c;
+    const int T = jb->T;
+    const int64_t lo = jb->lo, len = jb->len;
+    for (int64_t i = c->n_pre * p / parts; i < c->n_pre * (p + 1) / parts; i++) {
+        int64_t *sg = jb->out->seg + i * (T + 1);
         const int64_t a = c->row_ptr[i], b = c->row_ptr[i + 1];
-        if (sorted) {   /* the first synapse at or past each range's start, by bisection */
+        if (!jb->out->perm) {   /* the first synapse at or past each range's start, by bisection */
             for (int t = 0; t <= T; t++) {
                 const int64_t start = lo + len * t / T;
                 int64_t l = a, r = b;
@@ -316,9 +325,69 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
         int64_t at[NRT_MAX_THREADS];
         memcpy(at, sg, (size_t)T * sizeof *at);
         for (int64_t s = a; s < b; s++)
-            out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
+            jb->out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
     }
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
+{
+    static split_job jb;          /* the pool is one per process, its callers one thread */
+    int sorted = 1;
+    memset(out, 0, sizeof *out);
+    out->T = T;
+    if (T <= 1)
+        return NRT_OK;   /* seg NULL: the one thread takes whole rows */
+    memset(&jb, 0, sizeof jb);
+    jb.c = c, jb.lo = lo, jb.len = hi - lo, jb.T = T, jb.out = out;
+    nrt_pool_run(split_check, &jb, (double)c->nnz);
+    for (int p = 0; p < NRT_MAX_THREADS; p++)
+        sorted &= !jb.unsorted[p];
+    out->seg = nrt_alloc(ctx, (size_t)(c->n_pre ? c->n_pre : 1) * (size_t)(T + 1) * sizeof *out->seg,
+                         "threads: synapse index");
+    if (!out->seg)
+        return NRT_ENOMEM;
+    if (!sorted) {
+        for (int64_t i = 0; i < c->n_pre; i++)
+            if (c->row_ptr[i + 1] - c->row_ptr[i] > (int64_t)UINT32_MAX) {
+                nrt_seterr(ctx, "--threads %d: row %lld has more than 2^32 synapses", T, (long long)i);
+                nrt_split_free(out);
+                return NRT_EINVAL;
+            }
+        out->perm = nrt_alloc(ctx, (size_t)(c->nnz ? c->nnz : 1) * sizeof *out->perm, "threads: synapse index");
+        if (!out->perm) {
+            nrt_split_free(out);
+            return NRT_ENOMEM;
+        }
+    }
+    nrt_pool_run(split_rows, &jb, (double)c->nnz);
     return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+double nrt_split_bytes(const nrt_conn_spec *spec, int T)
+{
+    if (T <= 1)
+        return 0;
+    return (double)spec->n_pre * (T + 1) * sizeof(int64_t) +
+           (spec->rule == NRT_FIXED_TOTAL ? (double)spec->k * sizeof(uint32_t) : 0);
+}
+
+/* Contract: neurort.h. */
+void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base)
+{
+    const int T = sp->seg && sp->T > 1 ? sp->T : 1;
+    for (int t = 0; t <= T; t++)
+        base[t] = 0;
+    if (T == 1) {
+        base[1] = c->nnz;
+        return;
+    }
+    for (int64_t i = 0; i < c->n_pre; i++)
+        for (int t = 0; t < T; t++)
+            base[t + 1] += sp->seg[i * (T + 1) + t + 1] - sp->seg[i * (T + 1) + t];
+    for (int t = 1; t <= T; t++)
+        base[t] += base[t - 1];
 }
 
 /* Contract: neurort.h. */

@@ -74,3 +74,16 @@ void nrt_topk_select(nrt_topk_item *it, int64_t n, int64_t k)
             hi = store - 1;
     }
 }
+
+/* Contract: neurort.h. */
+int64_t nrt_topk_join(nrt_topk_item *it, int64_t len, const int64_t *tc, int T)
+{
+    int64_t c = tc[0];
+    for (int t = 1; t < T; t++) {
+        const int64_t at = len * t / T;
+        if (c != at && tc[t])
+            memmove(it + c, it + at, (size_t)tc[t] * sizeof *it);
+        c += tc[t];
+    }
+    return c;
+}

@@ -62,6 +62,15 @@ expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain
 grep -q "auto -> exact" "$WORK/out.txt" && ok "--explain names the integrator" || bad "--explain"
 grep -q "^kernel plan (c): --threads N; each step: step_src (100 neurons, all threads), step_P (200 neurons, all threads), propagate_drive (all threads, by post), records (one thread)$" "$WORK/out.txt" &&
     grep -q "^warnings: none$" "$WORK/out.txt" && ok "--explain: C kernel plan, no warnings" || bad "--explain C plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$HERE/../plast/models/stdp_order.neuro" --backend c --explain
+grep -q "each step: arrive_a_pre (all threads, by post), arrive_a_post (all threads, by post), .* learn_a_pre (all threads: scopes by neuron, synapses by post; spike lists one thread)," "$WORK/out.txt" &&
+    ok "--explain: C kernel plan of plastic projections on the threads" || bad "--explain C plastic plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$HERE/../threads/models/phases.neuro" --backend c --explain
+grep -q "each step: .* records (state rows gathered on all threads, written on one)$" "$WORK/out.txt" &&
+    ok "--explain: C kernel plan of state rows gathered on the threads" || bad "--explain C records plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$HERE/../assembly/models/topk_ties.neuro" --backend c --explain
+grep -q "each step: .*(.* neurons, all threads, then top-k selection on one, then all threads)," "$WORK/out.txt" &&
+    ok "--explain: C kernel plan of a top-k population on the threads" || bad "--explain C top-k plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --explain --backend opencl --gpu-mode launch
 grep -q "^kernel plan (opencl, launch): each step, launched: neurons of src P (nc_k_neurons" "$WORK/out.txt" &&
     grep -q "^warning 1: the launch schedule adds synaptic input with atomics" "$WORK/out.txt" &&

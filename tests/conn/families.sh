@@ -2,7 +2,8 @@
 # families.sh NEUROC EXAMPLES WORKDIR -- projection families (codegen/c/c_family.c) change the
 # C program, never a result: each model below, built with families (the default) and with
 # --proj-tables=off, writes the same bytes (spikes, --save-connectivity files, the manifest
-# but for its timings, --dry-run's memory plan, a checkpoint), and a checkpoint of the
+# but for its timings, --dry-run's memory plan with --threads 3 and its synapse index, a
+# checkpoint), and a checkpoint of the
 # program without families resumes in the one with them as in itself.
 #   gen       bench/conn/families.py 6 x 6 = 36 fixed_total projections in two families,
 #             target-major, at about 100 Hz with about 1,000 synapses onto each neuron, so a
@@ -55,7 +56,7 @@ for m in gen gend proc mc cuba; do
             { echo "$tag: FAILED: neuroc ($m, $v)" >&2; exit 3; }
         "$WORK/sim_${m}_$v" --quiet --save-connectivity --out "$WORK/out_${m}_$v" ||
             { echo "$tag: FAILED: run ($m, $v)" >&2; exit 4; }
-        "$WORK/sim_${m}_$v" --dry-run >"$WORK/dry_${m}_$v.txt" 2>&1 ||
+        "$WORK/sim_${m}_$v" --dry-run --threads 3 >"$WORK/dry_${m}_$v.txt" 2>&1 ||
             { echo "$tag: FAILED: --dry-run ($m, $v)" >&2; exit 4; }
     done
     grep -q '^static int build_fam0(int a, int b)' "$WORK/src_${m}_on/$m.c" ||
@@ -80,6 +81,10 @@ for m in gen gend proc mc cuba; do
     grep -v 'free space:' "$WORK/dry_${m}_off.txt" >"$WORK/d_off.txt"   # the disk's, now
     grep -v 'free space:' "$WORK/dry_${m}_on.txt" >"$WORK/d_on.txt"
     cmp "$WORK/d_off.txt" "$WORK/d_on.txt" || { echo "$tag: FAILED: $m: --dry-run differs" >&2; exit 1; }
+    case $m in gen|mc|cuba)   # stored static projections on the threads (gend's share rings with procedural ones)
+        grep -q '^  threads: synapse index  *[1-9][0-9]* bytes' "$WORK/d_on.txt" ||
+            { echo "$tag: FAILED: $m: --dry-run --threads 3 counts no synapse index" >&2; exit 1; } ;;
+    esac
     big=$(ls -S "$WORK/out_${m}_on"/*spikes*.npy | head -1)
     [ "$(wc -c <"$big")" -gt 1000 ] || { echo "$tag: FAILED: $m: too few spikes to compare" >&2; exit 1; }
     echo "$tag: $m: the same $n files with and without families"
