@@ -173,3 +173,77 @@ int cg_fam_seg(const CgFamPlan *P, int k, int *u0, int *u1)
     *u1 = P->c[k + n - 1].unit + 1;
     return n;
 }
+
+/* Contract: codegen.h. */
+void cg_fam_spec(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
+    out_line(o, "memset(spec, 0, sizeof *spec);");
+    out_line(o, "spec->rule = %s;", cg_rule_name(j0->rule));
+    out_line(o, "spec->n_pre = F->n_pre;");
+    out_line(o, "spec->n_post = F->n_post;");
+    out_line(o, "spec->p = F->p;");
+    out_line(o, "spec->k = F->k;");
+    out_line(o, "spec->autapses = %d;", j0->autapses);
+    out_line(o, "spec->multapses = %d;", j0->multapses);
+    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
+    out_line(o, "spec->pre_offset = F->pre_off;");
+    out_line(o, "spec->post_offset = F->post_off;");
+    out_line(o, "spec->seed = ctx.seed;");
+    out_line(o, "spec->proj_id = F->id;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: codegen.h. */
+void cg_fam_slot_fields(Out *o, const CgFamCand *c0)
+{
+    if (c0->nx)
+        out_line(o, "double x[%d];", c0->nx);
+    if (c0->nr)
+        out_line(o, "real r[%d];", c0->nr);
+    if (c0->nk)
+        out_line(o, "uint32_t ks[%d];", c0->nk);
+}
+
+/* Contract: codegen.h. */
+void cg_fam_slot_inits(StrBuf *b, const CgFamCand *c)
+{
+    if (c->nx)
+        sb_printf(b, ", {%s}", c->xs);
+    if (c->nr)
+        sb_printf(b, ", {%s}", c->rs);
+    if (c->nk)
+        sb_printf(b, ", {%s}", c->ks);
+}
+
+/* Contract: codegen.h. */
+void cg_fam_units(Out *o, const CgFamPlan *P, const char *who, const CgFamCall *calls, int ncalls)
+{
+    out_line(o, "/* the runs of family members (family, first, end) in projection order (%s) */", who);
+    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", P->nu);
+    for (int u = 0; u < P->nu; u++)
+        out_line(o, "{%d, %d, %d},", P->u[u].f, P->u[u].a, P->u[u].b);
+    out_close_with(o, ";");
+    out_blank(o);
+    for (int c = 0; c < ncalls; c++) {
+        const CgFamCall *x = &calls[c];
+        const int isint = x->ret[0] == 'i';
+        out_open(o, "static %s %s_units(%sint u0, int u1)", x->ret, x->name, x->arg);
+        out_open(o, "for (int u = u0; u < u1; u++)");
+        out_open(o, "switch (nc_units[u].f)");
+        for (int f = 0; f < P->nfam; f++) {
+            if (isint)
+                out_line(o, "case %d: if (%s_fam%d(%snc_units[u].a, nc_units[u].b) != 0) return -1; break;", f,
+                         x->name, f, x->pass);
+            else
+                out_line(o, "case %d: %s_fam%d(%snc_units[u].a, nc_units[u].b); break;", f, x->name, f, x->pass);
+        }
+        out_close(o);
+        out_close(o);
+        if (isint)
+            out_line(o, "return 0;");
+        out_close(o);
+        out_blank(o);
+    }
+}

@@ -192,6 +192,18 @@ int cg_fam_unit(const CgFamPlan *P, int k, int *u);
 /* The stretch of projections from k on that are all family members: its length (0: k is
  * none), and the runs of members it holds, P->u[*u0 .. *u1 - 1]. */
 int cg_fam_seg(const CgFamPlan *P, int k, int *u0, int *u1);
+/* Text both back ends write for a family f whose first member is j0 (c0 its candidate):
+ * spec_fam<f>(F, spec), member F's nrt_conn_spec as cg_conn_spec writes a projection's; the
+ * slots' fields of its nc_fam<f>_t; a member's slot initialisers (", {...}") appended to b;
+ * nc_units[] and X_units(..., u0, u1) for each call X: X_fam<f> of the runs u0 .. u1 - 1 in
+ * order ("who" names the back end's file in a comment). */
+typedef struct CgFamCall {
+    const char *name, *ret, *arg, *pass;   /* "save", "int", "int64_t step, ", "step, " */
+} CgFamCall;
+void cg_fam_spec(Out *o, const IrProj *j0, int f);
+void cg_fam_slot_fields(Out *o, const CgFamCand *c0);
+void cg_fam_slot_inits(StrBuf *b, const CgFamCand *c);
+void cg_fam_units(Out *o, const CgFamPlan *P, const char *who, const CgFamCall *calls, int ncalls);
 
 /* --- cg_host.c, cg_mem.c, cg_finite.c: parts of every host program ------ */
 

@@ -132,12 +132,7 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_line(o, "double slots; /* the memory plan's ring slots */");
     if (j0->procedural)
         out_line(o, "int64_t aut; uint32_t cs; double lp; /* the row loops': autapse offset, stream, log1p(-p) */");
-    if (c0->nx)
-        out_line(o, "double x[%d];", c0->nx);
-    if (c0->nr)
-        out_line(o, "real r[%d];", c0->nr);
-    if (c0->nk)
-        out_line(o, "uint32_t ks[%d];", c0->nk);
+    cg_fam_slot_fields(o, c0);
     char tail[32];
     snprintf(tail, sizeof tail, " nc_fam%d_t;", f);
     out_close_with(o, tail);
@@ -166,12 +161,7 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
             sb_printf(&b, ", %lld, 0x%08xu, %.17g", (long long)(j->pre.offset - j->post.offset),
                       (3u << 24) | ((uint32_t)j->id & 0xFFFFFFu),
                       j->rule == IR_FIXED_PROB && j->p > 0 && j->p < 1 ? log1p(-j->p) : 0.0);
-        if (c->nx)
-            sb_printf(&b, ", {%s}", c->xs);
-        if (c->nr)
-            sb_printf(&b, ", {%s}", c->rs);
-        if (c->nk)
-            sb_printf(&b, ", {%s}", c->ks);
+        cg_fam_slot_inits(&b, c);
         out_line(o, "%s},", b.s);
         sb_free(&b);
     }
@@ -188,27 +178,6 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_line(o, "static real *nc_fam%d_w[%d];", f, P.size[f]);
     if (j0->delay)
         out_line(o, "static int32_t *nc_fam%d_d[%d]; /* delays in steps */", f, P.size[f]);
-    out_blank(o);
-}
-
-/* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
-static void emit_spec(Out *o, const IrProj *j0, int f)
-{
-    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
-    out_line(o, "memset(spec, 0, sizeof *spec);");
-    out_line(o, "spec->rule = %s;", cg_rule_name(j0->rule));
-    out_line(o, "spec->n_pre = F->n_pre;");
-    out_line(o, "spec->n_post = F->n_post;");
-    out_line(o, "spec->p = F->p;");
-    out_line(o, "spec->k = F->k;");
-    out_line(o, "spec->autapses = %d;", j0->autapses);
-    out_line(o, "spec->multapses = %d;", j0->multapses);
-    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
-    out_line(o, "spec->pre_offset = F->pre_off;");
-    out_line(o, "spec->post_offset = F->post_off;");
-    out_line(o, "spec->seed = ctx.seed;");
-    out_line(o, "spec->proj_id = F->id;");
-    out_close(o);
     out_blank(o);
 }
 
@@ -485,38 +454,14 @@ static void emit_proc_host_parts(Out *o, const IrModel *m, const IrProj *j0, con
  * .. u1 - 1 in order: the host's lines are one per stretch of members, not per projection. */
 static void emit_units(Out *o, const IrModel *m)
 {
-    static const struct { const char *name, *ret, *arg, *pass; } cs[] = {
+    static const CgFamCall cs[] = {
         {"build", "int", "", ""},
         {"deliver", "void", "int64_t step, int t, ", "step, t, "},
         {"mem", "void", "", ""},
         {"save", "int", "", ""},
         {"stat", "void", "", ""},
     };
-    out_line(o, "/* the runs of family members (family, first, end) in projection order (c_family.c) */");
-    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", P.nu);
-    for (int u = 0; u < P.nu; u++)
-        out_line(o, "{%d, %d, %d},", P.u[u].f, P.u[u].a, P.u[u].b);
-    out_close_with(o, ";");
-    out_blank(o);
-    for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
-        const int isint = cs[c].ret[0] == 'i';
-        out_open(o, "static %s %s_units(%sint u0, int u1)", cs[c].ret, cs[c].name, cs[c].arg);
-        out_open(o, "for (int u = u0; u < u1; u++)");
-        out_open(o, "switch (nc_units[u].f)");
-        for (int f = 0; f < P.nfam; f++) {
-            if (isint)
-                out_line(o, "case %d: if (%s_fam%d(%snc_units[u].a, nc_units[u].b) != 0) return -1; break;", f,
-                         cs[c].name, f, cs[c].pass);
-            else
-                out_line(o, "case %d: %s_fam%d(%snc_units[u].a, nc_units[u].b); break;", f, cs[c].name, f, cs[c].pass);
-        }
-        out_close(o);
-        out_close(o);
-        if (isint)
-            out_line(o, "return 0;");
-        out_close(o);
-        out_blank(o);
-    }
+    cg_fam_units(o, &P, "c_family.c", cs, (int)(sizeof cs / sizeof cs[0]));
     int stored = 0;
     for (int k = 0; k < m->nprojs; k++)
         stored |= P.c[k].fam >= 0 && !m->projs[k]->procedural;
@@ -558,7 +503,7 @@ void cgc_families(Out *o, const IrModel *m)
         const int k0 = P.first[f];
         const IrProj *j0 = m->projs[k0];
         emit_table(o, m, f, k0);
-        emit_spec(o, j0, f);
+        cg_fam_spec(o, j0, f);
         if (j0->procedural) {
             emit_proc_build_deliver(o, m, j0, &P.c[k0], f);
             emit_proc_host_parts(o, m, j0, &P.c[k0], f);

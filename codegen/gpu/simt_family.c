@@ -221,12 +221,7 @@ static void emit_table(Out *o, const Simt *S, int f)
     out_line(o, "int64_t n_pre, n_post, pre_off, post_off, k, width, base; /* base: its post view in the ring (cg_ring_base) */");
     out_line(o, "double p;");
     out_line(o, "size_t csr, rp, col, w, d, ring, D; /* its buffers: offsets in nc_inst */");
-    if (c0->nx)
-        out_line(o, "double x[%d];", c0->nx);
-    if (c0->nr)
-        out_line(o, "real r[%d];", c0->nr);
-    if (c0->nk)
-        out_line(o, "uint32_t ks[%d];", c0->nk);
+    cg_fam_slot_fields(o, c0);
     char tail[32];
     snprintf(tail, sizeof tail, " nc_fam%d_t;", f);
     out_close_with(o, tail);
@@ -256,12 +251,7 @@ static void emit_table(Out *o, const Simt *S, int f)
         else
             sb_puts(&b, "0, ");
         sb_printf(&b, "offsetof(nc_inst, i_%s_ring), offsetof(nc_inst, i_%s_D)", rc, rc);
-        if (c->nx)
-            sb_printf(&b, ", {%s}", c->xs);
-        if (c->nr)
-            sb_printf(&b, ", {%s}", c->rs);
-        if (c->nk)
-            sb_printf(&b, ", {%s}", c->ks);
+        cg_fam_slot_inits(&b, c);
         out_line(o, "%s},", b.s);
         sb_free(&b);
     }
@@ -269,27 +259,6 @@ static void emit_table(Out *o, const Simt *S, int f)
     out_line(o, "static nrt_kernel *k_synf%d;", f);
     if (fam_proc(S, f) && m->projs[k0]->delay)
         out_line(o, "static nrt_kernel *k_pscanf%d;", f);
-    out_blank(o);
-}
-
-/* spec_fam<f>(F, spec): member F's nrt_conn_spec, as cg_conn_spec writes a projection's. */
-static void emit_spec(Out *o, const IrProj *j0, int f)
-{
-    out_open(o, "static void spec_fam%d(const nc_fam%d_t *F, nrt_conn_spec *spec)", f, f);
-    out_line(o, "memset(spec, 0, sizeof *spec);");
-    out_line(o, "spec->rule = %s;", cg_rule_name(j0->rule));
-    out_line(o, "spec->n_pre = F->n_pre;");
-    out_line(o, "spec->n_post = F->n_post;");
-    out_line(o, "spec->p = F->p;");
-    out_line(o, "spec->k = F->k;");
-    out_line(o, "spec->autapses = %d;", j0->autapses);
-    out_line(o, "spec->multapses = %d;", j0->multapses);
-    out_line(o, "spec->same_base = %d;", j0->pre.pop == j0->post.pop);
-    out_line(o, "spec->pre_offset = F->pre_off;");
-    out_line(o, "spec->post_offset = F->post_off;");
-    out_line(o, "spec->seed = ctx.seed;");
-    out_line(o, "spec->proj_id = F->id;");
-    out_close(o);
     out_blank(o);
 }
 
@@ -360,31 +329,8 @@ static void emit_host_parts(Out *o, const IrProj *j0, int f)
  * save, stat: X_fam<f> of runs u0 .. u1 - 1 in order (as c_family.c's emit_units). */
 static void emit_units(Out *o, const Simt *S)
 {
-    static const char *const cs[] = {"mem", "save", "stat"};
-    out_line(o, "/* the runs of family members (family, first, end) in projection order (simt_family.c) */");
-    out_open(o, "static const struct { int f, a, b; } nc_units[%d] =", S->fam.nu);
-    for (int u = 0; u < S->fam.nu; u++)
-        out_line(o, "{%d, %d, %d},", S->fam.u[u].f, S->fam.u[u].a, S->fam.u[u].b);
-    out_close_with(o, ";");
-    out_blank(o);
-    for (int c = 0; c < 3; c++) {
-        const int isint = c == 1;
-        out_open(o, "static %s %s_units(int u0, int u1)", isint ? "int" : "void", cs[c]);
-        out_open(o, "for (int u = u0; u < u1; u++)");
-        out_open(o, "switch (nc_units[u].f)");
-        for (int f = 0; f < S->fam.nfam; f++) {
-            if (isint)
-                out_line(o, "case %d: if (%s_fam%d(nc_units[u].a, nc_units[u].b) != 0) return -1; break;", f, cs[c], f);
-            else
-                out_line(o, "case %d: %s_fam%d(nc_units[u].a, nc_units[u].b); break;", f, cs[c], f);
-        }
-        out_close(o);
-        out_close(o);
-        if (isint)
-            out_line(o, "return 0;");
-        out_close(o);
-        out_blank(o);
-    }
+    static const CgFamCall cs[] = {{"mem", "void", "", ""}, {"save", "int", "", ""}, {"stat", "void", "", ""}};
+    cg_fam_units(o, &S->fam, "simt_family.c", cs, 3);
 }
 
 /* Contract: simt_priv.h. */
@@ -535,7 +481,7 @@ void simt_fam_host(Out *o, const Simt *S)
 {
     for (int f = 0; f < S->fam.nfam; f++) {
         emit_table(o, S, f);
-        emit_spec(o, S->m->projs[S->fam.first[f]], f);
+        cg_fam_spec(o, S->m->projs[S->fam.first[f]], f);
         emit_build(o, S, f);
         emit_host_parts(o, S->m->projs[S->fam.first[f]], f);
     }
