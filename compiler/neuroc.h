@@ -314,7 +314,8 @@ typedef struct Options {
     int no_cache;                 /* --no-cache: build without the compile cache */
     int mpi;                      /* --mpi: a distributed simulator (runtime/include/nrt_mpi.h) */
     int no_check;                 /* --no-check-finite: no state check in the generated code */
-    int no_proj_tables;           /* --proj-tables=off: no projection families (C back end) */
+    int no_proj_tables;           /* --proj-tables=off: no projection families */
+    int proj_tables_on;           /* --proj-tables=on: GPU families of stored projections in a model of any size */
 } Options;
 
 struct Compiler {

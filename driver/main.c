@@ -54,9 +54,10 @@ static void usage(FILE *f)
           "                      else mpicc)\n"
           "  --no-check-finite   leave the state check (NaN, infinity, declared ranges) out of\n"
           "                      the simulator: its --check-finite does nothing\n"
-          "  --proj-tables=off   C back end: one build_ and propagate_ function per static\n"
-          "                      projection, not one per family of projections alike but\n"
-          "                      for constants (default: on)\n"
+          "  --proj-tables=off   one construction and delivery per static projection, not one\n"
+          "                      per family of projections alike but for constants\n"
+          "  --proj-tables=on    families also of stored projections on a GPU in a model of\n"
+          "                      at most 128 projections (default: there only procedural ones)\n"
           "  -v, --verbose       show the commands neuroc runs (and cache hits and misses)\n"
           "  --version           print the version\n"
           "  --help              this text\n"
@@ -200,6 +201,7 @@ int main(int argc, char **argv)
             o->no_check = 1;
         } else if (strcmp(a, "--proj-tables=off") == 0 || strcmp(a, "--proj-tables=on") == 0) {
             o->no_proj_tables = a[15] == 'f';
+            o->proj_tables_on = a[15] != 'f';
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (a[0] == '-' && a[1] != 0) {

@@ -28,10 +28,17 @@
 /* What the GPU back ends take as a family member: stored, or procedural fixed_total (other
  * procedural rules are delivered per projection), and delivered into no gather (top-k:
  * excluded by the plan already). */
+/* A stored member is delivered from its family's table in the grid schedules, which costs
+ * the microcircuit's step 12 % on an H200 against its per-projection delivery
+ * (docs/performance.md, "Projection families", session 19): stored projections form families
+ * only in a model of more than SIMT_FAM_STORED projections, whose per-projection program
+ * would take minutes to build, or under --proj-tables=on. Procedural ones always may. */
+enum { SIMT_FAM_STORED = 128 };
 static int fam_ok(void *user, const IrModel *m, const IrProj *j)
 {
-    (void)user;
-    (void)m;
+    const Simt *S = user;
+    if (!j->procedural && m->nprojs <= SIMT_FAM_STORED && !S->cc->opt.proj_tables_on)
+        return 0;
     return !simt_gathers(j) && (!j->procedural || j->rule == IR_FIXED_TOTAL);
 }
 
@@ -828,7 +835,8 @@ void simt_fam_explain(Compiler *cc, const IrModel *m, const char *arch, const Si
         for (int f = 0; f < S.fam.nfam; f++)
             printf("%s%d like %s", f ? ", " : "", S.fam.size[f], m->projs[S.fam.first[f]]->name);
         printf("), a table, one construction kernel and one delivery in the grid schedules each (block and "
-               "cluster: per projection; --proj-tables=off: none)\n");
+               "cluster: per projection; stored projections only in a model of more than %d projections "
+               "or with --proj-tables=on; --proj-tables=off: none)\n", SIMT_FAM_STORED);
     }
     free(S.args);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What keeps a GPU build short (docs/performance.md, "Cold builds, session 10"), checked on the
 # generated text and the commands neuroc runs, not by timing: the microcircuit's 55
-# projections get 2 construction kernels, one per family (nc_k_synf0, 1), and 7 without
-# families (nc_k_syn_g0..6, ptxas compiles the out-of-line draws once per kernel); <cooperative_groups.h> only where a kernel uses it (persistent);
+# projections get 7 construction kernels (nc_k_syn_g0..6, ptxas compiles the out-of-line
+# draws once per kernel), and 2 with --proj-tables=on, one per family (nc_k_synf0, 1); <cooperative_groups.h> only where a kernel uses it (persistent);
 # the host program of cuda and opencl at -O1, the C back end's simulator at -O3.
 #   test_build_cost.sh NEUROC SOURCE_DIR WORK_DIR
 set -u
@@ -13,24 +13,24 @@ bad() { fails=$((fails + 1)); echo "FAIL $*"; }
 rm -rf "$WORK"; mkdir -p "$WORK"
 export NEUROC_CACHE=off
 
-# the microcircuit's 55 projections are two families (codegen/cg_family.c): a construction
-# kernel each, and none per projection
+# the microcircuit's 55 projections: 7 grouped construction kernels, a case per projection
+# (on a GPU, a model of 128 projections or fewer keeps its stored projections out of families)
 "$NEUROC" "$SRC/examples/microcircuit.neuro" --backend cuda --gpu-arch sm_90 --emit-only "$WORK/mc" \
     || bad "emit the microcircuit"
 cu=$WORK/mc/microcircuit.cu
-n=$(grep -c '^NC_KERNEL nc_k_synf[0-9]*(NC_ARGS, ' "$cu")
-[ "$n" = 2 ] && ok "55 projections in 2 family construction kernels" || bad "family construction kernels: $n"
-grep -q '^NC_KERNEL nc_k_syn_\(prj\|g[0-9]\)' "$cu" && bad "a kernel per projection or group" || ok "no kernel per projection"
-# without families (--proj-tables=off): 7 grouped kernels, a case per projection
-"$NEUROC" "$SRC/examples/microcircuit.neuro" --backend cuda --gpu-arch sm_90 --proj-tables=off \
-    --emit-only "$WORK/mc_off" || bad "emit the microcircuit, --proj-tables=off"
-cuo=$WORK/mc_off/microcircuit.cu
-n=$(grep -c '^NC_KERNEL nc_k_syn_g[0-9]*(NC_ARGS, const int nc_sel)' "$cuo")
-[ "$n" = 7 ] && ok "without families, 55 projections in 7 construction kernels" || bad "construction kernels: $n"
-grep -q '^NC_KERNEL nc_k_syn_prj' "$cuo" && bad "a kernel per projection" || ok "no kernel per projection"
-[ "$(grep -c '^ *case [0-7]: {$' "$cuo")" = 55 ] && ok "a case per projection" || bad "cases: $(grep -c '^ *case [0-7]: {$' "$cuo")"
-grep -q 'nc_k_syn_g6", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_prj_L6I_0L6I, NC_NARGS, 6)' "$WORK/mc_off/microcircuit.c" \
+n=$(grep -c '^NC_KERNEL nc_k_syn_g[0-9]*(NC_ARGS, const int nc_sel)' "$cu")
+[ "$n" = 7 ] && ok "55 projections in 7 construction kernels" || bad "construction kernels: $n"
+grep -q '^NC_KERNEL nc_k_syn_prj' "$cu" && bad "a kernel per projection" || ok "no kernel per projection"
+[ "$(grep -c '^ *case [0-7]: {$' "$cu")" = 55 ] && ok "a case per projection" || bad "cases: $(grep -c '^ *case [0-7]: {$' "$cu")"
+grep -q 'nc_k_syn_g6", NC_NARGS + 1)) || nrt_gpu_arg_i32(k_syn_prj_L6I_0L6I, NC_NARGS, 6)' "$WORK/mc/microcircuit.c" \
     && ok "the host selects the last projection's case" || bad "host lookup of the last projection"
+# with --proj-tables=on they are two families (codegen/cg_family.c): a construction kernel each
+"$NEUROC" "$SRC/examples/microcircuit.neuro" --backend cuda --gpu-arch sm_90 --proj-tables=on \
+    --emit-only "$WORK/mc_on" || bad "emit the microcircuit, --proj-tables=on"
+n=$(grep -c '^NC_KERNEL nc_k_synf[0-9]*(NC_ARGS, ' "$WORK/mc_on/microcircuit.cu")
+[ "$n" = 2 ] && ok "--proj-tables=on: 55 projections in 2 family construction kernels" || bad "family construction kernels: $n"
+grep -q '^NC_KERNEL nc_k_syn_\(prj\|g[0-9]\)' "$WORK/mc_on/microcircuit.cu" && bad "--proj-tables=on: a kernel per projection or group" \
+    || ok "--proj-tables=on: no kernel per projection or group"
 grep -q 'cooperative_groups' "$cu" && bad "cooperative_groups.h in a program without grid or cluster sync" \
     || ok "no cooperative_groups.h where no kernel uses it"
 
