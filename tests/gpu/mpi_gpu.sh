@@ -84,7 +84,8 @@ timing() {   # construct simulate spikes of a manifest
 printf "%-8s %-10s %5s %12s %12s %9s %s\n" case run gpus construct_s simulate_s spikes check >"$OUT/mpi_gpu.txt"
 echo '[' >"$OUT/mpi_gpu.json"
 sep=""
-row() {   # CASE RUN GPUS OUTDIR CHECK
+row() {   # CASE RUN GPUS OUTDIR CHECK (local: the callers loop over n)
+    local c s n
     read -r c s n <<<"$(timing "$4/manifest.json")"
     printf "%-8s %-10s %5s %12s %12s %9s %s\n" "$1" "$2" "$3" "$c" "$s" "$n" "$5" | tee -a "$OUT/mpi_gpu.txt"
     printf '%s{"case": "%s", "run": "%s", "gpus": %s, "construct_s": %s, "simulate_s": %s, "spikes": %s, "check": "%s"}\n' \
