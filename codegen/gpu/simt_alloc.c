@@ -204,6 +204,42 @@ static void emit_rt_values(Out *o, const IrModel *m, const IrPop *p)
     }
 }
 
+/* build_instance's construction of the projections: each built (a family's runs by
+ * build_fam), the families' tables, the exchange interval of a distributed program,
+ * --save-connectivity and the built counts for --bench, in projection order. */
+static void emit_build_projs(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int k = 0, n; k < m->nprojs; k++) {
+        if ((n = simt_fam_build(o, S, k)) != 0)   /* a run of a family's members */
+            k += n - 1;
+        else
+            out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
+    }
+    if (S->fam_grid)   /* the members' buffers and rings, for their delivery (simt_family.c) */
+        out_line(o, "if (fam_tables()) return fail(argv[0]);");
+    out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
+    if (m->mpi)
+        simt_mpi_host_interval(o, S);
+    for (int k = 0, n, u0, u1; k < m->nprojs; k++) {
+        if ((n = simt_fam_seg(S, k, &u0, &u1)) != 0) {   /* a stretch of family members */
+            out_line(o, "if (ctx.save_conn && save_units(%d, %d)) return fail(argv[0]);", u0, u1);
+            k += n - 1;
+        } else {
+            out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
+        }
+    }
+    for (int k = 0, n, u0, u1; k < m->nprojs; k++) {   /* the built synapse counts, for --bench */
+        if ((n = simt_fam_seg(S, k, &u0, &u1)) != 0) {
+            out_line(o, "stat_units(%d, %d);", u0, u1);
+            k += n - 1;
+        } else if (!m->projs[k]->procedural) {
+            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s_csr.nnz);", k, m->projs[k]->pre.pop->id,
+                     m->projs[k]->cname);
+        }
+    }
+}
+
 /* Contract: simt_priv.h. `static int build_instance(char **argv, double t0)`: the current run's
  * buffers, initial values, synapses and recordings (t0: when its build began); 0, or fail()'s
  * status. */
@@ -325,34 +361,7 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
     out_line(o, "ctx.t_build = nrt_now() - t0;");
     out_line(o, "t0 = nrt_now();");
-    for (int k = 0, n; k < m->nprojs; k++) {
-        if ((n = simt_fam_build(o, S, k)) != 0)   /* a run of a family's members */
-            k += n - 1;
-        else
-            out_line(o, "if (build_%s()) return fail(argv[0]);", m->projs[k]->cname);
-    }
-    if (S->fam_grid)   /* the members' buffers and rings, for their delivery (simt_family.c) */
-        out_line(o, "if (fam_tables()) return fail(argv[0]);");
-    out_line(o, "if (nrt_gpu_sync(gpu) != NRT_OK) return fail(argv[0]);");
-    if (m->mpi)
-        simt_mpi_host_interval(o, S);
-    for (int k = 0, n, u0, u1; k < m->nprojs; k++) {
-        if ((n = simt_fam_seg(S, k, &u0, &u1)) != 0) {   /* a stretch of family members */
-            out_line(o, "if (ctx.save_conn && save_units(%d, %d)) return fail(argv[0]);", u0, u1);
-            k += n - 1;
-        } else {
-            out_line(o, "if (ctx.save_conn && save_%s()) return fail(argv[0]);", m->projs[k]->cname);
-        }
-    }
-    for (int k = 0, n, u0, u1; k < m->nprojs; k++) {   /* the built synapse counts, for --bench */
-        if ((n = simt_fam_seg(S, k, &u0, &u1)) != 0) {
-            out_line(o, "stat_units(%d, %d);", u0, u1);
-            k += n - 1;
-        } else if (!m->projs[k]->procedural) {
-            out_line(o, "nrt_proj_stat(&ctx, %d, %d, (double)%s_csr.nnz);", k, m->projs[k]->pre.pop->id,
-                     m->projs[k]->cname);
-        }
-    }
+    emit_build_projs(o, S);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
     out_line(o, "if (ctx.resume_dir && ckpt_load()) return fail(argv[0]);");
     out_line(o, "if (open_records()) return fail(argv[0]);");
