@@ -196,6 +196,18 @@ void cg_fam_spec(Out *o, const IrProj *j0, int f)
 }
 
 /* Contract: codegen.h. */
+void cg_fam_mem_head(Out *o, const IrProj *j0, int f)
+{
+    out_open(o, "static void mem_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
+             j0->delay ? 4 : 0);
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+}
+
+/* Contract: codegen.h. */
 void cg_fam_slot_fields(Out *o, const CgFamCand *c0)
 {
     if (c0->nx)

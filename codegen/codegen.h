@@ -201,6 +201,9 @@ typedef struct CgFamCall {
     const char *name, *ret, *arg, *pass;   /* "save", "int", "int64_t step, ", "step, " */
 } CgFamCall;
 void cg_fam_spec(Out *o, const IrProj *j0, int f);
+/* mem_fam<f>(a, b)'s opening, to its member's spec and the bytes of a synapse and of its ring
+ * (the back end writes the rest and closes it) */
+void cg_fam_mem_head(Out *o, const IrProj *j0, int f);
 void cg_fam_slot_fields(Out *o, const CgFamCand *c0);
 void cg_fam_slot_inits(StrBuf *b, const CgFamCand *c);
 void cg_fam_units(Out *o, const CgFamPlan *P, const char *who, const CgFamCall *calls, int ncalls);

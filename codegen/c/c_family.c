@@ -282,13 +282,7 @@ static void emit_deliver(Out *o, const IrProj *j0, int f)
  * projection), --save-connectivity and the built counts of members a .. b - 1. */
 static void emit_host_parts(Out *o, const IrProj *j0, int f)
 {
-    out_open(o, "static void mem_fam%d(int a, int b)", f);
-    out_open(o, "for (int q = a; q < b; q++)");
-    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
-    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
-             j0->delay ? 4 : 0);
-    out_line(o, "nrt_conn_spec spec;");
-    out_line(o, "spec_fam%d(F, &spec);", f);
+    cg_fam_mem_head(o, j0, f);
     out_line(o, "double nnz = 0, bytes = nrt_conn_bytes(&spec, syn, &nnz);");
     out_line(o, "nrt_mem_add(&ctx, F->mem, nnz, bytes + ring);");
     out_line(o, "nrt_proj_stat(&ctx, (int)F->id, %d, nnz);", j0->pre.pop->id);
@@ -388,13 +382,7 @@ static void emit_proc_host_parts(Out *o, const IrModel *m, const IrProj *j0, con
     CgRowSpell rs;
     char rp[32];
     CgDialect d = proc_dialect(m, j0, f, &rs, rp);
-    out_open(o, "static void mem_fam%d(int a, int b)", f);
-    out_open(o, "for (int q = a; q < b; q++)");
-    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
-    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
-             j0->delay ? 4 : 0);
-    out_line(o, "nrt_conn_spec spec;");
-    out_line(o, "spec_fam%d(F, &spec);", f);
+    cg_fam_mem_head(o, j0, f);
     out_line(o, "double nnz = 0;");
     out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
     if (j0->rule == IR_FIXED_TOTAL)   /* its row pointers: the rows' lengths */

@@ -157,12 +157,7 @@ static void emit_device_family(Out *o, const Simt *S, int f)
     const int slots = c0->nx + c0->nr + c0->nk;
     if (slots) {   /* the slots, as the templates read them (F->r[k]) */
         out_open(o, "typedef struct nc_fk%d_t", f);
-        if (c0->nx)
-            out_line(o, "double x[%d];", c0->nx);
-        if (c0->nr)
-            out_line(o, "real r[%d];", c0->nr);
-        if (c0->nk)
-            out_line(o, "uint32_t ks[%d];", c0->nk);
+        cg_fam_slot_fields(o, c0);
         char tail[32];
         snprintf(tail, sizeof tail, " nc_fk%d_t;", f);
         out_close_with(o, tail);
@@ -274,13 +269,7 @@ static void emit_table(Out *o, const Simt *S, int f)
  * stored form it builds under --save-connectivity) and the built counts, of members a .. b - 1. */
 static void emit_host_parts(Out *o, const IrProj *j0, int f)
 {
-    out_open(o, "static void mem_fam%d(int a, int b)", f);
-    out_open(o, "for (int q = a; q < b; q++)");
-    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
-    out_line(o, "const double syn = sizeof(real) * 1 + %d, ring = F->slots * F->width * sizeof(real);",
-             j0->delay ? 4 : 0);
-    out_line(o, "nrt_conn_spec spec;");
-    out_line(o, "spec_fam%d(F, &spec);", f);
+    cg_fam_mem_head(o, j0, f);
     if (j0->procedural) {
         out_line(o, "double nnz = 0;");
         out_line(o, "(void)nrt_conn_bytes(&spec, syn, &nnz);");
