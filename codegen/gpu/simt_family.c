@@ -731,12 +731,12 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
  * (spike, slot): slot l < S of a spike takes the members l, l + S, l + 2 S, ... of its segment
  * (the members whose pre view holds it), S the segments' mean member count (FamSeg.slots), each
  * member's row over the sub-group's lanes. A member's row is short in the multi-area model
- * (about 35 synapses: in-degree 5,842 over its sources' some 170 projections), which a
- * work-group per (spike, member) left to 9 of its work-items, and its segments hold 30
- * members on average but up to 246, so a slot per member up to the most was 88 % empty; the
- * sub-groups of all work-groups take the pairs in turn, so a long row (an area's own,
- * hundreds to thousands of synapses) still occupies 32 lanes of one. The adds are the
- * per-projection program's, in another order (they are atomic). */
+ * (about 35 synapses), which a work-group per (spike, member) left to 9 of its work-items,
+ * and its first family's segments hold 59 members on average but up to 246, so a slot per
+ * member up to the most was 76 % empty; the sub-groups of all work-groups take the pairs in
+ * turn, so a long row (an area's own, hundreds to thousands of synapses) still occupies 32
+ * lanes of one. The adds are the per-projection program's, in another order (they are
+ * atomic). */
 static void emit_grid_family(Out *o, const Simt *S, int f)
 {
     const IrProj *j0 = S->m->projs[S->fam.first[f]];
