@@ -16,7 +16,7 @@
  *           (CgFamPlan.u) in projection order, so every projection's synapses are the same
  *           values in the same order as without families.
  * Delivery in the grid schedules (launch, graph, persistent): nc_deliver_fam<f>_grid, a
- * sub-group of NC_FSUB (32) work-items per (spike, member), the member's buffers, ring and
+ * sub-group of 32 or more work-items per (spike, slot of members), the member's buffers, ring and
  * numbers read from the table nc_fdt<f> that fam_tables() writes after construction. So the
  * members' own buffers (row pointers, columns, weights, delays) are no kernel arguments
  * (simt_fam_args: the host's nc_inst holds them, for construction, --save-connectivity, the
@@ -726,17 +726,18 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
     out_close(o);
 }
 
-/* nc_deliver_fam<f>_grid: a sub-group of NC_FSUB work-items (by index arithmetic: LID / NC_FSUB,
- * LID % NC_FSUB; the last one of a work-group narrower where NC_LSIZE is not a multiple) per
+/* nc_deliver_fam<f>_grid: a sub-group of nc_fw work-items (by index arithmetic: LID / nc_fw,
+ * LID % nc_fw; the last one of a work-group narrower where NC_LSIZE is not a multiple) per
  * (spike, slot): slot l < S of a spike takes the members l, l + S, l + 2 S, ... of its segment
  * (the members whose pre view holds it), S the segments' mean member count (FamSeg.slots), each
- * member's row over the sub-group's lanes. A member's row is short in the multi-area model
- * (about 35 synapses), which a work-group per (spike, member) left to 9 of its work-items,
- * and its first family's segments hold 59 members on average but up to 246, so a slot per
- * member up to the most was 76 % empty; the sub-groups of all work-groups take the pairs in
- * turn, so a long row (an area's own, hundreds to thousands of synapses) still occupies 32
- * lanes of one. The adds are the per-projection program's, in another order (they are
- * atomic). */
+ * member's row over the sub-group's lanes, a synapse each. nc_fw is NC_FSUB (32), doubled up to
+ * the work-group while the step's pairs times it fit the grid: the multi-area model's step has
+ * tens of thousands of pairs, most rows short (between areas: median 2 synapses, mean 27),
+ * which a work-group per (spike, member) left to a few of its work-items, and its first
+ * family's segments hold 59 members on average but up to 246, so a slot per member up to the
+ * most was 76 % empty; the procedural microcircuit's step has a few hundred pairs of rows of
+ * hundreds, which keep a work-group each. The adds are the per-projection program's, in
+ * another order (they are atomic). */
 static void emit_grid_family(Out *o, const Simt *S, int f)
 {
     const IrProj *j0 = S->m->projs[S->fam.first[f]];
@@ -746,7 +747,7 @@ static void emit_grid_family(Out *o, const Simt *S, int f)
     const long long rows = (long long)S->fam.size[f] * nfw, cut = rows, start = cut + g.ns + 1,
                     list = start + g.ns + 1;
     const int slots = g.slots;
-    out_line(o, "/* projection family %d: the spikes of %s, a sub-group of NC_FSUB work-items per (spike, slot l < %d:", f,
+    out_line(o, "/* projection family %d: the spikes of %s, a sub-group of work-items per (spike, slot l < %d:", f,
              pre->name, slots);
     out_line(o, " * members l, l + %d, ... of the %d segments, at most %d members each), atomic adds; the members'",
              slots, g.ns, g.width);
@@ -755,10 +756,12 @@ static void emit_grid_family(Out *o, const Simt *S, int f)
     out_line(o, " * members) */");
     out_open(o, "NC_DEV void nc_deliver_fam%d_grid(NC_ARGS, const int64_t step, NC_FARENA)", f);
     out_line(o, "NC_G const int64_t *const T = nc_fdt%d;", f);
-    out_line(o, "const int64_t nc_nsg = (NC_LSIZE + NC_FSUB - 1) / NC_FSUB; /* sub-groups of a work-group */");
-    out_line(o, "const int nc_sg = NC_LID / NC_FSUB, nc_lane = NC_LID %% NC_FSUB;");
-    out_line(o, "const int nc_nl = NC_LSIZE - nc_sg * NC_FSUB < NC_FSUB ? NC_LSIZE - nc_sg * NC_FSUB : NC_FSUB; /* its lanes */");
     out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, slots);
+    out_line(o, "int nc_fw = NC_FSUB; /* lanes per pair: NC_FSUB, more while the grid has room for every pair */");
+    out_line(o, "while (2 * nc_fw <= NC_LSIZE && npair * 2 * nc_fw <= NC_NGROUPS * NC_LSIZE) nc_fw *= 2;");
+    out_line(o, "const int64_t nc_nsg = (NC_LSIZE + nc_fw - 1) / nc_fw; /* sub-groups of a work-group */");
+    out_line(o, "const int nc_sg = NC_LID / nc_fw, nc_lane = NC_LID %% nc_fw;");
+    out_line(o, "const int nc_nl = NC_LSIZE - nc_sg * nc_fw < nc_fw ? NC_LSIZE - nc_sg * nc_fw : nc_fw; /* its lanes */");
     out_open(o, "for (int64_t q = NC_GROUP * nc_nsg + nc_sg; q < npair; q += NC_NGROUPS * nc_nsg)");
     out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, slots);
     out_line(o, "int64_t lo = 0, hi = %d; /* the segment: T[%lld + lo] <= n < T[%lld + lo + 1] */", g.ns - 1, cut, cut);
@@ -802,7 +805,7 @@ void simt_fam_grid_device(Out *o, const Simt *S)
     out_line(o, "#define NC_FARENA NC_G uchar *nc_arena");
     out_line(o, "#define NC_FARENA_PASS nc_arena");
     out_line(o, "#endif");
-    out_line(o, "#define NC_FSUB 32 /* work-items per (spike, member) pair of a family's delivery */");
+    out_line(o, "#define NC_FSUB 32 /* the fewest work-items per (spike, slot) pair of a family's delivery */");
     for (int f = 0; f < S->fam.nfam; f++)
         emit_grid_family(o, S, f);
 }
