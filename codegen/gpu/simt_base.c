@@ -18,7 +18,7 @@ void simt_add_arg(Simt *S, const char *name, const char *type, int kind)
         S->args = xrealloc(S->args, (size_t)S->capargs * sizeof *S->args);
     }
     S->args[S->nargs] = (Arg){.name = name, .type = type, .kind = kind, .res = -1, .cres = -1};
-    S->nargs++;
+    S->nall = ++S->nargs;
 }
 
 const char *simt_vtype(const IrVar *v)

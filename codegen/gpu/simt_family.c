@@ -15,8 +15,12 @@
  *           member, its longest delay, its ring. build_instance calls it per run of members
  *           (CgFamPlan.u) in projection order, so every projection's synapses are the same
  *           values in the same order as without families.
- * Everything after construction (delivery, --save-connectivity, the memory plan, checkpoints)
- * reads the members' buffers by their own names as for any projection.
+ * Delivery in the grid schedules (launch, graph, persistent): nc_deliver_fam<f>_grid, a
+ * sub-group of 32 or more work-items per (spike, slot of members), the member's buffers, ring and
+ * numbers read from the table nc_fdt<f> that fam_tables() writes after construction. So the
+ * members' own buffers (row pointers, columns, weights, delays) are no kernel arguments
+ * (simt_fam_args: the host's nc_inst holds them, for construction, --save-connectivity, the
+ * memory plan) unless the block or cluster schedule is compiled, which delivers per member.
  */
 #include <math.h>
 #include <stdio.h>
@@ -528,6 +532,7 @@ typedef struct FamSeg {
     int64_t *cut;
     int *start, *list;
     int ns, width;
+    int slots;                    /* the members of a segment that holds any, on average (rounded down) */
 } FamSeg;
 
 static FamSeg fam_segments(const Simt *S, int f)
@@ -583,6 +588,10 @@ static FamSeg fam_segments(const Simt *S, int f)
     }
     if (!g.width)
         g.width = 1;
+    int full = 0;
+    for (int sg = 0; sg < g.ns; sg++)
+        full += g.start[sg + 1] > g.start[sg];
+    g.slots = full ? total / full : 1;
     return g;
 }
 
@@ -592,12 +601,65 @@ int simt_fam_grid(const Simt *S, const IrProj *j)
     return S->fam_grid && cg_fam_of(&S->fam, j) >= 0;
 }
 
+static int cmp_name(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Whether argument a is a buffer of its own of a family member (row pointers, columns,
+ * weights, delays; not a ring, which the neuron phase reads), which no device code names where
+ * only the grid schedules deliver: the construction kernels take it as an argument of their
+ * own, the delivery reads it from nc_fdt<f>, the host from nc_inst. members: the members'
+ * cnames, sorted (a cname spells '_' as "_0", so "<cname>_rp" has one reading). */
+static int member_buffer(const char *const *members, int n, const Arg *a)
+{
+    static const char *const own[] = {"_rp", "_col", "_w", "_d"};
+    const char *u = strrchr(a->name, '_');
+    int mine = 0;
+    for (size_t i = 0; u && i < sizeof own / sizeof own[0]; i++)
+        mine |= strcmp(u, own[i]) == 0;
+    if (!mine)
+        return 0;
+    char buf[512];
+    const size_t len = (size_t)(u - a->name);
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, a->name, len);
+    buf[len] = 0;
+    const char *key = buf;
+    return bsearch(&key, members, (size_t)n, sizeof *members, cmp_name) != NULL;
+}
+
 /* Contract: simt_priv.h. */
 void simt_fam_args(Simt *S)
 {
     S->fam_grid = S->fam.nfam > 0;
     for (int f = 0; f < S->fam.nfam; f++)
         simt_add_arg(S, arena_printf(&S->cc->arena, "nc_fdt%d", f), "int64_t", ARG_MEM);
+    /* The members' own buffers leave the kernels' arguments (the full multi-area model's
+     * 33,378 of 33,395 made 7.6 of its 8.1 MB of CUDA and most of nvcc's 7 minutes), but
+     * where the block or cluster schedule is compiled, whose deliveries are per member. */
+    if (!S->fam_grid || S->has[SCHED_BLOCK] || S->has[SCHED_CLUSTER])
+        return;
+    const char **members = xmalloc(sizeof *members * (size_t)S->m->nprojs);
+    int nm = 0;
+    for (int k = 0; k < S->m->nprojs; k++)
+        if (cg_fam_of(&S->fam, S->m->projs[k]) >= 0)
+            members[nm++] = S->m->projs[k]->cname;
+    qsort(members, (size_t)nm, sizeof *members, cmp_name);
+    Arg *host = xmalloc(sizeof *host * (size_t)S->nargs);
+    int n = 0, nh = 0;
+    for (int i = 0; i < S->nargs; i++) {
+        if (member_buffer(members, nm, &S->args[i]))
+            host[nh++] = S->args[i];
+        else
+            S->args[n++] = S->args[i];
+    }
+    memcpy(S->args + n, host, sizeof *host * (size_t)nh);
+    free(host);
+    free(members);
+    S->nargs = n;
+    S->nall = n + nh;
 }
 
 /* Words of a member's row of nc_fdt<f>: its buffers (rp, col, w, d, ring), D, the ring's
@@ -610,7 +672,7 @@ static int fam_nfw(const Simt *S, int f)
     return FAM_ROW + c0->nx + c0->nr + c0->nk;
 }
 
-/* A stored member's row q: its synapses, a work-group's work-items strided over the row. */
+/* A stored member's row i: its synapses strided over the sub-group's lanes. */
 static void emit_grid_stored(Out *o, const Simt *S, const IrProj *j0)
 {
     out_line(o, "NC_G const int64_t *const rp = NC_FP(const int64_t, R[0]);");
@@ -619,14 +681,15 @@ static void emit_grid_stored(Out *o, const Simt *S, const IrProj *j0)
     if (j0->delay)
         out_line(o, "NC_G const int32_t *const dl = NC_FP(const int32_t, R[3]);");
     out_line(o, "const int64_t s0 = nc_mod(step, D), re = rp[i + 1];");
-    out_open(o, "for (int64_t s = rp[i] + NC_LID; s < re; s += NC_LSIZE)");
+    out_open(o, "for (int64_t s = rp[i] + nc_lane; s < re; s += nc_nl)");
     out_line(o, "nc_atomic_add_f%d(&ring[nc_wrap(s0 + %s, D) * width + base + col[s]], w[s]);", S->m->dbl ? 64 : 32,
              j0->delay ? "dl[s]" : "1");
     out_close(o);
 }
 
 /* A procedural fixed_total member's row regenerated as emit_prop_total (simt_deliver.c) does
- * one projection's: the ranks of its draws over the work-items, the numbers from the row. */
+ * one projection's, a synapse (rank) per lane of the sub-group: its post from word rank % 4
+ * of the Philox block rank / 4, the numbers from the table's row. */
 static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamCand *c0, int f)
 {
     CgDialect d = simt_dev_dialect(S, j0->pre.pop);
@@ -648,11 +711,9 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
     out_line(o, "const uint32_t nc_fcs = (uint32_t)R[12], key0 = seedkey;");
     out_line(o, "(void)nc_faut;");
     cg_total_head(o, j0, &d);
-    out_open(o, "for (int64_t nc_q = NC_LID; 4 * nc_q < nc_n; nc_q += NC_LSIZE)");
-    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)nc_q, 0u, 0u);");
-    out_open(o, "for (int nc_h = 0; nc_h < 4 && 4 * nc_q + nc_h < nc_n; nc_h++)");
-    out_line(o, "const int64_t rank = 4 * nc_q + nc_h;");
-    cg_total_post(o, "nc_x.v[nc_h]");
+    out_open(o, "for (int64_t rank = nc_lane; rank < nc_n; rank += nc_nl)");
+    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)(rank / 4), 0u, 0u);");
+    cg_total_post(o, "nc_x.v[rank & 3]");
     out_line(o, "const real wv = %s;", c0->wt);
     if (j0->delay) {
         out_line(o, "const double delay = %s;", c0->dt);
@@ -663,10 +724,20 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
     }
     out_line(o, "nc_atomic_add_f%d(&ring[nc_mod(step + dd, D) * width + base + j], wv);", S->m->dbl ? 64 : 32);
     out_close(o);
-    out_close(o);
 }
 
-/* nc_deliver_fam<f>_grid: a work-group per (spike, member whose pre view holds the spike). */
+/* nc_deliver_fam<f>_grid: a sub-group of nc_fw work-items (by index arithmetic: LID / nc_fw,
+ * LID % nc_fw; the last one of a work-group narrower where NC_LSIZE is not a multiple) per
+ * (spike, slot): slot l < S of a spike takes the members l, l + S, l + 2 S, ... of its segment
+ * (the members whose pre view holds it), S the segments' mean member count (FamSeg.slots), each
+ * member's row over the sub-group's lanes, a synapse each. nc_fw is NC_FSUB (32), doubled up to
+ * the work-group while the step's pairs times it fit the grid: the multi-area model's step has
+ * tens of thousands of pairs, most rows short (between areas: median 2 synapses, mean 27),
+ * which a work-group per (spike, member) left to a few of its work-items, and its first
+ * family's segments hold 59 members on average but up to 246, so a slot per member up to the
+ * most was 76 % empty; the procedural microcircuit's step has a few hundred pairs of rows of
+ * hundreds, which keep a work-group each. The adds are the per-projection program's, in
+ * another order (they are atomic). */
 static void emit_grid_family(Out *o, const Simt *S, int f)
 {
     const IrProj *j0 = S->m->projs[S->fam.first[f]];
@@ -675,22 +746,31 @@ static void emit_grid_family(Out *o, const Simt *S, int f)
     const int nfw = fam_nfw(S, f);
     const long long rows = (long long)S->fam.size[f] * nfw, cut = rows, start = cut + g.ns + 1,
                     list = start + g.ns + 1;
-    out_line(o, "/* projection family %d: the spikes of %s, a work-group per (spike, member whose pre view", f, pre->name);
-    out_line(o, " * holds it: %d segments, at most %d members each), atomic adds; the members' buffers, rings", g.ns,
-             g.width);
-    out_line(o, " * and numbers from nc_fdt%d (rows of %d words, then the segments' cuts, starts, members) */", f, nfw);
+    const int slots = g.slots;
+    out_line(o, "/* projection family %d: the spikes of %s, a sub-group of work-items per (spike, slot l < %d:", f,
+             pre->name, slots);
+    out_line(o, " * members l, l + %d, ... of the %d segments, at most %d members each), atomic adds; the members'",
+             slots, g.ns, g.width);
+    out_line(o, " * buffers, rings and numbers from nc_fdt%d (rows of %d words, then the segments' cuts, starts,", f,
+             nfw);
+    out_line(o, " * members) */");
     out_open(o, "NC_DEV void nc_deliver_fam%d_grid(NC_ARGS, const int64_t step, NC_FARENA)", f);
     out_line(o, "NC_G const int64_t *const T = nc_fdt%d;", f);
-    out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, g.width);
-    out_open(o, "for (int64_t q = NC_GROUP; q < npair; q += NC_NGROUPS)");
-    out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, g.width);
+    out_line(o, "const int64_t npair = (int64_t)nc_cnt[%d + (int)(step & 1)] * %d;", 2 * pre->id, slots);
+    out_line(o, "int nc_fw = NC_FSUB; /* lanes per pair: NC_FSUB, more while the grid has room for every pair */");
+    out_line(o, "while (2 * nc_fw <= NC_LSIZE && npair * 2 * nc_fw <= NC_NGROUPS * NC_LSIZE) nc_fw *= 2;");
+    out_line(o, "const int64_t nc_nsg = (NC_LSIZE + nc_fw - 1) / nc_fw; /* sub-groups of a work-group */");
+    out_line(o, "const int nc_sg = NC_LID / nc_fw, nc_lane = NC_LID %% nc_fw;");
+    out_line(o, "const int nc_nl = NC_LSIZE - nc_sg * nc_fw < nc_fw ? NC_LSIZE - nc_sg * nc_fw : nc_fw; /* its lanes */");
+    out_open(o, "for (int64_t q = NC_GROUP * nc_nsg + nc_sg; q < npair; q += NC_NGROUPS * nc_nsg)");
+    out_line(o, "const int64_t n = (int64_t)%s_spk[q / %d];", pre->cname, slots);
     out_line(o, "int64_t lo = 0, hi = %d; /* the segment: T[%lld + lo] <= n < T[%lld + lo + 1] */", g.ns - 1, cut, cut);
     out_open(o, "while (lo < hi)");
     out_line(o, "const int64_t mid = (lo + hi + 1) / 2;");
     out_line(o, "if (T[%lld + mid] <= n) lo = mid; else hi = mid - 1;", cut);
     out_close(o);
-    out_line(o, "const int64_t l = T[%lld + lo] + q %% %d;", start, g.width);
-    out_line(o, "if (l >= T[%lld + lo + 1]) continue;", start);
+    out_open(o, "for (int64_t l = T[%lld + lo] + q %% %d, le = T[%lld + lo + 1]; l < le; l += %d)", start, slots, start,
+             slots);
     out_line(o, "NC_G const int64_t *const R = T + T[%lld + l] * %d;", list, nfw);
     out_line(o, "const int64_t i = n - R[8];");
     out_line(o, "NC_G real *const ring = NC_FP(real, R[4]);");
@@ -699,6 +779,7 @@ static void emit_grid_family(Out *o, const Simt *S, int f)
         emit_grid_proc(o, S, j0, &S->fam.c[S->fam.first[f]], f);
     else
         emit_grid_stored(o, S, j0);
+    out_close(o);
     out_close(o);
     out_close(o);
     out_blank(o);
@@ -724,6 +805,7 @@ void simt_fam_grid_device(Out *o, const Simt *S)
     out_line(o, "#define NC_FARENA NC_G uchar *nc_arena");
     out_line(o, "#define NC_FARENA_PASS nc_arena");
     out_line(o, "#endif");
+    out_line(o, "#define NC_FSUB 32 /* the fewest work-items per (spike, slot) pair of a family's delivery */");
     for (int f = 0; f < S->fam.nfam; f++)
         emit_grid_family(o, S, f);
 }

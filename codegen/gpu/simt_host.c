@@ -135,7 +135,7 @@ static void emit_host_inst(Out *o, const Simt *S)
     out_line(o, "uint32_t i_seedkey;");
     out_line(o, "real i_h_scal[NC_NSCAL]; /* scalar variables and propagators, mirrored in nc_scal */");
     sb_printf(&names, "ctx seedkey h_scal");
-    for (int i = 0; i < S->nargs; i++) {
+    for (int i = 0; i < S->nall; i++) {   /* the arguments, then the buffers only the host names */
         const Arg *a = &S->args[i];
         if (a->kind == ARG_MEM)
             out_line(o, "nrt_dmem i_%s; /* %s */", a->name, a->type);

@@ -92,8 +92,9 @@ typedef struct Simt {
     Compiler *cc;
     const IrModel *m;
     const SimtTarget *t;
-    Arg *args;
-    int nargs, capargs;
+    Arg *args;                    /* the kernels' arguments, args[0 .. nargs - 1], then the */
+    int nargs, capargs;           /* buffers only the host names, args[nargs .. nall - 1] */
+    int nall;                     /* (family members' own: simt_fam_args) */
     int nscal;                    /* slots of nc_scal: scalar variables, then scalar props */
     int ch;                       /* steps per recording chunk */
     int block;                    /* work-items of the block schedule */
@@ -234,8 +235,10 @@ void simt_fam_kernels(Out *o, const Simt *S);         /* main: k_synf<f> loaded 
  * length (the caller skips it), or 0 */
 int simt_fam_build(Out *o, const Simt *S, int k);
 /* Delivery in the grid (launch, graph, persistent): the tables nc_fdt<f> as arguments
- * (simt_setup; OpenCL then in table mode, for the buffers' words), whether j is delivered by
- * its family there, the device functions and their calls, the host's fam_tables(). */
+ * (simt_setup; OpenCL then in table mode, for the buffers' words), and the members' own
+ * buffers moved after them to args[nargs .. nall - 1] (host only) unless the block or cluster
+ * schedule is compiled; whether j is delivered by its family there, the device functions and
+ * their calls, the host's fam_tables(). */
 void simt_fam_args(Simt *S);
 int simt_fam_grid(const Simt *S, const IrProj *j);
 void simt_fam_grid_device(Out *o, const Simt *S);

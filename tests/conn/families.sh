@@ -145,6 +145,34 @@ if [ -z "${NEUROC_NO_OPENCL:-}" ]; then
         [ "$(ls "$WORK/clout_${m}_on" | wc -l)" -eq "$n" ] || { echo "$tag: FAILED: OpenCL $m: other files" >&2; exit 1; }
         echo "$tag: $m: the same $n files from OpenCL ($sched) with and without families, and from C"
     done
+    # geni's deliveries by family take a (spike, slot) pair per sub-group, slot l the members
+    # l, l + S, ... of a segment: S below the most members (4 of 5 stored, 1 of 2 procedural),
+    # so the launch schedule above ran slots of several members
+    grep -q '^NC_DEV void nc_deliver_fam0_grid(' "$WORK/clsrc_geni/geni.cl" &&
+        grep -q 'slot l < 4:$' "$WORK/clsrc_geni/geni.cl" && grep -q 'slot l < 1:$' "$WORK/clsrc_geni/geni.cl" &&
+        grep -q 'for (int64_t l = T\[.*; l < le; l += 4)' "$WORK/clsrc_geni/geni.cl" ||
+        { echo "$tag: FAILED: geni: the family deliveries are not by (spike, slot) of several members" >&2; exit 1; }
+fi
+
+# CUDA (emitted only: no GPU here): with the families delivered by nc_fdt<f> and no block or
+# cluster schedule compiled (geni has procedural projections), the members' own buffers
+# (row pointers, columns, weights, delays) are no kernel arguments (simt_fam_args): NC_ARGS
+# names the row pointers of no member, and of the 29 stored projections where they are no
+# family (a GPU program of 36 projections groups only procedural ones by default)
+if [ -f "$WORK/geni.neuro" ]; then
+    for v in on off; do
+        "$NEUROC" "$WORK/geni.neuro" --backend cuda --proj-tables=$v --emit-only "$WORK/cusrc_$v" >/dev/null ||
+            { echo "$tag: FAILED: neuroc --backend cuda --emit-only (geni, $v)" >&2; exit 3; }
+    done
+    non=$(grep '^#define NC_ARGS ' "$WORK/cusrc_on/geni.cu" | grep -o '_rp,' | wc -l)
+    noff=$(grep '^#define NC_ARGS ' "$WORK/cusrc_off/geni.cu" | grep -o '_rp,' | wc -l)
+    [ "$non" -eq 0 ] && [ "$noff" -eq 36 ] && grep -q '^#define NC_ARGS .*_ring, .*nc_fdt1$' "$WORK/cusrc_on/geni.cu" ||
+        { echo "$tag: FAILED: CUDA geni: NC_ARGS names $non members' row pointers ($noff without families)" >&2; exit 1; }
+    "$NEUROC" "$WORK/geni.neuro" --backend cuda --emit-only "$WORK/cusrc_def" >/dev/null ||
+        { echo "$tag: FAILED: neuroc --backend cuda --emit-only (geni)" >&2; exit 3; }
+    [ "$(grep '^#define NC_ARGS ' "$WORK/cusrc_def/geni.cu" | grep -o '_rp,' | wc -l)" -eq 29 ] ||
+        { echo "$tag: FAILED: CUDA geni: NC_ARGS names other row pointers than the 29 stored projections'" >&2; exit 1; }
+    echo "$tag: geni: CUDA's kernels take no family member's own buffers"
 fi
 
 # --explain names the families, and none with --proj-tables=off
