@@ -670,6 +670,8 @@ void simt_mpi_host_start(Out *o, const Simt *S)
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
     out_line(o, "if (ndev > 0) ctx.device = nrt_mpi_local_rank(mpi) %% ndev;");
     out_close(o);
+    out_line(o, "/* --dry-run: rank 0 prints the plan; the others leave, after nrt_mpi_local_rank, which every rank calls */");
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
 }
 
 /* In main, once the device is open and the program loaded: the slice table, the exchange
