@@ -185,6 +185,10 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j);
 int simt_mpi_gid(const IrModel *m, const IrProj *j);
 int simt_mpi_rk(const IrModel *m, const IrProj *j);
 int simt_mpi_replicated(const IrModel *m, const IrPop *p);
+/* Whether a population's merge takes several work-groups (nc_k_merge_<pop>, nc_mb), and
+ * the host's binds of their kernels (" || bind(...)", or ""): simt_mpi.c. */
+int simt_mpi_merge_blocks(const IrModel *m);
+const char *simt_mpi_merge_binds(const Simt *S);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_interval(Out *o, const Simt *S);
