@@ -9,7 +9,9 @@
  * steps one gather brings every rank's slots into nc_xr (nrt_mpi_gpu_allgather: NCCL on the
  * compute stream, so a graph captures it, or MPI through the host); then for each step
  * nc_k_merge turns its bits into each population's spike list, ascending, as one GPU would
- * have it (and records the spikes), and the unchanged delivery phase adds every rank's spikes
+ * have it (and records the spikes; a population of more than 512 words in its own kernels,
+ * nc_k_mcount_<pop> and nc_k_merge_<pop>, a work-group per 512 words: merge_groups), and
+ * the unchanged delivery phase adds every rank's spikes
  * into this rank's synapses, which are only those onto its own neurons. A spike is delivered
  * at most D - 1 steps after it was fired, before the earliest step it arrives at, so the
  * results are one GPU's. Where D > 1, nc_k_rows records the states right after the neuron
