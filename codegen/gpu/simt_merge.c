@@ -5,8 +5,8 @@
  * SIMT_MPI_GROUP words is one work-group of nc_k_merge; a larger one has its own kernels,
  * nc_k_mcount_<pop> and nc_k_merge_<pop>, a work-group per SIMT_MPI_GROUP words (a word per
  * work-item): each group's spikes counted into nc_mb, then written after those of the groups
- * before it. Own kernels, not branches on the group id: PoCL was seen running code after a
- * barrier in such a branch in other groups (docs/architecture.md). */
+ * before it. Own kernels, not a range test on the group id in nc_k_merge: that form lost
+ * spikes on PoCL (docs/architecture.md). */
 #include "simt_priv.h"
 
 /* nc_k_merge's work-groups for population p: one per SIMT_MPI_GROUP words of its spike
@@ -32,8 +32,7 @@ int simt_merge_first(const IrModel *m, int i)
 
 /* Population i's work-group in nc_k_merge (one group each), or with i = npops how many
  * groups it has (at least 1: it also sets the step); populations of several groups merge
- * in their own kernels, nc_k_merge_<pop>, whose code has no branch on the group (PoCL runs
- * the code after a barrier in a branch on the group id in every group). */
+ * in their own kernels, nc_k_merge_<pop>, whose code has no branch on the group. */
 int simt_merge_small(const IrModel *m, int i)
 {
     int g = 0;
