@@ -249,8 +249,7 @@ void cg_mpi_start(Out *o, int ckpt)
         out_line(o, "if (ck == -1) fprintf(stderr, \"%%s: error: %%s\\n\", argv[0], ctx.errmsg);");
         out_line(o, "if (ck) return 1;");
         out_close(o);
-        out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
-        return;
+        return;   /* the dry run's quiet ranks leave after the device choice (collective) */
     }
     out_open(o, "if ((nrt_mpi_size(mpi) > 1 && ctx.save_conn) || ctx.ckpt_dir || ctx.resume_dir)");
     out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"%%s\", ctx.save_conn && nrt_mpi_size(mpi) > 1 ? \"--save-connectivity needs one rank (mpirun -np 1)\" : \"--checkpoint and --resume need a simulator built without --mpi\");");

@@ -238,7 +238,8 @@ int cg_assign_mpi_check(Compiler *cc, const IrModel *m);
  * neurons that other ranks step. */
 int cg_mpi_reads_pre(const IrModel *m, const IrPop *p);
 /* --mpi, right after cg_main_open: the ranks (`mpi`), the options that need one rank or a
- * normal simulator refused once, quiet ranks leave a --dry-run (C and GPU programs). ckpt
+ * normal simulator refused once, quiet ranks leave a --dry-run (C programs; GPU programs in
+ * simt_mpi_host_start, once every rank chose its device, a collective call). ckpt
  * (GPU programs): checkpoints are written and resumed a part per rank (nrt_mpi_ckpt_parts)
  * and --save-connectivity gathered on rank 0 (simt_mpi.c); else both refused with more
  * than one rank. */

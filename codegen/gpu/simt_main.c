@@ -159,7 +159,7 @@ static void emit_main_bind(Out *o, const Simt *S)
     }
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     if (m->mpi)
-        out_line(o, "if (bind(k_merge) || bind(k_rows)) return fail(argv[0]);");
+        out_line(o, "if (bind(k_merge) || bind(k_rows)%s) return fail(argv[0]);", simt_mpi_merge_binds(S));
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (bind(k_tk[p])) return fail(argv[0]);", simt_topk_passes(m));
         out_line(o, "if (bind(k_after)) return fail(argv[0]);");

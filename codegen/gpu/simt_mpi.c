@@ -9,7 +9,9 @@
  * steps one gather brings every rank's slots into nc_xr (nrt_mpi_gpu_allgather: NCCL on the
  * compute stream, so a graph captures it, or MPI through the host); then for each step
  * nc_k_merge turns its bits into each population's spike list, ascending, as one GPU would
- * have it (and records the spikes), and the unchanged delivery phase adds every rank's spikes
+ * have it (and records the spikes; a population of more than 512 words in its own kernels,
+ * nc_k_mcount_<pop> and nc_k_merge_<pop>, a work-group per 512 words: simt_merge.c), and
+ * the unchanged delivery phase adds every rank's spikes
  * into this rank's synapses, which are only those onto its own neurons. A spike is delivered
  * at most D - 1 steps after it was fired, before the earliest step it arrives at, so the
  * results are one GPU's. Where D > 1, nc_k_rows records the states right after the neuron
@@ -182,6 +184,8 @@ void simt_mpi_args(Simt *S)
     simt_add_arg(S, "nc_xr", "uint32_t", ARG_MEM);
     simt_add_arg(S, "nc_sl", "int64_t", ARG_MEM);
     simt_add_arg(S, "nc_rk", "int32_t", ARG_MEM);   /* the ranks in the whole rows of the projection being built */
+    if (simt_mpi_merge_blocks(S->m))   /* the spikes of each of nc_k_merge's groups (merge_groups) */
+        simt_add_arg(S, "nc_mb", "int32_t", ARG_MEM);
     for (int k = 0; k < S->m->nprojs; k++) {
         const IrProj *j = S->m->projs[k];
         if (simt_mpi_gid(S->m, j)) {
@@ -231,73 +235,11 @@ void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
     out_line(o, "(void)nc_own;");
 }
 
-/* nc_k_merge (one work-group per population) and the kernels that cut a projection to this
+/* The merge kernels (simt_merge.c), nc_k_rows and the kernels that cut a projection to this
  * rank's columns. spike_recs: the spike recordings of a population for neuron `n`. */
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
-    const IrModel *m = S->m;
-    out_line(o, "/* distributed runs: the spike bits of step nc_j of the chunk, every rank's (nc_xr, gathered by");
-    out_line(o, " * NCCL or MPI: rank r's slot k at (r D + k) SW), into each population's spike list, ascending;");
-    out_line(o, " * work-group p merges population p; the step is nc_ctl[3] for the delivery after it */");
-    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS, const int64_t nc_j)");
-    out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
-    out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
-    out_line(o, "const int hf = (int)nc_ctl[2];");
-    out_line(o, "const int64_t R = nc_sl[0], SW = nc_sl[1] * nc_sl[3], me = nc_sl[2], slot = nc_j %% nc_sl[3] * nc_sl[1];");
-    out_line(o, "(void)hf;");
-    out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
-    for (int i = 0; i < m->npops; i++) {
-        const IrPop *p = m->pops[i];
-        long long n = (long long)p->size, w = (n + 31) / 32;
-        out_open(o, "if (NC_GROUP == %d)", i);
-        out_line(o, "/* %s: %lld words */", p->name, w);
-        if (p->has_spikes) {
-            if (simt_spike_flags(m, p)) {   /* the last step's flags off (its list and count are intact) */
-                out_line(o, "const int nc_prev = nc_cnt[%d + (int)((step + 1) & 1)];", 2 * i);
-                out_line(o, "for (int q = NC_LID; q < nc_prev; q += NC_LSIZE) %s_fl[%s_spk[q]] = 0;", p->cname, p->cname);
-                out_line(o, "NC_BARRIER(); /* before the list is written again */");
-            }
-            out_line(o, "const int64_t per = (%lld + NC_LSIZE - 1) / NC_LSIZE;", w);
-            out_line(o, "const int64_t w0 = NC_LID * per, w1 = w0 + per < %lld ? w0 + per : %lld;", w, w);
-            out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
-            out_line(o, "int c = 0;");
-            out_open(o, "for (int64_t w = w0; w < w1; w++)");
-            out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
-            out_line(o, "r++;");
-            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
-            out_close(o);
-            out_line(o, "c += nc_popc(nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]);");
-            out_close(o);
-            out_line(o, "int total;");
-            out_line(o, "int at = nc_block_scan(c, nc_tmp, &total);");
-            out_line(o, "r = 0;");
-            out_line(o, "e = %d;", 4 + 3 * i);
-            out_open(o, "for (int64_t w = w0; w < w1; w++)");
-            out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
-            out_line(o, "r++;");
-            out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
-            out_close(o);
-            out_line(o, "uint32_t b = nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])];");
-            out_open(o, "while (b)");
-            out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
-            out_line(o, "b &= b - 1;");
-            out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
-            if (simt_spike_flags(m, p))   /* the spike flag gathered deliveries and `on pre & post` read */
-                out_line(o, "%s_fl[n] = 1;", p->cname);
-            spike_recs(S, p, o);
-            out_close(o);
-            out_close(o);
-            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * i);
-            out_line(o, "NC_BARRIER(); /* every word read before this rank's are cleared */");
-        } else {
-            out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;", 2 * i);
-        }
-        out_line(o, "const int64_t em = 4 + 3 * (me * %d + %d);", m->npops, i);
-        out_line(o, "for (int64_t w = nc_sl[em] + NC_LID; w < nc_sl[em + 1]; w += NC_LSIZE) nc_xs[slot + nc_sl[em + 2] + (w - nc_sl[em])] = 0;");
-        out_close(o);
-    }
-    out_close(o);
-    out_blank(o);
+    simt_merge_device(o, S, spike_recs);
     out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
     out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
@@ -377,6 +319,11 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
 {
     out_line(o, "static nrt_mpi *mpi;");
     out_line(o, "static nrt_kernel *k_merge, *k_rows, *k_rbounds, *k_rcopy, *k_rrank;");
+    if (simt_mpi_merge_blocks(S->m))
+        for (int i = 0; i < S->m->npops; i++)
+            if (simt_merge_groups(S->m->pops[i]) > 1)
+                out_line(o, "static nrt_kernel *k_mcount_%s, *k_merge_%s; /* %s: several merge groups */", S->m->pops[i]->cname,
+                         S->m->pops[i]->cname, S->m->pops[i]->name);
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
     out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
     for (int k = 0; k < S->m->nprojs; k++)
@@ -670,6 +617,8 @@ void simt_mpi_host_start(Out *o, const Simt *S)
     out_line(o, "const int ndev = nrt_gpu_count(&ctx, %s);", S->t->api);
     out_line(o, "if (ndev > 0) ctx.device = nrt_mpi_local_rank(mpi) %% ndev;");
     out_close(o);
+    out_line(o, "/* --dry-run: rank 0 prints the plan; the others leave, after nrt_mpi_local_rank, which every rank calls */");
+    out_line(o, "if (ctx.dry_run && nrt_mpi_rank(mpi) != 0) return 0;");
 }
 
 /* In main, once the device is open and the program loaded: the slice table, the exchange
@@ -679,6 +628,17 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
     const IrModel *m = S->m;
     out_line(o, "if (!(k_merge = nrt_gpu_kernel(gpu, \"nc_k_merge\", NC_NARGS + 1))) return fail(argv[0]);");
     out_line(o, "if (!(k_rows = nrt_gpu_kernel(gpu, \"nc_k_rows\", NC_NARGS))) return fail(argv[0]);");
+    if (simt_mpi_merge_blocks(m)) {
+        for (int i = 0; i < m->npops; i++) {
+            const char *c = m->pops[i]->cname;
+            if (simt_merge_groups(m->pops[i]) == 1)
+                continue;
+            if (m->pops[i]->has_spikes)
+                out_line(o, "if (!(k_mcount_%s = nrt_gpu_kernel(gpu, \"nc_k_mcount_%s\", NC_NARGS + 1))) return fail(argv[0]);", c, c);
+            out_line(o, "if (!(k_merge_%s = nrt_gpu_kernel(gpu, \"nc_k_merge_%s\", NC_NARGS + 1))) return fail(argv[0]);", c, c);
+        }
+        out_line(o, "if (dalloc(&nc_mb, %d * sizeof(int32_t), \"merge groups\")) return fail(argv[0]);", simt_merge_first(m, m->npops));
+    }
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rrank = nrt_gpu_kernel(gpu, \"nc_k_rrank\", 5))) return fail(argv[0]);");
@@ -807,8 +767,19 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
     out_close(o);
     out_line(o, "if (nrt_mpi_size(mpi) > 1 && nrt_mpi_gpu_allgather(&ctx, gpu, nc_xs, nc_xr, (size_t)nc_D * nc_xbytes) != NRT_OK) return -1;");
     out_open(o, "for (int64_t s = 0; s < n; s++)");
+    for (int i = 0; i < m->npops; i++) {   /* populations of several merge groups: their own kernels */
+        const char *c = m->pops[i]->cname;
+        const int g = simt_merge_groups(m->pops[i]);
+        if (g == 1)
+            continue;
+        if (m->pops[i]->has_spikes)
+            out_line(o, "if (nrt_gpu_arg_i64(k_mcount_%s, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_mcount_%s, %d, %d, 0) != NRT_OK) return -1;",
+                     c, c, g, SIMT_MPI_GROUP);
+        out_line(o, "if (nrt_gpu_arg_i64(k_merge_%s, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge_%s, %d, %d, 0) != NRT_OK) return -1;",
+                 c, c, g, SIMT_MPI_GROUP);
+    }
     out_line(o, "if (nrt_gpu_arg_i64(k_merge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;",
-             m->npops, SIMT_MPI_GROUP);
+             simt_merge_small(m, m->npops), SIMT_MPI_GROUP);
     for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);

@@ -186,6 +186,17 @@ void simt_mpi_host_restrict(Out *o, const Simt *S, const IrProj *j);
 int simt_mpi_gid(const IrModel *m, const IrProj *j);
 int simt_mpi_rk(const IrModel *m, const IrProj *j);
 int simt_mpi_replicated(const IrModel *m, const IrPop *p);
+/* Whether a population's merge takes several work-groups (nc_k_merge_<pop>, nc_mb), and
+ * the host's binds of their kernels (" || bind(...)", or ""): simt_mpi.c. */
+int simt_mpi_merge_blocks(const IrModel *m);
+const char *simt_mpi_merge_binds(const Simt *S);
+/* simt_merge.c: a population's merge groups (1: in nc_k_merge; more: its own kernels), the
+ * first of population i's in nc_mb (i = npops: how many), its work-group in nc_k_merge
+ * (i = npops: its groups), and the merge kernels of the device program. */
+int simt_merge_groups(const IrPop *p);
+int simt_merge_first(const IrModel *m, int i);
+int simt_merge_small(const IrModel *m, int i);
+void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_interval(Out *o, const Simt *S);

@@ -10,12 +10,20 @@
 # replaced by one: a model without set statements between runs). EXPECT_EVERY=D: every
 # distributed run must say that it exchanged spikes every D steps; EXPECT_LISTS=1 (with it):
 # that some ranks' messages went as lists of spikes and some as bits. RUN_ARGS: options of
-# every run (--save-connectivity: the connectivity files compared too). Exit 77 (skipped) without mpirun or without MPI support in this neuroc.
+# every run (--save-connectivity: the connectivity files compared too). MODEL_SED=EXPR: the
+# model edited by sed first (a scale model at a small size: 's/^const side = 56/.../').
+# DRY_RUN=1: `--dry-run` of every N ranks must print the memory plan once and end (the
+# quiet ranks leave only after the collective device choice). Exit 77 (skipped) without
+# mpirun or without MPI support in this neuroc.
 set -eu
 neuroc=$1 model=$2 work=$3 minspk=$4
 shift 4
 command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found (Debian: openmpi-bin)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
+if [ -n "${MODEL_SED:-}" ]; then   # the model edited first (a scale model made small)
+    sed -e "$MODEL_SED" "$model" >"$work/model_sed.neuro"
+    model=$work/model_sed.neuro
+fi
 if [ -n "${MODEL_RUN:-}" ]; then   # a shorter run of the model: its `run` lines replaced by one
     grep -v '^run ' "$model" >"$work/model.neuro" && echo "run $MODEL_RUN" >>"$work/model.neuro"
     model=$work/model.neuro
@@ -74,6 +82,12 @@ PYEOF
 ./dist --quiet ${RUN_ARGS:-} --out out_1
 compare out_1
 for np in "$@"; do
+    if [ -n "${DRY_RUN:-}" ]; then   # one memory plan, and every rank ends
+        timeout 60 mpirun --oversubscribe -np "$np" ./dist --dry-run >"dry_np$np.txt" 2>&1 ||
+            { cat "dry_np$np.txt"; echo "FAIL: --dry-run of $np ranks did not end (or failed)"; exit 1; }
+        [ "$(grep -c '^memory plan of' "dry_np$np.txt")" = 1 ] ||
+            { cat "dry_np$np.txt"; echo "FAIL: --dry-run of $np ranks did not print one memory plan"; exit 1; }
+    fi
     if [ -n "${EXPECT_EVERY:-}" ]; then   # the exchange interval the distributed GPU program chose
         mpirun --oversubscribe -np "$np" ./dist ${RUN_ARGS:-} --out "out_np$np" >"log_np$np.txt" 2>&1 || { cat "log_np$np.txt"; exit 1; }
         grep -q "$np ranks, spikes exchanged every $EXPECT_EVERY step" "log_np$np.txt" ||
