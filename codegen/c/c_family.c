@@ -531,3 +531,17 @@ void cgc_fam_mem_split(Out *o, const IrModel *m)
     }
 }
 
+
+/* Contract: c_priv.h. */
+void cgc_fam_own_parts(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = P.c ? m->projs[P.first[f]] : NULL;
+        if (!j0 || j0->procedural || !cgc_par_proj(m, j0))
+            continue;
+        out_line(o, "for (int q = 0; q < %d; q++) /* family %d */", P.size[f], f);
+        out_line(o, "    v[n++] = (nrt_own_part){nc_fam%d[q].ring, nc_fam%d[q].width, nc_fam%d[q].roff, &nc_fam%d_c[q], "
+                 "&nc_fam%d_sp[q], %s_wc + nc_fam%d[q].pre_off};",
+                 f, f, f, f, f, j0->pre.pop->cname, f);
+    }
+}

@@ -672,6 +672,7 @@ void cgc_main(Out *o, const IrModel *m)
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    cgc_par_own_start(o, m);
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");
