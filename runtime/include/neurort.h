@@ -381,6 +381,9 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* Rows [*a, *b) of c: part t of T by equal shares of its synapses (whole rows; the parts of
+ * t = 0 .. T-1 cover every row once, in order). */
+void nrt_rows_part(const nrt_csr *c, int t, int T, int64_t *a, int64_t *b);
 /* The synapses of a CSR by the thread that delivers them: thread t of T owns the posts
  * [lo + (hi - lo) t / T, lo + (hi - lo) (t + 1) / T) (lo may be negative: the generated code
  * gives every projection into one delay ring the same owners, by the ring's neurons), and a

@@ -265,6 +265,27 @@ int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T)
     return c;
 }
 
+/* The first row i (0 .. n_pre) with row_ptr[i] >= x. */
+static int64_t row_lower(const nrt_csr *c, int64_t x)
+{
+    int64_t l = 0, r = c->n_pre;
+    while (l < r) {
+        const int64_t mid = l + (r - l) / 2;
+        if (c->row_ptr[mid] < x)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return l;
+}
+
+/* Contract: neurort.h. */
+void nrt_rows_part(const nrt_csr *c, int t, int T, int64_t *a, int64_t *b)
+{
+    *a = t <= 0 ? 0 : row_lower(c, c->nnz * t / T);
+    *b = t >= T - 1 ? c->n_pre : row_lower(c, c->nnz * (t + 1) / T);
+}
+
 /* {===== nrt_split: a row's synapses by the thread that owns their post neuron ===== */
 
 /* nrt_split_build's work, on the pool by ranges of rows (each row's bounds and ranks are its
