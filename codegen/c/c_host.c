@@ -363,6 +363,7 @@ void cgc_step(Out *o, const IrModel *m)
 {
     cgc_par_regions(o, m);
     cgc_par_records(o, m);
+    cgc_par_sets(o, m);
     out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
     out_open(o, "static int do_step(int64_t step)");
     emit_neuron_calls(o, m);
@@ -595,14 +596,19 @@ static void emit_assign_phase(Out *o, const IrModel *m, const IrPhase *ph)
             out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
         return;
     }
-    char at[32];
-    snprintf(at, sizeof at, "%lld", (long long)ph->at);
-    CgDialect d = cgc_dialect(m, ph->owner);
-    d.rng_step = at;
-    out_open(o, "for (int64_t n = %lld; n < %lld; n++)", (long long)ph->view.offset,
-             (long long)(ph->view.offset + ph->view.size));
-    cg_block(&d, &ph->body, o);
-    out_close(o);
+    if (cgc_par_set(m, ph)) {
+        out_line(o, "nrt_pool_run(nc_set%d, NULL, %lld.0); /* on the threads */", (int)(ph - m->phases),
+                 (long long)ph->view.size);
+    } else {
+        char at[32];
+        snprintf(at, sizeof at, "%lld", (long long)ph->at);
+        CgDialect d = cgc_dialect(m, ph->owner);
+        d.rng_step = at;
+        out_open(o, "for (int64_t n = %lld; n < %lld; n++)", (long long)ph->view.offset,
+                 (long long)(ph->view.offset + ph->view.size));
+        cg_block(&d, &ph->body, o);
+        out_close(o);
+    }
     if (ph->params)
         out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->owner->cname);
 }

@@ -13,7 +13,8 @@
  * the spikes into buffers by target thread, then each thread adds its buffers in thread order
  * (c_proc.c, nrt_pbuf). Plastic projections split their synapses by post the same way
  * (c_plast.c), top-k populations gather candidates per thread and select on one (c_neuron.c).
- * The recordings and set phases run on the calling thread.
+ * `set` blocks per neuron split by neuron range (nc_set<p>); the recordings and the other
+ * set phases run on the calling thread.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -404,3 +405,32 @@ void cgc_par_records(Out *o, const IrModel *m)
     }
 }
 
+/* Contract: c_priv.h. */
+int cgc_par_set(const IrModel *m, const IrPhase *ph)
+{
+    return ph->kind == PH_ASSIGN && !ph->proj && !m->mpi && writes_own(&ph->body) && ph->view.size >= 2048;
+}
+
+/* Contract: c_priv.h. Each neuron's new values are its own (its locals, its draws keyed by
+ * neuron), so the neurons of a part are those of the one-thread loop. */
+void cgc_par_sets(Out *o, const IrModel *m)
+{
+    for (int p = 0; p < m->nphases; p++) {
+        const IrPhase *ph = &m->phases[p];
+        if (!cgc_par_set(m, ph))
+            continue;
+        char at[32];
+        snprintf(at, sizeof at, "%lld", (long long)ph->at);
+        CgDialect d = cgc_dialect(m, ph->owner);
+        d.rng_step = at;
+        const long long lo = (long long)ph->view.offset, len = (long long)ph->view.size;
+        out_line(o, "/* phase %d, %s, on thread t of T: its range of the neurons */", p, ph->what);
+        out_open(o, "static void nc_set%d(void *arg, int t, int T)", p);
+        out_line(o, "(void)arg;");
+        out_open(o, "for (int64_t n = %lld + %lldLL * t / T; n < %lld + %lldLL * (t + 1) / T; n++)", lo, len, lo, len);
+        cg_block(&d, &ph->body, o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}

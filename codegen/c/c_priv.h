@@ -87,6 +87,8 @@ void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deli
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */
 void cgc_par_deliver(Out *o, const IrModel *m);         /* a step's delivery, every projection */
 void cgc_par_own_start(Out *o, const IrModel *m);       /* main: the warm-up of the delivery owners */
+int cgc_par_set(const IrModel *m, const IrPhase *ph);  /* a `set` block over neuron ranges on the threads */
+void cgc_par_sets(Out *o, const IrModel *m);           /* their nc_set<p>() */
 void cgc_par_mem(Out *o, const IrModel *m);
 int cgc_par_rec(const IrRecord *rec);                   /* a state row gathered on the threads (nc_rec<r>) */
 void cgc_par_records(Out *o, const IrModel *m);         /* nc_rec<r>() */             /* mem_threads(): the memory plan's nrt_split */
