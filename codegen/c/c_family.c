@@ -586,3 +586,18 @@ void cgc_fam_own_parts(Out *o, const IrModel *m)
                  f, f, f, f, f, j0->pre.pop->cname, f);
     }
 }
+
+/* Contract: c_priv.h. */
+void cgc_fam_group(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = P.c ? m->projs[P.first[f]] : NULL;
+        if (!j0 || j0->procedural || !cgc_par_proj(m, j0))
+            continue;
+        char dn[32];
+        snprintf(dn, sizeof dn, "nc_fam%d_d[q]", f);
+        out_line(o, "for (int q = 0; q < %d; q++) /* family %d */", P.size[f], f);
+        out_line(o, "    if (nrt_split_group(&ctx, &nc_fam%d_c[q], &nc_fam%d_sp[q], nc_fam%d_w[q], (int)sizeof(real), %s) != NRT_OK) return fail(argv[0]);",
+                 f, f, f, j0->delay ? dn : "NULL");
+    }
+}

@@ -225,6 +225,7 @@ static void emit_builds(Out *o, const IrModel *m)
             out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
                      j->name, j->cname, j->cname, j->cname);
     }
+    cgc_par_group(o, m);
     for (int k = 0; k < m->nprojs; k += n ? n : 1) {   /* the built synapse counts, for --bench */
         if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
             out_line(o, "stat_units(%d, %d);", u0, u1);

@@ -196,6 +196,22 @@ static void emit_own(Out *o, const IrModel *m)
     out_blank(o);
 }
 
+/* Contract: c_priv.h. After --save-connectivity (the rows in their own order): the rows of
+ * every projection delivered on the threads with ranks (unsorted rows) moved into thread
+ * order (nrt_split_group), so that a thread reads its synapses of a row together. */
+void cgc_par_group(Out *o, const IrModel *m)
+{
+    if (!own_on(m))
+        return;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (cgc_par_proj(m, j) && !cgc_fam_member(j))
+            out_line(o, "if (nrt_split_group(&ctx, &%s, &%s_sp, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
+                     j->cname, j->cname, j->cname, j->cname);
+    }
+    cgc_fam_group(o, m);
+}
+
 /* Contract: c_priv.h. */
 void cgc_par_own_start(Out *o, const IrModel *m)
 {

@@ -393,16 +393,28 @@ void nrt_rows_part(const nrt_csr *c, int t, int T, int64_t *a, int64_t *b);
  * synapse row_ptr[i] + perm[q], perm listing each row's synapses (by their rank in the row)
  * grouped by thread and in row order within a thread. So a
  * thread adding its synapses' values into its posts adds them in the order of the row, and
- * each post's sum is the one-thread sum, bit for bit. The CSR is never reordered. With
+ * each post's sum is the one-thread sum, bit for bit. The CSR is not reordered (but by
+ * nrt_split_group). With
  * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory,
  * NRT_EINVAL for a row of more than 2^32 synapses. */
 typedef struct nrt_split {
     int T;
     int64_t *seg;                 /* n_pre (T + 1) bounds, or NULL */
-    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted) */
+    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted, or grouped) */
+    void *w;                      /* grouped (nrt_split_group): the values moved with the */
+    int wsize;                    /* columns, w of wsize bytes and d, kept grouped by */
+    int32_t *d;                   /* nrt_own_balance */
+    int grouped;
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);
+/* Where sp has ranks (unsorted rows): each row of c, its weights w (wsize bytes each) and
+ * delays d (or NULL) moved into the ranks' order, once -- thread t's synapses of a row then
+ * lie together, each post's in row order, so a delivery adds the same sums, bit for bit --
+ * and the ranks freed (sp->perm NULL, sp->grouped set; seg now bounds the rows' synapses
+ * directly). For a simulator's delivery after --save-connectivity has written the rows in
+ * their own order. NRT_ENOMEM (errmsg) without scratch memory, the rows unchanged. */
+nrt_status nrt_split_group(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, void *w, int wsize, int32_t *d);
 /* base[t] (t = 0 .. T, T = sp->T or 1 without bounds): the synapses of c that threads 0 ..
  * t - 1 visit, so that thread t may list its own at base[t] .. base[t + 1] - 1. */
 void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base);
@@ -422,7 +434,7 @@ typedef struct nrt_own_part {
     const void *ring;             /* the ring it adds into */
     int64_t R;                    /* that ring's neurons */
     int64_t base;                 /* post p of the projection is ring neuron base + p */
-    const nrt_csr *c;
+    nrt_csr *c;                   /* its rows (moved where the split is grouped) */
     nrt_split *sp;                /* built for the owners [R t / T, ...); rebuilt */
     const int32_t *cnt;           /* the warm-up's spikes of row i: cnt[i] */
 } nrt_own_part;

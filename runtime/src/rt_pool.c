@@ -361,6 +361,20 @@ static void split_rows(void *arg, int p, int parts)
 
 static split_job jb;              /* the pool is one per process, its callers one thread */
 
+/* jb.tab for the bounds jb.bnd of T threads. */
+static nrt_status owner_table(nrt_ctx *ctx, int T)
+{
+    jb.T = T;
+    const int64_t len = jb.bnd[T] - jb.bnd[0];
+    jb.tab = nrt_alloc(ctx, (size_t)(len > 0 ? len : 1), "threads: owner table");
+    if (!jb.tab)
+        return NRT_ENOMEM;
+    for (int t = 0; t < T; t++)
+        for (int64_t k = jb.bnd[t]; k < jb.bnd[t + 1]; k++)
+            jb.tab[k - jb.bnd[0]] = (uint8_t)t;
+    return NRT_OK;
+}
+
 /* nrt_split_build(_at)'s work, jb.bnd set; sorted: 1 or 0 where known (a rebuild), else -1. */
 static nrt_status split_build(nrt_ctx *ctx, const nrt_csr *c, int T, nrt_split *out, int sorted)
 {
@@ -392,16 +406,9 @@ static nrt_status split_build(nrt_ctx *ctx, const nrt_csr *c, int T, nrt_split *
         }
     }
 fill:
-    if (out->perm) {   /* the owner of each post, looked up per synapse */
-        const int64_t len = jb.bnd[T] - jb.bnd[0];
-        jb.tab = nrt_alloc(ctx, (size_t)(len > 0 ? len : 1), "threads: owner table");
-        if (!jb.tab) {
-            nrt_split_free(out);
-            return NRT_ENOMEM;
-        }
-        for (int t = 0; t < T; t++)
-            for (int64_t k = jb.bnd[t]; k < jb.bnd[t + 1]; k++)
-                jb.tab[k - jb.bnd[0]] = (uint8_t)t;
+    if (out->perm && owner_table(ctx, T) != NRT_OK) {
+        nrt_split_free(out);
+        return NRT_ENOMEM;
     }
     nrt_pool_run(split_rows, &jb, (double)c->nnz);
     nrt_free(jb.tab);
@@ -455,6 +462,90 @@ void nrt_split_free(nrt_split *sp)
     nrt_free(sp->perm);
     sp->seg = NULL;
     sp->perm = NULL;
+}
+
+/* Rows moved in place (nrt_split_group, and a grouped split's new owners): each pool part
+ * its rows (nrt_rows_part) through its own scratch of `row` bytes (the longest row's columns,
+ * delays and weights). */
+typedef struct move_job {
+    nrt_csr *c;
+    nrt_split *sp;
+    int regroup;                  /* 0: into perm's order; 1: by the owners of jb (seg rewritten) */
+    int64_t maxrow;
+    unsigned char *scr;
+    size_t row;
+} move_job;
+
+static void move_rows(void *arg, int p, int parts)
+{
+    const move_job *mj = arg;
+    nrt_csr *c = mj->c;
+    nrt_split *sp = mj->sp;
+    const int T = sp->T, ws = sp->wsize;
+    unsigned char *w = sp->w, *const base = mj->scr + (size_t)p * mj->row;
+    int32_t *const col2 = (int32_t *)base, *const d2 = col2 + mj->maxrow;
+    unsigned char *const w2 = (unsigned char *)(d2 + mj->maxrow);
+    int64_t i0, i1;
+    nrt_rows_part(c, p, parts, &i0, &i1);
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t a = c->row_ptr[i], b = c->row_ptr[i + 1];
+        int64_t *sg = sp->seg + i * (T + 1), at[NRT_MAX_THREADS];
+        if (mj->regroup) {   /* a stable counting sort by owner, as split_rows */
+            for (int t = 0; t <= T; t++)
+                sg[t] = 0;
+            for (int64_t s = a; s < b; s++)
+                sg[split_owner(&jb, c->col[s]) + 1]++;
+            sg[0] = a;
+            for (int t = 1; t <= T; t++)
+                sg[t] += sg[t - 1];
+            memcpy(at, sg, (size_t)T * sizeof *at);
+        }
+        for (int64_t s = a; s < b; s++) {   /* new place q of old synapse x */
+            const int64_t q = mj->regroup ? at[split_owner(&jb, c->col[s])]++ - a : s - a;
+            const int64_t x = mj->regroup ? s : a + sp->perm[s];
+            col2[q] = c->col[x];
+            if (sp->d)
+                d2[q] = sp->d[x];
+            memcpy(w2 + q * ws, w + x * ws, (size_t)ws);
+        }
+        memcpy(c->col + a, col2, (size_t)(b - a) * sizeof *col2);
+        if (sp->d)
+            memcpy(sp->d + a, d2, (size_t)(b - a) * sizeof *d2);
+        memcpy(w + a * ws, w2, (size_t)(b - a) * (size_t)ws);
+    }
+}
+
+/* Run move_rows over c's rows; NRT_ENOMEM (errmsg) without the scratch. */
+static nrt_status move_all(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, int regroup)
+{
+    move_job mj = {c, sp, regroup, 1, NULL, 0};
+    for (int64_t i = 0; i < c->n_pre; i++)
+        if (c->row_ptr[i + 1] - c->row_ptr[i] > mj.maxrow)
+            mj.maxrow = c->row_ptr[i + 1] - c->row_ptr[i];
+    mj.row = (size_t)mj.maxrow * (2 * sizeof(int32_t) + (size_t)sp->wsize);
+    mj.row = (mj.row + 63) / 64 * 64;
+    const int parts = P.T > 1 ? P.T : 1;
+    mj.scr = nrt_alloc(ctx, mj.row * (size_t)parts, "threads: rows grouped");
+    if (!mj.scr)
+        return NRT_ENOMEM;
+    nrt_pool_run(move_rows, &mj, (double)c->nnz);
+    nrt_free(mj.scr);
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_split_group(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, void *w, int wsize, int32_t *d)
+{
+    if (!sp->perm || !sp->seg)
+        return NRT_OK;
+    sp->w = w, sp->wsize = wsize, sp->d = d;
+    nrt_status st = move_all(ctx, c, sp, 0);
+    if (st != NRT_OK)
+        return st;
+    nrt_free(sp->perm);
+    sp->perm = NULL;
+    sp->grouped = 1;
+    return NRT_OK;
 }
 
 /* ===== nrt_split =====} */
@@ -598,8 +689,15 @@ nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, d
             nrt_own_part *x = &v[ix[q]];
             for (int t = 0; t <= T; t++)
                 jb.bnd[t] = own[t] - x->base;
-            if (x->sp->seg && x->sp->T == T)   /* rebuilt in place */
+            if (x->sp->seg && x->sp->T == T && x->sp->grouped) {   /* its rows moved again */
+                st = owner_table(ctx, T);
+                if (st == NRT_OK)
+                    st = move_all(ctx, x->c, x->sp, 1);
+                nrt_free(jb.tab);
+                jb.tab = NULL;
+            } else if (x->sp->seg && x->sp->T == T) {   /* rebuilt in place */
                 st = split_build(ctx, x->c, T, x->sp, !x->sp->perm);
+            }
         }
     }
     free(ix);
