@@ -181,9 +181,54 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_blank(o);
 }
 
-/* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c). */
+/* vals_fam<f>(arg, t, T): the weights and delays of member nc_fv<f>.q, part t of its rows
+ * (nrt_rows_part) on the pool. A synapse's draws are keyed by its row and rank, so every value
+ * is the same on any thread; each part keeps its longest delay and its first unusable delay,
+ * which build_fam<f> combines in part order: the one-thread result and message. */
+static void emit_vals(Out *o, const IrProj *j0, const Cand *c0, int f)
+{
+    out_line(o, "static struct { int q; int64_t maxd[NRT_MAX_THREADS], bad[NRT_MAX_THREADS], bi[NRT_MAX_THREADS], "
+             "bj[NRT_MAX_THREADS]; double bd[NRT_MAX_THREADS]; } nc_fv%d;", f);
+    out_open(o, "static void vals_fam%d(void *arg, int t, int T)", f);
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[nc_fv%d.q];", f, f, f);
+    out_line(o, "const nrt_csr *nc_c = &nc_fam%d_c[nc_fv%d.q];", f, f);
+    out_line(o, "real *nc_w = nc_fam%d_w[nc_fv%d.q];", f, f);
+    if (j0->delay)
+        out_line(o, "int32_t *nc_d = nc_fam%d_d[nc_fv%d.q];", f, f);
+    out_line(o, "int64_t maxd = 1, i0, i1;");
+    out_line(o, "(void)arg; (void)F;");
+    out_line(o, "nrt_rows_part(nc_c, t, T, &i0, &i1);");
+    out_line(o, "nc_fv%d.bad[t] = 0;", f);
+    out_open(o, "for (int64_t i = i0; i < i1; i++)");
+    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
+    out_line(o, "const int64_t j = nc_c->col[s], rank = s - nc_c->row_ptr[i];");
+    out_line(o, "(void)j; (void)rank;");
+    out_line(o, "nc_w[s] = %s;", c0->wt);
+    if (j0->delay) {
+        out_line(o, "const double delay = %s;", c0->dt);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "nc_fv%d.bad[t] = 1, nc_fv%d.bi[t] = i, nc_fv%d.bj[t] = j, nc_fv%d.bd[t] = delay;", f, f, f, f);
+        out_line(o, "goto done;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "nc_d[s] = dd;");
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    if (j0->delay)
+        out_line(o, "done:");
+    out_line(o, "nc_fv%d.maxd[t] = maxd;", f);
+    out_close(o);
+    out_blank(o);
+}
+
+/* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c), the values
+ * on the pool (vals_fam<f>). */
 static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
 {
+    emit_vals(o, j0, c0, f);
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
     out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
@@ -202,24 +247,20 @@ static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
         out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
         out_line(o, "if (!nc_d) return -1;");
     }
+    if (!j0->delay)
+        out_line(o, "(void)nc_w;");
+    out_line(o, "nc_fv%d.q = q;", f);
+    out_line(o, "nrt_pool_run(vals_fam%d, NULL, (double)nc_c->nnz);", f);
     out_line(o, "int64_t maxd = 1;");
-    out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
-    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
-    out_line(o, "const int64_t j = nc_c->col[s], rank = s - nc_c->row_ptr[i];");
-    out_line(o, "(void)j; (void)rank;");
-    out_line(o, "nc_w[s] = %s;", c0->wt);
+    out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
     if (j0->delay) {
-        out_line(o, "const double delay = %s;", c0->dt);
-        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
-        out_open(o, "if (!(steps < 1e9))");
-        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
+        out_open(o, "if (nc_fv%d.bad[t])", f);
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, nc_fv%d.bd[t], (long long)nc_fv%d.bi[t], (long long)nc_fv%d.bj[t]);",
+                 f, f, f);
         out_line(o, "return -1;");
         out_close(o);
-        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
-        out_line(o, "nc_d[s] = dd;");
-        out_line(o, "if (dd > maxd) maxd = dd;");
     }
-    out_close(o);
+    out_line(o, "if (nc_fv%d.maxd[t] > maxd) maxd = nc_fv%d.maxd[t];", f, f);
     out_close(o);
     out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
     out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, F->slo, F->shi, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
@@ -531,3 +572,32 @@ void cgc_fam_mem_split(Out *o, const IrModel *m)
     }
 }
 
+
+/* Contract: c_priv.h. */
+void cgc_fam_own_parts(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = P.c ? m->projs[P.first[f]] : NULL;
+        if (!j0 || j0->procedural || !cgc_par_proj(m, j0))
+            continue;
+        out_line(o, "for (int q = 0; q < %d; q++) /* family %d */", P.size[f], f);
+        out_line(o, "    v[n++] = (nrt_own_part){nc_fam%d[q].ring, nc_fam%d[q].width, nc_fam%d[q].roff, &nc_fam%d_c[q], "
+                 "&nc_fam%d_sp[q], %s_wc + nc_fam%d[q].pre_off};",
+                 f, f, f, f, f, j0->pre.pop->cname, f);
+    }
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_group(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = P.c ? m->projs[P.first[f]] : NULL;
+        if (!j0 || j0->procedural || !cgc_par_proj(m, j0))
+            continue;
+        char dn[32];
+        snprintf(dn, sizeof dn, "nc_fam%d_d[q]", f);
+        out_line(o, "for (int q = 0; q < %d; q++) /* family %d */", P.size[f], f);
+        out_line(o, "    if (nrt_split_group(&ctx, &nc_fam%d_c[q], &nc_fam%d_sp[q], nc_fam%d_w[q], (int)sizeof(real), %s) != NRT_OK) return fail(argv[0]);",
+                 f, f, f, j0->delay ? dn : "NULL");
+    }
+}

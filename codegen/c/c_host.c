@@ -225,6 +225,7 @@ static void emit_builds(Out *o, const IrModel *m)
             out_line(o, "if (ctx.save_conn && nrt_conn_save(&ctx, \"%s\", &%s, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
                      j->name, j->cname, j->cname, j->cname);
     }
+    cgc_par_group(o, m);
     for (int k = 0; k < m->nprojs; k += n ? n : 1) {   /* the built synapse counts, for --bench */
         if ((n = cgc_fam_seg(m, k, &u0, &u1)) != 0)
             out_line(o, "stat_units(%d, %d);", u0, u1);
@@ -363,6 +364,7 @@ void cgc_step(Out *o, const IrModel *m)
 {
     cgc_par_regions(o, m);
     cgc_par_records(o, m);
+    cgc_par_sets(o, m);
     out_line(o, "/* one step, t -> t + dt (docs/language.md, the order of a step) */");
     out_open(o, "static int do_step(int64_t step)");
     emit_neuron_calls(o, m);
@@ -595,14 +597,19 @@ static void emit_assign_phase(Out *o, const IrModel *m, const IrPhase *ph)
             out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->proj->cname);
         return;
     }
-    char at[32];
-    snprintf(at, sizeof at, "%lld", (long long)ph->at);
-    CgDialect d = cgc_dialect(m, ph->owner);
-    d.rng_step = at;
-    out_open(o, "for (int64_t n = %lld; n < %lld; n++)", (long long)ph->view.offset,
-             (long long)(ph->view.offset + ph->view.size));
-    cg_block(&d, &ph->body, o);
-    out_close(o);
+    if (cgc_par_set(m, ph)) {
+        out_line(o, "nrt_pool_run(nc_set%d, NULL, %lld.0); /* on the threads */", (int)(ph - m->phases),
+                 (long long)ph->view.size);
+    } else {
+        char at[32];
+        snprintf(at, sizeof at, "%lld", (long long)ph->at);
+        CgDialect d = cgc_dialect(m, ph->owner);
+        d.rng_step = at;
+        out_open(o, "for (int64_t n = %lld; n < %lld; n++)", (long long)ph->view.offset,
+                 (long long)(ph->view.offset + ph->view.size));
+        cg_block(&d, &ph->body, o);
+        out_close(o);
+    }
     if (ph->params)
         out_line(o, "if (props_%s() != 0) return fail(argv[0]);", ph->owner->cname);
 }
@@ -672,6 +679,7 @@ void cgc_main(Out *o, const IrModel *m)
     if (m->mpi)
         emit_mpi_interval(o, m);
     out_line(o, "ctx.t_construct = nrt_now() - t0;");
+    cgc_par_own_start(o, m);
     out_line(o, "if (ctx.resume_dir && ckpt_load() != 0) return fail(argv[0]);");
     out_line(o, "if (open_records() != 0) return fail(argv[0]);");
     out_line(o, "t0 = nrt_sim_begin(&ctx);");

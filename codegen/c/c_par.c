@@ -6,12 +6,15 @@
  * a step; draws are keyed by neuron and step) and lists its spikes at its own offset of the
  * spike list, joined in thread order afterwards (nrt_spikes_join): the one-thread order.
  * Delivery of stored static projections: thread t adds into the posts it owns (nrt_split),
- * each row's synapses in row order, so every post's sum is the one-thread sum. Procedural
+ * each row's synapses in row order, so every post's sum is the one-thread sum; after a warm-up
+ * the owners of each ring move to equal shares of its measured events (emit_own,
+ * nrt_own_balance), which keeps every sum's writer and order. Procedural
  * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
  * the spikes into buffers by target thread, then each thread adds its buffers in thread order
  * (c_proc.c, nrt_pbuf). Plastic projections split their synapses by post the same way
  * (c_plast.c), top-k populations gather candidates per thread and select on one (c_neuron.c).
- * The recordings and set phases run on the calling thread.
+ * `set` blocks per neuron split by neuron range (nc_set<p>); the recordings and the other
+ * set phases run on the calling thread.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +117,108 @@ static int par_topk(const IrModel *m, int64_t *n)
     return any;
 }
 
+/* 1 when m's delivery owners move after the warm-up (nrt_own_balance): a projection is
+ * delivered on the threads, and no --mpi (its ranks keep the equal ranges). */
+static int own_on(const IrModel *m)
+{
+    int any = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        any |= cgc_par_proj(m, m->projs[k]);
+    return any && !m->mpi;
+}
+
+/* 1 when population p is the source of a projection delivered on the threads (own_on). */
+static int own_src(const IrModel *m, const IrPop *p)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->pre.pop == p && cgc_par_proj(m, m->projs[k]))
+            return 1;
+    return 0;
+}
+
+/* The delivery owners by the warm-up's events (own_on): its spike counts, own_start() at the
+ * end of construction, own_count() each warm-up step, own_balance() once after it. */
+static void emit_own(Out *o, const IrModel *m)
+{
+    int n = 0;
+    out_line(o, "/* --threads: the delivery owners from the events of the first steps (nrt_own_balance) */");
+    out_line(o, "static int64_t nc_warm, nc_wsteps; /* warm-up steps left to count (0: none), and all */");
+    for (int i = 0; i < m->npops; i++)
+        if (own_src(m, m->pops[i]))
+            out_line(o, "static int32_t *%s_wc; /* its neurons' spikes in the warm-up */", m->pops[i]->cname);
+    out_open(o, "static int own_start(void)");
+    out_line(o, "if (ctx.threads <= 1 || (nc_warm = nc_wsteps = nrt_own_warmup(dt)) == 0) return 0;");
+    for (int i = 0; i < m->npops; i++) {
+        const IrPop *p = m->pops[i];
+        if (!own_src(m, p))
+            continue;
+        out_line(o, "%s_wc = nrt_alloc(&ctx, %lldu * sizeof(int32_t), \"threads: warm-up spikes\");", p->cname,
+                 (long long)(p->size ? p->size : 1));
+        out_line(o, "if (!%s_wc) return -1;", p->cname);
+        cgc_own("%s_wc", p->cname);
+    }
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+    out_open(o, "static void own_count(void)");
+    for (int i = 0; i < m->npops; i++)
+        if (own_src(m, m->pops[i]))
+            out_line(o, "for (int64_t k = 0; k < %s_nspk; k++) %s_wc[%s_spk[k]]++;", m->pops[i]->cname,
+                     m->pops[i]->cname, m->pops[i]->cname);
+    out_close(o);
+    out_blank(o);
+    for (int k = 0; k < m->nprojs; k++)
+        n += cgc_par_proj(m, m->projs[k]);
+    out_open(o, "static int own_balance(int64_t step)");
+    out_line(o, "static nrt_own_part v[%d];", n);
+    out_line(o, "int n = 0;");
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (!cgc_par_proj(m, j) || cgc_fam_member(j))
+            continue;
+        out_line(o, "v[n++] = (nrt_own_part){&%s_ring, %lld, %lld, &%s, &%s_sp, %s_wc + %lld};", j->ring->cname,
+                 (long long)j->ring->ring_size, (long long)cg_ring_base(j), j->cname, j->cname, j->pre.pop->cname,
+                 (long long)j->pre.offset);
+    }
+    cgc_fam_own_parts(o, m);
+    int64_t total = 0;   /* the steps of every run phase */
+    for (int p = 0; p < m->nphases; p++)
+        if (m->phases[p].kind == PH_RUN)
+            total += m->phases[p].steps;
+    out_line(o, "const double ahead = (double)(%lldLL - step) / (double)nc_wsteps; /* the steps still to run, in warm-ups */",
+             (long long)total);
+    out_line(o, "const nrt_status st = nrt_own_balance(&ctx, v, n, nc_wsteps, ahead);");
+    for (int i = 0; i < m->npops; i++)
+        if (own_src(m, m->pops[i]))
+            out_line(o, "nrt_free(%s_wc), %s_wc = NULL;", m->pops[i]->cname, m->pops[i]->cname);
+    out_line(o, "return st == NRT_OK ? 0 : -1;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. After --save-connectivity (the rows in their own order): the rows of
+ * every projection delivered on the threads with ranks (unsorted rows) moved into thread
+ * order (nrt_split_group), so that a thread reads its synapses of a row together. */
+void cgc_par_group(Out *o, const IrModel *m)
+{
+    if (!own_on(m))
+        return;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (cgc_par_proj(m, j) && !cgc_fam_member(j))
+            out_line(o, "if (nrt_split_group(&ctx, &%s, &%s_sp, %s_w, (int)sizeof(real), %s_d) != NRT_OK) return fail(argv[0]);",
+                     j->cname, j->cname, j->cname, j->cname);
+    }
+    cgc_fam_group(o, m);
+}
+
+/* Contract: c_priv.h. */
+void cgc_par_own_start(Out *o, const IrModel *m)
+{
+    if (own_on(m))
+        out_line(o, "if (own_start() != 0) return fail(argv[0]); /* --threads: delivery owners */");
+}
+
 /* Contract: c_priv.h. */
 void cgc_par_regions(Out *o, const IrModel *m)
 {
@@ -156,6 +261,8 @@ void cgc_par_regions(Out *o, const IrModel *m)
     }
     out_close(o);
     out_blank(o);
+    if (own_on(m))
+        emit_own(o, m);
 }
 
 /* Contract: c_priv.h. */
@@ -201,6 +308,8 @@ void cgc_par_deliver(Out *o, const IrModel *m)
     int any = 0;
     for (int k = 0; k < m->nprojs; k++)
         any |= cgc_par_proj(m, m->projs[k]);
+    if (any && own_on(m))
+        out_line(o, "if (nc_warm > 0) own_count();");
     if (any) {   /* the synapses of the step's spikes, about */
         out_begin(o);
         out_line(o, "double work = 0;");
@@ -239,6 +348,8 @@ void cgc_par_deliver(Out *o, const IrModel *m)
             out_line(o, "%s_%s(step);", j->plast ? "learn" : "propagate", j->cname);
         }
     }
+    if (any && own_on(m))
+        out_line(o, "if (nc_warm > 0 && --nc_warm == 0 && own_balance(step + 1) != 0) return -1;");
 }
 
 /* Contract: c_priv.h. */
@@ -310,3 +421,32 @@ void cgc_par_records(Out *o, const IrModel *m)
     }
 }
 
+/* Contract: c_priv.h. */
+int cgc_par_set(const IrModel *m, const IrPhase *ph)
+{
+    return ph->kind == PH_ASSIGN && !ph->proj && !m->mpi && writes_own(&ph->body) && ph->view.size >= 2048;
+}
+
+/* Contract: c_priv.h. Each neuron's new values are its own (its locals, its draws keyed by
+ * neuron), so the neurons of a part are those of the one-thread loop. */
+void cgc_par_sets(Out *o, const IrModel *m)
+{
+    for (int p = 0; p < m->nphases; p++) {
+        const IrPhase *ph = &m->phases[p];
+        if (!cgc_par_set(m, ph))
+            continue;
+        char at[32];
+        snprintf(at, sizeof at, "%lld", (long long)ph->at);
+        CgDialect d = cgc_dialect(m, ph->owner);
+        d.rng_step = at;
+        const long long lo = (long long)ph->view.offset, len = (long long)ph->view.size;
+        out_line(o, "/* phase %d, %s, on thread t of T: its range of the neurons */", p, ph->what);
+        out_open(o, "static void nc_set%d(void *arg, int t, int T)", p);
+        out_line(o, "(void)arg;");
+        out_open(o, "for (int64_t n = %lld + %lldLL * t / T; n < %lld + %lldLL * (t + 1) / T; n++)", lo, len, lo, len);
+        cg_block(&d, &ph->body, o);
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}

@@ -58,6 +58,8 @@ int cgc_fam_seg(const IrModel *m, int k, int *u0, int *u1);
 int cgc_fam_mem_seg(Out *o, const IrModel *m, int k);   /* cg_mem_plan's CgMemUnit */
 void cgc_families(Out *o, const IrModel *m);   /* every family's table and functions */
 void cgc_fam_mem_split(Out *o, const IrModel *m);   /* in mem_threads(): the families' nrt_split bytes */
+void cgc_fam_own_parts(Out *o, const IrModel *m);   /* in own_balance(): the members' nrt_own_part */
+void cgc_fam_group(Out *o, const IrModel *m);       /* main: the members' rows grouped by thread */
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
@@ -85,6 +87,10 @@ int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */
 void cgc_par_deliver(Out *o, const IrModel *m);         /* a step's delivery, every projection */
+void cgc_par_own_start(Out *o, const IrModel *m);       /* main: the warm-up of the delivery owners */
+void cgc_par_group(Out *o, const IrModel *m);           /* main: unsorted rows grouped by thread */
+int cgc_par_set(const IrModel *m, const IrPhase *ph);  /* a `set` block over neuron ranges on the threads */
+void cgc_par_sets(Out *o, const IrModel *m);           /* their nc_set<p>() */
 void cgc_par_mem(Out *o, const IrModel *m);
 int cgc_par_rec(const IrRecord *rec);                   /* a state row gathered on the threads (nc_rec<r>) */
 void cgc_par_records(Out *o, const IrModel *m);         /* nc_rec<r>() */             /* mem_threads(): the memory plan's nrt_split */

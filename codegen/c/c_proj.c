@@ -97,6 +97,68 @@ static void emit_propagate_par(Out *o, const IrProj *j)
     out_close(o);
 }
 
+/* The loops over rows i = a .. b - 1 (C expressions) of j's synapses setting
+ * their weights and delays and the longest delay in maxd; an unusable delay: the message and
+ * return -1, or in a part (vals_<J>) its record in <J>_v and a jump to done. */
+static void emit_vals_rows(Out *o, const IrProj *j, const IrModel *m, const CgDialect *d, const CgDialect *dd,
+                           const char *a, const char *b, int part)
+{
+    StrBuf e = {0};
+    out_open(o, "for (int64_t i = %s; i < %s; i++)", a, b);
+    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
+    if (m->mpi)
+        out_line(o, "const int64_t j = %s.col[s], rank = rk[s]; /* its rank in the full row */", j->cname);
+    else
+        out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", j->cname, j->cname);
+    out_line(o, "(void)j; (void)rank;");
+    cgc_expr_str(d, j->w, &e);
+    out_line(o, "%s_w[s] = %s;", j->cname, e.s);
+    if (j->delay) {
+        cgc_expr_str(dd, j->delay, &e);
+        out_line(o, "const double delay = %s;", e.s);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        if (part) {
+            out_line(o, "%s_v.bad[t] = 1, %s_v.bi[t] = i, %s_v.bj[t] = j, %s_v.bd[t] = delay;", j->cname, j->cname,
+                     j->cname, j->cname);
+            out_line(o, "goto done;");
+        } else {
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
+                     j->name);
+            out_line(o, "return -1;");
+        }
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "%s_d[s] = dd;", j->cname);
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    sb_free(&e);
+}
+
+/* vals_<J>(arg, t, T): j's weights and delays, part t of its rows (nrt_rows_part) on the pool.
+ * A synapse's values are functions of its row and rank (the draws keyed by them), so they are
+ * the same on any thread; each part keeps its longest delay and its first unusable delay, which
+ * build_<J> combines in part order: the one-thread result and message. */
+static void emit_vals(Out *o, const IrProj *j, const IrModel *m, const CgDialect *d, const CgDialect *dd)
+{
+    const char *c = j->cname;
+    out_line(o, "static struct { int64_t maxd[NRT_MAX_THREADS], bad[NRT_MAX_THREADS], bi[NRT_MAX_THREADS], "
+             "bj[NRT_MAX_THREADS]; double bd[NRT_MAX_THREADS]; } %s_v;", c);
+    out_open(o, "static void vals_%s(void *arg, int t, int T)", c);
+    out_line(o, "int64_t maxd = 1, i0, i1;");
+    out_line(o, "(void)arg;");
+    out_line(o, "nrt_rows_part(&%s, t, T, &i0, &i1);", c);
+    out_line(o, "%s_v.bad[t] = 0;", c);
+    emit_vals_rows(o, j, m, d, dd, "i0", "i1", 1);
+    if (j->delay)
+        out_line(o, "done:");
+    out_line(o, "%s_v.maxd[t] = maxd;", c);
+    out_close(o);
+    out_blank(o);
+}
+
 /* A stored static projection: its synapses (nrt_csr, weights, delays) built at load time,
  * and propagate_<J>, which pushes a step's spikes into the ring at step + delay. */
 void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
@@ -132,6 +194,8 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
     CgDialect dd = d;
     dd.dbl = 1;
     dd.real = "double";
+    if (!m->mpi)
+        emit_vals(o, j, m, &d, &dd);
     out_open(o, "static int build_%s(void)", j->cname);
     out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
     if (j->rule == IR_FROM_FILE) {
@@ -156,32 +220,25 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         cgc_own("%s_d", j->cname);
     }
     out_line(o, "int64_t maxd = 1;");
-    out_open(o, "for (int64_t i = 0; i < %s.n_pre; i++)", j->cname);
-    out_open(o, "for (int64_t s = %s.row_ptr[i]; s < %s.row_ptr[i + 1]; s++)", j->cname, j->cname);
-    if (m->mpi)
-        out_line(o, "const int64_t j = %s.col[s], rank = rk[s]; /* its rank in the full row */", j->cname);
-    else
-        out_line(o, "const int64_t j = %s.col[s], rank = s - %s.row_ptr[i];", j->cname, j->cname);
-    out_line(o, "(void)j; (void)rank;");
-    cgc_expr_str(&d, j->w, &b);
-    out_line(o, "%s_w[s] = %s;", j->cname, b.s);
-    if (j->delay) {
-        cgc_expr_str(&dd, j->delay, &b);
-        out_line(o, "const double delay = %s;", b.s);
-        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
-        out_open(o, "if (!(steps < 1e9))");
-        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", delay, (long long)i, (long long)j);",
-                 j->name);
-        out_line(o, "return -1;");
-        out_close(o);
-        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
-        out_line(o, "%s_d[s] = dd;", j->cname);
-        out_line(o, "if (dd > maxd) maxd = dd;");
-    }
-    out_close(o);
-    out_close(o);
-    if (m->mpi)
+    if (m->mpi) {
+        StrBuf n_pre = {0};
+        sb_printf(&n_pre, "%s.n_pre", j->cname);
+        emit_vals_rows(o, j, m, &d, &dd, "0", n_pre.s, 0);
+        sb_free(&n_pre);
         out_line(o, "nrt_free(rk);");
+    } else {
+        out_line(o, "nrt_pool_run(vals_%s, NULL, (double)%s.nnz);", j->cname, j->cname);
+        out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
+        if (j->delay) {
+            out_open(o, "if (%s_v.bad[t])", j->cname);
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", %s_v.bd[t], (long long)%s_v.bi[t], (long long)%s_v.bj[t]);",
+                     j->name, j->cname, j->cname, j->cname);
+            out_line(o, "return -1;");
+            out_close(o);
+        }
+        out_line(o, "if (%s_v.maxd[t] > maxd) maxd = %s_v.maxd[t];", j->cname, j->cname);
+        out_close(o);
+    }
     out_line(o, "(void)nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     if (cgc_par_proj(m, j)) {   /* the synapses of each thread's posts (c_par.c) */
         /* thread t owns the ring's neurons [R t / T, R (t + 1) / T) of this rank's (nrt_split_build

@@ -99,6 +99,12 @@ typedef struct nrt_ctx {
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
     int threads;                  /* --threads N (C simulators); 0: not given, the CPUs
                                    * available; nrt_pool_start sets the count it started */
+    int64_t own_step;             /* the step after which nrt_own_balance moved the delivery
+                                   * owners (0: never); own_busy[0], [1]: the busiest thread's
+                                   * measured delivery work over the mean, before and after;
+                                   * own_s: its wall seconds */
+    double own_busy[2], own_s;
+    int own_moved;                /* the rings whose owners moved */
     /* --instances B (rt_instances.c): B > 1 runs instance b = 0 .. B-1 as the run with seed
      * seed + b into <out>/instance_<b>/, each in a child process, --jobs J at a time; or,
      * where the program set `batch` before nrt_init, all B side by side in this process
@@ -375,6 +381,9 @@ typedef struct nrt_csr {
 
 nrt_status nrt_conn_build(nrt_ctx *ctx, const nrt_conn_spec *spec, nrt_csr *out);
 void nrt_csr_free(nrt_csr *c);
+/* Rows [*a, *b) of c: part t of T by equal shares of its synapses (whole rows; the parts of
+ * t = 0 .. T-1 cover every row once, in order). */
+void nrt_rows_part(const nrt_csr *c, int t, int T, int64_t *a, int64_t *b);
 /* The synapses of a CSR by the thread that delivers them: thread t of T owns the posts
  * [lo + (hi - lo) t / T, lo + (hi - lo) (t + 1) / T) (lo may be negative: the generated code
  * gives every projection into one delay ring the same owners, by the ring's neurons), and a
@@ -384,19 +393,55 @@ void nrt_csr_free(nrt_csr *c);
  * synapse row_ptr[i] + perm[q], perm listing each row's synapses (by their rank in the row)
  * grouped by thread and in row order within a thread. So a
  * thread adding its synapses' values into its posts adds them in the order of the row, and
- * each post's sum is the one-thread sum, bit for bit. The CSR is never reordered. With
+ * each post's sum is the one-thread sum, bit for bit. The CSR is not reordered (but by
+ * nrt_split_group). With
  * T <= 1 seg and perm are NULL. nrt_split_build: NRT_ENOMEM (errmsg) if out of memory,
  * NRT_EINVAL for a row of more than 2^32 synapses. */
 typedef struct nrt_split {
     int T;
     int64_t *seg;                 /* n_pre (T + 1) bounds, or NULL */
-    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted) */
+    uint32_t *perm;               /* nnz ranks in their row, or NULL (rows sorted, or grouped) */
+    void *w;                      /* grouped (nrt_split_group): the values moved with the */
+    int wsize;                    /* columns, w of wsize bytes and d, kept grouped by */
+    int32_t *d;                   /* nrt_own_balance */
+    int grouped;
 } nrt_split;
 nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out);
 void nrt_split_free(nrt_split *sp);
+/* Where sp has ranks (unsorted rows): each row of c, its weights w (wsize bytes each) and
+ * delays d (or NULL) moved into the ranks' order, once -- thread t's synapses of a row then
+ * lie together, each post's in row order, so a delivery adds the same sums, bit for bit --
+ * and the ranks freed (sp->perm NULL, sp->grouped set; seg now bounds the rows' synapses
+ * directly). For a simulator's delivery after --save-connectivity has written the rows in
+ * their own order. NRT_ENOMEM (errmsg) without scratch memory, the rows unchanged. */
+nrt_status nrt_split_group(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, void *w, int wsize, int32_t *d);
 /* base[t] (t = 0 .. T, T = sp->T or 1 without bounds): the synapses of c that threads 0 ..
  * t - 1 visit, so that thread t may list its own at base[t] .. base[t + 1] - 1. */
 void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base);
+/* Delivery owners by measured work (rt_pool.c; docs/architecture.md, "Threads"). A C simulator
+ * on T > 1 threads starts with thread t owning the neurons [R t / T, R (t + 1) / T) of each
+ * ring of R neurons; it counts each presynaptic neuron's spikes for nrt_own_warmup() steps,
+ * then calls nrt_own_balance once with every projection delivered on the threads: the parts
+ * adding into one ring (the same `ring`) get the new owners together, bounds at equal shares
+ * of the ring's measured events (a part's synapses of each row spiking cnt[i] times, counted
+ * at their post), and their splits (sp) rebuilt for them in place; a ring keeps its owners
+ * where the busiest thread's events saved over the steps still to run (`ahead` times the
+ * warm-up's) would cost less than the rebuild (unless $NEUROC_THREADS_WARMUP is set). `step`:
+ * the steps counted. Any owners give the same bits: each
+ * ring neuron keeps one writer, adding in the one-thread order. Sets ctx->own_step,
+ * own_busy and own_s; NRT_ENOMEM (errmsg) as nrt_split_build. */
+typedef struct nrt_own_part {
+    const void *ring;             /* the ring it adds into */
+    int64_t R;                    /* that ring's neurons */
+    int64_t base;                 /* post p of the projection is ring neuron base + p */
+    nrt_csr *c;                   /* its rows (moved where the split is grouped) */
+    nrt_split *sp;                /* built for the owners [R t / T, ...); rebuilt */
+    const int32_t *cnt;           /* the warm-up's spikes of row i: cnt[i] */
+} nrt_own_part;
+nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, double ahead);
+/* The warm-up: $NEUROC_THREADS_WARMUP steps if set (0: never move the owners), else the steps
+ * of the first 100 ms of model time (at least 1, at most 2^31 - 1). */
+int64_t nrt_own_warmup(double dt_ms);
 /* The bytes nrt_split_build will take for T threads over spec's synapses (the memory plan,
  * --dry-run): the bounds, and the ranks where the rule leaves rows unsorted (fixed_total). */
 double nrt_split_bytes(const nrt_conn_spec *spec, int T);

@@ -214,6 +214,11 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     else
         fputs("null", f);
     fprintf(f, ", \"threads\": %d", ctx->threads > 0 ? ctx->threads : 1);
+    if (ctx->own_step > 0)   /* nrt_own_balance: the busiest thread's delivery, over the mean */
+        fprintf(f, ", \"delivery_owners\": {\"after_step\": %lld, \"busiest_equal\": %.4f, \"busiest_measured\": %.4f, \"rings_moved\": %d, \"s\": %.4f}",
+                (long long)ctx->own_step, ctx->own_busy[0], ctx->own_busy[1], ctx->own_moved, ctx->own_s);
+    else
+        fputs(", \"delivery_owners\": null", f);
     fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": %.0f, \"first_step\": %lld, \"steps\": %lld, \"dt_ms\": ",
             neurons, synapses, (long long)ctx->step0, (long long)steps);
     put_num(f, ctx->dt);

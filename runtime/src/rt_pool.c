@@ -13,6 +13,7 @@
 
 #include "rt_internal.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -264,16 +265,38 @@ int64_t nrt_spikes_join(int64_t *spk, int64_t len, const int64_t *tn, int T)
     return c;
 }
 
+/* The first row i (0 .. n_pre) with row_ptr[i] >= x. */
+static int64_t row_lower(const nrt_csr *c, int64_t x)
+{
+    int64_t l = 0, r = c->n_pre;
+    while (l < r) {
+        const int64_t mid = l + (r - l) / 2;
+        if (c->row_ptr[mid] < x)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return l;
+}
+
+/* Contract: neurort.h. */
+void nrt_rows_part(const nrt_csr *c, int t, int T, int64_t *a, int64_t *b)
+{
+    *a = t <= 0 ? 0 : row_lower(c, c->nnz * t / T);
+    *b = t >= T - 1 ? c->n_pre : row_lower(c, c->nnz * (t + 1) / T);
+}
+
 /* {===== nrt_split: a row's synapses by the thread that owns their post neuron ===== */
 
 /* nrt_split_build's work, on the pool by ranges of rows (each row's bounds and ranks are its
  * own): the rows sorted by post, then each row's bounds (and ranks). */
 typedef struct split_job {
     const nrt_csr *c;
-    int64_t lo, len;
+    int64_t bnd[NRT_MAX_THREADS + 1]; /* thread t's posts: [bnd[t], bnd[t + 1]) */
     int T;                        /* the split's threads (not the pool's part count) */
     nrt_split *out;
     unsigned char unsorted[NRT_MAX_THREADS];
+    uint8_t *tab;                 /* unsorted rows: the owner of post bnd[0] + k, k < bnd[T] - bnd[0] */
 } split_job;
 
 static void split_check(void *arg, int p, int parts)
@@ -289,18 +312,25 @@ static void split_check(void *arg, int p, int parts)
             }
 }
 
+/* The thread owning post c, from the table: the range holding it, a column outside
+ * [bnd[0], bnd[T]) the nearest range's (with equal ranges, nrt_owner's). */
+static inline int split_owner(const split_job *jb, int64_t c)
+{
+    const int64_t k = c - jb->bnd[0];
+    return k < 0 ? 0 : k >= jb->bnd[jb->T] - jb->bnd[0] ? jb->T - 1 : jb->tab[k];
+}
+
 static void split_rows(void *arg, int p, int parts)
 {
     const split_job *jb = arg;
     const nrt_csr *c = jb->c;
     const int T = jb->T;
-    const int64_t lo = jb->lo, len = jb->len;
     for (int64_t i = c->n_pre * p / parts; i < c->n_pre * (p + 1) / parts; i++) {
         int64_t *sg = jb->out->seg + i * (T + 1);
         const int64_t a = c->row_ptr[i], b = c->row_ptr[i + 1];
         if (!jb->out->perm) {   /* the first synapse at or past each range's start, by bisection */
             for (int t = 0; t <= T; t++) {
-                const int64_t start = lo + len * t / T;
+                const int64_t start = jb->bnd[t];
                 int64_t l = a, r = b;
                 while (l < r) {
                     const int64_t mid = l + (r - l) / 2;
@@ -318,31 +348,46 @@ static void split_rows(void *arg, int p, int parts)
         for (int t = 0; t <= T; t++)
             sg[t] = 0;
         for (int64_t s = a; s < b; s++)
-            sg[nrt_owner(c->col[s], lo, len, T) + 1]++;
+            sg[split_owner(jb, c->col[s]) + 1]++;
         sg[0] = a;
         for (int t = 1; t <= T; t++)
             sg[t] += sg[t - 1];
         int64_t at[NRT_MAX_THREADS];
         memcpy(at, sg, (size_t)T * sizeof *at);
         for (int64_t s = a; s < b; s++)
-            jb->out->perm[at[nrt_owner(c->col[s], lo, len, T)]++] = (uint32_t)(s - a);
+            jb->out->perm[at[split_owner(jb, c->col[s])]++] = (uint32_t)(s - a);
     }
 }
 
-/* Contract: neurort.h. */
-nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
+static split_job jb;              /* the pool is one per process, its callers one thread */
+
+/* jb.tab for the bounds jb.bnd of T threads. */
+static nrt_status owner_table(nrt_ctx *ctx, int T)
 {
-    static split_job jb;          /* the pool is one per process, its callers one thread */
-    int sorted = 1;
-    memset(out, 0, sizeof *out);
-    out->T = T;
-    if (T <= 1)
-        return NRT_OK;   /* seg NULL: the one thread takes whole rows */
-    memset(&jb, 0, sizeof jb);
-    jb.c = c, jb.lo = lo, jb.len = hi - lo, jb.T = T, jb.out = out;
-    nrt_pool_run(split_check, &jb, (double)c->nnz);
-    for (int p = 0; p < NRT_MAX_THREADS; p++)
-        sorted &= !jb.unsorted[p];
+    jb.T = T;
+    const int64_t len = jb.bnd[T] - jb.bnd[0];
+    jb.tab = nrt_alloc(ctx, (size_t)(len > 0 ? len : 1), "threads: owner table");
+    if (!jb.tab)
+        return NRT_ENOMEM;
+    for (int t = 0; t < T; t++)
+        for (int64_t k = jb.bnd[t]; k < jb.bnd[t + 1]; k++)
+            jb.tab[k - jb.bnd[0]] = (uint8_t)t;
+    return NRT_OK;
+}
+
+/* nrt_split_build(_at)'s work, jb.bnd set; sorted: 1 or 0 where known (a rebuild), else -1. */
+static nrt_status split_build(nrt_ctx *ctx, const nrt_csr *c, int T, nrt_split *out, int sorted)
+{
+    jb.c = c, jb.T = T, jb.out = out, jb.tab = NULL;
+    if (sorted < 0) {
+        sorted = 1;
+        memset(jb.unsorted, 0, sizeof jb.unsorted);
+        nrt_pool_run(split_check, &jb, (double)c->nnz);
+        for (int p = 0; p < NRT_MAX_THREADS; p++)
+            sorted &= !jb.unsorted[p];
+    }
+    if (out->seg)   /* a rebuild in place (nrt_own_balance): the same sizes */
+        goto fill;
     out->seg = nrt_alloc(ctx, (size_t)(c->n_pre ? c->n_pre : 1) * (size_t)(T + 1) * sizeof *out->seg,
                          "threads: synapse index");
     if (!out->seg)
@@ -360,9 +405,29 @@ nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t h
             return NRT_ENOMEM;
         }
     }
+fill:
+    if (out->perm && owner_table(ctx, T) != NRT_OK) {
+        nrt_split_free(out);
+        return NRT_ENOMEM;
+    }
     nrt_pool_run(split_rows, &jb, (double)c->nnz);
+    nrt_free(jb.tab);
+    jb.tab = NULL;
     return NRT_OK;
 }
+
+/* Contract: neurort.h. */
+nrt_status nrt_split_build(nrt_ctx *ctx, const nrt_csr *c, int64_t lo, int64_t hi, int T, nrt_split *out)
+{
+    memset(out, 0, sizeof *out);
+    out->T = T;
+    if (T <= 1)
+        return NRT_OK;   /* seg NULL: the one thread takes whole rows */
+    for (int t = 0; t <= T; t++)
+        jb.bnd[t] = lo + (hi - lo) * t / T;
+    return split_build(ctx, c, T, out, -1);
+}
+
 
 /* Contract: neurort.h. */
 double nrt_split_bytes(const nrt_conn_spec *spec, int T)
@@ -399,4 +464,264 @@ void nrt_split_free(nrt_split *sp)
     sp->perm = NULL;
 }
 
+/* Rows moved in place (nrt_split_group, and a grouped split's new owners): each pool part
+ * its rows (nrt_rows_part) through its own scratch of `row` bytes (the longest row's columns,
+ * delays and weights). */
+typedef struct move_job {
+    nrt_csr *c;
+    nrt_split *sp;
+    int regroup;                  /* 0: into perm's order; 1: by the owners of jb (seg rewritten) */
+    int64_t maxrow;
+    unsigned char *scr;
+    size_t row;
+} move_job;
+
+static void move_rows(void *arg, int p, int parts)
+{
+    const move_job *mj = arg;
+    nrt_csr *c = mj->c;
+    nrt_split *sp = mj->sp;
+    const int T = sp->T, ws = sp->wsize;
+    unsigned char *w = sp->w, *const base = mj->scr + (size_t)p * mj->row;
+    int32_t *const col2 = (int32_t *)base, *const d2 = col2 + mj->maxrow;
+    unsigned char *const w2 = (unsigned char *)(d2 + mj->maxrow);
+    int64_t i0, i1;
+    nrt_rows_part(c, p, parts, &i0, &i1);
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t a = c->row_ptr[i], b = c->row_ptr[i + 1];
+        int64_t *sg = sp->seg + i * (T + 1), at[NRT_MAX_THREADS];
+        if (mj->regroup) {   /* a stable counting sort by owner, as split_rows */
+            for (int t = 0; t <= T; t++)
+                sg[t] = 0;
+            for (int64_t s = a; s < b; s++)
+                sg[split_owner(&jb, c->col[s]) + 1]++;
+            sg[0] = a;
+            for (int t = 1; t <= T; t++)
+                sg[t] += sg[t - 1];
+            memcpy(at, sg, (size_t)T * sizeof *at);
+        }
+        for (int64_t s = a; s < b; s++) {   /* new place q of old synapse x */
+            const int64_t q = mj->regroup ? at[split_owner(&jb, c->col[s])]++ - a : s - a;
+            const int64_t x = mj->regroup ? s : a + sp->perm[s];
+            col2[q] = c->col[x];
+            if (sp->d)
+                d2[q] = sp->d[x];
+            memcpy(w2 + q * ws, w + x * ws, (size_t)ws);
+        }
+        memcpy(c->col + a, col2, (size_t)(b - a) * sizeof *col2);
+        if (sp->d)
+            memcpy(sp->d + a, d2, (size_t)(b - a) * sizeof *d2);
+        memcpy(w + a * ws, w2, (size_t)(b - a) * (size_t)ws);
+    }
+}
+
+/* Run move_rows over c's rows; NRT_ENOMEM (errmsg) without the scratch. */
+static nrt_status move_all(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, int regroup)
+{
+    move_job mj = {c, sp, regroup, 1, NULL, 0};
+    for (int64_t i = 0; i < c->n_pre; i++)
+        if (c->row_ptr[i + 1] - c->row_ptr[i] > mj.maxrow)
+            mj.maxrow = c->row_ptr[i + 1] - c->row_ptr[i];
+    mj.row = (size_t)mj.maxrow * (2 * sizeof(int32_t) + (size_t)sp->wsize);
+    mj.row = (mj.row + 63) / 64 * 64;
+    const int parts = P.T > 1 ? P.T : 1;
+    mj.scr = nrt_alloc(ctx, mj.row * (size_t)parts, "threads: rows grouped");
+    if (!mj.scr)
+        return NRT_ENOMEM;
+    nrt_pool_run(move_rows, &mj, (double)c->nnz);
+    nrt_free(mj.scr);
+    return NRT_OK;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_split_group(nrt_ctx *ctx, nrt_csr *c, nrt_split *sp, void *w, int wsize, int32_t *d)
+{
+    if (!sp->perm || !sp->seg)
+        return NRT_OK;
+    sp->w = w, sp->wsize = wsize, sp->d = d;
+    nrt_status st = move_all(ctx, c, sp, 0);
+    if (st != NRT_OK)
+        return st;
+    nrt_free(sp->perm);
+    sp->perm = NULL;
+    sp->grouped = 1;
+    return NRT_OK;
+}
+
 /* ===== nrt_split =====} */
+
+/* {===== delivery owners by measured work (nrt_own_balance) ===== */
+
+/* The parts of one ring (v[ix[a .. b - 1]]) and its events per neuron. */
+typedef struct own_job {
+    nrt_own_part *v;
+    const int *ix;
+    int a, b;
+    int64_t R;
+    int64_t *ev;                  /* R: the events counted at each ring neuron */
+} own_job;
+
+/* Thread t counts the events of its own ring neurons (the splits' owners, which it alone
+ * writes): each row's synapses of thread t, cnt[i] events each. */
+static void own_count(void *arg, int t, int T)
+{
+    const own_job *oj = arg;
+    (void)T;
+    for (int q = oj->a; q < oj->b; q++) {
+        const nrt_own_part *x = &oj->v[oj->ix[q]];
+        const nrt_csr *c = x->c;
+        const int64_t *sg = x->sp->seg, T1 = x->sp->T + 1;
+        const uint32_t *perm = x->sp->perm;
+        if (!sg)
+            continue;
+        for (int64_t i = 0; i < c->n_pre; i++) {
+            const int64_t n = x->cnt[i], r0 = c->row_ptr[i];
+            if (!n)
+                continue;
+            for (int64_t k = sg[i * T1 + t]; k < sg[i * T1 + t + 1]; k++) {
+                const int64_t e = x->base + c->col[perm ? r0 + perm[k] : k];
+                if (e >= 0 && e < oj->R)
+                    oj->ev[e] += n;
+            }
+        }
+    }
+}
+
+static int own_forced;            /* $NEUROC_THREADS_WARMUP given: every ring moves */
+
+/* Bounds own[0 .. T] at equal shares of the events ev[0 .. R-1], or the equal ranges where the
+ * busiest thread's events saved over the rest of the run (`ahead` times the warm-up's) are
+ * fewer than a quarter of the ring's synapses per thread (`syn`: the rebuild's work; an event
+ * delivered costs several synapses split, as measured) -- unless own_forced; each thread's
+ * events added to busy[t], and under the equal ranges to busy0[t]. 1 when the bounds moved. */
+static int own_bounds(const int64_t *ev, int64_t R, int T, double ahead, double syn, int64_t *own, double *busy0,
+                      double *busy)
+{
+    int64_t W = 0;
+    for (int64_t e = 0; e < R; e++)
+        W += ev[e];
+    own[0] = 0;
+    int64_t e = 0, sum = 0;
+    for (int t = 1; t < T; t++) {
+        const double target = (double)W * t / T;
+        while (e < R && (double)sum < target)
+            sum += ev[e++];
+        own[t] = W > 0 ? e : R * t / T;
+    }
+    own[T] = R;
+    double eq[NRT_MAX_THREADS] = {0}, max = 0;
+    for (int t = 0; t < T; t++) {
+        for (int64_t k = R * t / T; k < R * (t + 1) / T; k++)
+            eq[t] += (double)ev[k];
+        max = eq[t] > max ? eq[t] : max;
+    }
+    double now[NRT_MAX_THREADS] = {0}, max1 = 0;
+    for (int t = 0; t < T; t++) {
+        for (int64_t k = own[t]; k < own[t + 1]; k++)
+            now[t] += (double)ev[k];
+        max1 = now[t] > max1 ? now[t] : max1;
+    }
+    const int move = W > 0 && (own_forced || (max - max1) * ahead > syn / (4.0 * T));
+    for (int t = 0; t < T; t++) {
+        busy0[t] += eq[t];
+        busy[t] += move ? now[t] : eq[t];
+    }
+    if (!move)
+        for (int t = 0; t <= T; t++)
+            own[t] = R * t / T;
+    return move;
+}
+
+static const nrt_own_part *own_sort_v;
+
+static int own_cmp(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    const uintptr_t rx = (uintptr_t)own_sort_v[x].ring, ry = (uintptr_t)own_sort_v[y].ring;
+    return rx != ry ? (rx < ry ? -1 : 1) : (x > y) - (x < y);
+}
+
+/* The busiest thread's share over the mean (1 for no work). */
+static double own_peak(const double *w, int T)
+{
+    double sum = 0, max = 0;
+    for (int t = 0; t < T; t++) {
+        sum += w[t];
+        max = w[t] > max ? w[t] : max;
+    }
+    return sum > 0 ? max * T / sum : 1;
+}
+
+/* Contract: neurort.h. */
+nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, double ahead)
+{
+    const int T = ctx->threads;
+    double busy0[NRT_MAX_THREADS] = {0}, busy[NRT_MAX_THREADS] = {0};
+    int64_t own[NRT_MAX_THREADS + 1];
+    if (T <= 1 || n <= 0)
+        return NRT_OK;
+    const double t0 = nrt_now();
+    int *ix = malloc((size_t)n * sizeof *ix);
+    if (!ix) {
+        nrt_seterr(ctx, "out of memory for the delivery owners of %d threads", T);
+        return NRT_ENOMEM;
+    }
+    for (int q = 0; q < n; q++)
+        ix[q] = q;
+    own_sort_v = v;
+    qsort(ix, (size_t)n, sizeof *ix, own_cmp);
+    nrt_status st = NRT_OK;
+    for (int a = 0, b; a < n && st == NRT_OK; a = b) {
+        double work = 0;
+        for (b = a; b < n && v[ix[b]].ring == v[ix[a]].ring; b++)
+            work += (double)v[ix[b]].c->nnz;
+        own_job oj = {v, ix, a, b, v[ix[a]].R, calloc((size_t)(v[ix[a]].R ? v[ix[a]].R : 1), sizeof(int64_t))};
+        if (!oj.ev) {
+            nrt_seterr(ctx, "out of memory for the delivery owners of %d threads", T);
+            st = NRT_ENOMEM;
+            break;
+        }
+        nrt_pool_run(own_count, &oj, work);
+        const int move = own_bounds(oj.ev, oj.R, T, ahead, work, own, busy0, busy);
+        free(oj.ev);
+        ctx->own_moved += move;
+        for (int q = a; q < b && st == NRT_OK && move; q++) {   /* thread t: posts [own[t] - base, ...) */
+            nrt_own_part *x = &v[ix[q]];
+            for (int t = 0; t <= T; t++)
+                jb.bnd[t] = own[t] - x->base;
+            if (x->sp->seg && x->sp->T == T && x->sp->grouped) {   /* its rows moved again */
+                st = owner_table(ctx, T);
+                if (st == NRT_OK)
+                    st = move_all(ctx, x->c, x->sp, 1);
+                nrt_free(jb.tab);
+                jb.tab = NULL;
+            } else if (x->sp->seg && x->sp->T == T) {   /* rebuilt in place */
+                st = split_build(ctx, x->c, T, x->sp, !x->sp->perm);
+            }
+        }
+    }
+    free(ix);
+    ctx->own_step = step;
+    ctx->own_busy[0] = own_peak(busy0, T);
+    ctx->own_busy[1] = own_peak(busy, T);
+    ctx->own_s = nrt_now() - t0;
+    return st;
+}
+
+/* Contract: neurort.h. */
+int64_t nrt_own_warmup(double dt_ms)
+{
+    const char *e = getenv("NEUROC_THREADS_WARMUP");
+    if (e && *e) {
+        char *end;
+        long long k = strtoll(e, &end, 10);
+        if (*end == '\0' && k >= 0) {
+            own_forced = 1;
+            return k < INT32_MAX ? k : INT32_MAX;   /* the counts are 32-bit */
+        }
+    }
+    const double k = dt_ms > 0 ? ceil(100.0 / dt_ms) : 1;
+    return k < 1 ? 1 : k < INT32_MAX ? (int64_t)k : INT32_MAX;
+}
+
+/* ===== delivery owners =====} */

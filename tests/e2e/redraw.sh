@@ -42,3 +42,10 @@ if [ $rc -ne 1 ] || ! grep -q "projection PP: delay nan ms of synapse .* is not 
     exit 1
 fi
 echo "redraw: past $((4096)) attempts: $(cat "$WORK/cap.err")"
+# the values drawn on 3 threads (vals_<J>, rows in parts): the same first unusable synapse
+"$WORK/sim_cap" --quiet --threads 3 --out "$WORK/cap3" 2>"$WORK/cap3.err"
+if [ $? -ne 1 ] || ! cmp -s "$WORK/cap.err" "$WORK/cap3.err"; then
+    echo "redraw: FAILED: past the cap on 3 threads: '$(cat "$WORK/cap3.err")'" >&2
+    exit 1
+fi
+echo "redraw: the same on 3 threads"

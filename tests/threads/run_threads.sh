@@ -1,8 +1,10 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+refuse]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+refuse][+owners]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
-# be byte for byte the same (docs/cli.md, --threads). MODEL+procedural: its word STORAGE
+# be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
+# the delivery owners moved after $OWN_STEPS steps ($NEUROC_THREADS_WARMUP, nrt_own_balance),
+# which its --bench report must say. MODEL+procedural: its word STORAGE
 # replaced by `procedural` (tests/proc/proc.neuro). MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
 # the same files again (skipped without mpirun or MPI). MODEL+refuse: bad thread counts are a
@@ -21,6 +23,7 @@ shift 2
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 fail=0
+OWN_STEPS=50   # +owners: the warm-up, long enough for the models' first spikes
 
 # same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
 # (under mpirun -np 2 but the connectivity files, which need one rank)
@@ -75,6 +78,15 @@ for arg in "$@"; do
     same "$dir" out2
     same "$dir" out3
     echo "threads[$name]: --threads 1, 2, 3 the same"
+    case "$arg" in *+owners*)
+        run "$dir" out3w env NEUROC_THREADS_WARMUP=$OWN_STEPS "$dir/sim" --threads 3 --bench="$dir/out3w.json"
+        same "$dir" out3w
+        if ! grep -q "\"delivery_owners\": {\"after_step\": $OWN_STEPS,.*\"rings_moved\": [1-9]" "$dir/out3w.json"; then
+            echo "threads[$name]: FAILED: the delivery owners did not move: $(grep -o '"delivery_owners[^}]*' "$dir/out3w.json")"
+            fail=1
+        fi
+        echo "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
+    esac
     case "$arg" in *+refuse*)
         for bad in 0 257 x 2x ""; do
             "$dir/sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
