@@ -137,7 +137,7 @@ static void emit_rec_plan(Out *o, const IrModel *m)
         else if (rec->proj) {
             const IrProj *j = rec->proj;
             char syn[160];
-            snprintf(syn, sizeof syn, "(%d < NRT_MAX_POPS ? (double)ctx.projs[%d].synapses : 0)", j->id, j->id);
+            snprintf(syn, sizeof syn, "(%d < ctx.nprojs ? (double)ctx.projs[%d].synapses : 0)", j->id, j->id);
             if (rec->syn_sel == 2)       /* k of them, or all when fewer */
                 out_line(o, "nrt_rec_plan(&ctx, \"%s\", 'v', %d, %zu, (int64_t)fmin(%lld, %s), %lld, 1, %s);", f.s,
                          rec->nvars, names, (long long)rec->nsample, syn, (long long)rec->every, tail);

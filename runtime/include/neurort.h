@@ -189,11 +189,11 @@ typedef struct nrt_ctx {
     double sim_t0;                /* nrt_now() at nrt_sim_begin; 0 before (nrt_fail's t_simulate) */
     int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
     int64_t spikes0[NRT_MAX_POPS]; /* each population's spike count then (--bench counts from it) */
-    struct nrt_proj_stat {        /* per projection (nrt_proj_stat), first NRT_MAX_POPS */
+    struct nrt_proj_stat {        /* per projection (nrt_proj_stat), grown as they come */
         int pre;                  /* index of the presynaptic population in pops */
         double synapses;
-    } projs[NRT_MAX_POPS];
-    int nprojs;
+    } *projs;
+    int nprojs, cap_projs, projs_lost; /* projs_lost: a stat dropped (out of memory) */
     struct nrt_stage_stat {       /* construction stages (nrt_stage), first NRT_MAX_POPS */
         const char *what;         /* "AA: connectivity": the caller's string, kept */
         double s;                 /* wall seconds */

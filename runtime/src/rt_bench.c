@@ -46,11 +46,25 @@ double nrt_sim_end(nrt_ctx *ctx, double t0)
     return nrt_now() - t0;
 }
 
-/* Contract: see neurort.h. Indices at or above NRT_MAX_POPS are dropped. */
+/* Contract: see neurort.h. The table grows to k + 1 entries (it lives until the process
+ * ends); where memory runs out the stat is dropped and --bench says so. */
 void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses)
 {
-    if (k < 0 || k >= NRT_MAX_POPS)
+    if (k < 0)
         return;
+    if (k >= ctx->cap_projs) {
+        int cap = ctx->cap_projs ? ctx->cap_projs : 64;
+        while (cap <= k)
+            cap *= 2;
+        struct nrt_proj_stat *p = realloc(ctx->projs, (size_t)cap * sizeof *p);
+        if (!p) {
+            ctx->projs_lost = 1;
+            return;
+        }
+        memset(p + ctx->cap_projs, 0, (size_t)(cap - ctx->cap_projs) * sizeof *p);
+        ctx->projs = p;
+        ctx->cap_projs = cap;
+    }
     ctx->projs[k].pre = pre;
     ctx->projs[k].synapses = synapses;
     if (ctx->nprojs <= k)
@@ -219,8 +233,14 @@ nrt_status nrt_bench(nrt_ctx *ctx)
                 (long long)ctx->own_step, ctx->own_busy[0], ctx->own_busy[1], ctx->own_moved, ctx->own_s);
     else
         fputs(", \"delivery_owners\": null", f);
-    fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": %.0f, \"first_step\": %lld, \"steps\": %lld, \"dt_ms\": ",
-            neurons, synapses, (long long)ctx->step0, (long long)steps);
+    if (ctx->projs_lost)   /* a projection's count is missing: no totals rather than wrong ones */
+        synapses = events = -1;
+    fprintf(f, ",\n \"neurons\": %.0f, \"synapses\": ", neurons);
+    if (synapses >= 0)
+        fprintf(f, "%.0f", synapses);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"first_step\": %lld, \"steps\": %lld, \"dt_ms\": ", (long long)ctx->step0, (long long)steps);
     put_num(f, ctx->dt);
     fputs(", \"simulated_s\": ", f);
     put_num(f, sim_s);

@@ -123,6 +123,31 @@ def run_case(backend):
           "%s: no build.json: build times null" % backend)
 
 
+def many_projections():
+    """a model of more projections than populations the runtime keeps (NRT_MAX_POPS = 256):
+    bench/conn/families.py 17 4 has 17 x 17 = 289 fixed_total projections, whose synapse
+    counts the generator's formula gives; --bench's synapses and events must count all of
+    them (they counted the first 256 before)"""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "bench", "conn"))
+    import families  # noqa: E402
+    n, size, k = 17, 4, 20
+    model = os.path.join(WORK, "many.neuro")
+    with open(model, "w") as f:
+        f.write(families.model(n, size, 50.0, k).replace('import "stdlib/', 'import "%s/' % os.path.join(here, "..", "..", "stdlib")))
+    exe = os.path.join(WORK, "many")
+    subprocess.run([NEUROC, model, "--backend", "c", "-o", exe], check=True, env=dict(os.environ, NEUROC_CACHE="off"),
+                   stderr=subprocess.DEVNULL)
+    r = subprocess.run([exe, "--quiet", "--bench", "--out", os.path.join(WORK, "many_out")], check=True,
+                       stdout=subprocess.PIPE, universal_newlines=True)
+    b = json.loads(r.stdout)
+    total = sum(k + (7 * a + 3 * t) % (k // 2 + 1) for a in range(n) for t in range(n))
+    check(b["synapses"] == total, "c: 289 projections: synapses %s = %s" % (b["synapses"], total))
+    # every population's spikes reach its 17 projections: events = spikes x total / neurons
+    check(close(b["synaptic_events"], b["spikes"] * total / (n * size), 1e-9) and b["spikes"] > 0,
+          "c: 289 projections: synaptic events %s" % b["synaptic_events"])
+
+
 def has_devices(backend):
     try:
         subprocess.run([NEUROC, MODEL, "--backend", backend, "-o", os.path.join(WORK, "probe_" + backend)],
@@ -151,6 +176,7 @@ if ONLY == "cuda":
     run_case("cuda")
 else:
     run_case("c")
+    many_projections()
     if has_devices("opencl"):
         run_case("opencl")
     else:
