@@ -19,7 +19,7 @@ Every model is built first (in parallel, with a fresh compile cache, so compile 
 cold), the microcircuit a second time from the cache (the cached build time), then every
 simulator runs alone, RUNS times for small models and once for large ones; the row holds
 the medians. The C back end's rows run with --threads 1 (one core, as the single-threaded
-peers); the threads table (cpu) runs each SCALING model with --threads 1, 2, 4, 8, 16 (those the
+peers); the threads table (cpu) runs each SCALING model with --threads 1, 2, 4, 8, 16 (THREADS=1,16: those; those the
 machine has), and Brian2 with OpenMP on as many threads where bench/brian2 has the model
 (COBA; the stored microcircuit at any scale),
 each with its speed-up and parallel efficiency against one thread. The "build" rows then build the full-scale microcircuit alone (build_row): RUNS
@@ -111,7 +111,8 @@ else:
     PEERS = [("cuba", "cuda_standalone"), ("coba", "cuda_standalone")]
 # the threads table (cpu): models run with --threads N for each N of THREADS
 SCALING = [m for m in os.environ.get("SCALING", "coba,microcircuit_0.1,assembly_1e5").split(",") if m] if MODE == "cpu" else []
-THREADS = [t for t in (1, 2, 4, 8, 16) if t <= (os.cpu_count() or 1)]
+THREADS = [t for t in ([int(x) for x in os.environ.get("THREADS", "").split(",") if x] or (1, 2, 4, 8, 16))
+           if t <= (os.cpu_count() or 1)]   # THREADS=1,16: only these counts
 # the thread counts Brian2 runs at in that table (BRIAN2_THREADS=1,16; default: all of THREADS;
 # each is a build of its own, since Brian2 fixes its OpenMP threads in the generated code)
 B2THREADS = [int(t) for t in os.environ.get("BRIAN2_THREADS", "").split(",") if t]
