@@ -6,6 +6,7 @@
  * launch schedule's steps and the chunk loop (simt_emit_host_schedule), and the cluster
  * schedule's shape on the device at hand (simt_emit_pick_cluster).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -351,11 +352,15 @@ static void emit_host_enqueue_steps(Out *o, const Simt *S)
     const int64_t sgroups = 1024 * 128 / sg;
     int64_t gn = (simt_max_pop(m) + 255) / 256, gs = maxpre < sgroups ? maxpre : sgroups;
     out_open(o, "static int enqueue_steps(int64_t len)");
-    /* plastic phases: a group per arriving row or post spike, a work-item per synapse */
+    /* plastic phases: a group per arriving row or post spike, a work-item per synapse, and
+     * the scopes a work-item per neuron: as many groups as the larger asks, up to 1,024 (a
+     * rule without a compile-time estimate, e.g. `prob ... within`, counts its neurons) */
     double work = 1;
-    for (int k = 0; k < m->nprojs; k++)
-        if (m->projs[k]->plast && simt_est_synapses(m->projs[k]) > work)
-            work = simt_est_synapses(m->projs[k]);
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->plast)
+            work = fmax(work, fmax(simt_est_synapses(j), fmax((double)j->pre.size, (double)j->post.size)));
+    }
     long long gp = work / 128 > 1024 ? 1024 : (long long)(work / 128) + 1;
     if (m->mpi) {   /* intervals of nc_D steps, an exchange each (simt_mpi.c) */
         simt_mpi_host_steps(o, S, gn, gp, gs, sg);
