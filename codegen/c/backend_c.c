@@ -104,7 +104,7 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
         printf(" %s_%s (%s%s),", m->projs[k]->plast ? "learn" : "propagate", m->projs[k]->name,
                m->projs[k]->procedural ? "rows regenerated, " : "",
                m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
-               : cgc_par_proj(m, m->projs[k]) ? (m->mpi ? "all threads, by post" : "all threads, by post; posts shared by the warm-up's events")
+               : cgc_par_proj(m, m->projs[k]) ? (m->mpi ? "all threads, by post" : "all threads, by post; equal posts, or the warm-up's events with $NEUROC_THREADS_WARMUP")
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
     int recs = 0;
     for (int r = 0; r < m->nrecs && !m->mpi; r++)

@@ -181,13 +181,7 @@ static void emit_own(Out *o, const IrModel *m)
                  (long long)j->pre.offset);
     }
     cgc_fam_own_parts(o, m);
-    int64_t total = 0;   /* the steps of every run phase */
-    for (int p = 0; p < m->nphases; p++)
-        if (m->phases[p].kind == PH_RUN)
-            total += m->phases[p].steps;
-    out_line(o, "const double ahead = (double)(%lldLL - step) / (double)nc_wsteps; /* the steps still to run, in warm-ups */",
-             (long long)total);
-    out_line(o, "const nrt_status st = nrt_own_balance(&ctx, v, n, nc_wsteps, ahead);");
+    out_line(o, "const nrt_status st = nrt_own_balance(&ctx, v, n, nc_wsteps);");
     for (int i = 0; i < m->npops; i++)
         if (own_src(m, m->pops[i]))
             out_line(o, "nrt_free(%s_wc), %s_wc = NULL;", m->pops[i]->cname, m->pops[i]->cname);

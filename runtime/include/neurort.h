@@ -424,9 +424,7 @@ void nrt_split_base(const nrt_split *sp, const nrt_csr *c, int64_t *base);
  * then calls nrt_own_balance once with every projection delivered on the threads: the parts
  * adding into one ring (the same `ring`) get the new owners together, bounds at equal shares
  * of the ring's measured events (a part's synapses of each row spiking cnt[i] times, counted
- * at their post), and their splits (sp) rebuilt for them in place; a ring keeps its owners
- * where the busiest thread's events saved over the steps still to run (`ahead` times the
- * warm-up's) would cost less than the rebuild (unless $NEUROC_THREADS_WARMUP is set). `step`:
+ * at their post), and their splits (sp) rebuilt for them in place. `step`:
  * the steps counted. Any owners give the same bits: each
  * ring neuron keeps one writer, adding in the one-thread order. Sets ctx->own_step,
  * own_busy and own_s; NRT_ENOMEM (errmsg) as nrt_split_build. */
@@ -438,9 +436,10 @@ typedef struct nrt_own_part {
     nrt_split *sp;                /* built for the owners [R t / T, ...); rebuilt */
     const int32_t *cnt;           /* the warm-up's spikes of row i: cnt[i] */
 } nrt_own_part;
-nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, double ahead);
-/* The warm-up: $NEUROC_THREADS_WARMUP steps if set (0: never move the owners), else the steps
- * of the first 100 ms of model time (at least 1, at most 2^31 - 1). */
+nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step);
+/* The warm-up: $NEUROC_THREADS_WARMUP steps if set (at most 2^31 - 1), else 0: the owners
+ * never move (on the device host's 16 threads the microcircuit ran 3.8 s with moved owners and
+ * 3.5 s without, docs/performance.md "Threads"). dt_ms is unused. */
 int64_t nrt_own_warmup(double dt_ms);
 /* The bytes nrt_split_build will take for T threads over spec's synapses (the memory plan,
  * --dry-run): the bounds, and the ranks where the rule leaves rows unsorted (fixed_total). */

@@ -13,7 +13,6 @@
 
 #include "rt_internal.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -587,15 +586,10 @@ static void own_count(void *arg, int t, int T)
     }
 }
 
-static int own_forced;            /* $NEUROC_THREADS_WARMUP given: every ring moves */
-
-/* Bounds own[0 .. T] at equal shares of the events ev[0 .. R-1], or the equal ranges where the
- * busiest thread's events saved over the rest of the run (`ahead` times the warm-up's) are
- * fewer than a quarter of the ring's synapses per thread (`syn`: the rebuild's work; an event
- * delivered costs several synapses split, as measured) -- unless own_forced; each thread's
- * events added to busy[t], and under the equal ranges to busy0[t]. 1 when the bounds moved. */
-static int own_bounds(const int64_t *ev, int64_t R, int T, double ahead, double syn, int64_t *own, double *busy0,
-                      double *busy)
+/* Bounds own[0 .. T] at equal shares of the events ev[0 .. R-1] (the equal ranges where none
+ * were counted); each thread's events added to busy[t], and under the equal ranges to
+ * busy0[t]. 1 when the bounds moved. */
+static int own_bounds(const int64_t *ev, int64_t R, int T, int64_t *own, double *busy0, double *busy)
 {
     int64_t W = 0;
     for (int64_t e = 0; e < R; e++)
@@ -609,19 +603,14 @@ static int own_bounds(const int64_t *ev, int64_t R, int T, double ahead, double 
         own[t] = W > 0 ? e : R * t / T;
     }
     own[T] = R;
-    double eq[NRT_MAX_THREADS] = {0}, max = 0;
+    double eq[NRT_MAX_THREADS] = {0}, now[NRT_MAX_THREADS] = {0};
     for (int t = 0; t < T; t++) {
         for (int64_t k = R * t / T; k < R * (t + 1) / T; k++)
             eq[t] += (double)ev[k];
-        max = eq[t] > max ? eq[t] : max;
-    }
-    double now[NRT_MAX_THREADS] = {0}, max1 = 0;
-    for (int t = 0; t < T; t++) {
         for (int64_t k = own[t]; k < own[t + 1]; k++)
             now[t] += (double)ev[k];
-        max1 = now[t] > max1 ? now[t] : max1;
     }
-    const int move = W > 0 && (own_forced || (max - max1) * ahead > syn / (4.0 * T));
+    const int move = W > 0;
     for (int t = 0; t < T; t++) {
         busy0[t] += eq[t];
         busy[t] += move ? now[t] : eq[t];
@@ -653,7 +642,7 @@ static double own_peak(const double *w, int T)
 }
 
 /* Contract: neurort.h. */
-nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, double ahead)
+nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step)
 {
     const int T = ctx->threads;
     double busy0[NRT_MAX_THREADS] = {0}, busy[NRT_MAX_THREADS] = {0};
@@ -682,7 +671,7 @@ nrt_status nrt_own_balance(nrt_ctx *ctx, nrt_own_part *v, int n, int64_t step, d
             break;
         }
         nrt_pool_run(own_count, &oj, work);
-        const int move = own_bounds(oj.ev, oj.R, T, ahead, work, own, busy0, busy);
+        const int move = own_bounds(oj.ev, oj.R, T, own, busy0, busy);
         free(oj.ev);
         ctx->own_moved += move;
         for (int q = a; q < b && st == NRT_OK && move; q++) {   /* thread t: posts [own[t] - base, ...) */
@@ -715,13 +704,11 @@ int64_t nrt_own_warmup(double dt_ms)
     if (e && *e) {
         char *end;
         long long k = strtoll(e, &end, 10);
-        if (*end == '\0' && k >= 0) {
-            own_forced = 1;
+        if (*end == '\0' && k >= 0)
             return k < INT32_MAX ? k : INT32_MAX;   /* the counts are 32-bit */
-        }
     }
-    const double k = dt_ms > 0 ? ceil(100.0 / dt_ms) : 1;
-    return k < 1 ? 1 : k < INT32_MAX ? (int64_t)k : INT32_MAX;
+    (void)dt_ms;   /* unset: equal ranges throughout (the moved owners did not pay, docs/performance.md) */
+    return 0;
 }
 
 /* ===== delivery owners =====} */
