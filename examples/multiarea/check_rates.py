@@ -49,25 +49,31 @@ def load(out):
 
 
 def stats(a, views, t_min, t_end):
-    """{view name: (rate in Hz, mean CV or nan, neurons with a CV)}."""
+    """{view name: (rate in Hz, mean CV or nan, neurons with a CV)}, in a few passes over the
+    spikes (the full model's 10.5 s are about 1.1e8 of them): a stable sort by neuron keeps
+    each neuron's spikes in time order; each neuron's ISI sums give its CV (std / mean, as
+    numpy's std: over n, not n - 1)."""
     sel = a[a["t"] > t_min]
-    order = np.lexsort((sel["t"], sel["i"]))
-    t, i = sel["t"][order], sel["i"][order]
+    order = np.argsort(sel["i"], kind="stable") if np.all(np.diff(sel["t"]) >= 0) \
+        else np.lexsort((sel["t"], sel["i"]))
+    t, i = sel["t"][order].astype(np.float64), sel["i"][order].astype(np.int64)
+    n = int(max(v["offset"] + v["size"] for v in views))
+    same = i[1:] == i[:-1]
+    isi, who = (t[1:] - t[:-1])[same], i[1:][same]
+    cnt = np.bincount(i, minlength=n)[:n]
+    s1 = np.bincount(who, weights=isi, minlength=n)[:n]
+    s2 = np.bincount(who, weights=isi * isi, minlength=n)[:n]
+    k = np.bincount(who, minlength=n)[:n]
+    ok = cnt >= 3
+    mean = np.where(ok, s1 / np.maximum(k, 1), 1.0)
+    cv = np.where(ok, np.sqrt(np.maximum(s2 / np.maximum(k, 1) - mean * mean, 0)) / mean, 0.0)
     res = {}
     T = (t_end - t_min) * 1e-3
     for v in views:
         lo, hi = v["offset"], v["offset"] + v["size"]
-        k = (i >= lo) & (i < hi)
-        ti, ii = t[k], i[k]
-        rate = len(ti) / (v["size"] * T)
-        cvs = []
-        starts = np.flatnonzero(np.r_[True, ii[1:] != ii[:-1]]) if len(ii) else []
-        ends = np.r_[starts[1:], len(ii)] if len(ii) else []
-        for s, e in zip(starts, ends):
-            if e - s >= 3:
-                isi = np.diff(ti[s:e])
-                cvs.append(isi.std() / isi.mean())
-        res[v["name"]] = (rate, float(np.mean(cvs)) if cvs else float("nan"), len(cvs))
+        m = ok[lo:hi]
+        res[v["name"]] = (float(cnt[lo:hi].sum()) / (v["size"] * T),
+                          float(cv[lo:hi][m].mean()) if m.any() else float("nan"), int(m.sum()))
     return res
 
 
