@@ -363,6 +363,18 @@ static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Ca
     cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what);
 }
 
+typedef struct ScanArg {   /* a procedural family's row in CGC_ROW_SCAN (cgc_proc_scan) */
+    const CgDialect *d;
+    const IrProj *j0;
+    const Cand *c0;
+} ScanArg;
+
+static void scan_fam_row(Out *o, const void *arg)
+{
+    const ScanArg *a = arg;
+    emit_proc_row(o, a->d, a->j0, a->c0, CGC_ROW_SCAN);
+}
+
 /* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and
  * propagate_<J> (c_proc.c): the row pointers of fixed_total, the longest delay over every
  * row, the ring; a member's spikes (binary search, as emit_deliver) and their rows
@@ -373,6 +385,14 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     char rp[32];
     CgDialect d = proc_dialect(m, j0, f, &rs, rp);
     const char *pc = j0->pre.pop->cname;
+    char name[32], pre[160];
+    snprintf(name, sizeof name, "fam%d", f);
+    if (j0->delay) {   /* the walk over every row on the threads, member nc_pq_fam<f> */
+        ScanArg sa = {&d, j0, c0};
+        out_line(o, "static int nc_pq_fam%d; /* the member scan_fam%d walks */", f, f);
+        snprintf(pre, sizeof pre, "const int q = nc_pq_fam%d; const nc_fam%d_t *F = &nc_fam%d[q]; (void)q;", f, f, f);
+        cgc_proc_scan(o, name, "F->n_pre", pre, scan_fam_row, &sa);
+    }
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
     out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
@@ -386,9 +406,9 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     }
     out_line(o, "int64_t maxd = 1;");
     if (j0->delay) {
-        out_open(o, "for (int64_t i = 0; i < F->n_pre; i++)");
-        emit_proc_row(o, &d, j0, c0, CGC_ROW_BUILD);
-        out_close(o);
+        out_line(o, "nc_pq_fam%d = q;", f);
+        out_line(o, "nrt_pool_run(scan_fam%d, NULL, (double)F->n_pre);", f);
+        cgc_proc_scan_join(o, name, "F->name");
     }
     out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
     out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");

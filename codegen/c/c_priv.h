@@ -67,8 +67,19 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate
  * `key0` and `rank` (as proc_row): d->row spells the numbers, wt and dt are the w and delay templates
  * (the table's F in scope); per synapse CGC_ROW_BUILD keeps the longest delay in `maxd`,
  * CGC_ROW_DELIVER adds w into `ring` (`D`, `width`, `roff`), CGC_ROW_FILL stores it into
- * `c`, `w_`, `d_` (as save_<J>). */
-enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL };
+ * `c`, `w_`, `d_` (as save_<J>), CGC_ROW_SCAN keeps `maxd` as BUILD but notes the first
+ * unusable delay in nc_bad, nc_bi, nc_bj, nc_bd and jumps to nc_done (cgc_proc_scan). */
+enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL, CGC_ROW_SCAN };
+/* The pool function scan_<name>(arg, t, T) of a procedural projection's build: thread t walks
+ * rows [n t / T, n (t + 1) / T) of `n` (a C expression) through `row` (which emits one row
+ * i in CGC_ROW_SCAN), keeping its longest delay and its first unusable delay in the struct
+ * nc_ps_<name>; preamble (or NULL) is emitted first. cgc_proc_scan_join: after
+ * nrt_pool_run(scan_<name>, ...), `maxd` from every part and, from the first part in order
+ * with an unusable delay, the one-thread message (`what`: the projection's name, a C
+ * expression) and `return -1`. */
+void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
+                   void (*row)(Out *, const void *), const void *arg);
+void cgc_proc_scan_join(Out *o, const char *name, const char *what);
 void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what);
 
 /* --- c_plast.c: plastic projections -------------------------------------- */

@@ -16,7 +16,7 @@ typedef struct ProcBody {
 } ProcBody;
 
 enum { PB_BUILD = CGC_ROW_BUILD, PB_DELIVER = CGC_ROW_DELIVER, PB_FILL = CGC_ROW_FILL,
-       PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
+       PB_SCAN = CGC_ROW_SCAN, PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
 
 /* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c).
  * The delivery (propagate_*, a void function) regenerates the delays the build checked. */
@@ -40,6 +40,14 @@ static void proc_delay(Out *o, const ProcBody *pb)
         return;
     }
     out_open(o, "if (!(steps < 1e9))");
+    if (pb->what == PB_SCAN) {   /* a part of the build on the pool (cgc_proc_scan) */
+        out_line(o, "nc_bad = 1, nc_bi = i, nc_bj = j, nc_bd = delay;");
+        out_line(o, "goto nc_done;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        sb_free(&b);
+        return;
+    }
     if (pb->dt)
         out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
     else
@@ -56,7 +64,7 @@ static void proc_body(Out *o, const void *arg)
     const ProcBody *pb = arg;
     const char *c = pb->j->cname;
     StrBuf b = {0};
-    if (pb->what != PB_BUILD) {
+    if (pb->what != PB_BUILD && pb->what != PB_SCAN) {
         if (pb->wt)
             sb_puts(&b, pb->wt);
         else
@@ -65,7 +73,9 @@ static void proc_body(Out *o, const void *arg)
         out_line(o, "(void)w;");
     }
     proc_delay(o, pb);
-    if (pb->what == PB_BUILD) {
+    if (pb->what == PB_SCAN) {
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    } else if (pb->what == PB_BUILD) {
         out_line(o, "if (dd > maxd) maxd = dd;");
         if (pb->mpi)
             out_line(o, "if (dd < %s_dmin) %s_dmin = dd;", c, c);
@@ -103,6 +113,48 @@ static void proc_row(Out *o, const ProcBody *pb)
     out_line(o, "int64_t rank = 0;");
     cg_row_loops(o, pb->d, pb->j, proc_body, pb);
     out_close(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
+                   void (*row)(Out *, const void *), const void *arg)
+{
+    out_line(o, "static struct { int64_t maxd[NRT_MAX_THREADS], bi[NRT_MAX_THREADS], bj[NRT_MAX_THREADS]; "
+             "int bad[NRT_MAX_THREADS]; double bd[NRT_MAX_THREADS]; } nc_ps_%s;", name);
+    out_line(o, "/* part t of the build's walk over every row: the longest delay, the first unusable one */");
+    out_open(o, "static void scan_%s(void *arg, int t, int T)", name);
+    out_line(o, "(void)arg;");
+    if (preamble)
+        out_line(o, "%s", preamble);
+    out_line(o, "int64_t maxd = 1, nc_bi = 0, nc_bj = 0;");
+    out_line(o, "int nc_bad = 0;");
+    out_line(o, "double nc_bd = 0;");
+    out_open(o, "for (int64_t i = (%s) * t / T; i < (%s) * (t + 1) / T; i++)", n, n);
+    row(o, arg);
+    out_close(o);
+    out_line(o, "nc_done:");
+    out_line(o, "nc_ps_%s.maxd[t] = maxd, nc_ps_%s.bad[t] = nc_bad, nc_ps_%s.bi[t] = nc_bi, nc_ps_%s.bj[t] = nc_bj, "
+             "nc_ps_%s.bd[t] = nc_bd;", name, name, name, name, name);
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_proc_scan_join(Out *o, const char *name, const char *what)
+{
+    out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
+    out_open(o, "if (nc_ps_%s.bad[t])", name);
+    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
+             "%s, nc_ps_%s.bd[t], (long long)nc_ps_%s.bi[t], (long long)nc_ps_%s.bj[t]);", what, name, name, name);
+    out_line(o, "return -1;");
+    out_close(o);
+    out_line(o, "if (nc_ps_%s.maxd[t] > maxd) maxd = nc_ps_%s.maxd[t];", name, name);
+    out_close(o);
+}
+
+static void scan_row(Out *o, const void *arg)
+{
+    proc_row(o, arg);
 }
 
 /* --threads (c_par.c): rows_<J>(arg, t, T) regenerates the rows of thread t's share of the
@@ -181,6 +233,12 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
                  c, c, c);
     out_blank(o);
+    ProcBody scan = pb;   /* the walk over every row on the threads (not with --mpi: its dmin) */
+    scan.what = PB_SCAN;
+    char n[32];
+    snprintf(n, sizeof n, "%lldLL", (long long)j->pre.size);
+    if (j->delay && !m->mpi)
+        cgc_proc_scan(o, c, n, NULL, scan_row, &scan);
     out_open(o, "static int build_%s(void)", c);
     if (m->mpi)
         cgc_mpi_view(o, j, c, "_vlo", "_vhi");
@@ -194,7 +252,12 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
         out_close(o);
     }
     out_line(o, "int64_t maxd = 1;");
-    if (j->delay) {
+    if (j->delay && !m->mpi) {
+        char what[300];
+        snprintf(what, sizeof what, "\"%s\"", j->name);
+        out_line(o, "nrt_pool_run(scan_%s, NULL, %lld.0);", c, (long long)j->pre.size);
+        cgc_proc_scan_join(o, c, what);
+    } else if (j->delay) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
         proc_row(o, &pb);
         out_close(o);

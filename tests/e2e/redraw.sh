@@ -49,3 +49,22 @@ if [ $? -ne 1 ] || ! cmp -s "$WORK/cap.err" "$WORK/cap3.err"; then
     exit 1
 fi
 echo "redraw: the same on 3 threads"
+# procedural: build_<J> walks every row for the longest delay, on the threads (scan_<J>, rows
+# in 3 parts of 1,000); rows from about 1,400 on cannot draw a delay, so parts 1 and 2 both
+# fail and the message must be part 1's first, the one-thread message
+sed -e 's/^population P = LIF\[20\]$/population P = LIF[3000]/' -e 's/fixed_total(50)/fixed_total(6000)/' \
+    -e 's/lo = 3 ms + 0.001 ms \* j)    # 20 sd and more: never/lo = 0.001 ms * i)/' \
+    -e 's/^  w        = 10 pA$/  storage  = procedural\n  w        = 10 pA/' "$WORK/cap.neuro" >"$WORK/capp.neuro"
+grep -q "storage  = procedural" "$WORK/capp.neuro" && grep -q "lo = 0.001 ms \* i" "$WORK/capp.neuro" ||
+    { echo "redraw: FAILED: the procedural model was not written" >&2; exit 3; }
+"$NEUROC" "$WORK/capp.neuro" --backend c -o "$WORK/sim_capp" 2>/dev/null || { echo "redraw: FAILED: neuroc (capp)" >&2; exit 3; }
+for t in 1 3; do
+    "$WORK/sim_capp" --quiet --threads $t --out "$WORK/capp$t" 2>"$WORK/capp$t.err"
+    [ $? -eq 1 ] || { echo "redraw: FAILED: procedural, $t threads: status not 1: '$(cat "$WORK/capp$t.err")'" >&2; exit 1; }
+done
+if ! grep -q "projection PP: delay nan ms of synapse 1[0-9][0-9][0-9] -> .* is not a usable time" "$WORK/capp1.err" ||
+   ! cmp -s "$WORK/capp1.err" "$WORK/capp3.err"; then
+    echo "redraw: FAILED: procedural: '$(cat "$WORK/capp1.err")' / '$(cat "$WORK/capp3.err")'" >&2
+    exit 1
+fi
+echo "redraw: procedural, 1 and 3 threads: $(cat "$WORK/capp3.err")"
