@@ -121,3 +121,22 @@ void cgc_free_all(Out *o)
     out_close(o);
     out_blank(o);
 }
+
+/* Contract: c_priv.h. */
+void cgc_parts_join(Out *o, const char *var, int delay, const char *lit, const char *expr)
+{
+    out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
+    if (delay) {
+        out_open(o, "if (%s.bad[t])", var);
+        if (lit)
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
+                     "%s.bd[t], (long long)%s.bi[t], (long long)%s.bj[t]);", lit, var, var, var);
+        else
+            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
+                     "%s, %s.bd[t], (long long)%s.bi[t], (long long)%s.bj[t]);", expr, var, var, var);
+        out_line(o, "return -1;");
+        out_close(o);
+    }
+    out_line(o, "if (%s.maxd[t] > maxd) maxd = %s.maxd[t];", var, var);
+    out_close(o);
+}

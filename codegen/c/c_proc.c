@@ -139,19 +139,6 @@ void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble
     out_blank(o);
 }
 
-/* Contract: c_priv.h. */
-void cgc_proc_scan_join(Out *o, const char *name, const char *what)
-{
-    out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
-    out_open(o, "if (nc_ps_%s.bad[t])", name);
-    out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
-             "%s, nc_ps_%s.bd[t], (long long)nc_ps_%s.bi[t], (long long)nc_ps_%s.bj[t]);", what, name, name, name);
-    out_line(o, "return -1;");
-    out_close(o);
-    out_line(o, "if (nc_ps_%s.maxd[t] > maxd) maxd = nc_ps_%s.maxd[t];", name, name);
-    out_close(o);
-}
-
 static void scan_row(Out *o, const void *arg)
 {
     proc_row(o, arg);
@@ -253,10 +240,10 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     }
     out_line(o, "int64_t maxd = 1;");
     if (j->delay && !m->mpi) {
-        char what[300];
-        snprintf(what, sizeof what, "\"%s\"", j->name);
+        char var[160];
+        snprintf(var, sizeof var, "nc_ps_%s", c);
         out_line(o, "nrt_pool_run(scan_%s, NULL, %lld.0);", c, (long long)j->pre.size);
-        cgc_proc_scan_join(o, c, what);
+        cgc_parts_join(o, var, 1, j->name, NULL);
     } else if (j->delay) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
         proc_row(o, &pb);

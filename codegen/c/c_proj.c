@@ -228,16 +228,9 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "nrt_free(rk);");
     } else {
         out_line(o, "nrt_pool_run(vals_%s, NULL, (double)%s.nnz);", j->cname, j->cname);
-        out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
-        if (j->delay) {
-            out_open(o, "if (%s_v.bad[t])", j->cname);
-            out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", %s_v.bd[t], (long long)%s_v.bi[t], (long long)%s_v.bj[t]);",
-                     j->name, j->cname, j->cname, j->cname);
-            out_line(o, "return -1;");
-            out_close(o);
-        }
-        out_line(o, "if (%s_v.maxd[t] > maxd) maxd = %s_v.maxd[t];", j->cname, j->cname);
-        out_close(o);
+        char var[160];
+        snprintf(var, sizeof var, "%s_v", j->cname);
+        cgc_parts_join(o, var, j->delay != NULL, j->name, NULL);
     }
     out_line(o, "(void)nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     if (cgc_par_proj(m, j)) {   /* the synapses of each thread's posts (c_par.c) */
