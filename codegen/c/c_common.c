@@ -123,20 +123,20 @@ void cgc_free_all(Out *o)
 }
 
 /* Contract: c_priv.h. */
-void cgc_parts_join(Out *o, const char *var, int delay, const char *lit, const char *expr)
+void cgc_parts_join(Out *o, const char *pre, const char *name, const char *suf, int delay, const char *lit, const char *expr)
 {
     out_open(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++)");
     if (delay) {
-        out_open(o, "if (%s.bad[t])", var);
+        out_open(o, "if (%s%s%s.bad[t])", pre, name, suf);
         if (lit)
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
-                     "%s.bd[t], (long long)%s.bi[t], (long long)%s.bj[t]);", lit, var, var, var);
+                     "%s%s%s.bd[t], (long long)%s%s%s.bi[t], (long long)%s%s%s.bj[t]);", lit, pre, name, suf, pre, name, suf, pre, name, suf);
         else
             out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", "
-                     "%s, %s.bd[t], (long long)%s.bi[t], (long long)%s.bj[t]);", expr, var, var, var);
+                     "%s, %s%s%s.bd[t], (long long)%s%s%s.bi[t], (long long)%s%s%s.bj[t]);", expr, pre, name, suf, pre, name, suf, pre, name, suf);
         out_line(o, "return -1;");
         out_close(o);
     }
-    out_line(o, "if (%s.maxd[t] > maxd) maxd = %s.maxd[t];", var, var);
+    out_line(o, "if (%s%s%s.maxd[t] > maxd) maxd = %s%s%s.maxd[t];", pre, name, suf, pre, name, suf);
     out_close(o);
 }

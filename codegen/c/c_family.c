@@ -252,9 +252,9 @@ static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_line(o, "nc_fv%d.q = q;", f);
     out_line(o, "nrt_pool_run(vals_fam%d, NULL, (double)nc_c->nnz);", f);
     out_line(o, "int64_t maxd = 1;");
-    char var[32];
-    snprintf(var, sizeof var, "nc_fv%d", f);
-    cgc_parts_join(o, var, j0->delay != NULL, NULL, "F->name");
+    char num[16];
+    snprintf(num, sizeof num, "%d", f);
+    cgc_parts_join(o, "nc_fv", num, "", j0->delay != NULL, NULL, "F->name");
     out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
     out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, F->slo, F->shi, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
     out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
@@ -401,9 +401,7 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     if (j0->delay) {
         out_line(o, "nc_pq_fam%d = q;", f);
         out_line(o, "nrt_pool_run(scan_fam%d, NULL, (double)F->n_pre);", f);
-        char var[48];
-        snprintf(var, sizeof var, "nc_ps_%s", name);
-        cgc_parts_join(o, var, 1, NULL, "F->name");
+        cgc_parts_join(o, "nc_ps_", name, "", 1, NULL, "F->name");
     }
     out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
     out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");

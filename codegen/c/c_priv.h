@@ -73,15 +73,16 @@ enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL, CGC_ROW_SCAN };
 /* The pool function scan_<name>(arg, t, T) of a procedural projection's build: thread t walks
  * rows [n t / T, n (t + 1) / T) of `n` (a C expression) through `row` (which emits one row
  * i in CGC_ROW_SCAN), keeping its longest delay and its first unusable delay in the struct
- * nc_ps_<name>; preamble (or NULL) is emitted first; cgc_parts_join("nc_ps_<name>") after
+ * nc_ps_<name>; preamble (or NULL) is emitted first; cgc_parts_join("nc_ps_", name, "") after
  * nrt_pool_run(scan_<name>, ...). */
 void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
                    void (*row)(Out *, const void *), const void *arg);
 /* After the parts of a build ran on the pool, each keeping maxd[t] and, where `delay`, its first
- * unusable delay (bad[t], bi[t], bj[t], bd[t]) in the struct `var`: `maxd` from every part,
+ * unusable delay (bad[t], bi[t], bj[t], bd[t]) in the struct <pre><name><suf> (spelled in
+ * parts: a name has no length limit): `maxd` from every part,
  * and from the first part in order with an unusable delay the one-thread message and `return
  * -1`. The projection's name: `lit` in the message's text, or else the C string `expr`. */
-void cgc_parts_join(Out *o, const char *var, int delay, const char *lit, const char *expr);
+void cgc_parts_join(Out *o, const char *pre, const char *name, const char *suf, int delay, const char *lit, const char *expr);
 void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what);
 
 /* --- c_plast.c: plastic projections -------------------------------------- */

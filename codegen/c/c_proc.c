@@ -240,10 +240,8 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
     }
     out_line(o, "int64_t maxd = 1;");
     if (j->delay && !m->mpi) {
-        char var[160];
-        snprintf(var, sizeof var, "nc_ps_%s", c);
         out_line(o, "nrt_pool_run(scan_%s, NULL, %lld.0);", c, (long long)j->pre.size);
-        cgc_parts_join(o, var, 1, j->name, NULL);
+        cgc_parts_join(o, "nc_ps_", c, "", 1, j->name, NULL);
     } else if (j->delay) {
         out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
         proc_row(o, &pb);

@@ -228,9 +228,7 @@ void cgc_proj(Compiler *cc, Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "nrt_free(rk);");
     } else {
         out_line(o, "nrt_pool_run(vals_%s, NULL, (double)%s.nnz);", j->cname, j->cname);
-        char var[160];
-        snprintf(var, sizeof var, "%s_v", j->cname);
-        cgc_parts_join(o, var, j->delay != NULL, j->name, NULL);
+        cgc_parts_join(o, "", j->cname, "_v", j->delay != NULL, j->name, NULL);
     }
     out_line(o, "(void)nrt_stage(&ctx, \"%s: synapse values\", ts);", j->name);
     if (cgc_par_proj(m, j)) {   /* the synapses of each thread's posts (c_par.c) */
