@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neurort.h"   /* NRT_MAX_POPS: the views the runtime keeps */
 #include "sema_priv.h"
 
 int64_t sema_const_int(Sema *S, AstNode *e, const char *what, int64_t lo, int64_t hi, int *ok)
@@ -146,13 +145,10 @@ static void add_pop(Sema *S, IrPop *p)
     m->pops[m->npops++] = p;
 }
 
-/* A declared view, for the runtime's summary and manifest (IrModel.views); the runtime keeps
- * the first NRT_MAX_POPS (nrt_ctx.views), and so does the table. */
+/* A declared view, for the runtime's summary and manifest (IrModel.views). */
 static void add_view(Sema *S, const PopRef *ref)
 {
     IrModel *m = S->m;
-    if (m->nviews >= NRT_MAX_POPS)
-        return;
     m->views = sema_grow(S->cc, m->views, m->nviews, sizeof *m->views);
     m->views[m->nviews++] = (IrNamedView){ref->name, {ref->inst->pop, ref->off, ref->size}};
 }

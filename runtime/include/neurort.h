@@ -25,7 +25,8 @@ typedef enum nrt_status {
     NRT_EHELP                     /* --help was printed: exit 0 */
 } nrt_status;
 
-#define NRT_MAX_POPS 256
+#define NRT_MAX_POPS 256         /* items of the printed plans kept (mem, rplan); the rest
+                                  * are counted ("... and N more") */
 #define NRT_MAX_SWEEPS 8         /* --sweep options of one command line */
 #define NRT_MAX_THREADS 256      /* --threads N of a C simulator (rt_pool.c) */
 
@@ -140,8 +141,8 @@ typedef struct nrt_ctx {
                                    * flush, stop */
     char errmsg[512];             /* message of the last failing call */
     /* bookkeeping */
-    nrt_pop_stat pops[NRT_MAX_POPS];
-    int npops;
+    nrt_pop_stat *pops;           /* the populations (nrt_pop_register), grown as they come */
+    int npops, cap_pops;
     nrt_rec *recs;                /* linked list of open recordings */
     double t0;                    /* wall clock at nrt_init (s) */
     double t_build, t_construct, t_simulate; /* seconds spent in each phase */
@@ -188,29 +189,30 @@ typedef struct nrt_ctx {
     double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
     double sim_t0;                /* nrt_now() at nrt_sim_begin; 0 before (nrt_fail's t_simulate) */
     int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
-    int64_t spikes0[NRT_MAX_POPS]; /* each population's spike count then (--bench counts from it) */
+    int64_t *spikes0;             /* each population's spike count then (--bench counts from
+                                   * it), cap_pops entries */
     struct nrt_proj_stat {        /* per projection (nrt_proj_stat), grown as they come */
         int pre;                  /* index of the presynaptic population in pops */
         double synapses;
     } *projs;
     int nprojs, cap_projs, projs_lost; /* projs_lost: a stat dropped (out of memory) */
-    struct nrt_stage_stat {       /* construction stages (nrt_stage), first NRT_MAX_POPS */
+    struct nrt_stage_stat {       /* construction stages (nrt_stage), grown as they come */
         const char *what;         /* "AA: connectivity": the caller's string, kept */
         double s;                 /* wall seconds */
-    } stages[NRT_MAX_POPS];
-    int nstages;
+    } *stages;
+    int nstages, cap_stages, stages_lost; /* stages_lost: a stage dropped (out of memory) */
     /* declared views (nrt_view_register): the summary, manifest.json and the plots report
      * each; view_spikes, set by the generated code, says it counts their spikes (else the
      * summary prints "-" and the manifest null) */
-    nrt_view_stat views[NRT_MAX_POPS];
-    int nviews;
+    nrt_view_stat *views;         /* grown as they come */
+    int nviews, cap_views;
     int view_spikes;
-    struct nrt_conn_saved {       /* files nrt_conn_save wrote (manifest.json, plots), first
-                                   * NRT_MAX_POPS */
+    struct nrt_conn_saved {       /* files nrt_conn_save wrote (manifest.json, plots), grown
+                                   * as they come */
         const char *name;         /* the projection */
         int64_t synapses;
-    } conn_saved[NRT_MAX_POPS];
-    int nconn_saved;
+    } *conn_saved;
+    int nconn_saved, cap_conn_saved;
 } nrt_ctx;
 
 /* --sweep and --seeds (rt_set.c): nrt_sweep_count checks every sweep (each value as --set
@@ -327,10 +329,12 @@ void nrt_param_usage(const nrt_ctx *ctx);
 const nrt_param *nrt_param_nth(const nrt_ctx *ctx, const int *ks, int n, int r);
 double nrt_param_at(const nrt_param *p, int64_t j);
 
-/* Register a population for the summary; returns its index. */
+/* Register a population for the summary; returns its index. The generated code indexes
+ * ctx->pops by the population's number without checking the result, so a failure (out of
+ * memory) prints the message and exits with status 1. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
 /* Register a declared view of population `pop` (its index) for the summary and manifest;
- * returns its index (the first NRT_MAX_POPS are kept; -1 beyond). */
+ * returns its index; a failure as nrt_pop_register's. */
 int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, int64_t size);
 
 /* Host memory: zeroed; NULL with errmsg naming `what` and the size on failure. */

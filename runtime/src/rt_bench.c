@@ -31,7 +31,7 @@ double nrt_sim_begin(nrt_ctx *ctx)
 {
     int i;
     ctx->step0 = ctx->start_step; /* 0, or the checkpoint's step (--resume) */
-    for (i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
+    for (i = 0; i < ctx->npops; i++)
         ctx->spikes0[i] = ctx->pops[i].spikes;
     ctx->cpu_sim0 = cpu_now();
     ctx->sim_t0 = nrt_now();
@@ -52,18 +52,9 @@ void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses)
 {
     if (k < 0)
         return;
-    if (k >= ctx->cap_projs) {
-        int cap = ctx->cap_projs ? ctx->cap_projs : 64;
-        while (cap <= k)
-            cap *= 2;
-        struct nrt_proj_stat *p = realloc(ctx->projs, (size_t)cap * sizeof *p);
-        if (!p) {
-            ctx->projs_lost = 1;
-            return;
-        }
-        memset(p + ctx->cap_projs, 0, (size_t)(cap - ctx->cap_projs) * sizeof *p);
-        ctx->projs = p;
-        ctx->cap_projs = cap;
+    if (nrt_grow((void **)&ctx->projs, &ctx->cap_projs, k, sizeof *ctx->projs) != 0) {
+        ctx->projs_lost = 1;
+        return;
     }
     ctx->projs[k].pre = pre;
     ctx->projs[k].synapses = synapses;
@@ -71,14 +62,18 @@ void nrt_proj_stat(nrt_ctx *ctx, int k, int pre, double synapses)
         ctx->nprojs = k + 1;
 }
 
-/* Contract: see neurort.h. The first NRT_MAX_POPS stages are kept, later ones dropped. */
+/* Contract: see neurort.h. A stage that finds no memory is dropped and --bench says so. */
 double nrt_stage(nrt_ctx *ctx, const char *what, double t0)
 {
     const double now = nrt_now();
     int i;
     for (i = 0; i < ctx->nstages && strcmp(ctx->stages[i].what, what) != 0; i++)
         ;
-    if (i == ctx->nstages && i < NRT_MAX_POPS) {
+    if (i == ctx->nstages) {
+        if (nrt_grow((void **)&ctx->stages, &ctx->cap_stages, i, sizeof *ctx->stages) != 0) {
+            ctx->stages_lost = 1;
+            return now;
+        }
         ctx->stages[i].what = what;
         ctx->stages[i].s = 0;
         ctx->nstages++;
@@ -258,14 +253,14 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     put_num(f, ctx->t_build);
     fputs(", \"construct_s\": ", f);
     put_num(f, ctx->t_construct);
-    fputs(", \"construct_stages_s\": {", f);
-    for (i = 0; i < ctx->nstages; i++) {
+    fputs(ctx->stages_lost ? ", \"construct_stages_s\": null" : ", \"construct_stages_s\": {", f);
+    for (i = 0; i < (ctx->stages_lost ? 0 : ctx->nstages); i++) {
         fputs(i ? ", " : "", f);
         put_str(f, ctx->stages[i].what);
         fputs(": ", f);
         put_num(f, ctx->stages[i].s);
     }
-    fputs("}, \"simulate_s\": ", f);
+    fputs(ctx->stages_lost ? ", \"simulate_s\": " : "}, \"simulate_s\": ", f);
     put_num(f, ctx->t_simulate);
     fputs(", \"simulate_cpu_s\": ", f);
     put_num(f, ctx->cpu_simulate);

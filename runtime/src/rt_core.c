@@ -76,15 +76,38 @@ double nrt_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Contract: appends (name, size) to ctx->pops with a zero spike count and returns its index;
- * -1 with errmsg when NRT_MAX_POPS populations are already registered. */
+/* Contract: rt_internal.h. */
+int nrt_grow(void **p, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    int c = *cap ? *cap : 64;
+    while (c <= n)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q)
+        return -1;
+    memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* A table of the summary could not grow: the generated code goes on to index it, so stop. */
+static void register_failed(const char *what, const char *name)
+{
+    fprintf(stderr, "error: out of memory registering %s '%s'\n", what, name ? name : "?");
+    exit(1);
+}
+
+/* Contract: see neurort.h. Appends (name, size) to ctx->pops with a zero spike count and
+ * returns its index; spikes0 grows with it. */
 int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size)
 {
-    if (ctx->npops >= NRT_MAX_POPS) {
-        nrt_seterr(ctx, "too many populations (at most %d) registering '%s'", NRT_MAX_POPS,
-                   name ? name : "?");
-        return -1;
-    }
+    int cap = ctx->cap_pops;
+    if (nrt_grow((void **)&ctx->pops, &ctx->cap_pops, ctx->npops, sizeof *ctx->pops) != 0 ||
+        nrt_grow((void **)&ctx->spikes0, &cap, ctx->npops, sizeof *ctx->spikes0) != 0)
+        register_failed("population", name);
     ctx->pops[ctx->npops].name = name;
     ctx->pops[ctx->npops].size = size;
     ctx->pops[ctx->npops].spikes = 0;
@@ -95,8 +118,8 @@ int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size)
  * a view's spike count starts at 0 (a checkpoint's "view_spikes" line may set it). */
 int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, int64_t size)
 {
-    if (ctx->nviews >= NRT_MAX_POPS)
-        return -1;
+    if (nrt_grow((void **)&ctx->views, &ctx->cap_views, ctx->nviews, sizeof *ctx->views) != 0)
+        register_failed("view", name);
     nrt_view_stat *v = &ctx->views[ctx->nviews];
     v->name = name;
     v->pop = pop;

@@ -461,6 +461,21 @@ nrt_status nrt_instances_run(nrt_ctx *ctx)
     return NRT_EHELP;
 }
 
+/* *p, a table of n entries of `size` bytes that a copied context shares with its parent,
+ * replaced by a copy of its own (capacity n): NRT_OK, or NRT_ENOMEM with errmsg. */
+static nrt_status own_table(nrt_ctx *child, void **p, int *cap, int n, size_t size)
+{
+    if (!*p)
+        return NRT_OK;
+    void *q = nrt_alloc(child, (size_t)(n > 0 ? n : 1) * size, "a table of the summary");
+    if (!q)
+        return NRT_ENOMEM;
+    memcpy(q, *p, (size_t)n * size);
+    *p = q;
+    *cap = n > 0 ? n : 1;
+    return NRT_OK;
+}
+
 /* Contract: see neurort.h. */
 nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child)
 {
@@ -470,6 +485,15 @@ nrt_status nrt_instance_open(const nrt_ctx *parent, int64_t b, nrt_ctx *child)
     memcpy(child, parent, sizeof *child);
     child->recs = NULL;
     child->errmsg[0] = '\0';
+    int cap;   /* spikes0 has pops' capacity */
+    if (own_table(child, (void **)&child->pops, &child->cap_pops, parent->npops, sizeof *child->pops) ||
+        own_table(child, (void **)&child->spikes0, &cap, parent->npops, sizeof *child->spikes0) ||
+        own_table(child, (void **)&child->views, &child->cap_views, parent->nviews, sizeof *child->views) ||
+        own_table(child, (void **)&child->stages, &child->cap_stages, parent->nstages, sizeof *child->stages) ||
+        own_table(child, (void **)&child->conn_saved, &child->cap_conn_saved, parent->nconn_saved,
+                  sizeof *child->conn_saved) ||
+        own_table(child, (void **)&child->projs, &child->cap_projs, parent->nprojs, sizeof *child->projs))
+        return NRT_ENOMEM;
     if (parent->nsweeps && parent->nparams) {   /* a table of run-time parameters of its own */
         child->params = (nrt_param *)nrt_alloc(child, (size_t)parent->nparams * sizeof *child->params,
                                                "run-time parameters");

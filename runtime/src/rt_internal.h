@@ -18,6 +18,10 @@
 #define NRT_PRINTF(a, b)
 #endif
 
+/* Make room for n + 1 entries of `size` bytes in the table *p of *cap entries (doubling it
+ * as often as needed, the new entries zeroed): 0, or -1 with *p unchanged when memory runs out. */
+int nrt_grow(void **p, int *cap, int n, size_t size);
+
 /* Format a message into ctx->errmsg (truncated to fit); does nothing when ctx is NULL. */
 void nrt_seterr(nrt_ctx *ctx, const char *fmt, ...) NRT_PRINTF(2, 3);
 

@@ -268,15 +268,16 @@ nrt_status nrt_write_manifest(nrt_ctx *ctx, const char *error)
     json_num(f, ctx->t_simulate);
     fputs(", \"total\": ", f);
     json_num(f, ctx->t0 > 0 ? nrt_now() - ctx->t0 : 0.0);
-    if (ctx->nstages)
+    const int nstages = ctx->stages_lost ? 0 : ctx->nstages;   /* partial: none */
+    if (nstages)
         fputs(",\n    \"construct_stages\": {", f);
-    for (i = 0; i < ctx->nstages; i++) {
+    for (i = 0; i < nstages; i++) {
         fputs(i ? ", " : "", f);
         json_str(f, ctx->stages[i].what);
         fputs(": ", f);
         json_num(f, ctx->stages[i].s);
     }
-    fputs(ctx->nstages ? "}},\n  \"populations\": [" : "},\n  \"populations\": [", f);
+    fputs(nstages ? "}},\n  \"populations\": [" : "},\n  \"populations\": [", f);
     for (i = 0; i < ctx->npops; i++) {
         fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
         json_str(f, ctx->pops[i].name);

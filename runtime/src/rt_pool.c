@@ -109,7 +109,7 @@ static int default_threads(const nrt_ctx *ctx)
             share = n;
     }
     int64_t neurons = 0;
-    for (int i = 0; i < ctx->npops && i < NRT_MAX_POPS; i++)
+    for (int i = 0; i < ctx->npops; i++)
         neurons += ctx->pops[i].size;
     int64_t t = cpus() / share;
     t = t > neurons / GRAIN ? neurons / GRAIN : t;

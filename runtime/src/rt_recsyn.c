@@ -153,10 +153,13 @@ nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const
         }
     if (npy_end(ctx, f, path, ok) != NRT_OK)
         return NRT_EIO;
-    if (ctx->nconn_saved < NRT_MAX_POPS) {     /* listed in manifest.json */
-        ctx->conn_saved[ctx->nconn_saved].name = name;
-        ctx->conn_saved[ctx->nconn_saved].synapses = c->nnz;
-        ctx->nconn_saved++;
+    if (nrt_grow((void **)&ctx->conn_saved, &ctx->cap_conn_saved, ctx->nconn_saved,
+                  sizeof *ctx->conn_saved) != 0) {   /* listed in manifest.json */
+        nrt_seterr(ctx, "out of memory listing the connectivity file %s", path);
+        return NRT_ENOMEM;
     }
+    ctx->conn_saved[ctx->nconn_saved].name = name;
+    ctx->conn_saved[ctx->nconn_saved].synapses = c->nnz;
+    ctx->nconn_saved++;
     return NRT_OK;
 }

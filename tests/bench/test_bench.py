@@ -148,6 +148,43 @@ def many_projections():
           "c: 289 projections: synaptic events %s" % b["synaptic_events"])
 
 
+def many_populations():
+    """more populations and views than the runtime's tables held (256): the generated code
+    counted spikes into ctx.pops[256...] past the array (the fields after it: timings), and
+    the summary, manifest.json and --bench listed the first 256. 260 Poisson populations of
+    2 neurons, a view of each, compiled with -O0 (gcc -O3 takes a minute over them)"""
+    n = 260
+    here = os.path.dirname(os.path.abspath(__file__))
+    lines = ['import "%s/neurons.neuro"' % os.path.join(here, "..", "..", "stdlib"), "sim { dt = 0.1 ms; seed = 3 }"]
+    for i in range(n):
+        lines.append("population P%d = Poisson(rate = %d Hz)[2]" % (i, 200 + i))
+        lines.append("population V%d = P%d[1:2]" % (i, i))
+    lines += ['record spikes of P%d to "last.npy"' % (n - 1), "run 30 ms"]
+    model = os.path.join(WORK, "pops.neuro")
+    with open(model, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    exe = os.path.join(WORK, "pops")
+    subprocess.run([NEUROC, model, "--backend", "c", "--cflags", "-O0", "-o", exe], check=True, env=dict(os.environ, NEUROC_CACHE="off"),
+                   stderr=subprocess.DEVNULL)
+    out = os.path.join(WORK, "pops_out")
+    r = subprocess.run([exe, "--quiet", "--bench", "--out", out], check=True, stdout=subprocess.PIPE,
+                       universal_newlines=True)
+    b = json.loads(r.stdout)
+    with open(os.path.join(out, "manifest.json")) as f:
+        m = json.load(f)
+    pops, views = m["populations"], m["views"]
+    check(len(pops) == n and [p["name"] for p in pops] == ["P%d" % i for i in range(n)],
+          "c: 260 populations: the manifest lists %d" % len(pops))
+    check(all(p["spikes"] > 0 for p in pops) and b["spikes"] == sum(p["spikes"] for p in pops),
+          "c: 260 populations: spike counts %s, --bench %s" % ([p["spikes"] for p in pops[250:]], b["spikes"]))
+    last = nrtio.load_npy(os.path.join(out, "last.npy")).nrows
+    check(pops[-1]["spikes"] == last, "c: P259 counted %d spikes, recorded %d" % (pops[-1]["spikes"], last))
+    check(len(views) == n and views[-1]["name"] == "V%d" % (n - 1) and 0 < views[-1]["spikes"] <= pops[-1]["spikes"],
+          "c: 260 views: the manifest lists %d, the last %s" % (len(views), views[-1] if views else None))
+    check(0 <= b["simulate_s"] < 60 and 0 <= b["construct_s"] < 60,
+          "c: 260 populations: timings %s %s (the counts wrote over them)" % (b["simulate_s"], b["construct_s"]))
+
+
 def has_devices(backend):
     try:
         subprocess.run([NEUROC, MODEL, "--backend", backend, "-o", os.path.join(WORK, "probe_" + backend)],
@@ -177,6 +214,7 @@ if ONLY == "cuda":
 else:
     run_case("c")
     many_projections()
+    many_populations()
     if has_devices("opencl"):
         run_case("opencl")
     else:
