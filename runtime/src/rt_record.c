@@ -607,6 +607,7 @@ static void row_part(void *arg, int t, int T)
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
 {
     size_t nv;
+    row_job jb;
     if (!r || !vals)
         return NRT_EINVAL;
     if (r->kind != KIND_STATE) {
@@ -619,18 +620,19 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     if (r->win_hi && (step < r->win_lo || step >= r->win_hi) && !(step == -1 && r->win_lo == 0))
         return NRT_OK;   /* outside the window; the row at t = 0 (step -1) is in one from 0 */
     nv = (size_t)r->nvars * (size_t)r->nidx;
+    jb.fmt = r->fmt, jb.vals = vals, jb.nv = nv;   /* (len: set by every part) */
     if (r->fmt == FMT_NPY) {
         unsigned char *p = r->buf + r->buf_len;
-        row_job jb = {r->fmt, p + 8, 0, vals, nv, {0}};
         put_f64le(p, (double)(step + 1) * r->ctx->dt);
+        jb.p = p + 8, jb.room = 0;
         nrt_pool_run(row_part, &jb, (double)nv);
         r->buf_len += r->row_bytes;
     } else {
         char *p = (char *)r->buf + r->buf_len;
         size_t room = r->buf_cap - r->buf_len;
         int m = fmt_time(r, p, room, step);
-        row_job jb = {r->fmt, (unsigned char *)p + m, room - (size_t)m, vals, nv, {0}};
         const int T = nrt_pool_size() > 1 ? nrt_pool_size() : 1;
+        jb.p = (unsigned char *)p + m, jb.room = room - (size_t)m;
         nrt_pool_run(row_part, &jb, (double)nv);
         for (int t = 0; t < T; t++) {   /* the parts together, in thread order */
             memmove(p + m, jb.p + CSV_W * (nv * (size_t)t / (size_t)T), jb.len[t]);
