@@ -63,6 +63,11 @@ MODELS = {
     "microcircuit_0.1": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.1")], True),
     "microcircuit_0.5": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.5")], True),
     "microcircuit_1": (ex("examples", "microcircuit.neuro"), [], True),
+    # the same at a tenth with 4,260 membrane potentials recorded every step, .npy and .csv (420 MB
+    # a second of model time): the state rows written on the threads (SCALING=microcircuit_rec_0.1)
+    "microcircuit_rec_0.1": (ex("examples", "microcircuit.neuro"), [
+        (r"(?m)^const scale = 1$", "const scale = 0.1"),
+        (r"(?m)^run 1 s$", 'record V of L23E every 0.1 ms to "V23.npy"\nrecord V of L4E every 0.1 ms to "V4.csv"\nrun 1 s')], True),
     # the microcircuit with every projection (55 fixed_total) procedural: rows regenerated at
     # each spike, no synapse memory (GeNN's procedural microcircuit: RTF 7.8)
     "microcircuit_proc_0.1": (ex("examples", "microcircuit.neuro"), [(r"(?m)^const scale = 1$", "const scale = 0.1"),

@@ -75,6 +75,8 @@ static void proc_body(Out *o, const void *arg)
     proc_delay(o, pb);
     if (pb->what == PB_SCAN) {
         out_line(o, "if (dd > maxd) maxd = dd;");
+        if (pb->mpi)
+            out_line(o, "if (dd < nc_dmin) nc_dmin = dd;");
     } else if (pb->what == PB_BUILD) {
         out_line(o, "if (dd > maxd) maxd = dd;");
         if (pb->mpi)
@@ -115,18 +117,23 @@ static void proc_row(Out *o, const ProcBody *pb)
     out_close(o);
 }
 
-/* Contract: c_priv.h. */
-void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
-                   void (*row)(Out *, const void *), const void *arg)
+/* cgc_proc_scan, with `dmin` each part's shortest delay too (nc_ps_<name>.dmin[t], from 64 down
+ * as <J>_dmin: --mpi), which the row keeps in nc_dmin. */
+static void proc_scan(Out *o, const char *name, const char *n, const char *preamble,
+                      void (*row)(Out *, const void *), const void *arg, int dmin)
 {
     out_line(o, "static struct { int64_t maxd[NRT_MAX_THREADS], bi[NRT_MAX_THREADS], bj[NRT_MAX_THREADS]; "
-             "int bad[NRT_MAX_THREADS]; double bd[NRT_MAX_THREADS]; } nc_ps_%s;", name);
-    out_line(o, "/* part t of the build's walk over every row: the longest delay, the first unusable one */");
+             "int bad[NRT_MAX_THREADS]; double bd[NRT_MAX_THREADS];%s } nc_ps_%s;",
+             dmin ? " int64_t dmin[NRT_MAX_THREADS];" : "", name);
+    out_line(o, "/* part t of the build's walk over every row: the longest delay, the first unusable one%s */",
+             dmin ? ", the shortest" : "");
     out_open(o, "static void scan_%s(void *arg, int t, int T)", name);
     out_line(o, "(void)arg;");
     if (preamble)
         out_line(o, "%s", preamble);
     out_line(o, "int64_t maxd = 1, nc_bi = 0, nc_bj = 0;");
+    if (dmin)
+        out_line(o, "int64_t nc_dmin = 64;");
     out_line(o, "int nc_bad = 0;");
     out_line(o, "double nc_bd = 0;");
     out_open(o, "for (int64_t i = (%s) * t / T; i < (%s) * (t + 1) / T; i++)", n, n);
@@ -135,8 +142,17 @@ void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble
     out_line(o, "nc_done:");
     out_line(o, "nc_ps_%s.maxd[t] = maxd, nc_ps_%s.bad[t] = nc_bad, nc_ps_%s.bi[t] = nc_bi, nc_ps_%s.bj[t] = nc_bj, "
              "nc_ps_%s.bd[t] = nc_bd;", name, name, name, name, name);
+    if (dmin)
+        out_line(o, "nc_ps_%s.dmin[t] = nc_dmin;", name);
     out_close(o);
     out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
+                   void (*row)(Out *, const void *), const void *arg)
+{
+    proc_scan(o, name, n, preamble, row, arg, 0);
 }
 
 static void scan_row(Out *o, const void *arg)
@@ -220,12 +236,12 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
         out_line(o, "static int64_t %s_vlo, %s_vhi, %s_dmin = 64; /* this rank's targets, the shortest delay (capped) */",
                  c, c, c);
     out_blank(o);
-    ProcBody scan = pb;   /* the walk over every row on the threads (not with --mpi: its dmin) */
+    ProcBody scan = pb;   /* the walk over every row on the threads (with --mpi its dmin too) */
     scan.what = PB_SCAN;
     char n[32];
     snprintf(n, sizeof n, "%lldLL", (long long)j->pre.size);
-    if (j->delay && !m->mpi)
-        cgc_proc_scan(o, c, n, NULL, scan_row, &scan);
+    if (j->delay)
+        proc_scan(o, c, n, NULL, scan_row, &scan, m->mpi);
     out_open(o, "static int build_%s(void)", c);
     if (m->mpi)
         cgc_mpi_view(o, j, c, "_vlo", "_vhi");
@@ -239,13 +255,12 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m)
         out_close(o);
     }
     out_line(o, "int64_t maxd = 1;");
-    if (j->delay && !m->mpi) {
+    if (j->delay) {
         out_line(o, "nrt_pool_run(scan_%s, NULL, %lld.0);", c, (long long)j->pre.size);
         cgc_parts_join(o, "nc_ps_", c, "", 1, j->name, NULL);
-    } else if (j->delay) {
-        out_open(o, "for (int64_t i = 0; i < %lld; i++)", (long long)j->pre.size);
-        proc_row(o, &pb);
-        out_close(o);
+        if (m->mpi)
+            out_line(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++) "
+                     "if (nc_ps_%s.dmin[t] < %s_dmin) %s_dmin = nc_ps_%s.dmin[t];", c, c, c, c);
     }
     if (cgc_par_proc(j))
         out_line(o, "if (ctx.threads > 1 && !(%s_pb = nrt_pbufs_new(&ctx, ctx.threads))) return -1;", c);

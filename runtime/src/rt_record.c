@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #define BUF_BYTES (1u << 20)
+enum { CSV_W = 26 };   /* a .csv value: room for ",value" and a '\0' (nrt_fmt_g9: at most 16) */
 
 
 static char *dup_str(nrt_ctx *ctx, const char *s, const char *what)
@@ -552,7 +553,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
         strcpy(p, "]");
         return rec_start(r, NULL);
     }
-    r->row_max = 40 + (size_t)nvars * (size_t)nidx * 26;
+    r->row_max = 40 + (size_t)nvars * (size_t)nidx * CSV_W;
     n = 8 + (len + 24 * (size_t)nvars) * (size_t)nidx;
     hdr = nrt_alloc(ctx, n, "a csv header");
     if (!hdr) {
@@ -569,12 +570,44 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
     return r;
 }
 
+/* A state row's values encoded on the pool (C simulators' --threads; one thread elsewhere):
+ * part t of T, the values [nv t / T, nv (t + 1) / T), .npy at their fixed places after the
+ * time, .csv as ",value" texts from CSV_W bytes a value on (no value's text is longer), the
+ * caller moving the parts together in thread order: the bytes of one thread for any T. */
+typedef struct row_job {
+    int fmt;
+    unsigned char *p;             /* npy: the first value's bytes; csv: its text's place */
+    size_t room;                  /* csv: the bytes from p to the end of the buffer */
+    const double *vals;
+    size_t nv;
+    size_t len[NRT_MAX_THREADS];  /* csv: the text of part t */
+} row_job;
+
+static void row_part(void *arg, int t, int T)
+{
+    row_job *jb = arg;
+    size_t a = jb->nv * (size_t)t / (size_t)T, b = jb->nv * (size_t)(t + 1) / (size_t)T, k;
+    if (jb->fmt == FMT_NPY) {
+        for (k = a; k < b; k++)
+            put_f64le(jb->p + 8 * k, jb->vals[k]);
+        return;
+    }
+    char *p = (char *)jb->p + CSV_W * a;
+    size_t room = jb->room - CSV_W * a, m = 0;
+    for (k = a; k < b; k++) {
+        p[m++] = ',';
+        m += (size_t)nrt_fmt_g9(p + m, room - m, jb->vals[k]);
+    }
+    jb->len[t] = m;
+}
+
 /* Contract: appends one row (t = (step + 1) * dt, so t = 0 for step -1, then vals: nvars * nidx doubles,
  * variable-major) to the state recording r; flushes when the buffer is full. NRT_EINVAL
  * for NULL arguments or a spike recording; NRT_EIO with errmsg on a write failure. */
 nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
 {
-    size_t k, nv;
+    size_t nv;
+    row_job jb;
     if (!r || !vals)
         return NRT_EINVAL;
     if (r->kind != KIND_STATE) {
@@ -587,19 +620,23 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
     if (r->win_hi && (step < r->win_lo || step >= r->win_hi) && !(step == -1 && r->win_lo == 0))
         return NRT_OK;   /* outside the window; the row at t = 0 (step -1) is in one from 0 */
     nv = (size_t)r->nvars * (size_t)r->nidx;
+    jb.fmt = r->fmt, jb.vals = vals, jb.nv = nv;   /* (len: set by every part) */
     if (r->fmt == FMT_NPY) {
         unsigned char *p = r->buf + r->buf_len;
         put_f64le(p, (double)(step + 1) * r->ctx->dt);
-        for (k = 0; k < nv; k++)
-            put_f64le(p + 8 * (k + 1), vals[k]);
+        jb.p = p + 8, jb.room = 0;
+        nrt_pool_run(row_part, &jb, (double)nv);
         r->buf_len += r->row_bytes;
     } else {
         char *p = (char *)r->buf + r->buf_len;
         size_t room = r->buf_cap - r->buf_len;
         int m = fmt_time(r, p, room, step);
-        for (k = 0; k < nv; k++) {
-            p[m++] = ',';
-            m += nrt_fmt_g9(p + m, room - (size_t)m, vals[k]);
+        const int T = nrt_pool_size() > 1 ? nrt_pool_size() : 1;
+        jb.p = (unsigned char *)p + m, jb.room = room - (size_t)m;
+        nrt_pool_run(row_part, &jb, (double)nv);
+        for (int t = 0; t < T; t++) {   /* the parts together, in thread order */
+            memmove(p + m, jb.p + CSV_W * (nv * (size_t)t / (size_t)T), jb.len[t]);
+            m += (int)jb.len[t];
         }
         p[m++] = '\n';
         p[m] = '\0';

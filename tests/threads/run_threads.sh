@@ -1,11 +1,12 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+refuse][+owners]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
 # be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
 # the delivery owners moved after $OWN_STEPS steps ($NEUROC_THREADS_WARMUP, nrt_own_balance),
 # which its --bench report must say. MODEL+procedural: its word STORAGE
-# replaced by `procedural` (tests/proc/proc.neuro). MODEL+mpi: also built with --mpi and run
+# replaced by `procedural` (tests/proc/proc.neuro). MODEL+double: `precision = double` added
+# to its sim block, as NAME_double. MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
 # the same files again (skipped without mpirun or MPI). MODEL+refuse: bad thread counts are a
 # bad command line (status 2, the message names --threads), and an OpenCL simulator of MODEL
@@ -62,6 +63,8 @@ for arg in "$@"; do
     mkdir -p "$dir"
     case "$arg" in
     *+procedural*) sed "s/STORAGE/procedural/" "$model" >"$dir/$name.neuro"; model=$dir/$name.neuro ;;
+    *+double*) name=${name}_double; dir=$WORK/$name; mkdir -p "$dir"
+               sed "s/^sim {/sim { precision = double;/" "$model" >"$dir/$name.neuro"; model=$dir/$name.neuro ;;
     esac
     old=${THREADS_REUSE:-/nonexistent}/$name/sim
     lib=$(dirname "$NEUROC")/../lib/libneurort.a
