@@ -42,10 +42,19 @@ static void fam_dialects(void *user, const IrModel *m, const IrProj *j, CgDialec
     build_dialects(m, j, d, dd);
 }
 
+/* The C ranks of --mpi (backend_c.c) keep the synapses onto their neurons of every row they
+ * generate, which the families' functions do not: there every projection stays single. */
+static int fam_ok(void *user, const IrModel *m, const IrProj *j)
+{
+    (void)user;
+    (void)j;
+    return !m->mpi;
+}
+
 /* Contract: c_priv.h. */
 void cgc_fam_plan(Compiler *cc, const IrModel *m)
 {
-    const CgFamHooks h = {fam_dialects, NULL, NULL};
+    const CgFamHooks h = {fam_dialects, fam_ok, NULL};
     cg_fam_plan(cc, m, &h, &P);
 }
 
