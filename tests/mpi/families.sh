@@ -13,6 +13,9 @@
 #             normal simulator byte for byte: spikes, --save-connectivity files (each member's
 #             synapses gathered on rank 0) and the manifest; --dry-run of 2 and 3 ranks ends.
 #   cuda:     the distributed CUDA program builds with nvcc (tests/gpu/cuda_compile.sh).
+#   c:        the C back end's ranks (codegen/c/c_family.c: stored members cut to the rank's
+#             slice; procedural projections stay single there): `--explain` names the stored
+#             family, and run_mpi.sh compares 1, 2 and 3 ranks with the normal simulator.
 # Exit: 0 pass; 77 skipped; 1 a check failed; 2 setup; 3 neuroc failed.
 set -u
 NEUROC=$1; DATA=$2; WORK=$3; PY=$4; WHAT=${5:-opencl}
@@ -37,6 +40,13 @@ if [ "$WHAT" = cuda ]; then
     grep -q '^NC_KERNEL nc_k_synf0(' "$WORK/cuda/src/multiarea.cu" && grep -q '^NC_DEV void nc_deliver_fam1_grid(' "$WORK/cuda/src/multiarea.cu" ||
         { echo "$tag: FAILED: no family construction kernel or delivery in the distributed CUDA program" >&2; exit 1; }
     exit 0
+fi
+if [ "$WHAT" = c ]; then
+    "$NEUROC" --mpi --backend c "$WORK/multiarea.neuro" --explain >"$WORK/explain.txt" 2>&1 ||
+        { cat "$WORK/explain.txt"; echo "$tag: FAILED: neuroc --mpi --explain" >&2; exit 3; }
+    grep -q '^projection families (c): 109 of 109 stored and 0 of 28 procedural projections in 1 family (109 like V1_23E_to_V1_23E)' "$WORK/explain.txt" ||
+        { echo "$tag: FAILED: --mpi --explain (C): $(grep -i famil "$WORK/explain.txt")" >&2; exit 1; }
+    PYTHON=$PY exec sh "$HERE/run_mpi.sh" "$NEUROC" "$WORK/multiarea.neuro" "$WORK/run" 300 2 3
 fi
 "$NEUROC" --mpi --backend opencl "$WORK/multiarea.neuro" --explain >"$WORK/explain.txt" 2>&1 ||
     { cat "$WORK/explain.txt"; echo "$tag: FAILED: neuroc --mpi --explain" >&2; exit 3; }
