@@ -21,6 +21,9 @@
  * members' own buffers (row pointers, columns, weights, delays) are no kernel arguments
  * (simt_fam_args: the host's nc_inst holds them, for construction, --save-connectivity, the
  * memory plan) unless the block or cluster schedule is compiled, which delivers per member.
+ * Under --mpi a stored member is cut to the rank's columns before nc_k_synf<f> draws its
+ * values (keyed by nc_rk), a procedural member adds only into the rank's neurons, and both
+ * keep their shortest delays: simt_mpi.c's simt_mpi_fam_* pieces.
  */
 #include <math.h>
 #include <stdio.h>

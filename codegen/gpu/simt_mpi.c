@@ -34,6 +34,7 @@
  * read. A population synapse code reads as presynaptic neurons is replicated
  * (simt_mpi_replicated: every rank steps it and keeps every synapse onto it; rank 0 owns its
  * words). --save-connectivity gathers every rank's synapses on rank 0 (simt_mpi_host_save).
+ * Projection families (simt_family.c) are cut, guarded and gathered likewise (simt_mpi_fam_*).
  * Not distributed (refused by simt_mpi_check): the block, cluster and persistent schedules.
  */
 #include <string.h>
