@@ -8,7 +8,9 @@
 # Every weight is the whole number of pA of its mean (no draw), so the atomic sums into a
 # ring slot are exact in any order; the delays are drawn (truncated normals), keyed by each
 # synapse's rank in its whole row.
-#   opencl (default): `--explain` of the distributed OpenCL program names both families, and
+#   opencl (default): models/fam_replicated.neuro's projections onto a replicated population
+#             form a family on one GPU and none under --mpi (they stay single: fam_ok);
+#             `--explain` of the distributed OpenCL program names both families, and
 #             run_mpi.sh compares its runs on 1, 2 and 3 ranks (PoCL) with the C back end's
 #             normal simulator byte for byte: spikes, --save-connectivity files (each member's
 #             synapses gathered on rank 0) and the manifest; --dry-run of 2 and 3 ranks ends.
@@ -21,6 +23,16 @@ set -u
 NEUROC=$1; DATA=$2; WORK=$3; PY=$4; WHAT=${5:-opencl}
 HERE=$(cd "$(dirname "$0")" && pwd)
 tag=mpi_families
+# a projection onto a replicated population stays single under --mpi (models/fam_replicated.neuro)
+if [ "$WHAT" = opencl ]; then
+    "$NEUROC" --backend opencl "$HERE/models/fam_replicated.neuro" --explain 2>&1 |
+        grep -q '^projection families (opencl): 0 of 0 stored and 2 of 2 procedural projections in 1 family (2 like a)' ||
+        { echo "$tag: FAILED: fam_replicated.neuro: no family on one GPU" >&2; exit 1; }
+    if "$NEUROC" --mpi --backend opencl "$HERE/models/fam_replicated.neuro" --explain 2>&1 | grep 'projection famil'; then
+        echo "$tag: FAILED: fam_replicated.neuro: a family onto a replicated population under --mpi" >&2
+        exit 1
+    fi
+fi
 if [ ! -f "$DATA/params.json" ] || [ ! -f "$DATA/synapses.csv" ]; then
     echo "$tag: skipped: the multi-area data set is not at $DATA (examples/multiarea/README.md)"
     exit 77
