@@ -38,12 +38,12 @@ static void fam_lit(const CgDialect *d, const IrExpr *e, StrBuf *out)
     sb_printf(out, "F->%s[%d]", d->dbl ? "x" : "r", (*n)++);
 }
 
-/* 1 when j may be a member: static (stored or procedural), built from a spec, on one
- * process, neither recorded nor changed by a phase, not into or out of a top-k population,
- * and what the back end takes (h->ok). */
+/* 1 when j may be a member: static (stored or procedural), built from a spec, neither
+ * recorded nor changed by a phase, not into or out of a top-k population, and what the back
+ * end takes (h->ok: a distributed program's members are the back end's to refuse). */
 static int candidate(const Compiler *cc, const IrModel *m, const IrProj *j, int k, const CgFamHooks *h)
 {
-    if (cc->opt.no_proj_tables || m->mpi || j->plast || j->id != k)
+    if (cc->opt.no_proj_tables || j->plast || j->id != k)
         return 0;
     if (j->rule == IR_FROM_FILE || j->rule == IR_PAIRS || j->pre.pop->topk || j->post.pop->topk)
         return 0;

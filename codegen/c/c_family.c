@@ -42,10 +42,20 @@ static void fam_dialects(void *user, const IrModel *m, const IrProj *j, CgDialec
     build_dialects(m, j, d, dd);
 }
 
+/* The C ranks of --mpi (c_mpi.c) keep the synapses onto their neurons of every row they
+ * generate: a stored member does so as a stored projection does (build_fam<f>); a procedural
+ * projection, which delivers into the rank's slice only and walks its rows for the shortest
+ * delay (c_proc.c), stays single there. */
+static int fam_ok(void *user, const IrModel *m, const IrProj *j)
+{
+    (void)user;
+    return !m->mpi || !j->procedural;
+}
+
 /* Contract: c_priv.h. */
 void cgc_fam_plan(Compiler *cc, const IrModel *m)
 {
-    const CgFamHooks h = {fam_dialects, NULL, NULL};
+    const CgFamHooks h = {fam_dialects, fam_ok, NULL};
     cg_fam_plan(cc, m, &h, &P);
 }
 
@@ -224,10 +234,91 @@ static void emit_vals(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_blank(o);
 }
 
+/* build_fam<f>(a, b) of a distributed simulator (--mpi): members a .. b - 1 built as build_<J>
+ * builds one there (c_proj.c): the whole rows, cut to the synapses onto this rank's slice of
+ * the post population (nrt_mpi_restrict), whose values are keyed by their ranks in the whole
+ * rows (rk), on one thread; the member's synapses by thread (--threads) among the ring's
+ * neurons of this rank's slice. */
+static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
+{
+    const char *pc = j0->post.pop->cname;
+    out_open(o, "static int build_fam%d(int a, int b)", f);
+    out_open(o, "for (int q = a; q < b; q++)");
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "nrt_csr *nc_c = &nc_fam%d_c[q];", f);
+    out_line(o, "char what[300];");
+    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
+    out_line(o, "nrt_conn_spec spec;");
+    out_line(o, "spec_fam%d(F, &spec);", f);
+    out_line(o, "if (nrt_conn_build(&ctx, &spec, nc_c) != NRT_OK) return -1;");
+    out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
+    out_line(o, "if (nrt_mpi_restrict(&ctx, nc_c, nc_view(%s_lo, F->post_off, F->n_post), nc_view(%s_hi, F->post_off, F->n_post), &rk, NULL, NULL, NULL) != NRT_OK) return -1;",
+             pc, pc);
+    out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
+    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
+    out_line(o, "real *nc_w = nc_fam%d_w[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(real), what);", f);
+    out_line(o, "if (!nc_w) return -1;");
+    if (j0->delay) {
+        out_line(o, "snprintf(what, sizeof what, \"%%s: delays\", F->name);");
+        out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
+        out_line(o, "if (!nc_d) return -1;");
+    }
+    out_line(o, "int64_t maxd = 1;");
+    out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
+    out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
+    out_line(o, "const int64_t j = nc_c->col[s], rank = rk[s]; /* its rank in the full row */");
+    out_line(o, "(void)j; (void)rank;");
+    out_line(o, "nc_w[s] = %s;", c0->wt);
+    if (j0->delay) {
+        out_line(o, "const double delay = %s;", c0->dt);
+        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+        out_open(o, "if (!(steps < 1e9))");
+        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
+        out_line(o, "nrt_free(rk);");
+        out_line(o, "return -1;");
+        out_close(o);
+        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+        out_line(o, "nc_d[s] = dd;");
+        out_line(o, "if (dd > maxd) maxd = dd;");
+    }
+    out_close(o);
+    out_close(o);
+    out_line(o, "nrt_free(rk);");
+    out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
+    out_line(o, "const int64_t l0 = %s_lo - F->post_off, h0 = %s_hi - F->post_off; /* the slice, in the member's posts */", pc, pc);
+    out_line(o, "const int64_t sl = l0 < F->slo ? F->slo : l0 > F->shi ? F->shi : l0, sh = h0 < F->slo ? F->slo : h0 > F->shi ? F->shi : h0;");
+    out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, sl, sh, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* Contract: c_priv.h. */
+void cgc_fam_mpi_dmin(Out *o, const IrModel *m)
+{
+    for (int f = 0; f < P.nfam; f++) {
+        const IrProj *j0 = m->projs[P.first[f]];
+        if (!j0->delay)
+            out_line(o, "dmin = 1; /* projection family %d */", f);
+        else
+            out_line(o, "for (int q = 0; q < %d; q++) for (int64_t s = 0; s < nc_fam%d_c[q].nnz; s++) if (nc_fam%d_d[q][s] < dmin) dmin = nc_fam%d_d[q][s]; /* projection family %d */",
+                     P.size[f], f, f, f, f);
+    }
+}
+
 /* build_fam<f>(a, b): members a .. b - 1 built as build_<J> builds one (c_proj.c), the values
  * on the pool (vals_fam<f>). */
-static void emit_build(Out *o, const IrProj *j0, const Cand *c0, int f)
+static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
 {
+    if (m->mpi) {
+        emit_build_mpi(o, j0, c0, f);
+        return;
+    }
     emit_vals(o, j0, c0, f);
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
@@ -552,7 +643,7 @@ void cgc_families(Out *o, const IrModel *m)
             if (j0->rule == IR_FIXED_TOTAL)
                 cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_rp[q]);", P.size[f], f);
         } else {
-            emit_build(o, j0, &P.c[k0], f);
+            emit_build(o, m, j0, &P.c[k0], f);
             emit_deliver(o, j0, f);
             emit_host_parts(o, j0, f);
             cgc_own_line("for (int q = 0; q < %d; q++) nrt_free(nc_fam%d_w[q]);", P.size[f], f);

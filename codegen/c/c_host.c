@@ -504,6 +504,8 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
         plastic |= j->plast != NULL;
+        if (cgc_fam_member(j))
+            continue;   /* cgc_fam_mpi_dmin */
         if (!j->delay)
             out_line(o, "dmin = 1; /* %s */", j->name);
         else if (j->procedural)
@@ -512,6 +514,7 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
             out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) if (%s_d[s] < dmin) dmin = %s_d[s];", j->cname,
                      j->cname, j->cname);
     }
+    cgc_fam_mpi_dmin(o, m);
     if (plastic)
         out_line(o, "dmin = 1; /* plasticity: every phase sees every rank's spikes of each step */");
     out_line(o, "nc_D = nrt_mpi_min(mpi, dmin);");

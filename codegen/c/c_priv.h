@@ -60,6 +60,7 @@ void cgc_families(Out *o, const IrModel *m);   /* every family's table and funct
 void cgc_fam_mem_split(Out *o, const IrModel *m);   /* in mem_threads(): the families' nrt_split bytes */
 void cgc_fam_own_parts(Out *o, const IrModel *m);   /* in own_balance(): the members' nrt_own_part */
 void cgc_fam_group(Out *o, const IrModel *m);       /* main: the members' rows grouped by thread */
+void cgc_fam_mpi_dmin(Out *o, const IrModel *m);    /* --mpi: the members' shortest delay into dmin */
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */

@@ -21,6 +21,9 @@
  * members' own buffers (row pointers, columns, weights, delays) are no kernel arguments
  * (simt_fam_args: the host's nc_inst holds them, for construction, --save-connectivity, the
  * memory plan) unless the block or cluster schedule is compiled, which delivers per member.
+ * Under --mpi a stored member is cut to the rank's columns before nc_k_synf<f> draws its
+ * values (keyed by nc_rk), a procedural member adds only into the rank's neurons, and both
+ * keep their shortest delays: simt_mpi.c's simt_mpi_fam_* pieces.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,10 +41,15 @@
  * only in a model of more than SIMT_FAM_STORED projections, whose per-projection program
  * would take minutes to build, or under --proj-tables=on. Procedural ones always may. */
 enum { SIMT_FAM_STORED = 128 };
+/* Under --mpi a member is cut, guarded and gathered as a single projection (simt_mpi.c), but
+ * not one onto a replicated population, whose synapses every rank keeps whole and whose words
+ * are rank 0's: that one stays single. */
 static int fam_ok(void *user, const IrModel *m, const IrProj *j)
 {
     const Simt *S = user;
     if (!j->procedural && m->nprojs <= SIMT_FAM_STORED && !S->cc->opt.proj_tables_on)
+        return 0;
+    if (S->fam_rep && S->fam_rep[j->post.pop->id])
         return 0;
     return !simt_gathers(j) && (!j->procedural || j->rule == IR_FIXED_TOTAL);
 }
@@ -75,6 +83,12 @@ static int fam_proc(const Simt *S, int f)
 /* Contract: simt_priv.h. */
 void simt_fam_plan(Simt *S)
 {
+    if (S->m->mpi) {   /* which populations are replicated, once: each answer walks every projection */
+        char *rep = arena_alloc(&S->cc->arena, (size_t)S->m->npops + 1);
+        for (int i = 0; i < S->m->npops; i++)
+            rep[i] = (char)simt_mpi_replicated(S->m, S->m->pops[i]);
+        S->fam_rep = rep;
+    }
     const CgFamHooks h = {fam_dialects, fam_ok, S};
     cg_fam_plan(S->cc, S->m, &h, &S->fam);
 }
@@ -122,6 +136,7 @@ static void pscan_body(Out *o, const void *arg)
     out_line(o, "if (!(steps < 1e9)) nc_cnt[%d] = 1;", S->cnt_err);
     out_line(o, "const int32_t dd = !(steps < 1e9) || steps < 1 ? 1 : (int32_t)steps;");
     out_line(o, "nc_atomic_max_i32(&nc_cnt[%d + nc_fj], dd);", S->cnt_maxd);
+    simt_mpi_fam_min_delay(o, S);
     out_close(o);
 }
 
@@ -182,7 +197,10 @@ static void emit_device_family(Out *o, const Simt *S, int f)
         out_line(o, "(void)nc_fd; (void)nc_fj;");
     out_open(o, "for (int64_t i = NC_GID; i < nc_npre; i += NC_GSIZE)");
     out_open(o, "for (int64_t s = nc_frp[i]; s < nc_frp[i + 1]; s++)");
-    out_line(o, "const int64_t j = nc_fcol[s], rank = s - nc_frp[i];");
+    if (S->m->mpi && !j0->procedural)   /* distributed: cut to the rank's columns first (simt_mpi_fam_cut) */
+        out_line(o, "const int64_t j = nc_fcol[s], rank = nc_sl[0] > 1 ? (int64_t)nc_rk[s] : s - nc_frp[i];");
+    else
+        out_line(o, "const int64_t j = nc_fcol[s], rank = s - nc_frp[i];");
     out_line(o, "(void)j; (void)rank;");
     out_line(o, "nc_fw[s] = %s;", c0->wt);
     if (j0->delay) {
@@ -196,6 +214,7 @@ static void emit_device_family(Out *o, const Simt *S, int f)
         out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
         out_line(o, "nc_fd[s] = dd;");
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d + nc_fj], dd);", S->cnt_maxd);
+        simt_mpi_fam_min_delay(o, S);
     }
     out_close(o);
     out_close(o);
@@ -263,6 +282,8 @@ static void emit_table(Out *o, const Simt *S, int f)
     }
     out_close_with(o, ";");
     out_line(o, "static nrt_kernel *k_synf%d;", f);
+    if (m->mpi)
+        simt_mpi_fam_decls(o, S, f);
     if (fam_proc(S, f) && m->projs[k0]->delay)
         out_line(o, "static nrt_kernel *k_pscanf%d;", f);
     out_blank(o);
@@ -271,7 +292,7 @@ static void emit_table(Out *o, const Simt *S, int f)
 /* mem_fam<f>, save_fam<f>, stat_fam<f>: cg_mem_plan's lines of a member (simt's layout),
  * save_<proj> (simt_records.c: what build_<proj> built, or for a procedural member the
  * stored form it builds under --save-connectivity) and the built counts, of members a .. b - 1. */
-static void emit_host_parts(Out *o, const IrProj *j0, int f)
+static void emit_host_parts(Out *o, const Simt *S, const IrProj *j0, int f)
 {
     cg_fam_mem_head(o, j0, f);
     if (j0->procedural) {
@@ -306,7 +327,10 @@ static void emit_host_parts(Out *o, const IrProj *j0, int f)
     out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, dw, 0, w, (size_t)c.nnz * sizeof(real)) != NRT_OK)");
     if (j0->delay)
         out_line(o, "    || (c.nnz && nrt_gpu_read(gpu, *(nrt_dmem *)((char *)nc_I + F->d), 0, d, (size_t)c.nnz * sizeof(int32_t)) != NRT_OK)");
-    out_line(o, "    || nrt_conn_save(&ctx, F->name, &c, w, (int)sizeof(real), d) != NRT_OK;");
+    if (S->m->mpi)   /* distributed: every rank's part to rank 0, which writes the file */
+        simt_mpi_fam_save(o, S, j0, f);
+    else
+        out_line(o, "    || nrt_conn_save(&ctx, F->name, &c, w, (int)sizeof(real), d) != NRT_OK;");
     out_line(o, "nrt_csr_free(&c);");
     out_line(o, "nrt_free(w);");
     out_line(o, "nrt_free(d);");
@@ -441,6 +465,8 @@ static void emit_build(Out *o, const Simt *S, int f)
     }
     out_line(o, "if (nrt_gpu_conn_build(&ctx, gpu, &spec, csr) != NRT_OK) return -1;");
     out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
+    if (S->m->mpi && !j0->procedural)   /* distributed: this rank's columns before the values */
+        simt_mpi_fam_cut(o, S, j0);
     out_line(o, "*rp = csr->row_ptr;");
     out_line(o, "*col = csr->col;");
     out_line(o, "const size_t nnz = (size_t)csr->nnz;");
@@ -453,6 +479,8 @@ static void emit_build(Out *o, const Simt *S, int f)
     emit_set_args(o, S, c0, j0, f);
     out_line(o, "if (nrt_gpu_launch(k, (size_t)((F->n_pre + 127) / 128), 128, 0) != NRT_OK || nrt_gpu_sync(gpu) != NRT_OK) return -1;");
     out_line(o, "ts = nrt_stage(&ctx, F->st_vals, ts);");
+    if (S->m->mpi && !j0->procedural)
+        simt_mpi_fam_after_values(o, S, j0, f);
     if (j0->procedural)
         out_close(o);
     if (j0->delay) {
@@ -483,7 +511,7 @@ void simt_fam_host(Out *o, const Simt *S)
         emit_table(o, S, f);
         cg_fam_spec(o, S->m->projs[S->fam.first[f]], f);
         emit_build(o, S, f);
-        emit_host_parts(o, S->m->projs[S->fam.first[f]], f);
+        emit_host_parts(o, S, S->m->projs[S->fam.first[f]], f);
     }
     if (S->fam.nfam)
         emit_units(o, S);
@@ -714,6 +742,8 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
     out_open(o, "for (int64_t rank = nc_lane; rank < nc_n; rank += nc_nl)");
     out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)(rank / 4), 0u, 0u);");
     cg_total_post(o, "nc_x.v[rank & 3]");
+    if (S->m->mpi)   /* distributed: this rank's targets only; R[8] - R[11] is the member's post offset */
+        simt_mpi_fam_guard(o, S, j0->post.pop, "(R[8] - R[11])");
     out_line(o, "const real wv = %s;", c0->wt);
     if (j0->delay) {
         out_line(o, "const double delay = %s;", c0->dt);
@@ -723,6 +753,8 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
         out_line(o, "const int32_t dd = 1;");
     }
     out_line(o, "nc_atomic_add_f%d(&ring[nc_mod(step + dd, D) * width + base + j], wv);", S->m->dbl ? 64 : 32);
+    if (S->m->mpi)
+        out_close(o);
     out_close(o);
 }
 

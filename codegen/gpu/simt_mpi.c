@@ -34,6 +34,7 @@
  * read. A population synapse code reads as presynaptic neurons is replicated
  * (simt_mpi_replicated: every rank steps it and keeps every synapse onto it; rank 0 owns its
  * words). --save-connectivity gathers every rank's synapses on rank 0 (simt_mpi_host_save).
+ * Projection families (simt_family.c) are cut, guarded and gathered likewise (simt_mpi_fam_*).
  * Not distributed (refused by simt_mpi_check): the block, cluster and persistent schedules.
  */
 #include <string.h>
@@ -789,3 +790,99 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
 }
 
 /* ===== host program =====} */
+
+/* {===== projection families (simt_family.c) ===== */
+
+/* A family's members are cut, guarded and gathered as single projections are (above): a
+ * stored member's columns cut to the rank's before its values are drawn, keyed by the
+ * synapses' ranks in the whole rows (nc_rk); a procedural member's whole rows regenerated,
+ * added only into the rank's neurons; each member's shortest delay in nc_cnt by its
+ * projection id. What they cannot do (a member onto a replicated population) simt_family.c's
+ * fam_ok refuses: such a projection stays single. */
+
+/* In nc_k_synf<f> and nc_k_pscanf<f>, after the atomic max of a synapse's delay dd: the
+ * shortest delay of member nc_fj (its projection id), as simt_mpi_min_delay. */
+void simt_mpi_fam_min_delay(Out *o, const Simt *S)
+{
+    if (S->m->mpi)
+        out_line(o, "nc_atomic_max_i32(&nc_cnt[%d + nc_fj], 0x40000000 - dd);", S->cnt_mind);
+}
+
+/* Around a procedural member's add of synapse (i, j) in nc_deliver_fam<f>_grid: only onto this
+ * rank's neurons of post (j is relative to the member's view, which starts at post_off, a C
+ * expression). Leaves a block open. */
+void simt_mpi_fam_guard(Out *o, const Simt *S, const IrPop *post, const char *post_off)
+{
+    const char *e = arena_printf(&S->cc->arena, "4 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, post->id);
+    out_open(o, "if (j + %s >= 32 * nc_sl[%s] && j + %s < 32 * nc_sl[%s + 1])", post_off, e, post_off, e);
+}
+
+/* In build_fam<f> of a stored family, once member F's whole CSR is in csr: its columns on this
+ * rank only, and in nc_rk each one's rank in its whole row (simt_mpi_host_cut_first); the cut's
+ * time goes into the member's connectivity stage. */
+void simt_mpi_fam_cut(Out *o, const Simt *S, const IrProj *j0)
+{
+    const int na = restrict_arrays(S->m);
+    out_open(o, "if (nrt_mpi_size(mpi) > 1)");
+    out_line(o, "/* this rank's part of the member's view: columns [a, b); the values are drawn for them only */");
+    out_line(o, "const int64_t a0 = nc_lo[%d] - F->post_off, b0 = nc_hi[%d] - F->post_off;", j0->post.pop->id,
+             j0->post.pop->id);
+    out_line(o, "const int32_t a = (int32_t)(a0 < 0 ? 0 : a0 > F->n_post ? F->n_post : a0), b = (int32_t)(b0 < a ? a : b0 > F->n_post ? F->n_post : b0);");
+    out_line(o, "nrt_dmem *arr[%d] = {NULL};", na);
+    out_line(o, "const int words[%d] = {0};", na);
+    out_line(o, "snprintf(what, sizeof what, \"%%s: this rank's synapses\", F->name);");
+    out_line(o, "if (mpi_restrict(csr, a, b, arr, words, %d, what, &nc_rk)) return -1;", j0->rule == IR_FIXED_TOTAL);
+    out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
+    out_close(o);
+}
+
+/* The host's ranks of each member's synapses in their whole rows, for --save-connectivity of a
+ * stored family whose rows are in draw order (fixed_total: save_ranks). */
+void simt_mpi_fam_decls(Out *o, const Simt *S, int f)
+{
+    const IrProj *j0 = S->m->projs[S->fam.first[f]];
+    if (save_ranks(S->m, j0))
+        out_line(o, "static int32_t *nc_fhrk%d[%d]; /* --save-connectivity: ranks in the whole rows */", f,
+                 S->fam.size[f]);
+}
+
+/* ... and in build_fam<f>, once member q's values are drawn: nc_rk kept there, then freed. */
+void simt_mpi_fam_after_values(Out *o, const Simt *S, const IrProj *j0, int f)
+{
+    if (save_ranks(S->m, j0)) {
+        out_open(o, "if (ctx.save_conn && nrt_mpi_size(mpi) > 1)");
+        out_line(o, "snprintf(what, sizeof what, \"%%s: ranks in the rows\", F->name);");
+        out_line(o, "nc_fhrk%d[q] = nrt_alloc(&ctx, (nnz ? nnz : 1) * sizeof(int32_t), what);", f);
+        out_line(o, "if (!nc_fhrk%d[q] || (nnz && nrt_gpu_read(gpu, nc_rk, 0, nc_fhrk%d[q], nnz * sizeof(int32_t)) != NRT_OK)) return -1;",
+                 f, f);
+        out_close(o);
+    }
+    out_line(o, "nrt_gpu_free(gpu, &nc_rk);");
+}
+
+/* In save_fam<f> of a distributed simulator, once member q's part is in c, w and d (`bad`
+ * says whether reading it failed): every rank's part to rank 0 (nrt_mpi_gather_csr), which
+ * writes the file, as simt_mpi_host_save and simt_emit_host_save do for a projection; a
+ * procedural member's stored form is whole on every rank. */
+void simt_mpi_fam_save(Out *o, const Simt *S, const IrProj *j0, int f)
+{
+    const int ranks = save_ranks(S->m, j0);
+    out_line(o, "    ;");
+    if (!j0->procedural) {
+        out_open(o, "if (!bad && nrt_mpi_size(mpi) > 1)");
+        out_line(o, "void *wv = w;");
+        if (ranks)
+            out_line(o, "bad = nrt_mpi_gather_csr(&ctx, mpi, &c, &wv, (int)sizeof(real), &d, nc_fhrk%d[q]) != NRT_OK;", f);
+        else
+            out_line(o, "bad = nrt_mpi_gather_csr(&ctx, mpi, &c, &wv, (int)sizeof(real), &d, NULL) != NRT_OK;");
+        out_line(o, "w = wv;");
+        if (ranks) {
+            out_line(o, "nrt_free(nc_fhrk%d[q]);", f);
+            out_line(o, "nc_fhrk%d[q] = NULL;", f);
+        }
+        out_close(o);
+    }
+    out_line(o, "bad = bad || (nrt_mpi_rank(mpi) == 0 && nrt_conn_save(&ctx, F->name, &c, w, (int)sizeof(real), d) != NRT_OK);");
+}
+
+/* ===== projection families =====} */

@@ -112,6 +112,7 @@ typedef struct Simt {
     int push;                     /* cluster schedule: the push step is compiled too (simt_push_ok) */
     int table;                    /* the kernels read their arguments from a table (simt_table) */
     CgFamPlan fam;                /* projection families (simt_family.c) */
+    const char *fam_rep;          /* --mpi: per population, whether it is replicated (fam_ok's, once) */
     int fam_grid;                 /* their members delivered by family in the grid (nc_fdt<f>) */
 } Simt;
 
@@ -207,6 +208,13 @@ int simt_mpi_cut_first(const IrModel *m, const IrProj *j);
 void simt_mpi_host_cut_first(Out *o, const Simt *S, const IrProj *j);
 void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j);
 void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j);
+/* ... and of projection families' members (simt_family.c's calls, f the family, j0 its first) */
+void simt_mpi_fam_min_delay(Out *o, const Simt *S);
+void simt_mpi_fam_guard(Out *o, const Simt *S, const IrPop *post, const char *post_off);
+void simt_mpi_fam_cut(Out *o, const Simt *S, const IrProj *j0);
+void simt_mpi_fam_decls(Out *o, const Simt *S, int f);
+void simt_mpi_fam_after_values(Out *o, const Simt *S, const IrProj *j0, int f);
+void simt_mpi_fam_save(Out *o, const Simt *S, const IrProj *j0, int f);
 
 /* simt_plast.c: plastic projections (docs/architecture.md, "Plastic synapses on the GPU").
  * The phases of a step, in the order of docs/language.md §9; each ends with a barrier
