@@ -140,8 +140,8 @@ static int restrict_arrays(const IrModel *m)
 const char *simt_mpi_every_step(const IrModel *m)
 {
     for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->plast)
-            return "plastic projections: every phase sees every rank's spikes of each step";
+        if (m->projs[k]->plast && m->projs[k]->plast->on_prepost.n)
+            return "`on pre & post`: a synapse's arrival and its target's spike of one step";
         if (simt_gathers(m->projs[k]))
             return "a gathered delivery reads the spike flags of its step";
     }
@@ -240,6 +240,10 @@ void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
     simt_merge_device(o, S, spike_recs);
+    if (simt_plast_split(S->m)) {   /* plastic projections: the rank's own spikes at once, the pre { } work after the merge */
+        simt_merge_local_device(o, S);
+        simt_plast_split_kernels(o, S);
+    }
     out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
     out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
@@ -324,6 +328,8 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
             if (simt_merge_groups(S->m->pops[i]) > 1)
                 out_line(o, "static nrt_kernel *k_mcount_%s, *k_merge_%s; /* %s: several merge groups */", S->m->pops[i]->cname,
                          S->m->pops[i]->cname, S->m->pops[i]->name);
+    if (simt_plast_split(S->m))
+        out_line(o, "static nrt_kernel *k_lmerge, *k_pre0, *k_pre1; /* plastic projections (simt_mpi_host_steps) */");
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
     out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
     for (int k = 0; k < S->m->nprojs; k++)
@@ -639,6 +645,12 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         }
         out_line(o, "if (dalloc(&nc_mb, %d * sizeof(int32_t), \"merge groups\")) return fail(argv[0]);", simt_merge_first(m, m->npops));
     }
+    if (simt_merge_local_groups(m))
+        out_line(o, "if (!(k_lmerge = nrt_gpu_kernel(gpu, \"nc_k_lmerge\", NC_NARGS + 1))) return fail(argv[0]);");
+    if (simt_plast_split_pre0(m))
+        out_line(o, "if (!(k_pre0 = nrt_gpu_kernel(gpu, \"nc_k_pre0\", NC_NARGS))) return fail(argv[0]);");
+    if (simt_plast_split(m))
+        out_line(o, "if (!(k_pre1 = nrt_gpu_kernel(gpu, \"nc_k_pre1\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rrank = nrt_gpu_kernel(gpu, \"nc_k_rrank\", 5))) return fail(argv[0]);");
@@ -720,6 +732,9 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
             const IrProj *j = m->projs[k];
             if (!j->delay)
                 out_line(o, "dmin = 1; /* %s: one step */", j->name);
+            else if (j->plast)   /* its arrivals need the remote spikes a step before they arrive */
+                out_line(o, "if (md[%d] > 0 && 0x3fffffff - md[%d] < dmin) dmin = 0x3fffffff - md[%d]; /* %s: plastic, its shortest delay - 1 */",
+                         k, k, k, j->name);
             else   /* 0: no synapse */
                 out_line(o, "if (md[%d] > 0 && 0x40000000 - md[%d] < dmin) dmin = 0x40000000 - md[%d]; /* %s */", k, k, k,
                          j->name);
@@ -739,6 +754,14 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
     out_close(o);
 }
 
+/* The launches of the plastic phases after the neurons (PL_SCOPES on): gp work-groups. */
+static void plast_launches(Out *o, const IrModel *m, int64_t gp)
+{
+    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+}
+
 /* enqueue_steps(len) of a distributed simulator: intervals of nc_D steps from the chunk's
  * start, each its neuron phases (top-k, plastic scopes), its state records (nc_k_rows, D > 1),
  * one exchange of its D slots of spike bits, then per step the merge (nc_k_merge of the
@@ -749,6 +772,7 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
 void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg)
 {
     const IrModel *m = S->m;
+    const int split = simt_plast_split(m);
     out_open(o, "for (int64_t s0 = 0; s0 < len; s0 += nc_D)");
     out_line(o, "const int64_t n = len - s0 < nc_D ? len - s0 : nc_D;");
     out_open(o, "for (int64_t s = 0; s < n; s++)");
@@ -762,6 +786,14 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
         out_line(o, "if (p < %d && simt_mpi_topk_sum(p)) return -1;", simt_topk_passes(m));
         out_close(o);
         out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    }
+    if (split) {   /* D > 1: the plastic phases of the step now, with this rank's own spikes */
+        out_open(o, "if (nc_D > 1)");
+        if (simt_merge_local_groups(m))
+            out_line(o, "if (nrt_gpu_arg_i64(k_lmerge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_lmerge, %d, %d, 0) != NRT_OK) return -1;",
+                     simt_merge_local_groups(m), SIMT_MPI_GROUP);
+        plast_launches(o, m, gp);
+        out_close(o);
     }
     out_line(o, "if (nc_D > 1 && nrt_gpu_launch(k_rows, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
     out_close(o);
@@ -780,9 +812,16 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
     }
     out_line(o, "if (nrt_gpu_arg_i64(k_merge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;",
              simt_merge_small(m, m->npops), SIMT_MPI_GROUP);
-    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
-        if (simt_plast_has_phase(m, ph))
-            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    if (split) {   /* the pre { } work after the merge; D = 1: the plastic phases after it */
+        if (simt_plast_split_pre0(m))
+            out_line(o, "if (nrt_gpu_launch(k_pre0, %lld, 128, 0) != NRT_OK) return -1;", (long long)gp);
+        out_line(o, "if (nrt_gpu_launch(k_pre1, %lld, 128, 0) != NRT_OK) return -1;", (long long)gp);
+        out_open(o, "if (nc_D == 1)");
+        plast_launches(o, m, gp);
+        out_close(o);
+    } else {
+        plast_launches(o, m, gp);
+    }
     out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, %d, 0) != NRT_OK) return -1;", (long long)gs, sg);
     out_close(o);
     out_close(o);
