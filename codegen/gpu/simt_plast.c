@@ -23,6 +23,18 @@
  * spike history keeps each step's spike list of the presynaptic population (base indices,
  * the list's order); the column index is built once at load time from the device-built
  * CSR, on the device (nrt_gpu_col_index), in the order the C back end builds it.
+ *
+ * Handlers read a pre { } state only through its histories: `_h[e]`, the value of step e
+ * after the scope's dynamics, and `_ha[e]` (order pre_first, with delays) after its `on
+ * spike`, e = the emission step for `on pre`, s - d + 1 for `on post` and the synapse
+ * dynamics, s - d for `on step` (hist_elem), d >= 1 the synapse's delay; only a projection
+ * without delays reads pre.x itself, in `on post` of pre_first (after the step's `on
+ * spike`). So the pre { } work of a step (dynamics, `_h`, `on spike`, `_ha`, the spikes kept
+ * in `_hist`) may run anywhere after the step's neuron phase and before the first read of
+ * that step's history. Distributed simulators (simt_plast_split) take it out of the phases
+ * into nc_pl_pre0/nc_pl_pre1 (emit_pre_split), which run after every rank's spikes of the
+ * step are merged: D - 1 steps late at most, or before the rest of phase 2 where D = 1
+ * (simt_mpi.c's head comment says why that is in time: D <= the shortest delay - 1).
  */
 #include <stdio.h>
 #include <string.h>

@@ -197,7 +197,7 @@ int simt_merge_groups(const IrPop *p);
 int simt_merge_first(const IrModel *m, int i);
 int simt_merge_small(const IrModel *m, int i);
 void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
-int simt_merge_local_groups(const IrModel *m);
+int simt_merge_local_pops(const IrModel *m);
 void simt_merge_local_device(Out *o, const Simt *S);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
