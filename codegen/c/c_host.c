@@ -428,10 +428,35 @@ static void emit_syn_sample_mpi(Out *o, const IrRecord *rec, int r)
     out_line(o, "if (rec%d && nrt_rec_state_row(rec%d, step, rec%d_row) != NRT_OK) return -1;", r, r, r);
 }
 
+/* A synapse recording r of the step (local_step or deliver_step). */
+static void emit_syn_record(Out *o, const IrRecord *rec, int r)
+{
+    out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
+    if (rec->proj->plast->event)
+        out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
+    emit_syn_sample_mpi(o, rec, r);
+    out_close(o);
+}
+
+/* Whether a distributed program has plastic projections: their learning phases then run in
+ * local_step where the ranks exchange every D > 1 steps (emit_mpi_interval), the pre { }
+ * work in deliver_step (learn_pre_<J>, c_plast.c). */
+static int mpi_plastic(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            return 1;
+    return 0;
+}
+
 /* --mpi: do_step's work split at the spike exchange. local_step runs this rank's neurons,
- * hands their spikes to the exchange and samples neuron states (merged into rank 0);
- * deliver_step, once the interval's spikes are exchanged, runs the projections on every
- * rank's spikes of one step and records them, as do_step does. */
+ * hands their spikes to the exchange and samples neuron states (merged into rank 0), and
+ * where D > 1 runs the plastic projections' learning phases on its own spikes (a rank's
+ * synapses are onto its own neurons) and records their synapses; deliver_step, once the
+ * interval's spikes are exchanged, runs the projections on every rank's spikes of one step
+ * (of plastic ones, the pre { } work, learn_pre_<J>, and where D = 1 the learning phases
+ * after it) and records them, as do_step does. Why this is one process's order:
+ * codegen/gpu/simt_mpi.c's head comment, the same scheme. */
 void cgc_step_mpi(Out *o, const IrModel *m)
 {
     cgc_par_regions(o, m);
@@ -454,6 +479,17 @@ void cgc_step_mpi(Out *o, const IrModel *m)
         emit_neuron_sample_mpi(o, rec, r);
         out_close(o);
     }
+    if (mpi_plastic(m)) {
+        out_open(o, "if (nc_D > 1)");
+        out_line(o, "/* the learning phases of the step on this rank's spikes, the pre { } work in deliver_step */");
+        for (int k = 0; k < m->nprojs; k++)
+            if (m->projs[k]->plast)
+                out_line(o, "learn_%s(step);", m->projs[k]->cname);
+        for (int r = 0; r < m->nrecs; r++)
+            if (m->recs[r].proj)
+                emit_syn_record(o, &m->recs[r], r);
+        out_close(o);
+    }
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);
@@ -466,11 +502,11 @@ void cgc_step_mpi(Out *o, const IrModel *m)
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         if (rec->proj) {
-            out_open(o, "if ((step + 1) %% %lld == 0)", (long long)rec->every);
-            if (rec->proj->plast->event)
-                out_line(o, "catchup_%s(step + 1);", rec->proj->cname);
-            emit_syn_sample_mpi(o, rec, r);
-            out_close(o);
+            if (mpi_plastic(m))   /* D > 1: recorded in local_step */
+                out_open(o, "if (nc_D == 1)");
+            emit_syn_record(o, rec, r);
+            if (mpi_plastic(m))
+                out_close(o);
         } else if (rec->spikes) {
             emit_spike_record(o, rec, r, "q", 1);
         } else if (rec->bin) {
@@ -499,15 +535,19 @@ static void emit_mpi_start(Out *o, const IrModel *m)
 /* --mpi: nc_D, the exchange interval, once every synapse is built. */
 static void emit_mpi_interval(Out *o, const IrModel *m)
 {
-    int plastic = 0;
     out_line(o, "int64_t dmin = 64; /* the interval's cap: exchanges stay frequent enough to stop promptly */");
     for (int k = 0; k < m->nprojs; k++) {
         const IrProj *j = m->projs[k];
-        plastic |= j->plast != NULL;
+        const IrPlast *pl = j->plast;
         if (cgc_fam_member(j))
             continue;   /* cgc_fam_mpi_dmin */
         if (!j->delay)
             out_line(o, "dmin = 1; /* %s */", j->name);
+        else if (pl && (pl->on_prepost.n || cgc_mpi_replicated(m, j->pre.pop) || cgc_mpi_replicated(m, j->post.pop)))
+            out_line(o, "dmin = 1; /* %s: `on pre & post`, or a replicated population's scopes, see each step's spikes */", j->name);
+        else if (pl)   /* its arrivals need the remote spikes a step before they arrive */
+            out_line(o, "for (int64_t s = 0; s < %s.nnz; s++) if (%s_d[s] - 1 < dmin) dmin = %s_d[s] - 1; /* plastic: the shortest delay - 1 */",
+                     j->cname, j->cname, j->cname);
         else if (j->procedural)
             out_line(o, "if (%s_dmin < dmin) dmin = %s_dmin;", j->cname, j->cname);
         else
@@ -515,9 +555,11 @@ static void emit_mpi_interval(Out *o, const IrModel *m)
                      j->cname, j->cname);
     }
     cgc_fam_mpi_dmin(o, m);
-    if (plastic)
-        out_line(o, "dmin = 1; /* plasticity: every phase sees every rank's spikes of each step */");
-    out_line(o, "nc_D = nrt_mpi_min(mpi, dmin);");
+    if (mpi_plastic(m)) {   /* a delay of one step: 0; the interval said, as the GPU ranks say it */
+        out_line(o, "nc_D = nrt_mpi_min(mpi, dmin < 1 ? 1 : dmin);");
+        out_line(o, "if (!ctx.quiet && nrt_mpi_size(mpi) > 1) fprintf(stderr, \"%%s: %%d ranks, spikes exchanged every %%lld step%%s\\n\", argv[0], nrt_mpi_size(mpi), (long long)nc_D, nc_D > 1 ? \"s\" : \"\");");
+    } else
+        out_line(o, "nc_D = nrt_mpi_min(mpi, dmin);");
 }
 
 /* The body of run phase p: steps up to `end` (with --mpi in intervals of nc_D steps, the

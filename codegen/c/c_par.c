@@ -338,6 +338,9 @@ void cgc_par_deliver(Out *o, const IrModel *m)
             out_open(o, "else");
             out_line(o, "propagate_%s(step);", c);
             out_close(o);
+        } else if (j->plast && m->mpi) {   /* the pre { } work; learn_ in local_step where D > 1 (cgc_step_mpi) */
+            out_line(o, "learn_pre_%s(step);", j->cname);
+            out_line(o, "if (nc_D == 1) learn_%s(step);", j->cname);
         } else if (!cgc_par_proj(m, j)) {
             out_line(o, "%s_%s(step);", j->plast ? "learn" : "propagate", j->cname);
         }

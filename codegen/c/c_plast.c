@@ -2,6 +2,8 @@
  * synapse, pre { } and post { } storage, build_<J> (synapses, delays, the column index, the
  * spike history), arrive_<J> (phase 0 or 1) and learn_<J> (the learning phases), and
  * catchup_<J> for event-driven synapse dynamics. Recording `of PROJ` is the host's (c_host.c).
+ * With --mpi the pre { } work of learn_<J> is learn_pre_<J>'s, which runs once every rank's
+ * spikes of the step are there (emit_learn_pre; c_host.c, cgc_step_mpi).
  */
 #include <stdio.h>
 
@@ -407,13 +409,18 @@ static void emit_keep_spikes(Out *o, const IrProj *j)
 }
 
 /* nc_scope_<J>: the scope dynamics of this step (pre neurons, then post neurons, each thread
- * a range of both), and the pre { } history slot hs. */
-static void emit_scope_region(Out *o, const IrProj *j, const CgDialect *ds, const CgDialect *dp)
+ * a range of both), and the pre { } history slot hs; `split` (--mpi): the post neurons only,
+ * the pre ones in nc_prescope_<J> (learn_pre_<J>). */
+static void emit_scope_region(Out *o, const IrProj *j, const CgDialect *ds, const CgDialect *dp, int split)
 {
     const IrPlast *pl = j->plast;
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
-    open_region(o, j, "nc_scope", "scope dynamics, a range of the pre and of the post neurons per thread");
-    if (pl->npre || pl->pre_step.n) {
+    if (split == 2)
+        open_region(o, j, "nc_prescope", "pre { } dynamics, a range of the pre neurons per thread");
+    else
+        open_region(o, j, "nc_scope", split ? "post { } dynamics, a range of the post neurons per thread"
+                                            : "scope dynamics, a range of the pre and of the post neurons per thread");
+    if ((pl->npre || pl->pre_step.n) && split != 1) {
         out_open(o, "for (int64_t i = %lld * nc_t / nc_T; i < %lld * (nc_t + 1) / nc_T; i++)", npre, npre);
         cg_block(ds, &pl->pre_step, o);
         for (int k = 0; k < pl->npre; k++) {
@@ -423,7 +430,7 @@ static void emit_scope_region(Out *o, const IrProj *j, const CgDialect *ds, cons
         }
         out_close(o);
     }
-    if (pl->post_step.n) {
+    if (pl->post_step.n && split != 2) {
         out_open(o, "for (int64_t j = %lld * nc_t / nc_T; j < %lld * (nc_t + 1) / nc_T; j++)", npost, npost);
         cg_block(ds, &pl->post_step, o);
         out_close(o);
@@ -585,11 +592,13 @@ static void emit_prepost(Out *o, const IrProj *j)
 
 /* The regions of learn_<J>: nc_scope_, nc_syn_ (pre_first), nc_post_, nc_dyn_ (post_first). */
 static void emit_learn_regions(Out *o, const IrProj *j, const CgDialect *dh, const CgDialect *ds,
-                               const CgDialect *dp, const CgDialect *da)
+                               const CgDialect *dp, const CgDialect *da, int split)
 {
     const IrPlast *pl = j->plast;
-    if (pl->npre || pl->pre_step.n || pl->post_step.n)
-        emit_scope_region(o, j, ds, dp);
+    if (split ? pl->post_step.n > 0 : pl->npre || pl->pre_step.n || pl->post_step.n)
+        emit_scope_region(o, j, ds, dp, split);
+    if (split && (pl->npre || pl->pre_step.n))
+        emit_scope_region(o, j, ds, dp, 2);
     if (!pl->post_first)
         emit_syn_region(o, j, dh, da);
     if (pl->on_post.n)
@@ -600,16 +609,47 @@ static void emit_learn_regions(Out *o, const IrProj *j, const CgDialect *dh, con
         emit_dyn_region(o, j, dh);
 }
 
+/* learn_pre_<J> (--mpi, `split` of emit_learn): the pre { } work of a step, which
+ * deliver_step runs once every rank's spikes of it are there (c_host.c, cgc_step_mpi): the
+ * scope's dynamics and history (nc_prescope_<J>), its `on spike` with the history after it
+ * (pre_first), the step's spikes kept for their arrivals. Handlers read the scope only
+ * through its histories, so this work may run after learn_<J> of later steps, or before
+ * learn_<J> of its own step (codegen/gpu/simt_mpi.c's head comment). */
+static void emit_learn_pre(Out *o, const IrProj *j, const CgDialect *ds, const CgDialect *dp)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    long long npre = (long long)j->pre.size;
+    out_line(o, "/* %s, the pre { } work of a step (--mpi): dynamics, 'on spike', the spikes kept */", j->name);
+    out_open(o, "static void learn_pre_%s(int64_t step)", c);
+    out_line(o, "const real t = (real)((double)step * dt);");
+    out_line(o, "(void)t;");
+    out_line(o, "const int64_t hs = step %% %s_D;", c);
+    out_line(o, "(void)hs;");
+    if (pl->npre || pl->pre_step.n)
+        out_line(o, "nrt_pool_run(nc_prescope_%s, &step, %lld.0);", c, npre);
+    if (pl->pre_spike.n) {
+        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
+        cg_block(ds, &pl->pre_spike, o);
+        for (int k = 0; k < pl->npre && dp->pre_after; k++)
+            out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        out_close(o);
+    }
+    emit_keep_spikes(o, j);
+    out_close(o);
+    out_blank(o);
+}
+
 /* learn_<J>: the learning phases, in the order of pl->post_first (see emit_plast_step); the
  * per-neuron and per-synapse ones on the threads, the per-spike ones on this thread. */
 static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDialect *ds, const CgDialect *dp,
-                       const CgDialect *da)
+                       const CgDialect *da, int split)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     int pre_first = !pl->post_first;
-    emit_learn_regions(o, j, dh, ds, dp, da);
+    emit_learn_regions(o, j, dh, ds, dp, da, split);
     if (pre_first)
         out_line(o, "/* %s, phase 2 (pre_first): scope dynamics, synapse dynamics, 'on pre' of the next step's "
                     "arrivals, pre 'on spike', 'on post', 'on pre & post', post 'on spike' */", j->name);
@@ -621,10 +661,11 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
     out_line(o, "(void)t;");
     out_line(o, "const int64_t hs = step %% %s_D;", c);
     out_line(o, "(void)hs;");
-    if (pl->npre || pl->pre_step.n || pl->post_step.n)
-        out_line(o, "nrt_pool_run(nc_scope_%s, &step, %lld.0);", c, npre + npost);
+    if (split ? pl->post_step.n > 0 : pl->npre || pl->pre_step.n || pl->post_step.n)
+        out_line(o, "nrt_pool_run(nc_scope_%s, &step, %lld.0);", c, split ? npost : npre + npost);
     if (pre_first) {
-        emit_keep_spikes(o, j);
+        if (!split)
+            emit_keep_spikes(o, j);
         if (pl->syn_step.n || pl->on_pre.n || pl->on_prepost.n) {
             out_begin(o);
             if (pl->on_pre.n || pl->on_prepost.n)
@@ -636,7 +677,7 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
             out_line(o, "nrt_pool_run(nc_syn_%s, &step, nc_w);", c);
             out_close(o);
         }
-        if (pl->pre_spike.n) {
+        if (pl->pre_spike.n && !split) {
             open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
             cg_block(ds, &pl->pre_spike, o);
             for (int k = 0; k < pl->npre && dp->pre_after; k++)
@@ -649,7 +690,7 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
                  j->post.pop->cname, c, npost ? npost : 1);
     if (pl->on_prepost.n)
         emit_prepost(o, j);
-    if (pl->pre_spike.n && !pre_first) {
+    if (pl->pre_spike.n && !pre_first && !split) {
         open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i");
         cg_block(ds, &pl->pre_spike, o);
         out_close(o);
@@ -661,10 +702,12 @@ static void emit_learn(Out *o, const IrProj *j, const CgDialect *dh, const CgDia
     }
     if (pl->syn_step.n && !pre_first)
         out_line(o, "nrt_pool_run(nc_dyn_%s, &step, (double)%s.nnz);", c, c);
-    if (!pre_first)
+    if (!pre_first && !split)
         emit_keep_spikes(o, j);
     out_close(o);
     out_blank(o);
+    if (split)
+        emit_learn_pre(o, j, ds, dp);
 }
 
 /* catchup_<J>: event-driven synapse dynamics (pl->event), brought up to a step, each
@@ -708,7 +751,7 @@ static void emit_plast_step(Out *o, const IrProj *j, const IrModel *m)
         dp.step = da.step = "(step + 1)";
     }
     emit_arrive(o, j, &dh);
-    emit_learn(o, j, &dh, &ds, &dp, &da);
+    emit_learn(o, j, &dh, &ds, &dp, &da, m->mpi);
     if (pl->event)
         emit_catchup(o, j, &dh);
 }

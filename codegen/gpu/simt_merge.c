@@ -41,7 +41,8 @@ int simt_merge_small(const IrModel *m, int i)
     return i == m->npops && g == 0 ? 1 : g;
 }
 
-/* The host's binds of the kernels of populations of several merge groups: " || bind(...)"... */
+/* The host's binds of the kernels of populations of several merge groups, and of the
+ * plastic projections' nc_k_lmerge and nc_k_pre*: " || bind(...)"... */
 const char *simt_mpi_merge_binds(const Simt *S)
 {
     StrBuf b = {0};
@@ -53,6 +54,12 @@ const char *simt_mpi_merge_binds(const Simt *S)
             sb_printf(&b, " || bind(k_mcount_%s)", p->cname);
         sb_printf(&b, " || bind(k_merge_%s)", p->cname);
     }
+    if (simt_merge_local_pops(S->m))   /* plastic projections: nc_k_lmerge, nc_k_pre0, nc_k_pre1 */
+        sb_printf(&b, " || bind(k_lmerge)");
+    if (simt_plast_split_pre0(S->m))
+        sb_printf(&b, " || bind(k_pre0)");
+    if (simt_plast_split(S->m))
+        sb_printf(&b, " || bind(k_pre1)");
     const char *r = arena_printf(&S->cc->arena, "%s", b.s ? b.s : "");
     sb_free(&b);
     return r;
@@ -235,4 +242,74 @@ void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, c
     for (int i = 0; i < m->npops; i++)
         if (simt_merge_groups(m->pops[i]) > 1)
             emit_merge_big(o, S, i, spike_recs);
+}
+
+/* Whether population i's spikes of a step are read in the step itself by the phases of a
+ * plastic projection onto it (`on post`, `on pre & post`, the post { } scope's `on spike`):
+ * with plastic projections (simt_plast_split) nc_k_lmerge lists the rank's own spikes for
+ * them before the exchange. */
+static int local_list(const IrModel *m, int i)
+{
+    if (!simt_plast_split(m))
+        return 0;
+    for (int k = 0; k < m->nprojs; k++) {
+        const IrProj *j = m->projs[k];
+        if (j->plast && j->post.pop == m->pops[i] && (j->plast->on_post.n || j->plast->on_prepost.n || j->plast->post_spike.n))
+            return 1;
+    }
+    return 0;
+}
+
+/* How many populations nc_k_lmerge lists (local_list; 0: no such kernel). */
+int simt_merge_local_pops(const IrModel *m)
+{
+    int g = 0;
+    for (int i = 0; i < m->npops; i++)
+        g += local_list(m, i);
+    return g;
+}
+
+/* nc_k_lmerge (exchanging every D > 1 steps with plastic projections, simt_mpi_host_steps):
+ * this rank's own spikes of step nc_j of the chunk (its words of the step's slot of nc_xs,
+ * not yet exchanged) into the spike list of each population of local_list, with its count,
+ * for the plastic phases of the step; no record, no flag, nothing cleared: the merge after
+ * the exchange writes the whole list of the step again. A work-item per word, which takes
+ * its place in the list by an atomic add of its spikes to the count: the order of the list
+ * is free, as each phase that reads it (`on post`, the post { } scope's `on spike`) writes
+ * each synapse or neuron once whatever the order. The count of step s starts at 0: cleared
+ * by nc_k_synapses at the end of s - 1 (the interval's first step) or by nc_k_lmerge of
+ * s - 1, which clears the next step's (nothing reads the count of s - 1 after it before the
+ * merge writes it again). */
+void simt_merge_local_device(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    if (!simt_merge_local_pops(m))
+        return;
+    out_line(o, "/* distributed runs exchanging every D > 1 steps: this rank's spikes of step nc_j of the chunk, before");
+    out_line(o, " * the exchange, for the plastic phases of the step (in any order: a word's spikes after an atomic add) */");
+    simt_kernel_open(o, S, "NC_KERNEL nc_k_lmerge(NC_ARGS, const int64_t nc_j)");
+    out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
+    out_line(o, "const int64_t me = nc_sl[2], slot = nc_j %% nc_sl[3] * nc_sl[1];");
+    for (int i = 0; i < m->npops; i++) {
+        if (!local_list(m, i))
+            continue;
+        const IrPop *p = m->pops[i];
+        out_begin(o);
+        out_line(o, "/* %s: this rank's words [a, a + W) */", p->name);
+        out_line(o, "const int64_t em = 4 + 3 * (me * %d + %d), a = nc_sl[em], W = nc_sl[em + 1] - a, xo = slot + nc_sl[em + 2];",
+                 m->npops, i);
+        out_line(o, "if (NC_GID == 0) nc_cnt[%d + (int)((step + 1) & 1)] = 0; /* the next step's count starts at 0 */", 2 * i);
+        out_open(o, "for (int64_t w = NC_GID; w < W; w += NC_GSIZE)");
+        out_line(o, "uint32_t b = nc_xs[xo + w];");
+        out_line(o, "if (!b) continue;");
+        out_line(o, "int at = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], nc_popc(b));", 2 * i);
+        out_open(o, "while (b)");
+        out_line(o, "%s_spk[at++] = (int32_t)((a + w) * 32 + nc_ctz(b));", p->cname);
+        out_line(o, "b &= b - 1;");
+        out_close(o);
+        out_close(o);
+        out_close(o);
+    }
+    out_close(o);
+    out_blank(o);
 }

@@ -3,8 +3,8 @@
  *
  * Each rank steps a word-aligned slice of every population: population p's N neurons are
  * W = ceil(N / 32) words of spike bits, and rank r of R owns words [W r / R, W (r + 1) / R).
- * The ranks exchange every D steps (nc_D, simt_mpi_host_interval: the shortest delay, 1 where
- * simt_mpi_every_step says why). The neuron phase of a step sets the bits of its spikes in
+ * The ranks exchange every D steps (nc_D, simt_mpi_host_interval: the shortest delay, that of
+ * a plastic projection less one, 1 where simt_mpi_every_step says why). The neuron phase of a step sets the bits of its spikes in
  * the step's slot of this rank's send buffer nc_xs (D slots of the rank's words); after D
  * steps one gather brings every rank's slots into nc_xr (nrt_mpi_gpu_allgather: NCCL on the
  * compute stream, so a graph captures it, or MPI through the host); then for each step
@@ -26,9 +26,46 @@
  * rank's buffer, [2] this rank, [3] D, then per (rank r, population p) at 4 + 3 (r NPOPS + p):
  * first word, end word, offset of p's words in a slot. With one rank nc_xr is nc_xs and NCCL
  * is not needed. A plastic projection is cut after its values (its states, delays and, where
- * recorded, each synapse's index in the whole projection, <c>_gid); its phases run after
- * nc_k_merge on every spike, the scopes of every neuron the same on every rank, the synapses
- * only the rank's. A top-k population's radix select runs over the rank's candidates, each
+ * recorded, each synapse's index in the whole projection, <c>_gid).
+ *
+ * Plastic projections (simt_plast_split): every phase of a step runs on the rank in one
+ * GPU's order, step by step, and only the remote spikes come late. In step s: the arrivals
+ * (`on pre`, post_first) and `on step` (phase 0), the neuron phase, then, where D > 1,
+ * nc_k_lmerge lists the rank's own spikes of s of each population a plastic projection's
+ * post side reads in the step (its words of nc_xs, before the exchange), and phase 2 runs
+ * on them: the post { } scope, `on post`, the clock-driven synapse dynamics and, order
+ * pre_first, `on pre` of the spikes arriving in s + 1. The pre { } work is taken out of the
+ * phases into nc_k_pre0 (the scope's dynamics, the history `_h`, `_ha`) and nc_k_pre1 (its
+ * `on spike`, `_ha`, the step's presynaptic spikes kept in `_hist` for their arrivals),
+ * which run after nc_k_merge of the step, once every rank's spikes of it are known. What
+ * each phase of step s reads, with d >= dmin the synapse's delay:
+ *   `on pre` (pre_first, in s, arriving in s + 1; post_first, in s + 1): the spikes of
+ *   e = s + 1 - d and the pre { } history of e;
+ *   `on post` and clock-driven synapse dynamics: the history of s - d + 1 (`_h`, or `_ha`
+ *   after `on spike`, pre_first);  `on step`: the history of s - d;
+ *   the post { } scope, post.* and the post spikes: the rank's own neurons, of step s.
+ * nothing reads a pre { } state but through its history (the handlers' dialect reads `_h`
+ * and `_ha`; a projection without delays reads pre.x at once and has one step, so D = 1).
+ * In an interval [s0, s0 + D) the histories and `_hist` are complete up to s0 - 1 (the
+ * pre { } work of the previous interval ran after its exchange), and every read above is of
+ * a step <= s + 1 - dmin <= s0 + D - dmin = s0 - 1 when D <= dmin - 1: D = dmin - 1 for
+ * plastic projections (their shortest delay), dmin for static ones. With D = dmin, a remote
+ * spike fired in s0 with delay dmin would be read by `on pre` in s0 + dmin - 1, the last
+ * step of the interval, before the exchange brings it (mpi_gpu_stdp fails so). A history
+ * slot is written once every arrival of its old content is done (slot e mod (maxd + 1)
+ * last held e - maxd - 1, whose arrivals end by e - 1), and a slot not yet written holds a
+ * step that no synapse's delay reaches (those are under dmin). Where D = 1 the exchange and
+ * nc_k_merge come right after the neuron phase, then nc_k_pre0, nc_k_pre1 and phase 2: the
+ * pre { } work moved before the rest of phase 2 is the same, as the rest reads the scope only
+ * through its histories (of step s at the latest: `_h` before `on spike`, `_ha` after), so
+ * a delay of one step stays exact. Rank 0 records every population's spikes at the merge,
+ * as for static projections; synapse state rows in nc_k_rows, after phase 2 (one GPU: in
+ * nc_k_synapses, after phase 2); a checkpoint is written at a chunk's end, which is an
+ * interval's end (intervals run from the chunk's start), where every step's work is done.
+ * The post { } scopes of the other ranks' neurons see no spikes of theirs: nothing reads
+ * them (a rank's synapses are onto its own neurons).
+ *
+ * A top-k population's radix select runs over the rank's candidates, each
  * pass's histogram summed over the ranks by the host (simt_mpi_topk_sum), so every rank marks
  * one GPU's winners among its neurons; nc_k_merge writes the spike flags gathered deliveries
  * read. A population synapse code reads as presynaptic neurons is replicated
@@ -132,17 +169,19 @@ static int restrict_arrays(const IrModel *m)
 }
 
 /* Why a distributed simulator must exchange every step (D = 1), or NULL when it may exchange
- * every D steps, D the shortest delay (simt_mpi_host_interval). Every phase but the delivery
- * then runs ahead of the exchange by up to D - 1 steps, so nothing before the delivery may read
- * the step's spikes of every rank (plastic projections: their arrivals, histories and pairing
- * handlers; top-k: its spikes come of a selection over the ranks, kept with it; spike flags:
- * gathered deliveries read them), nor may a delivery read presynaptic neurons' changing
- * variables (a replicated population's, which would have moved on by then). */
+ * every D steps, D the shortest delay (less one for a plastic projection: the head comment;
+ * simt_mpi_host_interval). Every phase but the delivery and the pre { } work then runs ahead
+ * of the exchange by up to D - 1 steps, so nothing before them may read the step's spikes of
+ * every rank (`on pre & post`: the arrival and its target's spike of one step, the flags;
+ * top-k: its spikes come of a selection over the ranks, kept with it; spike flags: gathered
+ * deliveries read them), nor may a delivery read presynaptic neurons' changing variables (a
+ * replicated population's, which would have moved on by then; pre { } dynamics reading them
+ * make it replicated too). */
 const char *simt_mpi_every_step(const IrModel *m)
 {
     for (int k = 0; k < m->nprojs; k++) {
-        if (m->projs[k]->plast)
-            return "plastic projections: every phase sees every rank's spikes of each step";
+        if (m->projs[k]->plast && m->projs[k]->plast->on_prepost.n)
+            return "`on pre & post`: a synapse's arrival and its target's spike of one step";
         if (simt_gathers(m->projs[k]))
             return "a gathered delivery reads the spike flags of its step";
     }
@@ -241,6 +280,10 @@ void simt_mpi_owner(Out *o, const Simt *S, const IrPop *p)
 void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
     simt_merge_device(o, S, spike_recs);
+    if (simt_plast_split(S->m)) {   /* plastic projections: the rank's own spikes at once, the pre { } work after the merge */
+        simt_merge_local_device(o, S);
+        simt_plast_split_kernels(o, S);
+    }
     out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
     out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
@@ -325,6 +368,8 @@ void simt_mpi_host_decls(Out *o, const Simt *S)
             if (simt_merge_groups(S->m->pops[i]) > 1)
                 out_line(o, "static nrt_kernel *k_mcount_%s, *k_merge_%s; /* %s: several merge groups */", S->m->pops[i]->cname,
                          S->m->pops[i]->cname, S->m->pops[i]->name);
+    if (simt_plast_split(S->m))
+        out_line(o, "static nrt_kernel *k_lmerge, *k_pre0, *k_pre1; /* plastic projections (simt_mpi_host_steps) */");
     out_line(o, "static int64_t nc_D = 1; /* steps between exchanges (simt_mpi_host_interval) */");
     out_line(o, "static int nc_every_step; /* $NEUROC_MPI_EVERY_STEP=1: D = 1 whatever the delays */");
     for (int k = 0; k < S->m->nprojs; k++)
@@ -640,6 +685,12 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
         }
         out_line(o, "if (dalloc(&nc_mb, %d * sizeof(int32_t), \"merge groups\")) return fail(argv[0]);", simt_merge_first(m, m->npops));
     }
+    if (simt_merge_local_pops(m))
+        out_line(o, "if (!(k_lmerge = nrt_gpu_kernel(gpu, \"nc_k_lmerge\", NC_NARGS + 1))) return fail(argv[0]);");
+    if (simt_plast_split_pre0(m))
+        out_line(o, "if (!(k_pre0 = nrt_gpu_kernel(gpu, \"nc_k_pre0\", NC_NARGS))) return fail(argv[0]);");
+    if (simt_plast_split(m))
+        out_line(o, "if (!(k_pre1 = nrt_gpu_kernel(gpu, \"nc_k_pre1\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_rbounds = nrt_gpu_kernel(gpu, \"nc_k_rbounds\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rcopy = nrt_gpu_kernel(gpu, \"nc_k_rcopy\", 6))) return fail(argv[0]);");
     out_line(o, "if (!(k_rrank = nrt_gpu_kernel(gpu, \"nc_k_rrank\", 5))) return fail(argv[0]);");
@@ -702,7 +753,8 @@ void simt_mpi_host_slices(Out *o, const Simt *S)
 }
 
 /* In build_instance, once every projection is built: nc_D, the steps between exchanges (the
- * shortest delay of any synapse in steps, over the ranks, at most 64; 1 where
+ * shortest delay of any synapse in steps, less one for a synapse of a plastic projection,
+ * over the ranks, at least 1, at most 64; 1 where
  * simt_mpi_every_step says so, with one rank, and with $NEUROC_MPI_EVERY_STEP=1, which
  * measures what the interval gains), then the exchange buffers of D slots. */
 void simt_mpi_host_interval(Out *o, const Simt *S)
@@ -721,6 +773,9 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
             const IrProj *j = m->projs[k];
             if (!j->delay)
                 out_line(o, "dmin = 1; /* %s: one step */", j->name);
+            else if (j->plast)   /* its arrivals need the remote spikes a step before they arrive */
+                out_line(o, "if (md[%d] > 0 && 0x3fffffff - md[%d] < dmin) dmin = 0x3fffffff - md[%d]; /* %s: plastic, its shortest delay - 1 */",
+                         k, k, k, j->name);
             else   /* 0: no synapse */
                 out_line(o, "if (md[%d] > 0 && 0x40000000 - md[%d] < dmin) dmin = 0x40000000 - md[%d]; /* %s */", k, k, k,
                          j->name);
@@ -740,16 +795,27 @@ void simt_mpi_host_interval(Out *o, const Simt *S)
     out_close(o);
 }
 
+/* The launches of the plastic phases after the neurons (PL_SCOPES on): gp work-groups. */
+static void plast_launches(Out *o, const IrModel *m, int64_t gp)
+{
+    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
+        if (simt_plast_has_phase(m, ph))
+            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+}
+
 /* enqueue_steps(len) of a distributed simulator: intervals of nc_D steps from the chunk's
- * start, each its neuron phases (top-k, plastic scopes), its state records (nc_k_rows, D > 1),
- * one exchange of its D slots of spike bits, then per step the merge (nc_k_merge of the
- * step's index in the chunk) and the deliveries. A spike of step s is delivered after the
+ * start, each its neuron phases (top-k; plastic phases 0 before them and, D > 1, the rank's
+ * own spikes listed, nc_k_lmerge, and phase 2 after them), its state records (nc_k_rows,
+ * D > 1), one exchange of its D slots of spike bits, then per step the merge (nc_k_merge of
+ * the step's index in the chunk), the pre { } work (nc_k_pre0, nc_k_pre1; D = 1: plastic
+ * phase 2 after it) and the deliveries. A spike of step s is delivered after the
  * neuron phases of at most s + D - 1, before s + D, the earliest step it arrives at; each
  * ring slot receives its additions in one GPU's step order. gn, gp, gs, sg: the launch shapes
  * of the neuron, plastic and synapse kernels (simt_sched.c). */
 void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t gs, int sg)
 {
     const IrModel *m = S->m;
+    const int split = simt_plast_split(m);
     out_open(o, "for (int64_t s0 = 0; s0 < len; s0 += nc_D)");
     out_line(o, "const int64_t n = len - s0 < nc_D ? len - s0 : nc_D;");
     out_open(o, "for (int64_t s = 0; s < n; s++)");
@@ -763,6 +829,14 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
         out_line(o, "if (p < %d && simt_mpi_topk_sum(p)) return -1;", simt_topk_passes(m));
         out_close(o);
         out_line(o, "if (nrt_gpu_launch(k_after, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
+    }
+    if (split) {   /* D > 1: the plastic phases of the step now, with this rank's own spikes */
+        out_open(o, "if (nc_D > 1)");
+        if (simt_merge_local_pops(m))
+            out_line(o, "if (nrt_gpu_arg_i64(k_lmerge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_lmerge, %lld, 256, 0) != NRT_OK) return -1;",
+                     (long long)(gn + 31) / 32);
+        plast_launches(o, m, gp);
+        out_close(o);
     }
     out_line(o, "if (nc_D > 1 && nrt_gpu_launch(k_rows, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
     out_close(o);
@@ -781,9 +855,16 @@ void simt_mpi_host_steps(Out *o, const Simt *S, int64_t gn, int64_t gp, int64_t 
     }
     out_line(o, "if (nrt_gpu_arg_i64(k_merge, NC_NARGS, s0 + s) != NRT_OK || nrt_gpu_launch(k_merge, %d, %d, 0) != NRT_OK) return -1;",
              simt_merge_small(m, m->npops), SIMT_MPI_GROUP);
-    for (int ph = PL_SCOPES; ph < PL__COUNT; ph++)
-        if (simt_plast_has_phase(m, ph))
-            out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, (long long)gp);
+    if (split) {   /* the pre { } work after the merge; D = 1: the plastic phases after it */
+        if (simt_plast_split_pre0(m))
+            out_line(o, "if (nrt_gpu_launch(k_pre0, %lld, 128, 0) != NRT_OK) return -1;", (long long)gp);
+        out_line(o, "if (nrt_gpu_launch(k_pre1, %lld, 128, 0) != NRT_OK) return -1;", (long long)gp);
+        out_open(o, "if (nc_D == 1)");
+        plast_launches(o, m, gp);
+        out_close(o);
+    } else {
+        plast_launches(o, m, gp);
+    }
     out_line(o, "if (nrt_gpu_launch(k_synapses, %lld, %d, 0) != NRT_OK) return -1;", (long long)gs, sg);
     out_close(o);
     out_close(o);

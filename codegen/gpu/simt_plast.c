@@ -23,6 +23,18 @@
  * spike history keeps each step's spike list of the presynaptic population (base indices,
  * the list's order); the column index is built once at load time from the device-built
  * CSR, on the device (nrt_gpu_col_index), in the order the C back end builds it.
+ *
+ * Handlers read a pre { } state only through its histories: `_h[e]`, the value of step e
+ * after the scope's dynamics, and `_ha[e]` (order pre_first, with delays) after its `on
+ * spike`, e = the emission step for `on pre`, s - d + 1 for `on post` and the synapse
+ * dynamics, s - d for `on step` (hist_elem), d >= 1 the synapse's delay; only a projection
+ * without delays reads pre.x itself, in `on post` of pre_first (after the step's `on
+ * spike`). So the pre { } work of a step (dynamics, `_h`, `on spike`, `_ha`, the spikes kept
+ * in `_hist`) may run anywhere after the step's neuron phase and before the first read of
+ * that step's history. Distributed simulators (simt_plast_split) take it out of the phases
+ * into nc_pl_pre0/nc_pl_pre1 (emit_pre_split), which run after every rank's spikes of the
+ * step are merged: D - 1 steps late at most, or before the rest of phase 2 where D = 1
+ * (simt_mpi.c's head comment says why that is in time: D <= the shortest delay - 1).
  */
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +116,27 @@ static int needs_arrs(const IrPlast *pl)
     return !pl->post_first && pl->on_prepost.n;
 }
 
+/* Whether the pre { } work of the plastic projections (the scope's dynamics and `on spike`,
+ * its histories, the presynaptic spikes kept for their arrivals) runs in kernels of its own,
+ * nc_k_pre0 and nc_k_pre1 (simt_plast_split_kernels), after the merge of the step's spikes of
+ * every rank, instead of in the phases: distributed simulators (simt_mpi.c's head comment). */
+int simt_plast_split(const IrModel *m)
+{
+    if (!m->mpi)
+        return 0;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast)
+            return 1;
+    return 0;
+}
+
+/* Whether j has an arrival function ("arrive", emit_on_pre). */
+static int has_arrive(const IrProj *j, int split)
+{
+    const IrPlast *pl = j->plast;
+    return pl->on_pre.n || (!pl->post_first && ((pl->pre_spike.n && !split) || pl->on_prepost.n));
+}
+
 void simt_plast_args(Simt *S, const IrProj *j)
 {
     const IrPlast *pl = j->plast;
@@ -180,6 +213,7 @@ static void open_spikes(Out *o, const IrPop *pop, int64_t off, int64_t size, con
  * arrivals of step + 1, then the pre { } scope's `on spike` of this step (backend_c.c). */
 static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
 {
+    const int split = simt_plast_split(S->m);
     const char *c = j->cname;
     const IrPlast *pl = j->plast;
     const char *as = pl->post_first ? "step" : "(step + 1)";
@@ -227,7 +261,7 @@ static void emit_on_pre(Out *o, const Simt *S, const IrProj *j, int block)
     out_close(o);
     out_close(o);
     out_close(o);
-    if (!pl->post_first && pl->pre_spike.n) {
+    if (!pl->post_first && pl->pre_spike.n && !split) {   /* split: nc_pl_pre1 */
         CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
         out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
         out_line(o, "(void)hs;");
@@ -324,7 +358,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
 {
     const IrPlast *pl = j->plast;
     const char *c = j->cname;
-    int pre_first = !pl->post_first;
+    const int pre_first = !pl->post_first, split = simt_plast_split(S->m);
     long long npre = (long long)j->pre.size, npost = (long long)j->post.size;
     CgDialect dh = simt_plast_dialect(S, j, "hi", 0);
     CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
@@ -335,11 +369,11 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         dp.step = "(step + 1)";
     }
 
-    if (pl->npre || pl->pre_step.n || pl->post_step.n || pre_first) {
+    if (split ? pl->post_step.n > 0 : pl->npre || pl->pre_step.n || pl->post_step.n || pre_first) {
         open_fn(o, "scopes", j, NULL);
         out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
         out_line(o, "(void)hs;");
-        if (pl->npre || pl->pre_step.n) {
+        if ((pl->npre || pl->pre_step.n) && !split) {
             out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
             cg_block(&ds, &pl->pre_step, o);
             for (int k = 0; k < pl->npre; k++) {
@@ -354,7 +388,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
             cg_block(&ds, &pl->post_step, o);
             out_close(o);
         }
-        if (pre_first)
+        if (pre_first && !split)
             keep_spikes(o, j);
         out_close(o);
         out_blank(o);
@@ -398,12 +432,12 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         out_blank(o);
     }
     /* scope `on spike`, and this step's presynaptic spikes kept for their arrivals */
-    if (!pre_first || pl->post_spike.n) {
+    if ((!pre_first && !split) || pl->post_spike.n) {
         open_fn(o, "spikes", j, NULL);
         out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
-        if (pre_first)
+        if (pre_first || split)
             out_line(o, "(void)hs;");
-        if (pl->pre_spike.n && !pre_first) {
+        if (pl->pre_spike.n && !pre_first && !split) {
             out_begin(o);
             open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
             cg_block(&ds, &pl->pre_spike, o);
@@ -417,7 +451,7 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
             out_close(o);
             out_close(o);
         }
-        if (!pre_first)
+        if (!pre_first && !split)
             keep_spikes(o, j);
         out_close(o);
         out_blank(o);
@@ -427,6 +461,76 @@ static void emit_learn(Out *o, const Simt *S, const IrProj *j)
         open_all_synapses(o, S, j, 1);
         cg_block(&dh, &pl->syn_step, o);
         out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+}
+
+/* Split (simt_plast_split): the pre { } work of a step, run after the merge of its spikes
+ * of every rank (simt_plast_split_kernels). nc_pl_pre0: the scope's dynamics (2a) and its
+ * histories; nc_pl_pre1: its `on spike` for the step's spikers (2d, or d′ with the history
+ * after it), and the step's presynaptic spikes kept for their arrivals (2f). Nothing else
+ * reads the scope but through its histories, so running this work later than the phases of
+ * the step, or earlier (after the merge, before phase 2), gives the same values. */
+static void emit_pre_split(Out *o, const Simt *S, const IrProj *j)
+{
+    const IrPlast *pl = j->plast;
+    const char *c = j->cname;
+    const long long npre = (long long)j->pre.size;
+    CgDialect ds = simt_plast_dialect(S, j, NULL, 0);
+    if (pl->npre || pl->pre_step.n) {
+        open_fn(o, "pre0", j, NULL);
+        out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
+        out_line(o, "(void)hs;");
+        out_open(o, "for (int64_t i = NC_GID; i < %lld; i += NC_GSIZE)", npre);
+        cg_block(&ds, &pl->pre_step, o);
+        for (int k = 0; k < pl->npre; k++) {
+            out_line(o, "%s_h[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+            if (cg_pre_after(j))
+                out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        }
+        out_close(o);
+        out_close(o);
+        out_blank(o);
+    }
+    open_fn(o, "pre1", j, NULL);
+    out_line(o, "const int64_t hs = nc_mod(step, %s_D);", c);
+    if (pl->pre_spike.n) {
+        out_begin(o);
+        open_spikes(o, j->pre.pop, j->pre.offset, j->pre.size, "i", 0);
+        cg_block(&ds, &pl->pre_spike, o);
+        for (int k = 0; k < pl->npre && cg_pre_after(j); k++)
+            out_line(o, "%s_ha[hs * %lld + i] = %s[i];", pl->pre[k]->cname, npre, pl->pre[k]->cname);
+        out_close(o);
+        out_close(o);
+    }
+    keep_spikes(o, j);
+    out_close(o);
+    out_blank(o);
+}
+
+int simt_plast_split_pre0(const IrModel *m)
+{
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && (m->projs[k]->plast->npre || m->projs[k]->plast->pre_step.n))
+            return 1;
+    return 0;
+}
+
+void simt_plast_split_kernels(Out *o, const Simt *S)
+{
+    const IrModel *m = S->m;
+    for (int x = simt_plast_split_pre0(m) ? 0 : 1; x < 2; x++) {
+        out_line(o, "/* distributed runs: the pre { } work of plastic projections of step nc_ctl[3], after its merge (%s) */",
+                 x ? "`on spike`, the spikes kept" : "dynamics, histories");
+        simt_kernel_open(o, S, "NC_KERNEL nc_k_pre%d(NC_ARGS)", x);
+        out_line(o, "const int64_t step = nc_ctl[3];");
+        out_line(o, "const int hf = (int)nc_ctl[2];");
+        for (int k = 0; k < m->nprojs; k++) {
+            const IrProj *j = m->projs[k];
+            if (j->plast && (x || j->plast->npre || j->plast->pre_step.n))
+                out_line(o, "nc_pl_pre%d_%s(NC_PASS, step, hf);", x, j->cname);
+        }
         out_close(o);
         out_blank(o);
     }
@@ -497,7 +601,7 @@ void simt_plast_device(Out *o, const Simt *S)
         emit_scope_init(o, S, j);
         if (j->plast->event)
             emit_catchup(o, S, j);
-        if (j->plast->on_pre.n || (!j->plast->post_first && (j->plast->pre_spike.n || j->plast->on_prepost.n))) {
+        if (has_arrive(j, simt_plast_split(m))) {
             emit_on_pre(o, S, j, 0);
             emit_on_pre(o, S, j, 1);
         }
@@ -506,6 +610,8 @@ void simt_plast_device(Out *o, const Simt *S)
             emit_on_step(o, S, j, 1);
         }
         emit_learn(o, S, j);
+        if (simt_plast_split(m))
+            emit_pre_split(o, S, j);
     }
 }
 
@@ -515,7 +621,7 @@ void simt_plast_device(Out *o, const Simt *S)
 
 /* The function name of phase ph of j ("arrive", ...), or NULL where j has no such work;
  * *ordered: the phase has a block variant. */
-static const char *phase_fn(const IrProj *j, int ph, int *ordered)
+static const char *phase_fn(const IrProj *j, int split, int ph, int *ordered)
 {
     const IrPlast *pl = j->plast;
     *ordered = 0;
@@ -529,12 +635,12 @@ static const char *phase_fn(const IrProj *j, int ph, int *ordered)
             *ordered = 1;
             return pl->on_step.n ? "onstep" : NULL;
         case PL_SCOPES:
-            return "scopes";
+            return !split || pl->post_step.n ? "scopes" : NULL;
         case PL_ON_POST:
             return pl->syn_step.n ? "synstep" : NULL;
         case PL_PREPOST:
             *ordered = 1;
-            return pl->on_pre.n || pl->pre_spike.n || pl->on_prepost.n ? "arrive" : NULL;
+            return has_arrive(j, split) ? "arrive" : NULL;
         case PL_SPIKES:
             return pl->on_post.n || pl->on_prepost.n ? "onpost" : NULL;
         default:
@@ -549,13 +655,13 @@ static const char *phase_fn(const IrProj *j, int ph, int *ordered)
         *ordered = 1;
         return pl->on_step.n ? "onstep" : NULL;
     case PL_SCOPES:
-        return pl->npre || pl->pre_step.n || pl->post_step.n ? "scopes" : NULL;
+        return (pl->npre || pl->pre_step.n) && !split ? "scopes" : pl->post_step.n ? "scopes" : NULL;
     case PL_ON_POST:
         return pl->on_post.n ? "onpost" : NULL;
     case PL_PREPOST:
         return pl->on_prepost.n ? "prepost" : NULL;
     case PL_SPIKES:
-        return "spikes";
+        return !split || pl->post_spike.n ? "spikes" : NULL;
     default:
         return pl->syn_step.n ? "synstep" : NULL;
     }
@@ -565,7 +671,7 @@ int simt_plast_has_phase(const IrModel *m, int phase)
 {
     int ordered;
     for (int k = 0; k < m->nprojs; k++)
-        if (phase_fn(m->projs[k], phase, &ordered))
+        if (phase_fn(m->projs[k], simt_plast_split(m), phase, &ordered))
             return 1;
     return 0;
 }
@@ -575,7 +681,7 @@ void simt_plast_calls(Out *o, const Simt *S, int phase, const char *variant)
     for (int k = 0; k < S->m->nprojs; k++) {
         const IrProj *j = S->m->projs[k];
         int ordered;
-        const char *f = phase_fn(j, phase, &ordered);
+        const char *f = phase_fn(j, simt_plast_split(S->m), phase, &ordered);
         if (f)
             out_line(o, "nc_pl_%s_%s%s%s(NC_PASS, step, hf);", f, j->cname, ordered ? "_" : "",
                      ordered ? variant : "");

@@ -198,6 +198,8 @@ int simt_merge_groups(const IrPop *p);
 int simt_merge_first(const IrModel *m, int i);
 int simt_merge_small(const IrModel *m, int i);
 void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
+int simt_merge_local_pops(const IrModel *m);
+void simt_merge_local_device(Out *o, const Simt *S);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_interval(Out *o, const Simt *S);
@@ -234,6 +236,11 @@ void simt_plast_args(Simt *S, const IrProj *j);
 CgDialect simt_plast_dialect(const Simt *S, const IrProj *j, const char *pre_hist, int atomic);
 /* Device functions of every plastic projection. */
 void simt_plast_device(Out *o, const Simt *S);
+/* Whether the pre { } work runs in kernels of its own (distributed simulators), and those
+ * kernels, nc_k_pre0 (where some projection has pre { } states or dynamics) and nc_k_pre1. */
+int simt_plast_split(const IrModel *m);
+int simt_plast_split_pre0(const IrModel *m);
+void simt_plast_split_kernels(Out *o, const Simt *S);
 /* 1 when some plastic projection has work in `phase`. */
 int simt_plast_has_phase(const IrModel *m, int phase);
 /* Calls of `phase` for every plastic projection (variant "grid" or "block"). */

@@ -5,6 +5,8 @@
 #           bit-identical to the C back end's normal simulator (tests/mpi/run_mpi.sh);
 #   plastic tests/mpi/models/gpu_plastic.neuro likewise (STDP, pre and post handlers, weight
 #           recordings);
+#   stdp    tests/mpi/models/gpu_stdp.neuro likewise (plastic projections exchanging every
+#           6 steps: their shortest delay, 7 steps, less one);
 #   topk    tests/mpi/models/gpu_topk.neuro likewise (top-k split across the ranks, `set`);
 #   rates   tests/mpi/models/gpu_rates.neuro likewise (Oja's rule: a replicated population);
 #   ckpt    tests/mpi/ckpt_gpu.sh with CUDA: 2 ranks stopped at a checkpoint and resumed;
@@ -21,7 +23,7 @@
 #           so that the ranks exchange every D = 10 steps: one GPU, then N GPUs, the same
 #           spike file, timed, and N > 1 GPUs again with NEUROC_MPI_EVERY_STEP=1 (what the
 #           exchange every D steps gains).
-# exact and plastic also check the exchange interval each run reports (15 and 1 steps).
+# exact, plastic and stdp also check the exchange interval each run reports (15, 1 and 6 steps).
 # The build comes from the development machine (BUILD, default build-dev); the MPI layer is
 # rebuilt for this machine's MPI (mpi_env.sh). NCCL_NVLS_ENABLE=0 stays set (NVLink multicast
 # off, as the device notes require). Exit 77 without a GPU or without MPI.
@@ -30,7 +32,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build-dev}
 OUT=${OUT:-$ROOT/gpu-out}/mpi_gpu
 MC_INT_MS=${MC_INT_MS:-200}
-CASES=${CASES:-exact plastic topk rates ckpt mc_int mc cuba mc_d10}
+CASES=${CASES:-exact plastic stdp topk rates ckpt mc_int mc cuba mc_d10}
 mkdir -p "$OUT"
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${NGPU:-0}" -ge 1 ] || { echo "mpi_gpu.sh: skipped: no CUDA device"; exit 77; }
@@ -114,6 +116,14 @@ case " $CASES " in *" plastic "*)
     EXPECT_EVERY=1 DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_plastic.neuro" \
         "$work/plastic" 1500 $ranks_gt1 >"$OUT/plastic.log" 2>&1 || { status=1; echo "plastic: FAILED"; }
     tail -5 "$OUT/plastic.log" ;;
+esac
+
+case " $CASES " in *" stdp "*)
+    echo "== stdp: tests/mpi/models/gpu_stdp.neuro, C = CUDA on $RANKS GPUs (plastic, an exchange every 6 steps)"
+    ranks_gt1=$(for n in $RANKS; do [ "$n" -gt 1 ] && printf '%s ' "$n"; done)
+    EXPECT_EVERY=6 DIST_BACKEND=cuda PYTHON=$PY sh "$ROOT/tests/mpi/run_mpi.sh" "$NEUROC" "$ROOT/tests/mpi/models/gpu_stdp.neuro" \
+        "$work/stdp" 1500 $ranks_gt1 >"$OUT/stdp.log" 2>&1 || { status=1; echo "stdp: FAILED"; }
+    tail -5 "$OUT/stdp.log" ;;
 esac
 
 case " $CASES " in *" rates "*)
