@@ -22,7 +22,16 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNEUROC_WERROR=ON "${fla
 cmake --build "$dir" -j"$(nproc)"
 cd "$dir"
 rc=0
-ctest --output-on-failure -j"$(nproc)" || rc=$?
+# The sanitized pass on a machine without a CUDA device leaves out the tests labelled cuda:
+# without a device they only build with nvcc (device code, which the sanitizers do not see)
+# and skip, and the normal pass has run those builds; the sanitized golden.emit_hashes still
+# generates CUDA programs with the sanitized neuroc.
+select=()
+if [ "${1:-}" = asan ] && ! nvidia-smi -L >/dev/null 2>&1; then
+    select=(-LE cuda)
+    echo "sanitized pass: the $(ctest -N -L cuda | sed -n 's/^Total Tests: //p') tests labelled cuda left out: no CUDA device (the normal pass ran their nvcc builds)"
+fi
+ctest --output-on-failure -j"$(nproc)" "${select[@]}" || rc=$?
 # ctest shows a skipped test's status but not its output: say why the GPU tests skipped
 n=$(grep -c "skipped: no CUDA device" Testing/Temporary/LastTest.log || true)
 if [ "$n" -gt 0 ]; then
