@@ -42,20 +42,13 @@ static void fam_dialects(void *user, const IrModel *m, const IrProj *j, CgDialec
     build_dialects(m, j, d, dd);
 }
 
-/* The C ranks of --mpi (c_mpi.c) keep the synapses onto their neurons of every row they
- * generate: a stored member does so as a stored projection does (build_fam<f>); a procedural
- * projection, which delivers into the rank's slice only and walks its rows for the shortest
- * delay (c_proc.c), stays single there. */
-static int fam_ok(void *user, const IrModel *m, const IrProj *j)
-{
-    (void)user;
-    return !m->mpi || !j->procedural;
-}
-
-/* Contract: c_priv.h. */
+/* Contract: c_priv.h. The C ranks of --mpi (c_mpi.c) take every member: a stored one keeps
+ * the synapses onto the rank's neurons of every row it builds (emit_build_mpi), a procedural
+ * one adds its regenerated rows into them only and walks its rows for the shortest delay too
+ * (emit_proc_build_deliver), as the single projections do (c_proj.c, c_proc.c). */
 void cgc_fam_plan(Compiler *cc, const IrModel *m)
 {
-    const CgFamHooks h = {fam_dialects, fam_ok, NULL};
+    const CgFamHooks h = {fam_dialects, NULL, NULL};
     cg_fam_plan(cc, m, &h, &P);
 }
 
@@ -305,6 +298,8 @@ void cgc_fam_mpi_dmin(Out *o, const IrModel *m)
         const IrProj *j0 = m->projs[P.first[f]];
         if (!j0->delay)
             out_line(o, "dmin = 1; /* projection family %d */", f);
+        else if (j0->procedural)   /* its members' walks (build_fam<f>) */
+            out_line(o, "if (nc_fam%d_dmin < dmin) dmin = nc_fam%d_dmin; /* projection family %d */", f, f, f);
         else
             out_line(o, "for (int q = 0; q < %d; q++) for (int64_t s = 0; s < nc_fam%d_c[q].nnz; s++) if (nc_fam%d_d[q][s] < dmin) dmin = nc_fam%d_d[q][s]; /* projection family %d */",
                      P.size[f], f, f, f, f);
@@ -441,28 +436,31 @@ static CgDialect proc_dialect(const IrModel *m, const IrProj *j0, int f, CgRowSp
     return d;
 }
 
-/* Row i of member q (F) of procedural family f, `what` per synapse (cgc_proc_fam_row). */
-static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Cand *c0, int what)
+/* Row i of member q (F) of procedural family f, `what` per synapse (cgc_proc_fam_row); with
+ * `mpi` into the rank's targets only, and the shortest delay kept by the scan. */
+static void emit_proc_row(Out *o, const CgDialect *d, const IrProj *j0, const Cand *c0, int what, int mpi)
 {
-    cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what);
+    cgc_proc_fam_row(o, d, j0, c0->wt, j0->delay ? c0->dt : NULL, what, mpi);
 }
 
 typedef struct ScanArg {   /* a procedural family's row in CGC_ROW_SCAN (cgc_proc_scan) */
     const CgDialect *d;
     const IrProj *j0;
     const Cand *c0;
+    int mpi;
 } ScanArg;
 
 static void scan_fam_row(Out *o, const void *arg)
 {
     const ScanArg *a = arg;
-    emit_proc_row(o, a->d, a->j0, a->c0, CGC_ROW_SCAN);
+    emit_proc_row(o, a->d, a->j0, a->c0, CGC_ROW_SCAN, a->mpi);
 }
 
 /* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and
  * propagate_<J> (c_proc.c): the row pointers of fixed_total, the longest delay over every
- * row, the ring; a member's spikes (binary search, as emit_deliver) and their rows
- * regenerated into its ring. */
+ * row (with --mpi the shortest too, nc_fam<f>_dmin: the exchange interval), the ring; a
+ * member's spikes (binary search, as emit_deliver) and their rows regenerated into its ring
+ * (with --mpi into the rank's slice of its posts, [vlo, vhi), only). */
 static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, int f)
 {
     CgRowSpell rs;
@@ -472,10 +470,12 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     char name[32], pre[160];
     snprintf(name, sizeof name, "fam%d", f);
     if (j0->delay) {   /* the walk over every row on the threads, member nc_pq_fam<f> */
-        ScanArg sa = {&d, j0, c0};
+        ScanArg sa = {&d, j0, c0, m->mpi};
         out_line(o, "static int nc_pq_fam%d; /* the member scan_fam%d walks */", f, f);
+        if (m->mpi)
+            out_line(o, "static int64_t nc_fam%d_dmin = 64; /* the members' shortest delay (capped) */", f);
         snprintf(pre, sizeof pre, "const int q = nc_pq_fam%d; const nc_fam%d_t *F = &nc_fam%d[q]; (void)q;", f, f, f);
-        cgc_proc_scan(o, name, "F->n_pre", pre, scan_fam_row, &sa);
+        cgc_proc_scan(o, name, "F->n_pre", pre, scan_fam_row, &sa, m->mpi);
     }
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
@@ -493,6 +493,9 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
         out_line(o, "nc_pq_fam%d = q;", f);
         out_line(o, "nrt_pool_run(scan_fam%d, NULL, (double)F->n_pre);", f);
         cgc_parts_join(o, "nc_ps_", name, "", 1, NULL, "F->name");
+        if (m->mpi)
+            out_line(o, "for (int t = 0; t < (ctx.threads > 1 ? ctx.threads : 1); t++) "
+                     "if (nc_ps_fam%d.dmin[t] < nc_fam%d_dmin) nc_fam%d_dmin = nc_ps_fam%d.dmin[t];", f, f, f, f);
     }
     out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
     out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
@@ -510,10 +513,13 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
     out_line(o, "real *ring = *F->ring;");
     out_line(o, "const int64_t D = *F->D, width = F->width, roff = F->roff;");
+    if (m->mpi)   /* this rank's targets, in the member's posts (cgc_mpi_view) */
+        out_line(o, "const int64_t vlo = nc_view(%s_lo, F->post_off, F->n_post), vhi = nc_view(%s_hi, F->post_off, F->n_post);",
+                 j0->post.pop->cname, j0->post.pop->cname);
     out_line(o, "const int64_t k1 = nc_spk_lower(%s_spk, %s_nspk, F->pre_off + F->n_pre);", pc, pc);
     out_open(o, "for (int64_t k = nc_spk_lower(%s_spk, %s_nspk, F->pre_off); k < k1; k++)", pc, pc);
     out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
-    emit_proc_row(o, &d, j0, c0, CGC_ROW_DELIVER);
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_DELIVER, m->mpi);
     out_close(o);
     out_close(o);
     out_close(o);
@@ -565,7 +571,7 @@ static void emit_proc_host_parts(Out *o, const IrModel *m, const IrProj *j0, con
     out_line(o, "int32_t *d_ = %s;", j0->delay ? "nrt_alloc(&ctx, n * sizeof(int32_t), \"delays\")" : "NULL");
     out_line(o, "int bad = !c.col || !w_%s;", j0->delay ? " || !d_" : "");
     out_open(o, "for (int64_t i = 0; i < c.n_pre && !bad; i++)");
-    emit_proc_row(o, &d, j0, c0, CGC_ROW_FILL);
+    emit_proc_row(o, &d, j0, c0, CGC_ROW_FILL, 0);
     out_close(o);
     out_line(o, "bad = bad || nrt_conn_save(&ctx, F->name, &c, w_, (int)sizeof(real), d_) != NRT_OK;");
     out_line(o, "nrt_csr_free(&c);");

@@ -69,22 +69,26 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate
  * (the table's F in scope); per synapse CGC_ROW_BUILD keeps the longest delay in `maxd`,
  * CGC_ROW_DELIVER adds w into `ring` (`D`, `width`, `roff`), CGC_ROW_FILL stores it into
  * `c`, `w_`, `d_` (as save_<J>), CGC_ROW_SCAN keeps `maxd` as BUILD but notes the first
- * unusable delay in nc_bad, nc_bi, nc_bj, nc_bd and jumps to nc_done (cgc_proc_scan). */
+ * unusable delay in nc_bad, nc_bi, nc_bj, nc_bd and jumps to nc_done (cgc_proc_scan). With
+ * `mpi` (--mpi) DELIVER adds only into the rank's targets [vlo, vhi) (in scope) and SCAN keeps
+ * the shortest delay in nc_dmin. */
 enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL, CGC_ROW_SCAN };
 /* The pool function scan_<name>(arg, t, T) of a procedural projection's build: thread t walks
  * rows [n t / T, n (t + 1) / T) of `n` (a C expression) through `row` (which emits one row
  * i in CGC_ROW_SCAN), keeping its longest delay and its first unusable delay in the struct
  * nc_ps_<name>; preamble (or NULL) is emitted first; cgc_parts_join("nc_ps_", name, "") after
- * nrt_pool_run(scan_<name>, ...). */
+ * nrt_pool_run(scan_<name>, ...). With `dmin` (--mpi) each part's shortest delay too, from 64
+ * down, in nc_ps_<name>.dmin[t]. */
 void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
-                   void (*row)(Out *, const void *), const void *arg);
+                   void (*row)(Out *, const void *), const void *arg, int dmin);
 /* After the parts of a build ran on the pool, each keeping maxd[t] and, where `delay`, its first
  * unusable delay (bad[t], bi[t], bj[t], bd[t]) in the struct <pre><name><suf> (spelled in
  * parts: a name has no length limit): `maxd` from every part,
  * and from the first part in order with an unusable delay the one-thread message and `return
  * -1`. The projection's name: `lit` in the message's text, or else the C string `expr`. */
 void cgc_parts_join(Out *o, const char *pre, const char *name, const char *suf, int delay, const char *lit, const char *expr);
-void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what);
+void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what,
+                      int mpi);
 
 /* --- c_plast.c: plastic projections -------------------------------------- */
 /* The row function (PAIRS), storage, props_, build_, arrive_, learn_, catchup_ of j. */

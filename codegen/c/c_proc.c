@@ -82,7 +82,9 @@ static void proc_body(Out *o, const void *arg)
         if (pb->mpi)
             out_line(o, "if (dd < %s_dmin) %s_dmin = dd;", c, c);
     } else if (pb->what == PB_DELIVER) {
-        if (pb->mpi)   /* only this rank's targets */
+        if (pb->mpi && pb->wt)   /* only this rank's targets: a member's, from its table */
+            out_line(o, "if (j >= vlo && j < vhi)");
+        else if (pb->mpi)
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);
         if (pb->wt)    /* a family member's ring, from its table (c_family.c) */
             out_line(o, "ring[((step + dd) %% D) * width + roff + j] += w;");
@@ -150,9 +152,9 @@ static void proc_scan(Out *o, const char *name, const char *n, const char *pream
 
 /* Contract: c_priv.h. */
 void cgc_proc_scan(Out *o, const char *name, const char *n, const char *preamble,
-                   void (*row)(Out *, const void *), const void *arg)
+                   void (*row)(Out *, const void *), const void *arg, int dmin)
 {
-    proc_scan(o, name, n, preamble, row, arg, 0);
+    proc_scan(o, name, n, preamble, row, arg, dmin);
 }
 
 static void scan_row(Out *o, const void *arg)
@@ -200,9 +202,10 @@ static void emit_proc_par(Out *o, const ProcBody *pb0, const IrModel *m)
 }
 
 /* Contract: c_priv.h. */
-void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what)
+void cgc_proc_fam_row(Out *o, const CgDialect *d, const IrProj *j0, const char *wt, const char *dt, int what,
+                      int mpi)
 {
-    ProcBody pb = {j0, d, d, what, 0, wt, dt};
+    ProcBody pb = {j0, d, d, what, mpi, wt, dt};
     proc_row(o, &pb);
 }
 

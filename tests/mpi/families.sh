@@ -16,8 +16,11 @@
 #             synapses gathered on rank 0) and the manifest; --dry-run of 2 and 3 ranks ends.
 #   cuda:     the distributed CUDA program builds with nvcc (tests/gpu/cuda_compile.sh).
 #   c:        the C back end's ranks (codegen/c/c_family.c: stored members cut to the rank's
-#             slice; procedural projections stay single there): `--explain` names the stored
-#             family, and run_mpi.sh compares 1, 2 and 3 ranks with the normal simulator.
+#             slice, procedural members adding into it only, their shortest delays the
+#             exchange interval): `--explain` names both families, run_mpi.sh compares 1, 2
+#             and 3 ranks with the normal simulator, and 2 ranks x 2 threads the same; a
+#             procedural family whose delays alone set the interval (families_proc.neuro's
+#             one_to_one members) on 1 and 2 ranks.
 # Exit: 0 pass; 77 skipped; 1 a check failed; 2 setup; 3 neuroc failed.
 set -u
 NEUROC=$1; DATA=$2; WORK=$3; PY=$4; WHAT=${5:-opencl}
@@ -56,9 +59,22 @@ fi
 if [ "$WHAT" = c ]; then
     "$NEUROC" --mpi --backend c "$WORK/multiarea.neuro" --explain >"$WORK/explain.txt" 2>&1 ||
         { cat "$WORK/explain.txt"; echo "$tag: FAILED: neuroc --mpi --explain" >&2; exit 3; }
-    grep -q '^projection families (c): 109 of 109 stored and 0 of 28 procedural projections in 1 family (109 like V1_23E_to_V1_23E)' "$WORK/explain.txt" ||
+    grep -q '^projection families (c): 109 of 109 stored and 28 of 28 procedural projections in 2 families (109 like V1_23E_to_V1_23E, 28 like V2_23E_to_V1_23E)' "$WORK/explain.txt" ||
         { echo "$tag: FAILED: --mpi --explain (C): $(grep -i famil "$WORK/explain.txt")" >&2; exit 1; }
-    PYTHON=$PY exec sh "$HERE/run_mpi.sh" "$NEUROC" "$WORK/multiarea.neuro" "$WORK/run" 300 2 3
+    PYTHON=$PY sh "$HERE/run_mpi.sh" "$NEUROC" "$WORK/multiarea.neuro" "$WORK/run" 300 2 3 || exit 1
+    # the exchange interval from a procedural family alone: tests/conn/families_proc.neuro's
+    # one_to_one members (delays 2 and 3 ms: 20 steps between exchanges), the rest removed
+    MODEL_SED='/^projection p1 /,/^projection o1 /{/^projection o1 /!d}' PYTHON=$PY \
+        sh "$HERE/run_mpi.sh" "$NEUROC" "$HERE/../conn/families_proc.neuro" "$WORK/run_o" 100 2 || exit 1
+    # ranks x threads: 2 ranks of 2 threads each, the same files but the manifest
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    cd "$WORK/run" && mpirun --oversubscribe -np 2 ./dist --quiet --threads 2 --out out_2x2 || exit 1
+    for f in out_ref/*; do
+        case $f in */manifest.json) continue ;; esac
+        cmp "$f" "out_2x2/${f#out_ref/}" || { echo "$tag: FAILED: 2 ranks x 2 threads: $f differs" >&2; exit 1; }
+    done
+    echo "$tag: 2 ranks x 2 threads = the normal simulator"
+    exit 0
 fi
 "$NEUROC" --mpi --backend opencl "$WORK/multiarea.neuro" --explain >"$WORK/explain.txt" 2>&1 ||
     { cat "$WORK/explain.txt"; echo "$tag: FAILED: neuroc --mpi --explain" >&2; exit 3; }
