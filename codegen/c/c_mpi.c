@@ -21,7 +21,7 @@ int cgc_mpi_replicated(const IrModel *m, const IrPop *p)
 void cgc_mpi_prelude(Out *o)
 {
     out_line(o, "static nrt_mpi *mpi;");
-    out_line(o, "static int64_t nc_D = 1; /* steps between spike exchanges: the shortest delay (1 with plasticity) */");
+    out_line(o, "static int64_t nc_D = 1; /* steps between spike exchanges: the shortest delay (with plasticity the shortest plastic one - 1) */");
     out_line(o, "static int nc_stop; /* a stop request on any rank, known at the last exchange */");
     out_open(o, "static inline int64_t nc_view(int64_t x, int64_t off, int64_t size)");
     out_line(o, "x -= off;");

@@ -285,7 +285,8 @@ void simt_mpi_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, con
         simt_plast_split_kernels(o, S);
     }
     out_line(o, "/* distributed runs exchanging every D > 1 steps: the state records and checks of step nc_ctl[3]");
-    out_line(o, " * right after its neuron phase (nc_k_synapses then records only the counts), which advances nc_ctl[0] */");
+    out_line(o, " * before the exchange: after its neuron phase, and with plastic projections their own phase 2 (nc_k_synapses");
+    out_line(o, " * then records only the counts); it advances nc_ctl[0] */");
     simt_kernel_open(o, S, "NC_KERNEL nc_k_rows(NC_ARGS)");
     out_line(o, "const int64_t step = nc_ctl[3];");
     out_line(o, "const int hf = (int)nc_ctl[2];");
