@@ -227,14 +227,11 @@ static void emit_vals(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_blank(o);
 }
 
-/* build_fam<f>(a, b) of a distributed simulator (--mpi): members a .. b - 1 built as build_<J>
- * builds one there (c_proj.c): the whole rows, cut to the synapses onto this rank's slice of
- * the post population (nrt_mpi_restrict), whose values are keyed by their ranks in the whole
- * rows (rk), on one thread; the member's synapses by thread (--threads) among the ring's
- * neurons of this rank's slice. */
-static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
+/* The opening of build_fam<f>: member q's connectivity built (and, where `cut` names the post
+ * population, cut to this rank's slice of it, with rk[s] the kept synapse's rank in its full
+ * row: --mpi), then its weights' and delays' arrays. */
+static void emit_build_open(Out *o, const IrProj *j0, int f, const char *cut)
 {
-    const char *pc = j0->post.pop->cname;
     out_open(o, "static int build_fam%d(int a, int b)", f);
     out_open(o, "for (int q = a; q < b; q++)");
     out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
@@ -244,9 +241,11 @@ static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_line(o, "nrt_conn_spec spec;");
     out_line(o, "spec_fam%d(F, &spec);", f);
     out_line(o, "if (nrt_conn_build(&ctx, &spec, nc_c) != NRT_OK) return -1;");
-    out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
-    out_line(o, "if (nrt_mpi_restrict(&ctx, nc_c, nc_view(%s_lo, F->post_off, F->n_post), nc_view(%s_hi, F->post_off, F->n_post), &rk, NULL, NULL, NULL) != NRT_OK) return -1;",
-             pc, pc);
+    if (cut) {
+        out_line(o, "int32_t *rk = NULL; /* per kept synapse: its rank in the full row, which keys its draws */");
+        out_line(o, "if (nrt_mpi_restrict(&ctx, nc_c, nc_view(%s_lo, F->post_off, F->n_post), nc_view(%s_hi, F->post_off, F->n_post), &rk, NULL, NULL, NULL) != NRT_OK) return -1;",
+                 cut, cut);
+    }
     out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
     out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
     out_line(o, "real *nc_w = nc_fam%d_w[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(real), what);", f);
@@ -256,6 +255,31 @@ static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
         out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
         out_line(o, "if (!nc_d) return -1;");
     }
+}
+
+/* The end of build_fam<f>: the ring's length from the longest delay `maxd`, the ring allocated
+ * by the last member into it. */
+static void emit_build_close(Out *o)
+{
+    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
+    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
+    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
+    out_line(o, "if (!*F->ring) return -1;");
+    out_close(o);
+    out_line(o, "return 0;");
+    out_close(o);
+    out_blank(o);
+}
+
+/* build_fam<f>(a, b) of a distributed simulator (--mpi): members a .. b - 1 built as build_<J>
+ * builds one there (c_proj.c): the whole rows, cut to the synapses onto this rank's slice of
+ * the post population (nrt_mpi_restrict), whose values are keyed by their ranks in the whole
+ * rows (rk), on one thread; the member's synapses by thread (--threads) among the ring's
+ * neurons of this rank's slice. */
+static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
+{
+    const char *pc = j0->post.pop->cname;
+    emit_build_open(o, j0, f, pc);
     out_line(o, "int64_t maxd = 1;");
     out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
     out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
@@ -281,14 +305,7 @@ static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_line(o, "const int64_t l0 = %s_lo - F->post_off, h0 = %s_hi - F->post_off; /* the slice, in the member's posts */", pc, pc);
     out_line(o, "const int64_t sl = l0 < F->slo ? F->slo : l0 > F->shi ? F->shi : l0, sh = h0 < F->slo ? F->slo : h0 > F->shi ? F->shi : h0;");
     out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, sl, sh, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
-    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
-    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
-    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
-    out_line(o, "if (!*F->ring) return -1;");
-    out_close(o);
-    out_line(o, "return 0;");
-    out_close(o);
-    out_blank(o);
+    emit_build_close(o);
 }
 
 /* Contract: c_priv.h. */
@@ -315,24 +332,7 @@ static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c
         return;
     }
     emit_vals(o, j0, c0, f);
-    out_open(o, "static int build_fam%d(int a, int b)", f);
-    out_open(o, "for (int q = a; q < b; q++)");
-    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
-    out_line(o, "nrt_csr *nc_c = &nc_fam%d_c[q];", f);
-    out_line(o, "char what[300];");
-    out_line(o, "double ts = nrt_now(); /* construction stages (nrt_stage) */");
-    out_line(o, "nrt_conn_spec spec;");
-    out_line(o, "spec_fam%d(F, &spec);", f);
-    out_line(o, "if (nrt_conn_build(&ctx, &spec, nc_c) != NRT_OK) return -1;");
-    out_line(o, "ts = nrt_stage(&ctx, F->st_conn, ts);");
-    out_line(o, "snprintf(what, sizeof what, \"%%s: weights\", F->name);");
-    out_line(o, "real *nc_w = nc_fam%d_w[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(real), what);", f);
-    out_line(o, "if (!nc_w) return -1;");
-    if (j0->delay) {
-        out_line(o, "snprintf(what, sizeof what, \"%%s: delays\", F->name);");
-        out_line(o, "int32_t *nc_d = nc_fam%d_d[q] = nrt_alloc(&ctx, (size_t)(nc_c->nnz ? nc_c->nnz : 1) * sizeof(int32_t), what);", f);
-        out_line(o, "if (!nc_d) return -1;");
-    }
+    emit_build_open(o, j0, f, NULL);
     if (!j0->delay)
         out_line(o, "(void)nc_w;");
     out_line(o, "nc_fv%d.q = q;", f);
@@ -343,14 +343,7 @@ static void emit_build(Out *o, const IrModel *m, const IrProj *j0, const Cand *c
     cgc_parts_join(o, "nc_fv", num, "", j0->delay != NULL, NULL, "F->name");
     out_line(o, "(void)nrt_stage(&ctx, F->st_vals, ts);");
     out_line(o, "if (F->par && nrt_split_build(&ctx, nc_c, F->slo, F->shi, ctx.threads, &nc_fam%d_sp[q]) != NRT_OK) return -1;", f);
-    out_line(o, "if (maxd + 1 > *F->D) *F->D = maxd + 1;");
-    out_line(o, "if (!F->alloc) continue; /* the last projection into the ring allocates it */");
-    out_line(o, "*F->ring = nrt_alloc(&ctx, (size_t)*F->D * F->width * sizeof(real), F->ring_what);");
-    out_line(o, "if (!*F->ring) return -1;");
-    out_close(o);
-    out_line(o, "return 0;");
-    out_close(o);
-    out_blank(o);
+    emit_build_close(o);
 }
 
 /* deliver_fam<f>(step, t, a, b): each member's spikes of the step (a range of the ascending
