@@ -336,6 +336,10 @@ int nrt_pop_register(nrt_ctx *ctx, const char *name, int64_t size);
 /* Register a declared view of population `pop` (its index) for the summary and manifest;
  * returns its index; a failure as nrt_pop_register's. */
 int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, int64_t size);
+/* Free the tables a context grew (populations, views, construction stages, saved
+ * connectivity, projection stats) and empty them. A simulator's context lives until the
+ * process ends and needs no call; one that ends before (a test's, on the stack) does. */
+void nrt_ctx_free(nrt_ctx *ctx);
 
 /* Host memory: zeroed; NULL with errmsg naming `what` and the size on failure. */
 void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what);

@@ -129,6 +129,26 @@ int nrt_view_register(nrt_ctx *ctx, const char *name, int pop, int64_t offset, i
     return ctx->nviews++;
 }
 
+/* Contract: see neurort.h. */
+void nrt_ctx_free(nrt_ctx *ctx)
+{
+    free(ctx->pops);
+    free(ctx->spikes0);
+    free(ctx->views);
+    free(ctx->stages);
+    free(ctx->conn_saved);
+    free(ctx->projs);
+    ctx->pops = NULL;
+    ctx->spikes0 = NULL;
+    ctx->views = NULL;
+    ctx->stages = NULL;
+    ctx->conn_saved = NULL;
+    ctx->projs = NULL;
+    ctx->npops = ctx->cap_pops = ctx->nviews = ctx->cap_views = 0;
+    ctx->nstages = ctx->cap_stages = ctx->nconn_saved = ctx->cap_conn_saved = 0;
+    ctx->nprojs = ctx->cap_projs = 0;
+}
+
 /* Contract: zeroed block of `bytes` bytes (at least 1), or NULL with errmsg
  * "out of memory allocating <what> (<bytes> bytes)". Free with nrt_free. */
 void *nrt_alloc(nrt_ctx *ctx, size_t bytes, const char *what)

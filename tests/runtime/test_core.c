@@ -332,5 +332,6 @@ int main(int argc, char **argv)
             CHECK(sa.sa_handler == SIG_DFL);
         }
     }
+    nrt_ctx_free(&c);
     return tcheck_done("test_core");
 }

@@ -199,5 +199,6 @@ int main(int argc, char **argv)
     check_rows();
     check_state_sizes();
     test_free_space();
+    nrt_ctx_free(&ctx);
     return tcheck_done("test_rate");
 }

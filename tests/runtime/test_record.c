@@ -577,5 +577,6 @@ int main(int argc, char **argv)
     /* nrt_finish without nrt_init: nothing to write, no crash */
     memset(&c2, 0, sizeof c2);
     CHECK(nrt_finish(&c2) == NRT_OK);
+    nrt_ctx_free(&ctx);
     return tcheck_done("test_record");
 }
