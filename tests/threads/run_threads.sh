@@ -24,7 +24,10 @@ shift 2
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 fail=0
-OWN_STEPS=50   # +owners: the warm-up, long enough for the models' first spikes
+OWN_STEPS=50
+# mark, then said MESSAGE: MESSAGE only where nothing failed since the mark
+mark() { failed_before=$fail; }
+said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # +owners: the warm-up, long enough for the models' first spikes
 
 # same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
 # (under mpirun -np 2 but the connectivity files, which need one rank)
@@ -75,22 +78,25 @@ for arg in "$@"; do
         fail=1
         continue
     fi
+    mark
     for t in 1 2 3; do
         run "$dir" out$t "$dir/sim" --threads $t
     done
     same "$dir" out2
     same "$dir" out3
-    echo "threads[$name]: --threads 1, 2, 3 the same"
+    said "threads[$name]: --threads 1, 2, 3 the same"
     case "$arg" in *+owners*)
+        mark
         run "$dir" out3w env NEUROC_THREADS_WARMUP=$OWN_STEPS "$dir/sim" --threads 3 --bench="$dir/out3w.json"
         same "$dir" out3w
         if ! grep -q "\"delivery_owners\": {\"after_step\": $OWN_STEPS,.*\"rings_moved\": [1-9]" "$dir/out3w.json"; then
             echo "threads[$name]: FAILED: the delivery owners did not move: $(grep -o '"delivery_owners[^}]*' "$dir/out3w.json")"
             fail=1
         fi
-        echo "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
+        said "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
     esac
     case "$arg" in *+refuse*)
+        mark
         for bad in 0 257 x 2x ""; do
             "$dir/sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
             rc=$?
@@ -107,17 +113,18 @@ for arg in "$@"; do
                 fail=1
             fi
         fi
-        echo "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
+        said "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
     esac
     case "$arg" in *+mpi*) ;; *) continue ;; esac
     if ! command -v mpirun >/dev/null 2>&1 || ! "$NEUROC" "$model" --mpi --backend c -o "$dir/dist" >"$dir/mpi.log" 2>&1; then
         echo "threads[$name]: --mpi skipped (no mpirun, or no MPI in this neuroc)"
         continue
     fi
+    mark
     run "$dir" mpi1x3 "$dir/dist" --threads 3
     same "$dir" mpi1x3
     run "$dir" mpi2x2 mpirun -np 2 "$dir/dist" --threads 2
     same "$dir" mpi2x2
-    echo "threads[$name]: --mpi, 1 rank x 3 threads and 2 ranks x 2 threads the same"
+    said "threads[$name]: --mpi, 1 rank x 3 threads and 2 ranks x 2 threads the same"
 done
 exit $fail
