@@ -184,6 +184,32 @@ static void emit_table(Out *o, const IrModel *m, int f, int k0)
     out_blank(o);
 }
 
+/* Synapse s (row i) of a stored member inside the loops over its rows: its weight and delay
+ * drawn (`rank`: the C text of its rank in the full row, which keys the draws, with the end
+ * of its line), the ring's length in `maxd`; `bad`: the lines (split at newlines) run where a
+ * delay is not a usable time. */
+static void emit_syn_vals(Out *o, const IrProj *j0, const Cand *c0, const char *rank, const char *bad)
+{
+    out_line(o, "const int64_t j = nc_c->col[s], rank = %s", rank);
+    out_line(o, "(void)j; (void)rank;");
+    out_line(o, "nc_w[s] = %s;", c0->wt);
+    if (!j0->delay)
+        return;
+    out_line(o, "const double delay = %s;", c0->dt);
+    out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
+    out_open(o, "if (!(steps < 1e9))");
+    for (const char *l = bad, *e; *l; l = *e ? e + 1 : e) {
+        e = strchr(l, '\n');
+        if (!e)
+            e = l + strlen(l);
+        out_line(o, "%.*s", (int)(e - l), l);
+    }
+    out_close(o);
+    out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
+    out_line(o, "nc_d[s] = dd;");
+    out_line(o, "if (dd > maxd) maxd = dd;");
+}
+
 /* vals_fam<f>(arg, t, T): the weights and delays of member nc_fv<f>.q, part t of its rows
  * (nrt_rows_part) on the pool. A synapse's draws are keyed by its row and rank, so every value
  * is the same on any thread; each part keeps its longest delay and its first unusable delay,
@@ -204,20 +230,9 @@ static void emit_vals(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_line(o, "nc_fv%d.bad[t] = 0;", f);
     out_open(o, "for (int64_t i = i0; i < i1; i++)");
     out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
-    out_line(o, "const int64_t j = nc_c->col[s], rank = s - nc_c->row_ptr[i];");
-    out_line(o, "(void)j; (void)rank;");
-    out_line(o, "nc_w[s] = %s;", c0->wt);
-    if (j0->delay) {
-        out_line(o, "const double delay = %s;", c0->dt);
-        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
-        out_open(o, "if (!(steps < 1e9))");
-        out_line(o, "nc_fv%d.bad[t] = 1, nc_fv%d.bi[t] = i, nc_fv%d.bj[t] = j, nc_fv%d.bd[t] = delay;", f, f, f, f);
-        out_line(o, "goto done;");
-        out_close(o);
-        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
-        out_line(o, "nc_d[s] = dd;");
-        out_line(o, "if (dd > maxd) maxd = dd;");
-    }
+    char bad[160];
+    snprintf(bad, sizeof bad, "nc_fv%d.bad[t] = 1, nc_fv%d.bi[t] = i, nc_fv%d.bj[t] = j, nc_fv%d.bd[t] = delay;\ngoto done;", f, f, f, f);
+    emit_syn_vals(o, j0, c0, "s - nc_c->row_ptr[i];", bad);
     out_close(o);
     out_close(o);
     if (j0->delay)
@@ -283,21 +298,9 @@ static void emit_build_mpi(Out *o, const IrProj *j0, const Cand *c0, int f)
     out_line(o, "int64_t maxd = 1;");
     out_open(o, "for (int64_t i = 0; i < nc_c->n_pre; i++)");
     out_open(o, "for (int64_t s = nc_c->row_ptr[i]; s < nc_c->row_ptr[i + 1]; s++)");
-    out_line(o, "const int64_t j = nc_c->col[s], rank = rk[s]; /* its rank in the full row */");
-    out_line(o, "(void)j; (void)rank;");
-    out_line(o, "nc_w[s] = %s;", c0->wt);
-    if (j0->delay) {
-        out_line(o, "const double delay = %s;", c0->dt);
-        out_line(o, "const double steps = round(delay / dt); /* nearest, halves away from zero */");
-        out_open(o, "if (!(steps < 1e9))");
-        out_line(o, "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %%s: delay %%g ms of synapse %%lld -> %%lld is not a usable time\", F->name, delay, (long long)i, (long long)j);");
-        out_line(o, "nrt_free(rk);");
-        out_line(o, "return -1;");
-        out_close(o);
-        out_line(o, "const int32_t dd = steps < 1 ? 1 : (int32_t)steps;");
-        out_line(o, "nc_d[s] = dd;");
-        out_line(o, "if (dd > maxd) maxd = dd;");
-    }
+    emit_syn_vals(o, j0, c0, "rk[s]; /* its rank in the full row */",
+                  "snprintf(ctx.errmsg, sizeof ctx.errmsg, \"projection %s: delay %g ms of synapse %lld -> %lld is not a usable time\", "
+                  "F->name, delay, (long long)i, (long long)j);\nnrt_free(rk);\nreturn -1;");
     out_close(o);
     out_close(o);
     out_line(o, "nrt_free(rk);");
