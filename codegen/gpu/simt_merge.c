@@ -6,7 +6,10 @@
  * nc_k_mcount_<pop> and nc_k_merge_<pop>, a work-group per SIMT_MPI_GROUP words (a word per
  * work-item): each group's spikes counted into nc_mb, then written after those of the groups
  * before it. Own kernels, not a range test on the group id in nc_k_merge: that form lost
- * spikes on PoCL (docs/architecture.md). */
+ * spikes on PoCL (docs/architecture.md). Each is compiled for groups of SIMT_MPI_GROUP
+ * (NC_KERNEL_BOUNDED): a population with many views (the multi-area model's 254) tests each
+ * spike against every view, and nvcc gave that kernel 255 registers, too many for 512
+ * work-items, so the captured graph could not be instantiated. */
 #include "simt_priv.h"
 
 /* nc_k_merge's work-groups for population p: one per SIMT_MPI_GROUP words of its spike
@@ -169,7 +172,7 @@ static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(cons
 /* The opening of a merge kernel `name` of step nc_j of the chunk: its step and the slices. */
 static void open_merge_kernel(Out *o, const Simt *S, const char *name)
 {
-    simt_kernel_open(o, S, "NC_KERNEL %s(NC_ARGS, const int64_t nc_j)", name);
+    simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) %s(NC_ARGS, const int64_t nc_j)", SIMT_MPI_GROUP, name);
     out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
     out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
     out_line(o, "const int hf = (int)nc_ctl[2];");
@@ -227,7 +230,7 @@ void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, c
         out_line(o, " * a work-group per population of one merge group (nc_k_merge_<pop> for the others); the step is nc_ctl[3] for the delivery after it */");
     else
         out_line(o, " * work-group p merges population p; the step is nc_ctl[3] for the delivery after it */");
-    simt_kernel_open(o, S, "NC_KERNEL nc_k_merge(NC_ARGS, const int64_t nc_j)");
+    simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_merge(NC_ARGS, const int64_t nc_j)", SIMT_MPI_GROUP);
     out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
     out_line(o, "const int64_t step = nc_ctl[1] + nc_j;");
     out_line(o, "const int hf = (int)nc_ctl[2];");

@@ -415,6 +415,27 @@ nrt_status nrt_gpu_arg_f64(nrt_kernel *k, int i, double v)
     return set_arg(k, i, &v, sizeof v, 0, "double");
 }
 
+/* Whether groups of group_size work-items with local_bytes of local memory can run at all:
+ * a kernel compiled with more registers than group_size work-items may share cannot (on CUDA
+ * a captured graph would then fail only when it is instantiated, naming no kernel). Asked of
+ * the driver once per size (the launch schedule launches the same sizes every step). */
+static nrt_status group_fits(nrt_kernel *k, size_t group_size, size_t local_bytes)
+{
+    if (k->fits_group == group_size && k->fits_local == local_bytes)
+        return NRT_OK;
+    if (k->g->ops->max_resident(k, group_size, local_bytes) == 0) {
+        nrt_seterr(k->g->ctx, "launching kernel '%s': groups of %zu work-items%s do not fit on "
+                   "%s device '%s' (the kernel as compiled uses too many registers or too much "
+                   "local memory for groups of that size)", k->name, group_size,
+                   local_bytes ? " with their local memory" : "", k->g->ops->name,
+                   k->g->info.name);
+        return NRT_EDEVICE;
+    }
+    k->fits_group = group_size;
+    k->fits_local = local_bytes;
+    return NRT_OK;
+}
+
 static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t group_size,
                          size_t local_bytes, int coop)
 {
@@ -451,6 +472,8 @@ static nrt_status launch(nrt_kernel *k, size_t groups, size_t batch, size_t grou
     }
     if (groups == 0 || batch == 0)
         return NRT_OK;
+    if ((st = group_fits(k, group_size, local_bytes)) != NRT_OK)
+        return st;
     if (k->ar && (st = nrt_arena_bind(k)) != NRT_OK)
         return st;
     return launched(k, g->ops->launch(k, groups, batch, group_size, local_bytes, coop));

@@ -68,6 +68,7 @@ struct nrt_kernel {
     uint64_t *slots;              /* nargs argument values (CUDA passes pointers to them) */
     void **params;                /* params[i] = &slots[i] */
     size_t shmem_limit;           /* CUDA: dynamic shared memory the kernel was opened to */
+    size_t fits_group, fits_local; /* the last group size and local bytes found to fit (launch) */
     nrt_karg_arena *ar;           /* nargs entries once an argument is of the arena, else NULL */
 };
 

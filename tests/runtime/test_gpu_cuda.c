@@ -55,6 +55,26 @@ static void check_cuda_only(nrt_ctx *ctx, nrt_gpu *g)
         CHECKF(strstr(ctx->errmsg, "cannot all be resident"), "'%s'", ctx->errmsg);
     }
     printf("max resident groups of 64: %zu\n", most);
+
+    /* a kernel compiled for groups of 32 launched with 64: refused at the launch, naming the
+     * kernel, also inside a capture (where CUDA itself would fail only at instantiation) */
+    k = nrt_gpu_kernel(g, "incr32", 2);
+    CHECKF(k != NULL, "%s", ctx->errmsg);
+    if (!k)
+        return;
+    CHECK(nrt_gpu_arg_mem(k, 0, x) == NRT_OK && nrt_gpu_arg_i32(k, 1, 256) == NRT_OK);
+    CHECK(nrt_gpu_max_resident(k, 64, 0) == 0 && nrt_gpu_max_resident(k, 32, 0) > 0);
+    CHECK(nrt_gpu_launch(k, 4, 64, 0) == NRT_EDEVICE);
+    CHECKF(strstr(ctx->errmsg, "'incr32'") && strstr(ctx->errmsg, "do not fit"), "'%s'", ctx->errmsg);
+    CHECKF(nrt_gpu_launch(k, 8, 32, 0) == NRT_OK, "%s", ctx->errmsg);
+    CHECKF(nrt_gpu_capture_begin(g) == NRT_OK, "%s", ctx->errmsg);
+    CHECK(nrt_gpu_launch(k, 4, 64, 0) == NRT_EDEVICE);
+    CHECK(nrt_gpu_launch(k, 8, 32, 0) == NRT_OK);
+    CHECKF(nrt_gpu_capture_end(g, &gr) == NRT_OK && gr, "%s", ctx->errmsg);
+    CHECKF(gr && nrt_gpu_graph_launch(g, gr) == NRT_OK, "%s", ctx->errmsg);
+    nrt_gpu_graph_free(gr);
+    CHECK(nrt_gpu_read(g, x, 0, v, sizeof v) == NRT_OK);
+    CHECKF(v[0] == v[255] && v[0] >= 8, "x[0] = %d, x[255] = %d", v[0], v[255]);
 }
 #endif
 
