@@ -739,11 +739,29 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
     out_line(o, "const uint32_t nc_fcs = (uint32_t)R[12], key0 = seedkey;");
     out_line(o, "(void)nc_faut;");
     cg_total_head(o, j0, &d);
-    out_open(o, "for (int64_t rank = nc_lane; rank < nc_n; rank += nc_nl)");
-    out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)(rank / 4), 0u, 0u);");
-    cg_total_post(o, "nc_x.v[rank & 3]");
-    if (S->m->mpi)   /* distributed: this rank's targets only; R[8] - R[11] is the member's post offset */
+    if (S->m->mpi) {   /* distributed: this rank's targets only; R[8] - R[11] is the member's post offset */
+        /* each lane first walks its synapses to its next one onto this rank (the posts only),
+         * then the sub-group's lanes draw the values of one such synapse each: not every lane
+         * waiting while one draws (1 / ranks of the synapses are this rank's) */
+        simt_mpi_fam_overlap(o, S, j0->post.pop, "(R[8] - R[11])", "nc_fnp");
+        out_line(o, "int64_t rank = nc_lane;");
+        out_open(o, "for (;;)");
+        out_line(o, "int64_t nc_jl = -1;");
+        out_open(o, "for (; rank < nc_n; rank += nc_nl)");
+        out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)(rank / 4), 0u, 0u);");
+        cg_total_post(o, "nc_x.v[rank & 3]");
         simt_mpi_fam_guard(o, S, j0->post.pop, "(R[8] - R[11])");
+        out_line(o, "nc_jl = j;");
+        out_line(o, "break;");
+        out_close(o);
+        out_close(o);
+        out_line(o, "if (nc_jl < 0) break;");
+        out_line(o, "const int64_t j = nc_jl;");
+    } else {
+        out_open(o, "for (int64_t rank = nc_lane; rank < nc_n; rank += nc_nl)");
+        out_line(o, "const nrt_u32x4 nc_x = nrt_rng(key0, nc_fcs, (uint32_t)i, (uint32_t)(rank / 4), 0u, 0u);");
+        cg_total_post(o, "nc_x.v[rank & 3]");
+    }
     out_line(o, "const real wv = %s;", c0->wt);
     if (j0->delay) {
         out_line(o, "const double delay = %s;", c0->dt);
@@ -753,8 +771,10 @@ static void emit_grid_proc(Out *o, const Simt *S, const IrProj *j0, const CgFamC
         out_line(o, "const int32_t dd = 1;");
     }
     out_line(o, "nc_atomic_add_f%d(&ring[nc_mod(step + dd, D) * width + base + j], wv);", S->m->dbl ? 64 : 32);
-    if (S->m->mpi)
+    if (S->m->mpi) {
+        out_line(o, "rank += nc_nl;");
         out_close(o);
+    }
     out_close(o);
 }
 

@@ -899,6 +899,16 @@ void simt_mpi_fam_guard(Out *o, const Simt *S, const IrPop *post, const char *po
     out_open(o, "if (j + %s >= 32 * nc_sl[%s] && j + %s < 32 * nc_sl[%s + 1])", post_off, e, post_off, e);
 }
 
+/* Around a procedural member's row in nc_deliver_fam<f>_grid: only where its view of post
+ * (n neurons from post_off) reaches this rank's neurons, so that a rank skips the rows of the
+ * members onto the others' (the multi-area model: most of each spike's members). Leaves a
+ * block open. */
+void simt_mpi_fam_overlap(Out *o, const Simt *S, const IrPop *post, const char *post_off, const char *n)
+{
+    const char *e = arena_printf(&S->cc->arena, "4 + 3 * (nc_sl[2] * %d + %d)", S->m->npops, post->id);
+    out_open(o, "if (%s + %s > 32 * nc_sl[%s] && %s < 32 * nc_sl[%s + 1])", post_off, n, e, post_off, e);
+}
+
 /* In build_fam<f> of a stored family, once member F's whole CSR is in csr: its columns on this
  * rank only, and in nc_rk each one's rank in its whole row (simt_mpi_host_cut_first); the cut's
  * time goes into the member's connectivity stage. */

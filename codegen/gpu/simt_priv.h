@@ -213,6 +213,7 @@ void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j);
 /* ... and of projection families' members (simt_family.c's calls, f the family, j0 its first) */
 void simt_mpi_fam_min_delay(Out *o, const Simt *S);
 void simt_mpi_fam_guard(Out *o, const Simt *S, const IrPop *post, const char *post_off);
+void simt_mpi_fam_overlap(Out *o, const Simt *S, const IrPop *post, const char *post_off, const char *n);
 void simt_mpi_fam_cut(Out *o, const Simt *S, const IrProj *j0);
 void simt_mpi_fam_decls(Out *o, const Simt *S, int f);
 void simt_mpi_fam_after_values(Out *o, const Simt *S, const IrProj *j0, int f);
