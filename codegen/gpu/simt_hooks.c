@@ -99,6 +99,27 @@ static void kernel_plan(const IrModel *m, const SimtTarget *t, const char *sched
     printf(" recording tail; the host copies one chunk while the device runs the next\n");
 }
 
+/* --explain's line of the host's threads (--threads N, rt_pool.c): what of the drains runs
+ * on them (rt_record.c's row_part; the rule of the C back end's explain_c). */
+static void host_plan(const IrModel *m)
+{
+    StrBuf rows = {0};
+    for (int r = 0; r < m->nrecs; r++) {
+        const IrRecord *rec = &m->recs[r];
+        if (!rec->spikes && !rec->bin && (rec->proj || (int64_t)rec->nidx * rec->nvars >= 2048))
+            sb_printf(&rows, "%s%s", rows.len ? ", " : "", rec->file);
+    }
+    if (rows.len)
+        printf("host (--threads N; default the CPUs, at most one per 1,024 values of the largest row): "
+               "the drains write the state rows of 2,048 values or more (%s) into the files' buffers on "
+               "all threads%s; spike lists, rates and the files on one; --save-connectivity's records on all\n",
+               rows.s, m->mpi ? " of rank 0" : "");
+    else
+        printf("host (--threads N; default 1: no state row of 2,048 values): the drains on one thread; "
+               "--save-connectivity's records on all\n");
+    sb_free(&rows);
+}
+
 void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t)
 {
     const char *sched = simt_schedule(m, arch, cc->opt.gpu_mode);
@@ -106,6 +127,7 @@ void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTa
            cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
            : "auto: free for up to 30,000 neurons without projections or top-k; for up to 20,000 neurons and 4e6 synapses without procedural projections one thread-block cluster (CUDA, sm_90 and later, no plasticity, top-k or shared variables), else one work-group; else per-step kernels");
     kernel_plan(m, t, sched);
+    host_plan(m);
     simt_fam_explain(cc, m, arch, t);
 }
 
