@@ -104,19 +104,17 @@ static void kernel_plan(const IrModel *m, const SimtTarget *t, const char *sched
 static void host_plan(const IrModel *m)
 {
     StrBuf rows = {0};
-    for (int r = 0; r < m->nrecs; r++) {
-        const IrRecord *rec = &m->recs[r];
-        if (!rec->spikes && !rec->bin && (rec->proj || (int64_t)rec->nidx * rec->nvars >= 2048))
-            sb_printf(&rows, "%s%s", rows.len ? ", " : "", rec->file);
-    }
+    for (int r = 0; r < m->nrecs; r++)
+        if (cg_rec_row_par(&m->recs[r]))
+            sb_printf(&rows, "%s%s", rows.len ? ", " : "", m->recs[r].file);
     if (rows.len)
-        printf("host (--threads N; default the CPUs, at most one per 1,024 values of the largest row): "
-               "the drains write the state rows of 2,048 values or more (%s) into the files' buffers on "
-               "all threads%s; spike lists, rates and the files on one; --save-connectivity's records on all\n",
-               rows.s, m->mpi ? " of rank 0" : "");
+        printf("host (--threads N; default the CPUs, at most one per 1,024 values of the largest row, "
+               "an .npy value an eighth): the drains write the state rows of 2,048 values or more as .csv, "
+               "16,384 as .npy (%s) into the files' buffers on all threads%s; spike lists, rates and the files "
+               "on one; --save-connectivity's records on all\n", rows.s, m->mpi ? " of rank 0" : "");
     else
-        printf("host (--threads N; default 1: no state row of 2,048 values): the drains on one thread; "
-               "--save-connectivity's records on all\n");
+        printf("host (--threads N; default 1: no state row of 2,048 values as .csv, 16,384 as .npy): the drains "
+               "on one thread; --save-connectivity's records on all\n");
     sb_free(&rows);
 }
 

@@ -178,8 +178,9 @@ typedef struct nrt_ctx {
         int how;                  /* nrt_recsize.h: NRT_SIZE_EXACT, _AT_MOST, _ESTIMATE */
     } rplan[NRT_MAX_POPS];
     int nrplan;                   /* items added (may exceed NRT_MAX_POPS) */
-    int64_t rec_row_max;          /* the most values of one state row ('v' items: a GPU
-                                   * program's default --threads, rt_pool.c) */
+    int64_t rec_row_max;          /* the most work of one state row ('v' items: its .csv
+                                   * values, or .npy values / NRT_NPY_COST): a GPU program's
+                                   * default --threads (rt_pool.c) */
     double rplan_sure, rplan_total; /* bytes: exact and at-most items; every item */
     double max_rec_bytes;         /* --max-record-size: warn above it (default 1 GiB; 0: never) */
     int ignore_free;              /* --ignore-free-space: run even if the recordings do not fit */

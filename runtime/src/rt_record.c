@@ -570,7 +570,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
     return r;
 }
 
-/* A state row's values encoded on the pool (C simulators' --threads; one thread elsewhere):
+/* A state row's values encoded on the pool (--threads: C simulators, GPU programs' drains):
  * part t of T, the values [nv t / T, nv (t + 1) / T), .npy at their fixed places after the
  * time, .csv as ",value" texts from CSV_W bytes a value on (no value's text is longer), the
  * caller moving the parts together in thread order: the bytes of one thread for any T. */
@@ -625,7 +625,7 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
         unsigned char *p = r->buf + r->buf_len;
         put_f64le(p, (double)(step + 1) * r->ctx->dt);
         jb.p = p + 8, jb.room = 0;
-        nrt_pool_run(row_part, &jb, (double)nv);
+        nrt_pool_run(row_part, &jb, (double)nv / NRT_NPY_COST);
         r->buf_len += r->row_bytes;
     } else {
         char *p = (char *)r->buf + r->buf_len;

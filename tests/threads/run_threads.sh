@@ -139,6 +139,19 @@ for arg in "$@"; do
                 fail=1
             fi
             said "threads[$name]: OpenCL with --threads 1, 2, 3 the same as C, ${r3##* } regions on the threads"
+            mark   # a disk full after 3 MB (docs/robustness.md): the same failure and files on 1 and 3 threads
+            for t in 1 3; do
+                NEUROC_FAULT_WRITE_AFTER=3000000 "$dir/sim_cl" --quiet --threads $t --out "$dir/full$t" >"$dir/full$t.log" 2>&1
+                echo "status $?" >>"$dir/full$t.log"
+            done
+            if ! grep -q "No space left on device" "$dir/full1.log" || ! grep -q "status 1" "$dir/full1.log" ||
+               [ "$(sed 's/ --threads [0-9]//' "$dir/full1.log")" != "$(sed 's/ --threads [0-9]//' "$dir/full3.log")" ]; then
+                echo "threads[$name]: FAILED: a full disk on 1 and 3 threads: $(cat "$dir/full1.log") / $(cat "$dir/full3.log")"
+                fail=1
+            fi
+            mv "$dir/out1" "$dir/out1.c" && mv "$dir/full1" "$dir/out1" && same "$dir" full3
+            mv "$dir/out1" "$dir/full1" && mv "$dir/out1.c" "$dir/out1"
+            said "threads[$name]: OpenCL with a full disk: the same error and files on 1 and 3 threads"
         else
             echo "threads[$name]: OpenCL skipped (no OpenCL device)"
         fi ;;
