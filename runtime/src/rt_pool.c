@@ -30,7 +30,7 @@ enum {
     MIN_WORK = 2048,              /* less work (neurons, synapses) runs on the caller alone */
     ROW_GRAIN = 1024              /* a GPU program's default: at most one thread per ROW_GRAIN
                                      values of its largest state row (a .csv value's text is
-                                     ~70 ns: a part is ~70 us, beside a hand-over of a few us) */
+                                     ~115 ns: a part is ~0.1 ms, beside a hand-over of a few us) */
 };
 
 static struct pool {
@@ -111,9 +111,10 @@ static int gpu_program(const nrt_ctx *ctx)
 /* The default thread count: the CPUs, shared by the processes of this host that run side by
  * side (--jobs J instances; MPI ranks on this node, from the launcher's environment), and at
  * most one per GRAIN neurons (a small model's step is shorter than a hand-over). A GPU
- * program's threads do only the drains' state rows of MIN_WORK values or more (rt_record.c):
- * at most one per ROW_GRAIN values of its largest state row (nrt_rec_plan's rec_row_max),
- * and 1, no worker, where no row reaches MIN_WORK. */
+ * program's threads do only the drains' state rows of MIN_WORK values or more (rt_record.c;
+ * .npy values count 1 / NRT_NPY_COST) and --save-connectivity's records: at most one per
+ * ROW_GRAIN values of its largest state row (nrt_rec_plan's rec_row_max), and 1, no worker,
+ * where no row reaches MIN_WORK. */
 static int default_threads(const nrt_ctx *ctx)
 {
     static const char *const local[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
