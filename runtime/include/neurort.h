@@ -547,6 +547,11 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* Sorts each of len steps' spike indices ascending: step k's are ids[ends[k - 1] .. ends[k])
+ * (running ends; step 0's from 0), as a GPU program's drain reads them back in the order its
+ * atomics listed them. On the pool of --threads (rt_pool.c) where they are 2,048 or more,
+ * part t of T the steps [len t / T, len (t + 1) / T). */
+void nrt_spikes_sort(int32_t *ids, const int32_t *ends, int64_t len);
 /* The recording r is of the declared view `view` (NULL: an unnamed slice) at `offset` in
  * its base population: manifest.json names it ("view", "offset"). Does nothing on NULL r. */
 void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset);
