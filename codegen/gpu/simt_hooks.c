@@ -110,11 +110,12 @@ static void host_plan(const IrModel *m)
     if (rows.len)
         printf("host (--threads N; default the CPUs, at most one per 1,024 values of the largest row, "
                "an .npy value an eighth): the drains write the state rows of 2,048 values or more as .csv, "
-               "16,384 as .npy (%s) into the files' buffers on all threads%s; spike lists, rates and the files "
-               "on one; --save-connectivity's records on all\n", rows.s, m->mpi ? " of rank 0" : "");
+               "16,384 as .npy (%s) into the files' buffers on all threads%s; spike lists sorted by step on all, "
+               "their rows, rates and the files on one; --save-connectivity's records on all\n", rows.s,
+               m->mpi ? " of rank 0" : "");
     else
         printf("host (--threads N; default 1: no state row of 2,048 values as .csv, 16,384 as .npy): the drains "
-               "on one thread; --save-connectivity's records on all\n");
+               "on one thread, but with N > 1 spike lists sorted by step and --save-connectivity's records on all\n");
     sb_free(&rows);
 }
 
