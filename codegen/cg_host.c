@@ -152,6 +152,14 @@ int cg_state_records(const IrModel *m)
 }
 
 /* Contract: see codegen.h. */
+int cg_rec_row_par(const IrRecord *rec)
+{
+    const size_t n = strlen(rec->file);
+    const int csv = n > 4 && strcmp(rec->file + n - 4, ".csv") == 0;
+    return !rec->spikes && !rec->bin && (rec->proj || (int64_t)rec->nidx * rec->nvars >= (csv ? 2048 : 16384));
+}
+
+/* Contract: see codegen.h. */
 int cg_needs_hdf5(const IrModel *m)
 {
     for (int r = 0; r < m->nrecs; r++)

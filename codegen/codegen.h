@@ -267,6 +267,10 @@ void cg_rec_window(Out *o, const IrRecord *rec, int r);
 int cg_state_records(const IrModel *m);
 /* 1 when a recording of m is an .h5 file. */
 int cg_needs_hdf5(const IrModel *m);
+/* 1 when the runtime's writer (nrt_rec_state_row) hands rec's rows to the pool of --threads
+ * (--explain): a state row of 2,048 values or more as .csv text, of 16,384 as .npy bytes
+ * (rt_internal.h's NRT_NPY_COST), a projection's (its synapses are not known yet) always. */
+int cg_rec_row_par(const IrRecord *rec);
 /* The run-time parameters (`runtime`, IrModel.rtparams) that write per-neuron values of p's
  * variable rtparams[i].var, when i is the first of them: their indices, in order, into ks
  * ("3, 5") and their count; 0 when i is not the first, or not of p. */

@@ -106,14 +106,14 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
                m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
                : cgc_par_proj(m, m->projs[k]) ? (m->mpi ? "all threads, by post" : "all threads, by post; equal posts, or the warm-up's events with $NEUROC_THREADS_WARMUP")
                : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
-    int gather = 0, write = 0;   /* a state row of 2,048 values or more: written into its buffer on the threads */
+    int gather = 0, write = 0;   /* a state row of 2,048 values or more: gathered, and written into its buffer, on the threads */
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
         gather |= !m->mpi && cgc_par_rec(rec);
-        write |= !rec->spikes && !rec->bin && (rec->proj || (int64_t)rec->nidx * rec->nvars >= 2048);
+        write |= cg_rec_row_par(rec);
     }
-    printf(" records (%s)\n", gather ? "state rows gathered and written into the buffers on all threads, files on one"
-                              : write ? "state rows of 2,048 values or more written into the buffers on all threads, the rest on one"
+    printf(" records (%s)\n", gather ? "state rows of 2,048 values or more gathered on all threads and written into the buffers there (.npy: from 16,384), files on one"
+                              : write ? "state rows of 2,048 values or more as .csv, 16,384 as .npy, written into the buffers on all threads, the rest on one"
                               : "one thread");
     cgc_fam_explain(m);
     cgc_fam_reset();

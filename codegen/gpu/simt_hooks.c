@@ -99,6 +99,26 @@ static void kernel_plan(const IrModel *m, const SimtTarget *t, const char *sched
     printf(" recording tail; the host copies one chunk while the device runs the next\n");
 }
 
+/* --explain's line of the host's threads (--threads N, rt_pool.c): what of the drains runs
+ * on them (rt_record.c's row_part; the rule of the C back end's explain_c). */
+static void host_plan(const IrModel *m)
+{
+    StrBuf rows = {0};
+    for (int r = 0; r < m->nrecs; r++)
+        if (cg_rec_row_par(&m->recs[r]))
+            sb_printf(&rows, "%s%s", rows.len ? ", " : "", m->recs[r].file);
+    if (rows.len)
+        printf("host (--threads N; default the CPUs, at most one per 1,024 values of the largest row, "
+               "an .npy value an eighth): the drains write the state rows of 2,048 values or more as .csv, "
+               "16,384 as .npy (%s) into the files' buffers on all threads%s; spike lists sorted by step on all, "
+               "their rows, rates and the files on one; --save-connectivity's records on all\n", rows.s,
+               m->mpi ? " of rank 0" : "");
+    else
+        printf("host (--threads N; default 1: no state row of 2,048 values as .csv, 16,384 as .npy): the drains "
+               "on one thread, but with N > 1 spike lists sorted by step and --save-connectivity's records on all\n");
+    sb_free(&rows);
+}
+
 void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTarget *t)
 {
     const char *sched = simt_schedule(m, arch, cc->opt.gpu_mode);
@@ -106,6 +126,7 @@ void simt_explain(Compiler *cc, const IrModel *m, const char *arch, const SimtTa
            cc->opt.gpu_mode && strcmp(cc->opt.gpu_mode, "auto") != 0 ? "asked for with --gpu-mode"
            : "auto: free for up to 30,000 neurons without projections or top-k; for up to 20,000 neurons and 4e6 synapses without procedural projections one thread-block cluster (CUDA, sm_90 and later, no plasticity, top-k or shared variables), else one work-group; else per-step kernels");
     kernel_plan(m, t, sched);
+    host_plan(m);
     simt_fam_explain(cc, m, arch, t);
 }
 

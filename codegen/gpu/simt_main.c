@@ -308,6 +308,7 @@ static void emit_host_main(Out *o, const Simt *S)
     out_line(o, "st = nrt_mem_check(&ctx, (double)nrt_gpu_get_info(gpu)->global_mem);");
     out_line(o, "if (st == NRT_EHELP) { nrt_gpu_close(gpu); return 0; }");
     out_line(o, "if (st != NRT_OK) return fail(argv[0]);");
+    out_line(o, "if (nrt_pool_start(&ctx) != NRT_OK) return fail(argv[0]); /* --threads: the host's side (drains, --save-connectivity) */");
     out_line(o, "if (pick_mode(argv[0])) { nrt_finish(&ctx); nrt_gpu_close(gpu); return 2; }");
     emit_main_kernels(o, S);
     emit_main_bind(o, S);

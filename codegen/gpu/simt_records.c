@@ -344,10 +344,10 @@ static void emit_host_drain(Out *o, const Simt *S)
             out_line(o, "const int32_t total = h_rec%d_ends[len - 1];", r);
             out_line(o, "if (total > 0 && nrt_gpu_read_after(gpu, hf, rec%d_ids, (size_t)hf * %lld * sizeof(int32_t), h_rec%d_ids, (size_t)total * sizeof(int32_t)) != NRT_OK) return -1;",
                      r, (long long)cap, r);
+            out_line(o, "nrt_spikes_sort(h_rec%d_ids, h_rec%d_ends, len); /* each step's in order (--threads) */", r, r);
             out_line(o, "int32_t from = 0;");
             out_open(o, "for (int64_t k = 0; k < len; k++)");
             out_line(o, "const int32_t to = h_rec%d_ends[k];", r);
-            out_line(o, "qsort(h_rec%d_ids + from, (size_t)(to - from), sizeof(int32_t), cmp_i32);", r);
             out_line(o, "for (int32_t q = from; q < to; q++)");
             out_line(o, "    if (nrt_rec_spike(rec%d, step0 + k, h_rec%d_ids[q]) != NRT_OK) return -1;", r, r);
             out_line(o, "from = to;");
@@ -496,11 +496,6 @@ void simt_emit_host_records(Out *o, const Simt *S)
     }
     out_blank(o);
     emit_host_open_records(o, S);
-    out_open(o, "static int cmp_i32(const void *a, const void *b)");
-    out_line(o, "int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;");
-    out_line(o, "return (x > y) - (x < y);");
-    out_close(o);
-    out_blank(o);
     simt_finite_host(o, S);
     emit_host_drain(o, S);
     emit_host_record_initial(o, S);

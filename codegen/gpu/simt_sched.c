@@ -407,7 +407,10 @@ static void emit_host_chunk(Out *o, const Simt *S)
     out_open(o, "static int drain_one(int64_t b, void *arg)");
     out_line(o, "const int64_t *a = arg; /* hf, step0, len */");
     out_line(o, "nc_I = &nc_insts[b];");
-    out_line(o, "return drain((int)a[0], a[1], a[2]);");
+    out_line(o, "const double t = nrt_now() - nrt_gpu_read_s(); /* the drain's own time, its reads from the device left out */");
+    out_line(o, "const int rc = drain((int)a[0], a[1], a[2]);");
+    out_line(o, "ctx.t_drain += nrt_now() - nrt_gpu_read_s() - t;");
+    out_line(o, "return rc;");
     out_close(o);
     out_blank(o);
     out_line(o, "/* Drain a finished chunk half of every run side by side, on the CPU's threads (each its");

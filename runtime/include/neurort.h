@@ -98,8 +98,9 @@ typedef struct nrt_ctx {
                                      default NRT_CHECK_EVERY on every back end;
                                      --check-finite=K; 0: off (--check-finite=off) */
     int plot;                     /* --plot: nrt_plot the output folder in nrt_finish */
-    int threads;                  /* --threads N (C simulators); 0: not given, the CPUs
-                                   * available; nrt_pool_start sets the count it started */
+    int threads;                  /* --threads N (C simulators; a GPU program's host side);
+                                   * 0: not given, the default (nrt_pool_threads);
+                                   * nrt_pool_start sets the count it started */
     int64_t own_step;             /* the step after which nrt_own_balance moved the delivery
                                    * owners (0: never); own_busy[0], [1]: the busiest thread's
                                    * measured delivery work over the mean, before and after;
@@ -177,6 +178,9 @@ typedef struct nrt_ctx {
         int how;                  /* nrt_recsize.h: NRT_SIZE_EXACT, _AT_MOST, _ESTIMATE */
     } rplan[NRT_MAX_POPS];
     int nrplan;                   /* items added (may exceed NRT_MAX_POPS) */
+    int64_t rec_row_max;          /* the most work of one state row ('v' items: its .csv
+                                   * values, or .npy values / NRT_NPY_COST): a GPU program's
+                                   * default --threads (rt_pool.c) */
     double rplan_sure, rplan_total; /* bytes: exact and at-most items; every item */
     double max_rec_bytes;         /* --max-record-size: warn above it (default 1 GiB; 0: never) */
     int ignore_free;              /* --ignore-free-space: run even if the recordings do not fit */
@@ -188,6 +192,8 @@ typedef struct nrt_ctx {
     double dev_bytes, dev_peak;   /* device memory allocated now, and at most (nrt_gpu_alloc) */
     double cpu_sim0, cpu_simulate; /* process CPU time (s) at nrt_sim_begin, and spent until nrt_sim_end */
     double sim_t0;                /* nrt_now() at nrt_sim_begin; 0 before (nrt_fail's t_simulate) */
+    double t_drain;               /* a GPU program's host: seconds in its drains of the chunks
+                                   * but their reads from the device (--bench host_drain_s) */
     int64_t step0;                /* the first step of the time loop (start_step: 0, or --resume's) */
     int64_t *spikes0;             /* each population's spike count then (--bench counts from
                                    * it), cap_pops entries */
@@ -242,16 +248,20 @@ nrt_status nrt_instances_close(nrt_ctx *parent, nrt_ctx *const *kids, int64_t n)
  * or -1 when none did. Programs calling it link with -pthread. */
 int64_t nrt_parallel(int64_t n, int threads, int (*fn)(int64_t i, void *arg), void *arg);
 
-/* The thread pool of a C simulator (rt_pool.c; programs calling it link with -pthread).
- * nrt_pool_start starts ctx->threads threads (0: the CPUs this process may use, divided
- * among the --jobs instances or the MPI ranks of this host; at most NRT_MAX_THREADS) and
+/* The thread pool of a C simulator and of a GPU program's host side (rt_pool.c; programs
+ * calling it link with -pthread). nrt_pool_start starts ctx->threads threads (0: the CPUs
+ * this process may use, divided among the --jobs instances or the MPI ranks of this host, at
+ * most one per 5,000 neurons, or for a GPU program one per 1,024 values of its largest state
+ * row and 1 where no row has 2,048; at most NRT_MAX_THREADS) and
  * sets ctx->threads to the count, the calling thread being thread 0; NRT_EIO with errmsg
  * if one cannot start. nrt_pool_run(fn, arg, work) calls fn(arg, t, T) once for every
  * t = 0 .. T-1 (T = ctx->threads), each on thread t, or all on the calling thread one after
- * another where `work` (the neurons or synapses the calls visit) is too little to hand over,
- * and returns when all calls have returned; their writes are then visible to the caller.
- * The parts are the same either way: fn's result must depend on (t, T) only. One pool per process; nrt_pool_stop joins its threads
- * (the program calls it on every way out; a second call does nothing). */
+ * another where `work` (the neurons or synapses the calls visit) is too little to hand over
+ * or the caller is not the thread that started the pool, and returns when all calls have
+ * returned; their writes are then visible to the caller. The parts are the same either way:
+ * fn's result must depend on (t, T) only. One pool per process; nrt_pool_stop joins its
+ * threads (a C program calls it on every way out, and nrt_pool_start registers it with
+ * atexit; a second call does nothing). */
 nrt_status nrt_pool_start(nrt_ctx *ctx);
 void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work);
 void nrt_pool_stop(void);
@@ -537,6 +547,11 @@ double nrt_conn_bytes(const nrt_conn_spec *spec, double syn_bytes, double *nnz);
  * extension: .npy (structured dtype [('t','<f8'),('i','<i4')]) or .csv ("t_ms,i"). */
 nrt_rec *nrt_rec_spikes(nrt_ctx *ctx, const char *file, const char *pop, int64_t pop_size);
 nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index);
+/* Sorts each of len steps' spike indices ascending: step k's are ids[ends[k - 1] .. ends[k])
+ * (running ends; step 0's from 0), as a GPU program's drain reads them back in the order its
+ * atomics listed them. On the pool of --threads (rt_pool.c) where they are 2,048 or more,
+ * part t of T the steps [len t / T, len (t + 1) / T). */
+void nrt_spikes_sort(int32_t *ids, const int32_t *ends, int64_t len);
 /* The recording r is of the declared view `view` (NULL: an unnamed slice) at `offset` in
  * its base population: manifest.json names it ("view", "offset"). Does nothing on NULL r. */
 void nrt_rec_view(nrt_rec *r, const char *view, int64_t offset);

@@ -143,6 +143,9 @@ nrt_status nrt_gpu_fill32(nrt_gpu *g, nrt_dmem m, size_t off, uint32_t v, size_t
 nrt_status nrt_gpu_mark(nrt_gpu *g, int slot);
 nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void *dst,
                               size_t bytes);
+/* The wall seconds the calling thread has spent in nrt_gpu_read_after (waiting and copying),
+ * so that a drain's own host work is its time less theirs (--bench host_drain_s). */
+double nrt_gpu_read_s(void);
 /* Wait until everything enqueued on the compute queue has finished (and report a device
  * fault raised by it: NRT_EDEVICE, errmsg "device fault: ..."). */
 nrt_status nrt_gpu_sync(nrt_gpu *g);

@@ -222,7 +222,8 @@ nrt_status nrt_bench(nrt_ctx *ctx)
         put_str(f, ctx->schedule);
     else
         fputs("null", f);
-    fprintf(f, ", \"threads\": %d", ctx->threads > 0 ? ctx->threads : 1);
+    fprintf(f, ", \"threads\": %d, \"parallel_regions\": %lld", ctx->threads > 0 ? ctx->threads : 1,
+            (long long)nrt_pool_regions());
     if (ctx->own_step > 0)   /* nrt_own_balance: the busiest thread's delivery, over the mean */
         fprintf(f, ", \"delivery_owners\": {\"after_step\": %lld, \"busiest_equal\": %.4f, \"busiest_measured\": %.4f, \"rings_moved\": %d, \"s\": %.4f}",
                 (long long)ctx->own_step, ctx->own_busy[0], ctx->own_busy[1], ctx->own_moved, ctx->own_s);
@@ -264,6 +265,11 @@ nrt_status nrt_bench(nrt_ctx *ctx)
     put_num(f, ctx->t_simulate);
     fputs(", \"simulate_cpu_s\": ", f);
     put_num(f, ctx->cpu_simulate);
+    fputs(", \"host_drain_s\": ", f);
+    if (ctx->device_name[0])
+        put_num(f, ctx->t_drain);
+    else
+        fputs("null", f);
     fputs(", \"rtf\": ", f);
     put_num(f, sim_s > 0 ? ctx->t_simulate / sim_s : -1);
     fputs(",\n \"spikes\": ", f);

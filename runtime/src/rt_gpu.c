@@ -796,12 +796,20 @@ nrt_status nrt_gpu_mark(nrt_gpu *g, int slot)
     return st;
 }
 
+static _Thread_local double read_s;   /* nrt_gpu_read_s */
+
+double nrt_gpu_read_s(void)
+{
+    return read_s;
+}
+
 nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void *dst,
                               size_t bytes)
 {
     const nrt_gpu_buf *b;
     nrt_gpu_buf tmp;
     nrt_status st;
+    double t0;
     if ((st = check_slot(g, slot)) != NRT_OK)
         return st;
     if ((st = not_capturing(g, "read from the device")) != NRT_OK)
@@ -815,7 +823,10 @@ nrt_status nrt_gpu_read_after(nrt_gpu *g, int slot, nrt_dmem m, size_t off, void
     if (!(b = range(g, "reading", m, off, bytes)))
         return NRT_EINVAL;
     b = nrt_arena_resolve(g, b, &off, &tmp);
-    return g->ops->read_after(g, slot, b, off, dst, bytes);
+    t0 = nrt_now();
+    st = g->ops->read_after(g, slot, b, off, dst, bytes);
+    read_s += nrt_now() - t0;
+    return st;
 }
 
 nrt_status nrt_gpu_sync(nrt_gpu *g)

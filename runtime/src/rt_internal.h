@@ -38,9 +38,16 @@ void nrt_signals_restore(nrt_ctx *ctx);
 nrt_status nrt_fault_init(nrt_ctx *ctx);
 size_t nrt_fault_write(nrt_ctx *ctx, size_t n);
 void nrt_fault_build(nrt_ctx *ctx);
-/* The threads of the running pool (rt_pool.c): 0 or 1 where none was started (a GPU
- * program, a test), so that construction splits its rows only in a C simulator's pool. */
+/* The threads of the running pool (rt_pool.c): 0 or 1 where none was started (a test) or it
+ * has one thread. (GPU programs start one too, but build their connectivity on the device.) */
 int nrt_pool_size(void);
+/* The jobs nrt_pool_run has handed to the pool's workers since nrt_pool_start (--bench's
+ * parallel_regions). */
+int64_t nrt_pool_regions(void);
+/* The work of a state row's .npy value against a .csv value's, for nrt_pool_run: its 8 bytes
+ * take ~6 ns, the text ~115 ns (development machine), so a .npy row is handed to the pool
+ * from 2,048 x NRT_NPY_COST values on (a shorter one took longer on 2 threads than on one). */
+enum { NRT_NPY_COST = 8 };
 /* JSON text of a string (quoted, escaped) and of a number (shortest exact; null if not
  * finite), as manifest.json writes them (rt_record.c). */
 void nrt_json_str(FILE *f, const char *s);

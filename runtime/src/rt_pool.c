@@ -1,13 +1,16 @@
-/* rt_pool.c -- the thread pool of C simulators (--threads N, docs/cli.md §2) and the
- * per-thread index of a projection's synapses by post range (nrt_split).
+/* rt_pool.c -- the thread pool of C simulators and of the GPU simulators' host side
+ * (--threads N, docs/cli.md §2) and the per-thread index of a projection's synapses by post
+ * range (nrt_split).
  *
  * One pool per process: T - 1 workers started once by nrt_pool_start, the caller's thread
- * being thread 0. nrt_pool_run hands the same function to every thread and returns once all
- * have finished it, several times a step: a worker spins a little on the job counter before
- * it sleeps on a condition variable, so that back-to-back phases cost no wake-up. What each
- * thread does, and so the bits of the result, depends on (t, T) alone: the generated code
- * partitions by contiguous ranges and combines in thread order (codegen/c/c_par.c).
- * Its own file, so that only programs which call it link the threads library.
+ * being thread 0 (the pool's owner). nrt_pool_run hands the same function to every thread and
+ * returns once all have finished it, several times a step: a worker spins a little on the job
+ * counter before it sleeps on a condition variable, so that back-to-back phases cost no
+ * wake-up. What each thread does, and so the bits of the result, depends on (t, T) alone: the
+ * generated code partitions by contiguous ranges and combines in thread order
+ * (codegen/c/c_par.c). A call from another thread (a CUDA batch's drains on nrt_parallel's
+ * threads) runs the T parts itself, one after another. Its own file, so that only programs
+ * which call it link the threads library.
  */
 #define _GNU_SOURCE
 
@@ -24,12 +27,17 @@ enum {
     SPIN = 1 << 8,                /* polls of a counter before a thread sleeps (a few us) */
     GRAIN = 5000,                 /* the default: at most one thread per GRAIN neurons (COBA, 4,000
                                      neurons, was slower on 2 to 16 threads than on one: H200 host) */
-    MIN_WORK = 2048               /* less work (neurons, synapses) runs on the caller alone */
+    MIN_WORK = 2048,              /* less work (neurons, synapses) runs on the caller alone */
+    ROW_GRAIN = 1024              /* a GPU program's default: at most one thread per ROW_GRAIN
+                                     values of its largest state row (a .csv value's text is
+                                     ~115 ns: a part is ~0.1 ms, beside a hand-over of a few us) */
 };
 
 static struct pool {
     int T;                        /* threads, the caller's included; 0: not started */
     int started;                  /* workers running */
+    pthread_t owner;              /* the thread that started the pool: thread 0 */
+    int64_t regions;              /* jobs handed to the workers (nrt_pool_regions) */
     pthread_t tid[NRT_MAX_THREADS];
     pthread_mutex_t mu;
     pthread_cond_t cv;            /* a job is posted (gen) */
@@ -94,9 +102,19 @@ static int cpus(void)
     return c > 0 ? (int)c : 1;
 }
 
+/* Whether ctx is a GPU program's (its back end is not the C one). */
+static int gpu_program(const nrt_ctx *ctx)
+{
+    return ctx->backend && strcmp(ctx->backend, "c") != 0;
+}
+
 /* The default thread count: the CPUs, shared by the processes of this host that run side by
  * side (--jobs J instances; MPI ranks on this node, from the launcher's environment), and at
- * most one per GRAIN neurons (a small model's step is shorter than a hand-over). */
+ * most one per GRAIN neurons (a small model's step is shorter than a hand-over). A GPU
+ * program's threads do only the drains' state rows of MIN_WORK values or more (rt_record.c;
+ * .npy values count 1 / NRT_NPY_COST) and --save-connectivity's records: at most one per
+ * ROW_GRAIN values of its largest state row (nrt_rec_plan's rec_row_max), and 1, no worker,
+ * where no row reaches MIN_WORK. */
 static int default_threads(const nrt_ctx *ctx)
 {
     static const char *const local[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
@@ -112,7 +130,9 @@ static int default_threads(const nrt_ctx *ctx)
     for (int i = 0; i < ctx->npops; i++)
         neurons += ctx->pops[i].size;
     int64_t t = cpus() / share;
-    t = t > neurons / GRAIN ? neurons / GRAIN : t;
+    const int64_t cap = !gpu_program(ctx) ? neurons / GRAIN
+                        : ctx->rec_row_max >= MIN_WORK ? ctx->rec_row_max / ROW_GRAIN : 1;
+    t = t > cap ? cap : t;
     t = t < 1 ? 1 : t;
     return t > NRT_MAX_THREADS ? NRT_MAX_THREADS : (int)t;
 }
@@ -121,6 +141,12 @@ static int default_threads(const nrt_ctx *ctx)
 int nrt_pool_size(void)
 {
     return P.T;
+}
+
+/* Contract: rt_internal.h. */
+int64_t nrt_pool_regions(void)
+{
+    return P.regions;
 }
 
 /* Contract: neurort.h. */
@@ -132,10 +158,15 @@ int nrt_pool_threads(const nrt_ctx *ctx)
 /* Contract: neurort.h. */
 nrt_status nrt_pool_start(nrt_ctx *ctx)
 {
+    static int at_exit;
     int T = ctx->threads > 0 ? ctx->threads : default_threads(ctx);
     if (P.T)
         nrt_pool_stop();
+    if (!at_exit)                 /* a program with no nrt_pool_stop on its ways out (GPU) */
+        at_exit = atexit(nrt_pool_stop) == 0;
     P.T = 1;
+    P.owner = pthread_self();
+    P.regions = 0;
     P.quit = 0;
     atomic_store(&P.left, 0);
     for (int t = 1; t < T; t++) {
@@ -159,11 +190,12 @@ void nrt_pool_run(void (*fn)(void *arg, int t, int T), void *arg, double work)
         fn(arg, 0, 1);
         return;
     }
-    if (work < MIN_WORK) {   /* the same parts, one after another: no hand-over to pay */
-        for (int t = 0; t < P.T; t++)
+    if (work < MIN_WORK || !pthread_equal(pthread_self(), P.owner)) {
+        for (int t = 0; t < P.T; t++)   /* the same parts, one after another: no hand-over */
             fn(arg, t, P.T);
         return;
     }
+    P.regions++;
     P.fn = fn;
     P.arg = arg;
     atomic_store_explicit(&P.left, P.T - 1, memory_order_relaxed);

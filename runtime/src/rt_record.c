@@ -454,6 +454,35 @@ nrt_status nrt_rec_spike(nrt_rec *r, int64_t step, int32_t index)
     return NRT_OK;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct sort_job {
+    int32_t *ids;
+    const int32_t *ends;
+    int64_t len;
+} sort_job;
+
+static void sort_part(void *arg, int t, int T)
+{
+    const sort_job *jb = arg;
+    for (int64_t k = jb->len * t / T; k < jb->len * (t + 1) / T; k++) {
+        const int32_t from = k ? jb->ends[k - 1] : 0;
+        qsort(jb->ids + from, (size_t)(jb->ends[k] - from), sizeof *jb->ids, cmp_i32);
+    }
+}
+
+/* Contract: see neurort.h. */
+void nrt_spikes_sort(int32_t *ids, const int32_t *ends, int64_t len)
+{
+    sort_job jb = {ids, ends, len};
+    if (len > 0)
+        nrt_pool_run(sort_part, &jb, (double)ends[len - 1]);
+}
+
 /* Variable names go into a Python literal (npy) and a CSV header: keep them plain. */
 static int plain_name(const char *s)
 {
@@ -570,7 +599,7 @@ nrt_rec *nrt_rec_state(nrt_ctx *ctx, const char *file, const char *pop, int nvar
     return r;
 }
 
-/* A state row's values encoded on the pool (C simulators' --threads; one thread elsewhere):
+/* A state row's values encoded on the pool (--threads: C simulators, GPU programs' drains):
  * part t of T, the values [nv t / T, nv (t + 1) / T), .npy at their fixed places after the
  * time, .csv as ",value" texts from CSV_W bytes a value on (no value's text is longer), the
  * caller moving the parts together in thread order: the bytes of one thread for any T. */
@@ -625,7 +654,7 @@ nrt_status nrt_rec_state_row(nrt_rec *r, int64_t step, const double *vals)
         unsigned char *p = r->buf + r->buf_len;
         put_f64le(p, (double)(step + 1) * r->ctx->dt);
         jb.p = p + 8, jb.room = 0;
-        nrt_pool_run(row_part, &jb, (double)nv);
+        nrt_pool_run(row_part, &jb, (double)nv / NRT_NPY_COST);
         r->buf_len += r->row_bytes;
     } else {
         char *p = (char *)r->buf + r->buf_len;

@@ -41,6 +41,9 @@ void nrt_rec_plan(nrt_ctx *ctx, const char *file, char kind, int nvars, double n
     ctx->rplan_total += s.bytes;
     if (s.how != NRT_SIZE_ESTIMATE)
         ctx->rplan_sure += s.bytes;
+    const int64_t work = (int64_t)nvars * nidx / (csv ? 1 : NRT_NPY_COST);   /* as rt_record.c's */
+    if (kind == 'v' && work > ctx->rec_row_max)
+        ctx->rec_row_max = work;
 }
 
 /* The free bytes of the file system holding `dir` (or its nearest existing parent: a

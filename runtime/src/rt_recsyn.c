@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -122,35 +123,79 @@ nrt_status nrt_syn_pairs_write(nrt_ctx *ctx, const char *path, const nrt_csr *c,
     return npy_end(ctx, f, path, ok);
 }
 
-/* Contract: neurort.h. */
+/* A round of nrt_conn_save: the synapses [s0, s0 + n) as 20-byte records at buf, on the pool
+ * (C simulators and GPU programs' hosts: --threads), part t of T the synapses
+ * [s0 + n t / T, s0 + n (t + 1) / T) at their fixed places: the bytes of one thread. */
+typedef struct save_job {
+    const nrt_csr *c;
+    const void *w;
+    int wsize;
+    const int32_t *delay;
+    int64_t s0, n;
+    unsigned char *buf;
+} save_job;
+
+enum { SAVE_ROUND = 1 << 18, SAVE_REC = 20 };   /* synapses a round (5 MiB), bytes a record */
+
+static void save_part(void *arg, int t, int T)
+{
+    const save_job *jb = arg;
+    const nrt_csr *c = jb->c;
+    const int64_t a = jb->s0 + jb->n * t / T, e = jb->s0 + jb->n * (t + 1) / T;
+    int64_t lo = 0, hi = c->n_pre;   /* the row i with row_ptr[i] <= a < row_ptr[i + 1] */
+    if (a >= e)
+        return;
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (c->row_ptr[mid] <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int64_t s = a, i = lo; s < e; s++) {
+        unsigned char *rec = jb->buf + SAVE_REC * (s - jb->s0);
+        while (c->row_ptr[i + 1] <= s)   /* past the row's end, and empty rows */
+            i++;
+        const int32_t pre = (int32_t)i, post = c->col[s], d = jb->delay ? jb->delay[s] : 1;
+        const double wv = jb->wsize == 4 ? (double)((const float *)jb->w)[s] : ((const double *)jb->w)[s];
+        uint64_t u;
+        int b;
+        memcpy(&u, &wv, sizeof u);
+        for (b = 0; b < 4; b++) {
+            rec[b] = (unsigned char)((uint32_t)pre >> (8 * b));
+            rec[4 + b] = (unsigned char)((uint32_t)post >> (8 * b));
+            rec[16 + b] = (unsigned char)((uint32_t)d >> (8 * b));
+        }
+        for (b = 0; b < 8; b++)
+            rec[8 + b] = (unsigned char)(u >> (8 * b));
+    }
+}
+
+/* Contract: neurort.h. The records are made in rounds of SAVE_ROUND synapses on the pool
+ * (one record at a time where the round's buffer cannot be had) and written in order. */
 nrt_status nrt_conn_save(nrt_ctx *ctx, const char *name, const nrt_csr *c, const void *w,
                          int wsize, const int32_t *delay)
 {
     char path[4600];
-    int64_t i, s;
+    unsigned char one[SAVE_REC];
     int ok;
     FILE *f;
     snprintf(path, sizeof path, "%s/connectivity_%s.npy", ctx->out_dir, name);
     f = npy_begin(ctx, path, "[('pre', '<i4'), ('post', '<i4'), ('w', '<f8'), ('delay', '<i4')]", c->nnz, &ok);
     if (!f)
         return NRT_EIO;
-    for (i = 0; ok && i < c->n_pre; i++)
-        for (s = c->row_ptr[i]; ok && s < c->row_ptr[i + 1]; s++) {
-            unsigned char rec[20];
-            const int32_t pre = (int32_t)i, post = c->col[s], d = delay ? delay[s] : 1;
-            const double wv = wsize == 4 ? (double)((const float *)w)[s] : ((const double *)w)[s];
-            uint64_t u;
-            int b;
-            memcpy(&u, &wv, sizeof u);
-            for (b = 0; b < 4; b++) {
-                rec[b] = (unsigned char)((uint32_t)pre >> (8 * b));
-                rec[4 + b] = (unsigned char)((uint32_t)post >> (8 * b));
-                rec[16 + b] = (unsigned char)((uint32_t)d >> (8 * b));
-            }
-            for (b = 0; b < 8; b++)
-                rec[8 + b] = (unsigned char)(u >> (8 * b));
-            ok = fwrite(rec, 1, sizeof rec, f) == sizeof rec;
-        }
+    const int64_t round = c->nnz < SAVE_ROUND ? c->nnz : SAVE_ROUND;
+    save_job jb = {c, w, wsize, delay, 0, 0, round > 1 ? malloc((size_t)round * SAVE_REC) : NULL};
+    const int64_t step = jb.buf ? round : 1;
+    if (!jb.buf)
+        jb.buf = one;
+    for (; ok && jb.s0 < c->nnz; jb.s0 += step) {
+        jb.n = c->nnz - jb.s0 < step ? c->nnz - jb.s0 : step;
+        nrt_pool_run(save_part, &jb, (double)jb.n);
+        ok = fwrite(jb.buf, SAVE_REC, (size_t)jb.n, f) == (size_t)jb.n;
+    }
+    if (jb.buf != one)
+        free(jb.buf);
     if (npy_end(ctx, f, path, ok) != NRT_OK)
         return NRT_EIO;
     if (nrt_grow((void **)&ctx->conn_saved, &ctx->cap_conn_saved, ctx->nconn_saved,

@@ -66,11 +66,16 @@ expect_rc 0 "$NEUROC" "$HERE/../plast/models/stdp_order.neuro" --backend c --exp
 grep -q "each step: arrive_a_pre (all threads, by post), arrive_a_post (all threads, by post), .* learn_a_pre (all threads: scopes by neuron, synapses by post; spike lists one thread)," "$WORK/out.txt" &&
     ok "--explain: C kernel plan of plastic projections on the threads" || bad "--explain C plastic plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$HERE/../threads/models/phases.neuro" --backend c --explain
-grep -q "each step: .* records (state rows gathered and written into the buffers on all threads, files on one)$" "$WORK/out.txt" &&
+grep -q "each step: .* records (state rows of 2,048 values or more gathered on all threads and written into the buffers there (.npy: from 16,384), files on one)$" "$WORK/out.txt" &&
     ok "--explain: C kernel plan of state rows gathered and written on the threads" || bad "--explain C records plan: $(grep plan "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$HERE/../plast/models/stdp_order.neuro" --backend c --mpi --explain
-grep -q "each step: .* records (state rows of 2,048 values or more written into the buffers on all threads, the rest on one)$" "$WORK/out.txt" &&
+grep -q "each step: .* records (state rows of 2,048 values or more as .csv, 16,384 as .npy, written into the buffers on all threads, the rest on one)$" "$WORK/out.txt" &&
     ok "--explain: C kernel plan of --mpi state rows written on the threads" || bad "--explain C --mpi records plan: $(grep plan "$WORK/out.txt")"
+expect_rc 0 "$NEUROC" "$HERE/../threads/models/phases.neuro" --backend opencl --explain
+grep -q "^host (--threads N; .*: the drains write the state rows .* (w.npy, V.csv, w.csv) into the files' buffers on all threads; spike lists sorted by step on all," "$WORK/out.txt" &&
+    expect_rc 0 "$NEUROC" "$WORK/tiny.neuro" --backend cuda --explain &&
+    grep -q "^host (--threads N; default 1: no state row of 2,048 values as .csv, 16,384 as .npy): the drains on one thread," "$WORK/out.txt" &&
+    ok "--explain: a GPU program's host threads" || bad "--explain GPU host plan: $(grep '^host' "$WORK/out.txt")"
 expect_rc 0 "$NEUROC" "$HERE/../assembly/models/topk_ties.neuro" --backend c --explain
 grep -q "each step: .*(.* neurons, all threads, then top-k selection on one, then all threads)," "$WORK/out.txt" &&
     ok "--explain: C kernel plan of a top-k population on the threads" || bad "--explain C top-k plan: $(grep plan "$WORK/out.txt")"

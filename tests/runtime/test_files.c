@@ -3,11 +3,13 @@
  * floats, a folder given as a file (once a 2^63-byte allocation), and .npy headers that
  * NumPy itself refuses or that these readers would misread: a 3-D array, a sub-array field,
  * fortran_order True however it is spaced, an unbalanced or truncated dict. And the other way:
- * --save-connectivity's .npy that does not fit on the disk is removed, not left truncated.
+ * --save-connectivity's .npy that does not fit on the disk is removed, not left truncated, and
+ * made on 3 threads is the one made on one.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "neurort.h"
+#include "rt_internal.h"   /* nrt_pool_regions */
 #include "tcheck.h"
 
 #include <signal.h>
@@ -176,6 +178,90 @@ static void conn_save_full(const char *dir)
           WEXITSTATUS(status) == 0);
 }
 
+/* The whole of file p (NULL with *n = 0 when it cannot be read). */
+static unsigned char *slurp(const char *p, size_t *n)
+{
+    FILE *f = fopen(p, "rb");
+    unsigned char *b = NULL;
+    long len;
+    *n = 0;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (b = malloc((size_t)len)) && fread(b, 1, (size_t)len, f) == (size_t)len)
+        *n = (size_t)len;
+    fclose(f);
+    return b;
+}
+
+/* nrt_conn_save on the pool (--threads: rounds of 2^18 synapses, each split among the threads):
+ * 700,001 synapses in 3,001 rows, every third empty (a part may start in one or after it), float
+ * weights and delays, saved with one thread and with 3: the same bytes, each record the
+ * synapse's (pre, post, w, delay), and the rounds handed to the workers. */
+static void conn_save_threads(const char *dir)
+{
+    enum { ROWS = 3001 };
+    static int64_t rp[ROWS + 1];
+    int64_t nnz = 0;
+    for (int i = 0; i < ROWS; i++) {
+        rp[i] = nnz;
+        nnz += i % 3 == 1 ? 0 : 233 + (i * 7919) % 118;
+    }
+    rp[ROWS] = nnz;
+    int32_t *col = malloc((size_t)nnz * sizeof *col), *d = malloc((size_t)nnz * sizeof *d);
+    float *w = malloc((size_t)nnz * sizeof *w);
+    CHECK(col && d && w);
+    if (!col || !d || !w)
+        return;
+    for (int64_t s = 0; s < nnz; s++) {
+        col[s] = (int32_t)((s * 31) % 5000);
+        w[s] = (float)s * 0.25f - 7.0f;
+        d[s] = (int32_t)(1 + s % 17);
+    }
+    nrt_csr c = {ROWS, 5000, nnz, rp, col};
+    static char d1[512], d3[512];
+    snprintf(d1, sizeof d1, "%s/save1", dir);
+    snprintf(d3, sizeof d3, "%s/save3", dir);
+    mkdir(d1, 0755);
+    mkdir(d3, 0755);
+    ctx.out_dir = d1;
+    CHECKF(nrt_conn_save(&ctx, "p", &c, w, 4, d) == NRT_OK, "'%s'", ctx.errmsg);
+    ctx.threads = 3;
+    CHECKF(nrt_pool_start(&ctx) == NRT_OK && ctx.threads == 3, "'%s'", ctx.errmsg);
+    ctx.out_dir = d3;
+    CHECKF(nrt_conn_save(&ctx, "p", &c, w, 4, d) == NRT_OK, "'%s'", ctx.errmsg);
+    CHECKF(nrt_pool_regions() == 3, "%lld rounds on the threads, not 3", (long long)nrt_pool_regions());
+    nrt_pool_stop();
+    ctx.threads = 0;
+    size_t n1, n3;
+    unsigned char *b1 = slurp(at(d1, "connectivity_p.npy"), &n1);
+    unsigned char *b3 = slurp(at(d3, "connectivity_p.npy"), &n3);
+    CHECKF(b1 && b3 && n1 == n3 && memcmp(b1, b3, n1) == 0, "1 and 3 threads: %zu and %zu bytes", n1, n3);
+    const size_t hdr = n1 - 20 * (size_t)nnz;
+    CHECKF(b1 && n1 > 20 * (size_t)nnz && hdr % 64 == 0, "%zu bytes for %lld synapses", n1, (long long)nnz);
+    int bad = 0;
+    for (int i = 0; b3 && n3 == n1 && i < ROWS; i++)
+        for (int64_t s = rp[i]; s < rp[i + 1] && bad < 3; s++) {
+            const unsigned char *r = b3 + hdr + 20 * (size_t)s;
+            int32_t pre, post, dl;
+            double wv;
+            memcpy(&pre, r, 4);   /* little-endian host, as the file */
+            memcpy(&post, r + 4, 4);
+            memcpy(&wv, r + 8, 8);
+            memcpy(&dl, r + 16, 4);
+            if (pre != i || post != col[s] || wv != (double)w[s] || dl != d[s]) {
+                CHECKF(0, "synapse %lld: (%d, %d, %g, %d), not (%d, %d, %g, %d)", (long long)s, pre, post, wv,
+                       dl, i, col[s], (double)w[s], d[s]);
+                bad++;
+            }
+        }
+    free(b1);
+    free(b3);
+    free(col);
+    free(d);
+    free(w);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "files_work";
@@ -184,5 +270,6 @@ int main(int argc, char **argv)
     csv_files(dir);
     npy_files(dir);
     conn_save_full(dir);
+    conn_save_threads(dir);
     return tcheck_done("rt_files");
 }

@@ -1,11 +1,13 @@
 /* test_record.c -- recordings read back by a small C reader: .npy header layout (magic,
  * version 1.0, 64-byte multiple, descr, shape), values bit-exact, the file valid after every
  * flush, .csv text, manifest.json contents, and failures: bad names, missing or read-only
- * folders, /dev/full, a file-size limit hit mid-run (NRT_EIO, earlier rows intact).
+ * folders, /dev/full, a file-size limit hit mid-run (NRT_EIO, earlier rows intact). A GPU
+ * drain's spike lists sorted step by step on 3 threads (nrt_spikes_sort).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "neurort.h"
+#include "rt_internal.h"   /* nrt_pool_regions */
 #include "tcheck.h"
 
 #include <errno.h>
@@ -537,6 +539,45 @@ static void check_manifest(void)
     free(m);
 }
 
+/* nrt_spikes_sort on a pool of 3 threads: 100 steps of 0 to 79 indices (4,000 or so, some
+ * repeated, some steps empty), each step's sorted in place and still its own multiset, the
+ * steps handed to the workers once; and a chunk of under 2,048 on the calling thread. */
+static void test_spikes_sort(void)
+{
+    enum { STEPS = 100, MAXN = 8000 };
+    static int32_t ids[MAXN], orig[MAXN], ends[STEPS];
+    nrt_ctx pc;
+    int32_t n = 0;
+    unsigned x = 12345;
+    for (int k = 0; k < STEPS; k++) {
+        const int m = k % 7 == 3 ? 0 : (int)((x = x * 1103515245u + 12345u) >> 16) % 80;
+        for (int i = 0; i < m; i++)
+            ids[n++] = (int32_t)((x = x * 1103515245u + 12345u) >> 12) % 500;
+        ends[k] = n;
+    }
+    memcpy(orig, ids, sizeof ids);
+    memset(&pc, 0, sizeof pc);
+    pc.threads = 3;
+    CHECKF(nrt_pool_start(&pc) == NRT_OK && pc.threads == 3, "%s", pc.errmsg);
+    nrt_spikes_sort(ids, ends, STEPS);
+    CHECKF(n >= 2048 && nrt_pool_regions() == 1, "%d indices, %lld regions", n, (long long)nrt_pool_regions());
+    nrt_spikes_sort(ids, ends, 10);   /* under 2,048: inline; sorted stays sorted */
+    CHECK(nrt_pool_regions() == 1);
+    nrt_pool_stop();
+    for (int k = 0, from = 0; k < STEPS; from = ends[k++]) {
+        int ok = 1;
+        for (int i = from + 1; i < ends[k]; i++)
+            ok &= ids[i - 1] <= ids[i];
+        for (int i = from; i < ends[k]; i++) {   /* each value as often as before */
+            int a = 0, b = 0;
+            for (int j = from; j < ends[k]; j++)
+                a += ids[j] == ids[i], b += orig[j] == ids[i];
+            ok &= a == b;
+        }
+        CHECKF(ok, "step %d (indices %d .. %d) not its own sorted", k, from, ends[k]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     nrt_ctx ctx, c2;
@@ -563,6 +604,7 @@ int main(int argc, char **argv)
     test_state(&ctx);
     test_wide_state(&ctx);
     test_bad_paths(&ctx);
+    test_spikes_sort();
     ctx.step = 5000;
     CHECKF(nrt_finish(&ctx) == NRT_OK, "%s", ctx.errmsg);
     CHECK(ctx.recs == NULL && ctx.finished);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners][+opencl]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
 # be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
@@ -9,8 +9,12 @@
 # to its sim block, as NAME_double. MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
 # the same files again (skipped without mpirun or MPI). MODEL+refuse: bad thread counts are a
-# bad command line (status 2, the message names --threads), and an OpenCL simulator of MODEL
-# refuses --threads. $THREADS_REUSE: a folder whose NAME/sim (tests/e2e's work folder) is the
+# bad command line (status 2, the message names --threads), for an OpenCL simulator of MODEL
+# too. MODEL+opencl: also built for OpenCL in the block schedule (the C back end's bits) and
+# run with --threads 1, 2 and 3 (the drains' state rows of 2,048 values or more written on
+# the host's threads): the same files as the C program's, and --bench says the threads ran
+# parts (parallel_regions: none on one thread, the same number on 2 and 3; skipped without an
+# OpenCL device). $THREADS_REUSE: a folder whose NAME/sim (tests/e2e's work folder) is the
 # simulator of NAME.neuro, used where it is newer than neuroc, its runtime and the model (the
 # same command builds it), so that CI compiles each e2e model once. Exit status: 0 pass; 1 a
 # difference or a failed run; 2 usage.
@@ -106,14 +110,51 @@ for arg in "$@"; do
             fi
         done
         if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
-            "$dir/sim_cl" --quiet --threads 2 --out "$dir/cl" >"$dir/cl_run.log" 2>&1
-            rc=$?
-            if [ $rc -ne 2 ] || ! grep -q "an option of C simulators" "$dir/cl_run.log"; then
-                echo "threads[$name]: FAILED: the OpenCL simulator with --threads: status $rc, $(cat "$dir/cl_run.log")"
+            for bad in 0 257 x; do
+                "$dir/sim_cl" --quiet --threads="$bad" --out "$dir/cl" >"$dir/cl_run.log" 2>&1
+                rc=$?
+                if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/cl_run.log"; then
+                    echo "threads[$name]: FAILED: the OpenCL simulator with --threads=$bad: status $rc, $(cat "$dir/cl_run.log")"
+                    fail=1
+                fi
+            done
+        fi
+        said "threads[$name]: bad thread counts refused, by the OpenCL simulator too" ;;
+    esac
+    case "$arg" in *+opencl*)
+        mark
+        if ! "$NEUROC" "$model" --backend opencl --gpu-mode block -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
+            echo "threads[$name]: FAILED: neuroc --backend opencl: $(tail -n 3 "$dir/cl.log")"
+            fail=1
+        elif "$dir/sim_cl" --list-devices 2>/dev/null | grep -q "^ *0"; then
+            for t in 1 2 3; do
+                run "$dir" cl$t "$dir/sim_cl" --threads $t --bench="$dir/cl$t.json"
+                same "$dir" cl$t
+            done
+            r1=$(grep -o '"threads": 1, "parallel_regions": [0-9]*' "$dir/cl1.json")
+            r2=$(grep -o '"threads": 2, "parallel_regions": [0-9]*' "$dir/cl2.json")
+            r3=$(grep -o '"threads": 3, "parallel_regions": [0-9]*' "$dir/cl3.json")
+            if [ "${r1##* }" != 0 ] || [ -z "$r2" ] || [ "${r2##* }" = 0 ] || [ "${r2##* }" != "${r3##* }" ]; then
+                echo "threads[$name]: FAILED: the OpenCL simulator's --bench: '$r1', '$r2', '$r3'"
                 fail=1
             fi
-        fi
-        said "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
+            said "threads[$name]: OpenCL with --threads 1, 2, 3 the same as C, ${r3##* } regions on the threads"
+            mark   # a disk full after 3 MB (docs/robustness.md): the same failure and files on 1 and 3 threads
+            for t in 1 3; do
+                NEUROC_FAULT_WRITE_AFTER=3000000 "$dir/sim_cl" --quiet --threads $t --out "$dir/full$t" >"$dir/full$t.log" 2>&1
+                echo "status $?" >>"$dir/full$t.log"
+            done
+            if ! grep -q "No space left on device" "$dir/full1.log" || ! grep -q "status 1" "$dir/full1.log" ||
+               [ "$(sed 's/ --threads [0-9]//' "$dir/full1.log")" != "$(sed 's/ --threads [0-9]//' "$dir/full3.log")" ]; then
+                echo "threads[$name]: FAILED: a full disk on 1 and 3 threads: $(cat "$dir/full1.log") / $(cat "$dir/full3.log")"
+                fail=1
+            fi
+            mv "$dir/out1" "$dir/out1.c" && mv "$dir/full1" "$dir/out1" && same "$dir" full3
+            mv "$dir/out1" "$dir/full1" && mv "$dir/out1.c" "$dir/out1"
+            said "threads[$name]: OpenCL with a full disk: the same error and files on 1 and 3 threads"
+        else
+            echo "threads[$name]: OpenCL skipped (no OpenCL device)"
+        fi ;;
     esac
     case "$arg" in *+mpi*) ;; *) continue ;; esac
     if ! command -v mpirun >/dev/null 2>&1 || ! "$NEUROC" "$model" --mpi --backend c -o "$dir/dist" >"$dir/mpi.log" 2>&1; then
