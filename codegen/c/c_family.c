@@ -75,7 +75,14 @@ void cgc_fam_explain(const IrModel *m)
         const int k0 = P.first[f];
         printf("%s%d like %s", f ? ", " : "", P.size[f], m->projs[k0]->name);
     }
-    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)\n");
+    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)");
+    int pf = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        pf += P.c[k].fam >= 0 && cgc_par_pfam(m, m->projs[k]);
+    if (pf)   /* pf_deliver */
+        printf("; --threads: %d procedural member%s delivered on every thread, the step's (member, spike) pairs "
+               "shared out, then each thread's posts", pf, pf == 1 ? "" : "s");
+    printf("\n");
 }
 
 /* Contract: c_priv.h. */

@@ -1,10 +1,11 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners][+allthreads]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
 # be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
 # the delivery owners moved after $OWN_STEPS steps ($NEUROC_THREADS_WARMUP, nrt_own_balance),
-# which its --bench report must say. MODEL+procedural: its word STORAGE
+# which its --bench report must say. MODEL+allthreads: neuroc --explain's kernel plan must
+# deliver every projection on the threads (none on "one thread"). MODEL+procedural: its word STORAGE
 # replaced by `procedural` (tests/proc/proc.neuro). MODEL+double: `precision = double` added
 # to its sim block, as NAME_double. MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
@@ -94,6 +95,16 @@ for arg in "$@"; do
             fail=1
         fi
         said "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
+    esac
+    case "$arg" in *+allthreads*)
+        mark
+        "$NEUROC" "$model" --backend c --explain >"$dir/explain.txt" 2>&1
+        if ! grep -q '^kernel plan (c)' "$dir/explain.txt" ||
+           grep '^kernel plan (c)' "$dir/explain.txt" | grep -Eq '(propagate|learn)_[A-Za-z0-9_]+ \([^)]*one thread\)'; then
+            echo "threads[$name]: FAILED: a projection delivered on one thread: $(grep '^kernel plan (c)' "$dir/explain.txt")"
+            fail=1
+        fi
+        said "threads[$name]: every projection delivered on the threads (--explain)" ;;
     esac
     case "$arg" in *+refuse*)
         mark
