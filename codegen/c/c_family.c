@@ -11,7 +11,9 @@
  * --save-connectivity), and its ring (a pointer in the table), so the program builds the same
  * network and adds the same values in the same order: the host calls the families'
  * functions for the runs of consecutive members (nc_units[]), in projection order, a stretch
- * of projections that are all members at a time (cgc_fam_seg).
+ * of projections that are all members at a time (cgc_fam_seg). With --threads, stored members
+ * deliver by post (nc_fam<f>_sp, c_par.c), procedural ones by the step's (member, spike)
+ * pairs into per-thread buffers, then by post (pf_deliver, at the end of this file).
  */
 #include <math.h>
 #include <stdio.h>

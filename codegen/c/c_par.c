@@ -11,8 +11,10 @@
  * nrt_own_balance), which keeps every sum's writer and order. Procedural
  * projections (a ring of their own): thread t regenerates the rows of a contiguous share of
  * the spikes into buffers by target thread, then each thread adds its buffers in thread order
- * (c_proc.c, nrt_pbuf). Plastic projections split their synapses by post the same way
- * (c_plast.c), top-k populations gather candidates per thread and select on one (c_neuron.c).
+ * (c_proc.c, nrt_pbuf); the members of procedural families (rings holding only such members)
+ * the same way, by the step's (member, spike) pairs (c_family.c, pf_deliver). Plastic
+ * projections split their synapses by post the same way (c_plast.c), top-k populations
+ * gather candidates per thread and select on one (c_neuron.c).
  * `set` blocks per neuron split by neuron range (nc_set<p>); the recordings and the other
  * set phases run on the calling thread.
  */
