@@ -790,7 +790,7 @@ static int pf_bound(const IrPop **pv, int64_t *vv, int *n, const IrPop *p, int64
 
 /* nc_pfm[], the bounds nc_pf_bv[], the step's arrays and nc_pf_push (before the families'
  * rows_fam<f>). */
-static void emit_pf_tables(Out *o, const IrModel *m, const IrProj **v, int n)
+static void emit_pf_tables(Out *o, const IrProj **v, int n)
 {
     const IrPop **pv = xmalloc(2 * (size_t)n * sizeof *pv);
     int64_t *vv = xmalloc(2 * (size_t)n * sizeof *vv);
@@ -828,7 +828,6 @@ static void emit_pf_tables(Out *o, const IrModel *m, const IrProj **v, int n)
     out_blank(o);
     free(pv);
     free(vv);
-    (void)m;
 }
 
 /* Before the families' functions: the tables (emit_pf_tables). */
@@ -839,7 +838,7 @@ static void pf_head(Out *o, const IrModel *m)
         return;
     const IrProj **v = xmalloc((size_t)n * sizeof *v);
     pf_members(m, v);
-    emit_pf_tables(o, m, v, n);
+    emit_pf_tables(o, v, n);
     free(v);
 }
 
