@@ -25,10 +25,10 @@ shift 2
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 fail=0
-OWN_STEPS=50
+OWN_STEPS=50   # +owners: the warm-up, long enough for the models' first spikes
 # mark, then said MESSAGE: MESSAGE only where nothing failed since the mark
 mark() { failed_before=$fail; }
-said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # +owners: the warm-up, long enough for the models' first spikes
+said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # fail: the failures so far
 
 # same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
 # (under mpirun -np 2 but the connectivity files, which need one rank)
@@ -41,11 +41,11 @@ same() {
         n=$((n + 1))
         if ! cmp -s "$f" "$1/$2/$b"; then
             echo "threads[$name]: FAILED: $b differs between --threads 1 and $2"
-            fail=1
+            fail=$((fail + 1))
         fi
     done
-    [ "$(ls "$1/out1" | grep -v "^connectivity_")" = "$(ls "$1/$2" | grep -v "^connectivity_")" ] || { echo "threads[$name]: FAILED: the files of $2 differ"; fail=1; }
-    [ $n -gt 0 ] || { echo "threads[$name]: FAILED: no output files"; fail=1; }
+    [ "$(ls "$1/out1" | grep -v "^connectivity_")" = "$(ls "$1/$2" | grep -v "^connectivity_")" ] || { echo "threads[$name]: FAILED: the files of $2 differ"; fail=$((fail + 1)); }
+    [ $n -gt 0 ] || { echo "threads[$name]: FAILED: no output files"; fail=$((fail + 1)); }
 }
 
 # run DIR TAG COMMAND...: the simulator's run into DIR/TAG, its failure reported
@@ -56,7 +56,7 @@ run() {
     [ "$tag" = mpi2x2 ] && save=
     if ! "$@" --quiet $save --out "$d/$tag" >"$d/$tag.log" 2>&1; then
         echo "threads[$name]: FAILED: $tag: $(tail -n 3 "$d/$tag.log")"
-        fail=1
+        fail=$((fail + 1))
     fi
 }
 
@@ -76,7 +76,7 @@ for arg in "$@"; do
         cp "$old" "$dir/sim" || exit 2
     elif ! "$NEUROC" "$model" --backend c -o "$dir/sim" >"$dir/compile.log" 2>&1; then
         echo "threads[$name]: FAILED: neuroc: $(tail -n 3 "$dir/compile.log")"
-        fail=1
+        fail=$((fail + 1))
         continue
     fi
     mark
@@ -92,7 +92,7 @@ for arg in "$@"; do
         same "$dir" out3w
         if ! grep -q "\"delivery_owners\": {\"after_step\": $OWN_STEPS,.*\"rings_moved\": [1-9]" "$dir/out3w.json"; then
             echo "threads[$name]: FAILED: the delivery owners did not move: $(grep -o '"delivery_owners[^}]*' "$dir/out3w.json")"
-            fail=1
+            fail=$((fail + 1))
         fi
         said "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
     esac
@@ -102,7 +102,7 @@ for arg in "$@"; do
         if ! grep -q '^kernel plan (c)' "$dir/explain.txt" ||
            grep '^kernel plan (c)' "$dir/explain.txt" | grep -Eq '(propagate|learn)_[A-Za-z0-9_]+ \([^)]*one thread\)'; then
             echo "threads[$name]: FAILED: a projection delivered on one thread: $(grep '^kernel plan (c)' "$dir/explain.txt")"
-            fail=1
+            fail=$((fail + 1))
         fi
         said "threads[$name]: every projection delivered on the threads (--explain)" ;;
     esac
@@ -113,7 +113,7 @@ for arg in "$@"; do
             rc=$?
             if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
                 echo "threads[$name]: FAILED: --threads=$bad: status $rc, $(cat "$dir/bad.log")"
-                fail=1
+                fail=$((fail + 1))
             fi
         done
         if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
@@ -121,7 +121,7 @@ for arg in "$@"; do
             rc=$?
             if [ $rc -ne 2 ] || ! grep -q "an option of C simulators" "$dir/cl_run.log"; then
                 echo "threads[$name]: FAILED: the OpenCL simulator with --threads: status $rc, $(cat "$dir/cl_run.log")"
-                fail=1
+                fail=$((fail + 1))
             fi
         fi
         said "threads[$name]: bad thread counts and an OpenCL simulator refuse --threads" ;;
@@ -138,4 +138,4 @@ for arg in "$@"; do
     same "$dir" mpi2x2
     said "threads[$name]: --mpi, 1 rank x 3 threads and 2 ranks x 2 threads the same"
 done
-exit $fail
+[ "$fail" -eq 0 ]
