@@ -814,6 +814,10 @@ static void emit_pf_tables(Out *o, const IrProj **v, int n)
     out_line(o, "static int64_t nc_pf_k0[%d], nc_pf_n[%d]; /* member m's spikes of the step: the first, the count */", n, n);
     out_line(o, "static int64_t nc_pf_rw[%d], nc_pf_cw[%d]; /* a row's cost; the cost of the step's items before member m */",
              n, n + 1);
+    out_line(o, "static int64_t nc_pf_r0, nc_pf_r1; /* the round's items: their costs [r0, r1) of the step's */");
+    out_line(o, "#ifndef NC_PF_ROUND /* a round's cost at most: the buffers' entries, about (tests: --cflags -DNC_PF_ROUND=N) */");
+    out_line(o, "#define NC_PF_ROUND ((int64_t)1 << 24)");
+    out_line(o, "#endif");
     out_line(o, "static nrt_pbuf *nc_pf_b; /* T x T buffers: [t T + u], thread t's entries onto thread u's posts */");
     out_blank(o);
     out_line(o, "/* an entry onto post p (of the ring's row) in slot, thread t's to thread u; a marker (post -1,");
@@ -885,13 +889,13 @@ static void emit_pf_regions(Out *o, const IrModel *m, int n)
     out_line(o, "return c < nc_pf_n[m] ? c : nc_pf_n[m];");
     out_close(o);
     out_blank(o);
-    out_line(o, "/* thread t's share of the step's (member, spike) items: their rows into its buffers */");
+    out_line(o, "/* thread t's share of the round's (member, spike) items: their rows into its buffers */");
     out_open(o, "static void nc_pf_rows(void *arg, int t, int T)");
     out_line(o, "const int64_t step = *(const int64_t *)arg;");
     out_line(o, "nrt_pbuf *const nc_b = nc_pf_b + (int64_t)t * T;");
     out_line(o, "const void *last[NRT_MAX_THREADS];");
     out_line(o, "for (int u = 0; u < T; u++) nc_b[u].n = 0, last[u] = NULL;");
-    out_line(o, "const int64_t W = nc_pf_cw[%d], B0 = W * t / T, B1 = W * (t + 1) / T;", n);
+    out_line(o, "const int64_t R = nc_pf_r1 - nc_pf_r0, B0 = nc_pf_r0 + R * t / T, B1 = nc_pf_r0 + R * (t + 1) / T;");
     out_line(o, "int lo = 0, hi = %d; /* the first member with items at or after B0 */", n);
     out_open(o, "while (lo < hi)");
     out_line(o, "const int mid = lo + (hi - lo) / 2;");
@@ -921,8 +925,10 @@ static void emit_pf_regions(Out *o, const IrModel *m, int n)
     out_blank(o);
 }
 
-/* pf_deliver(step): the step's items counted, then the two regions; with one thread (or one
- * item) the runs of members on the threads through deliver_units, as one thread delivers them. */
+/* pf_deliver(step): the step's items counted, then the two regions for each round of them (a
+ * burst's rows in several rounds, in order, so that the buffers stay bounded); with one thread
+ * (or one item) the runs of members on the threads through deliver_units, as one thread
+ * delivers them. */
 static void emit_pf_deliver(Out *o, const IrModel *m, int n)
 {
     out_line(o, "/* --threads: this step's rows of the members of nc_pfm[] (c_family.c, pf_deliver) */");
@@ -953,9 +959,12 @@ static void emit_pf_deliver(Out *o, const IrModel *m, int n)
     }
     out_line(o, "return 0;");
     out_close(o);
-    out_line(o, "nrt_pool_run(nc_pf_rows, &step, (double)cw);");
+    out_open(o, "for (nc_pf_r0 = 0; nc_pf_r0 < cw; nc_pf_r0 = nc_pf_r1) /* rounds of items in order: bounded buffers */");
+    out_line(o, "nc_pf_r1 = cw - nc_pf_r0 > NC_PF_ROUND ? nc_pf_r0 + NC_PF_ROUND : cw;");
+    out_line(o, "nrt_pool_run(nc_pf_rows, &step, (double)(nc_pf_r1 - nc_pf_r0));");
     out_line(o, "if (nrt_pbufs_check(&ctx, nc_pf_b, ctx.threads) != NRT_OK) return -1;");
-    out_line(o, "nrt_pool_run(nc_pf_put, NULL, (double)cw);");
+    out_line(o, "nrt_pool_run(nc_pf_put, NULL, (double)(nc_pf_r1 - nc_pf_r0));");
+    out_close(o);
     out_line(o, "return 0;");
     out_close(o);
     out_blank(o);

@@ -5,7 +5,9 @@
 # be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
 # the delivery owners moved after $OWN_STEPS steps ($NEUROC_THREADS_WARMUP, nrt_own_balance),
 # which its --bench report must say. MODEL+allthreads: neuroc --explain's kernel plan must
-# deliver every projection on the threads (none on "one thread"). MODEL+procedural: its word STORAGE
+# deliver every projection on the threads (none on "one thread"). MODEL+rounds: also built
+# with procedural family members' rows delivered in rounds of at most 97 (cost: synapses, about;
+# c_family.c, NC_PF_ROUND) and run with --threads 2 and 3, the same files. MODEL+procedural: its word STORAGE
 # replaced by `procedural` (tests/proc/proc.neuro). MODEL+double: `precision = double` added
 # to its sim block, as NAME_double. MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
@@ -105,6 +107,19 @@ for arg in "$@"; do
             fail=$((fail + 1))
         fi
         said "threads[$name]: every projection delivered on the threads (--explain)" ;;
+    esac
+    case "$arg" in *+rounds*)
+        mark
+        if ! "$NEUROC" "$model" --backend c --cflags -DNC_PF_ROUND=97 -o "$dir/sim_r" >"$dir/compile_r.log" 2>&1; then
+            echo "threads[$name]: FAILED: neuroc --cflags -DNC_PF_ROUND=97: $(tail -n 3 "$dir/compile_r.log")"
+            fail=$((fail + 1))
+        else
+            for t in 2 3; do
+                run "$dir" rounds$t "$dir/sim_r" --threads $t
+                same "$dir" rounds$t
+            done
+        fi
+        said "threads[$name]: --threads 2 and 3 in rounds of 97 the same" ;;
     esac
     case "$arg" in *+refuse*)
         mark
