@@ -61,6 +61,15 @@ void cgc_fam_mem_split(Out *o, const IrModel *m);   /* in mem_threads(): the fam
 void cgc_fam_own_parts(Out *o, const IrModel *m);   /* in own_balance(): the members' nrt_own_part */
 void cgc_fam_group(Out *o, const IrModel *m);       /* main: the members' rows grouped by thread */
 void cgc_fam_mpi_dmin(Out *o, const IrModel *m);    /* --mpi: the members' shortest delay into dmin */
+const CgFamPlan *cgc_fam_the_plan(void);            /* the model's plan (cgc_fam_plan) */
+
+/* --- c_famthr.c: --threads, procedural family members on the pool ------- */
+/* In cgc_families: before the families' functions, the members' table nc_pfm[], their spike
+ * bounds and nc_pf_push (rows_fam<f> uses it); after deliver_units, pf_start() (main, after
+ * the builds: cgc_par_group) and pf_deliver(step) (do_step: cgc_par_deliver). Nothing where
+ * no member is on the threads (cgc_par_pfam). */
+void cgc_fam_par_head(Out *o, const IrModel *m);
+void cgc_fam_par_tail(Out *o, const IrModel *m);
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
@@ -107,7 +116,7 @@ int cgc_par_proj(const IrModel *m, const IrProj *j);
 void cgc_par_reset(void);                               /* forget the model's decisions */
 int cgc_par_proc(const IrProj *j);
 /* a procedural family's member delivered on the threads: by (member, spike) into buffers, then
- * by post (c_family.c: pf_start(), pf_deliver(step)); every projection of its ring, and every
+ * by post (c_famthr.c: pf_start(), pf_deliver(step)); every projection of its ring, and every
  * member of its family, is one */
 int cgc_par_pfam(const IrModel *m, const IrProj *j);                      /* procedural j: rows by spike, then by post */
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */

@@ -77,7 +77,7 @@ if [ "$WHAT" = c ]; then
     done
     echo "$tag: 2 ranks x 2 threads = the normal simulator"
     # every projection procedural (generate.py --procedural): two procedural families into one
-    # ring, delivered on the threads by (member, spike) pairs (c_family.c, pf_deliver): 1, 2
+    # ring, delivered on the threads by (member, spike) pairs (c_famthr.c, pf_deliver): 1, 2
     # and 3 threads, 1 rank x 3 threads and 2 ranks x 2 threads the same bytes
     "$PY" "$HERE/../../examples/multiarea/generate.py" "$DATA" "$WORK/ma_proc.neuro" --procedural --scale 0.01 \
         --areas V1,V2 --t-sim 50 || { echo "$tag: FAILED: generate.py --procedural" >&2; exit 2; }
