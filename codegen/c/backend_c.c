@@ -105,7 +105,8 @@ static void explain_c(Compiler *cc, const IrModel *m, const char *arch)
                m->projs[k]->procedural ? "rows regenerated, " : "",
                m->projs[k]->plast ? "all threads: scopes by neuron, synapses by post; spike lists one thread"
                : cgc_par_proj(m, m->projs[k]) ? (m->mpi ? "all threads, by post" : "all threads, by post; equal posts, or the warm-up's events with $NEUROC_THREADS_WARMUP")
-               : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post" : "one thread");
+               : cgc_par_proc(m->projs[k]) ? "all threads, by spike then by post"
+               : cgc_par_pfam(m, m->projs[k]) ? "all threads, by (member, spike) then by post" : "one thread");
     int gather = 0, write = 0;   /* a state row of 2,048 values or more: gathered, and written into its buffer, on the threads */
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];

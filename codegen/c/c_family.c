@@ -11,10 +11,13 @@
  * --save-connectivity), and its ring (a pointer in the table), so the program builds the same
  * network and adds the same values in the same order: the host calls the families'
  * functions for the runs of consecutive members (nc_units[]), in projection order, a stretch
- * of projections that are all members at a time (cgc_fam_seg).
+ * of projections that are all members at a time (cgc_fam_seg). With --threads, stored members
+ * deliver by post (nc_fam<f>_sp, c_par.c), procedural ones by the step's (member, spike)
+ * pairs into per-thread buffers, then by post (c_famthr.c, pf_deliver).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "c_priv.h"
@@ -71,7 +74,20 @@ void cgc_fam_explain(const IrModel *m)
         const int k0 = P.first[f];
         printf("%s%d like %s", f ? ", " : "", P.size[f], m->projs[k0]->name);
     }
-    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)\n");
+    printf("), a table and one build and delivery each (--proj-tables=off: one per projection)");
+    int pf = 0;
+    for (int k = 0; k < m->nprojs; k++)
+        pf += P.c[k].fam >= 0 && cgc_par_pfam(m, m->projs[k]);
+    if (pf)   /* pf_deliver */
+        printf("; --threads: %d procedural member%s delivered on every thread, the step's (member, spike) pairs "
+               "shared out, then each thread's posts", pf, pf == 1 ? "" : "s");
+    printf("\n");
+}
+
+/* Contract: c_priv.h. */
+const CgFamPlan *cgc_fam_the_plan(void)
+{
+    return &P;
 }
 
 /* Contract: c_priv.h. */
@@ -452,6 +468,33 @@ static void scan_fam_row(Out *o, const void *arg)
     emit_proc_row(o, a->d, a->j0, a->c0, CGC_ROW_SCAN, a->mpi);
 }
 
+/* --threads (pf_deliver, c_famthr.c): rows_fam<f>, the rows of spikes ka .. kb - 1 of member q (the
+ * m-th on the threads) regenerated into thread t's buffers nc_b[u], u the thread owning the
+ * post's neuron of its population's range (with --mpi the rank's slice), in spike and row
+ * order; nc_last[u], the ring of u's last entry (a marker entry names the member's ring). */
+static void emit_proc_rows(Out *o, const IrModel *m, const IrProj *j0, const Cand *c0, const CgDialect *d, int f)
+{
+    const char *pc = j0->pre.pop->cname, *qc = j0->post.pop->cname;
+    out_line(o, "/* --threads: spikes ka .. kb - 1 of member q, the m-th on the threads, into the buffers by post */");
+    out_open(o, "static void rows_fam%d(int64_t step, int q, int m, int64_t ka, int64_t kb, nrt_pbuf *nc_b, const void **nc_last, int T)", f);
+    out_line(o, "const nc_fam%d_t *F = &nc_fam%d[q];", f, f);
+    out_line(o, "const void *const ring = *F->ring;");
+    out_line(o, "const int64_t D = *F->D, roff = F->roff;");
+    if (m->mpi) {
+        out_line(o, "const int64_t nc_plo = %s_lo, nc_plen = %s_hi - %s_lo; /* the rank's neurons */", qc, qc, qc);
+        out_line(o, "const int64_t vlo = nc_view(%s_lo, F->post_off, F->n_post), vhi = nc_view(%s_hi, F->post_off, F->n_post);",
+                 qc, qc);
+    } else {
+        out_line(o, "const int64_t nc_plo = 0, nc_plen = %lld;", (long long)j0->post.pop->size);
+    }
+    out_open(o, "for (int64_t k = ka; k < kb; k++)");
+    out_line(o, "const int64_t i = %s_spk[k] - F->pre_off;", pc);
+    emit_proc_row(o, d, j0, c0, CGC_ROW_BUFFER, m->mpi);
+    out_close(o);
+    out_close(o);
+    out_blank(o);
+}
+
 /* build_fam<f> and deliver_fam<f> of a procedural family, as cgc_proc writes build_<J> and
  * propagate_<J> (c_proc.c): the row pointers of fixed_total, the longest delay over every
  * row (with --mpi the shortest too, nc_fam<f>_dmin: the exchange interval), the ring; a
@@ -520,6 +563,8 @@ static void emit_proc_build_deliver(Out *o, const IrModel *m, const IrProj *j0, 
     out_close(o);
     out_close(o);
     out_blank(o);
+    if (cgc_par_pfam(m, j0))
+        emit_proc_rows(o, m, j0, c0, &d, f);
 }
 
 /* mem_fam<f>, save_fam<f>, stat_fam<f> of a procedural family: cg_mem_plan's lines of a
@@ -634,6 +679,7 @@ void cgc_families(Out *o, const IrModel *m)
     out_line(o, "return lo;");
     out_close(o);
     out_blank(o);
+    cgc_fam_par_head(o, m);   /* --threads: procedural members on the pool (c_famthr.c) */
     for (int f = 0; f < P.nfam; f++) {
         const int k0 = P.first[f];
         const IrProj *j0 = m->projs[k0];
@@ -658,6 +704,7 @@ void cgc_families(Out *o, const IrModel *m)
                 cgc_own("%s_ring", m->projs[k]->ring->cname);
     }
     emit_units(o, m);
+    cgc_fam_par_tail(o, m);
 }
 
 /* Contract: c_priv.h. */

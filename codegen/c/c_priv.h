@@ -61,6 +61,15 @@ void cgc_fam_mem_split(Out *o, const IrModel *m);   /* in mem_threads(): the fam
 void cgc_fam_own_parts(Out *o, const IrModel *m);   /* in own_balance(): the members' nrt_own_part */
 void cgc_fam_group(Out *o, const IrModel *m);       /* main: the members' rows grouped by thread */
 void cgc_fam_mpi_dmin(Out *o, const IrModel *m);    /* --mpi: the members' shortest delay into dmin */
+const CgFamPlan *cgc_fam_the_plan(void);            /* the model's plan (cgc_fam_plan) */
+
+/* --- c_famthr.c: --threads, procedural family members on the pool ------- */
+/* In cgc_families: before the families' functions, the members' table nc_pfm[], their spike
+ * bounds and nc_pf_push (rows_fam<f> uses it); after deliver_units, pf_start() (main, after
+ * the builds: cgc_par_group) and pf_deliver(step) (do_step: cgc_par_deliver). Nothing where
+ * no member is on the threads (cgc_par_pfam). */
+void cgc_fam_par_head(Out *o, const IrModel *m);
+void cgc_fam_par_tail(Out *o, const IrModel *m);
 
 /* --- c_proc.c: procedural projections ------------------------------------ */
 void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate_, save_ */
@@ -71,8 +80,11 @@ void cgc_proc(Out *o, const IrProj *j, const IrModel *m);   /* build_, propagate
  * `c`, `w_`, `d_` (as save_<J>), CGC_ROW_SCAN keeps `maxd` as BUILD but notes the first
  * unusable delay in nc_bad, nc_bi, nc_bj, nc_bd and jumps to nc_done (cgc_proc_scan). With
  * `mpi` (--mpi) DELIVER adds only into the rank's targets [vlo, vhi) (in scope) and SCAN keeps
- * the shortest delay in nc_dmin. */
-enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL, CGC_ROW_SCAN };
+ * the shortest delay in nc_dmin.
+ * CGC_ROW_BUFFER (--threads, cgc_par_pfam) pushes w through nc_pf_push into the buffers
+ * `nc_b` of the threads owning the posts (`nc_last`, `ring`, `m`, `roff`, `D`, `nc_plo`,
+ * `nc_plen`, `T` in scope; with `mpi` the rank's targets only). */
+enum { CGC_ROW_BUILD, CGC_ROW_DELIVER, CGC_ROW_FILL, CGC_ROW_SCAN, CGC_ROW_BUFFER };
 /* The pool function scan_<name>(arg, t, T) of a procedural projection's build: thread t walks
  * rows [n t / T, n (t + 1) / T) of `n` (a C expression) through `row` (which emits one row
  * i in CGC_ROW_SCAN), keeping its longest delay and its first unusable delay in the struct
@@ -102,7 +114,11 @@ int cgc_par_pop(const IrPop *p);                        /* p's neurons split ove
  * family hold only such projections; cgc_par_plan decides, once per model) */
 int cgc_par_proj(const IrModel *m, const IrProj *j);
 void cgc_par_reset(void);                               /* forget the model's decisions */
-int cgc_par_proc(const IrProj *j);                      /* procedural j: rows by spike, then by post */
+int cgc_par_proc(const IrProj *j);
+/* a procedural family's member delivered on the threads: by (member, spike) into buffers, then
+ * by post (c_famthr.c: pf_start(), pf_deliver(step)); every projection of its ring, and every
+ * member of its family, is one */
+int cgc_par_pfam(const IrModel *m, const IrProj *j);                      /* procedural j: rows by spike, then by post */
 void cgc_par_regions(Out *o, const IrModel *m);         /* nc_neurons(), nc_deliver() */
 void cgc_par_neurons(Out *o, const IrModel *m);         /* a step's neuron phase, spikes joined */
 void cgc_par_deliver(Out *o, const IrModel *m);         /* a step's delivery, every projection */

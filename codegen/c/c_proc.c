@@ -16,7 +16,7 @@ typedef struct ProcBody {
 } ProcBody;
 
 enum { PB_BUILD = CGC_ROW_BUILD, PB_DELIVER = CGC_ROW_DELIVER, PB_FILL = CGC_ROW_FILL,
-       PB_SCAN = CGC_ROW_SCAN, PB_BUFFER };   /* PB_BUFFER: into the threads' buffers */
+       PB_SCAN = CGC_ROW_SCAN, PB_BUFFER = CGC_ROW_BUFFER };   /* PB_BUFFER: into the threads' buffers */
 
 /* `steps` (the delay in steps, >= 1), or a return -1 with errmsg: as cgc_proj's build (c_proj.c).
  * The delivery (propagate_*, a void function) regenerates the delays the build checked. */
@@ -94,6 +94,11 @@ static void proc_body(Out *o, const void *arg)
         else
             out_line(o, "%s_ring[((step + dd) %% %s_D) * %lld + j] += w;", pb->j->ring->cname, pb->j->ring->cname,
                      (long long)pb->j->ring->ring_size);
+    } else if (pb->what == PB_BUFFER && pb->wt) {   /* a family member's: by its post's base neuron */
+        if (pb->mpi)
+            out_line(o, "if (j >= vlo && j < vhi)");
+        out_line(o, "nc_pf_push(nc_b, nc_last, ring, m, nrt_owner(F->post_off + j, nc_plo, nc_plen, T), roff + j, "
+                 "(step + dd) %% D, (double)w);");
     } else if (pb->what == PB_BUFFER) {   /* to the thread owning post j (c_par.c) */
         if (pb->mpi)
             out_line(o, "if (j >= %s_vlo && j < %s_vhi)", c, c);

@@ -20,7 +20,9 @@
 #             exchange interval): `--explain` names both families, run_mpi.sh compares 1, 2
 #             and 3 ranks with the normal simulator, and 2 ranks x 2 threads the same; a
 #             procedural family whose delays alone set the interval (families_proc.neuro's
-#             one_to_one members) on 1 and 2 ranks.
+#             one_to_one members) on 1 and 2 ranks; the model with every projection procedural
+#             (--procedural) on 1, 2, 3 threads and 2 ranks x 2 threads, its members'
+#             delivery on the threads (tests/threads/run_threads.sh +mpi+allthreads).
 # Exit: 0 pass; 77 skipped; 1 a check failed; 2 setup; 3 neuroc failed.
 set -u
 NEUROC=$1; DATA=$2; WORK=$3; PY=$4; WHAT=${5:-opencl}
@@ -74,6 +76,12 @@ if [ "$WHAT" = c ]; then
         cmp "$f" "out_2x2/${f#out_ref/}" || { echo "$tag: FAILED: 2 ranks x 2 threads: $f differs" >&2; exit 1; }
     done
     echo "$tag: 2 ranks x 2 threads = the normal simulator"
+    # every projection procedural (generate.py --procedural): two procedural families into one
+    # ring, delivered on the threads by (member, spike) pairs (c_famthr.c, pf_deliver): 1, 2
+    # and 3 threads, 1 rank x 3 threads and 2 ranks x 2 threads the same bytes
+    "$PY" "$HERE/../../examples/multiarea/generate.py" "$DATA" "$WORK/ma_proc.neuro" --procedural --scale 0.01 \
+        --areas V1,V2 --t-sim 50 || { echo "$tag: FAILED: generate.py --procedural" >&2; exit 2; }
+    sh "$HERE/../threads/run_threads.sh" "$NEUROC" "$WORK/threads" "$WORK/ma_proc.neuro+mpi+allthreads" || exit 1
     exit 0
 fi
 "$NEUROC" --mpi --backend opencl "$WORK/multiarea.neuro" --explain >"$WORK/explain.txt" 2>&1 ||

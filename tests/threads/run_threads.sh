@@ -1,10 +1,13 @@
 #!/bin/sh
-# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners][+opencl]...
+# run_threads.sh NEUROC WORKDIR MODEL[+mpi][+procedural][+double][+refuse][+owners][+opencl][+allthreads][+rounds]...
 # Each MODEL compiled with the C back end and run with --threads 1, 2 and 3 (and
 # --save-connectivity): every file of the output folder but manifest.json (its timings) must
 # be byte for byte the same (docs/cli.md, --threads). MODEL+owners: also with --threads 3 and
 # the delivery owners moved after $OWN_STEPS steps ($NEUROC_THREADS_WARMUP, nrt_own_balance),
-# which its --bench report must say. MODEL+procedural: its word STORAGE
+# which its --bench report must say. MODEL+allthreads: neuroc --explain's kernel plan must
+# deliver every projection on the threads (none on "one thread"). MODEL+rounds: also built
+# with procedural family members' rows delivered in rounds of at most 97 (cost: synapses, about;
+# c_family.c, NC_PF_ROUND) and run with --threads 2 and 3, the same files. MODEL+procedural: its word STORAGE
 # replaced by `procedural` (tests/proc/proc.neuro). MODEL+double: `precision = double` added
 # to its sim block, as NAME_double. MODEL+mpi: also built with --mpi and run
 # with one rank and --threads 3, and under `mpirun -np 2` with --threads 2 (ranks x threads),
@@ -28,10 +31,10 @@ shift 2
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 fail=0
-OWN_STEPS=50
+OWN_STEPS=50   # +owners: the warm-up, long enough for the models' first spikes
 # mark, then said MESSAGE: MESSAGE only where nothing failed since the mark
 mark() { failed_before=$fail; }
-said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # +owners: the warm-up, long enough for the models' first spikes
+said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # fail: the failures so far
 
 # same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
 # (under mpirun -np 2 but the connectivity files, which need one rank)
@@ -44,11 +47,11 @@ same() {
         n=$((n + 1))
         if ! cmp -s "$f" "$1/$2/$b"; then
             echo "threads[$name]: FAILED: $b differs between --threads 1 and $2"
-            fail=1
+            fail=$((fail + 1))
         fi
     done
-    [ "$(ls "$1/out1" | grep -v "^connectivity_")" = "$(ls "$1/$2" | grep -v "^connectivity_")" ] || { echo "threads[$name]: FAILED: the files of $2 differ"; fail=1; }
-    [ $n -gt 0 ] || { echo "threads[$name]: FAILED: no output files"; fail=1; }
+    [ "$(ls "$1/out1" | grep -v "^connectivity_")" = "$(ls "$1/$2" | grep -v "^connectivity_")" ] || { echo "threads[$name]: FAILED: the files of $2 differ"; fail=$((fail + 1)); }
+    [ $n -gt 0 ] || { echo "threads[$name]: FAILED: no output files"; fail=$((fail + 1)); }
 }
 
 # run DIR TAG COMMAND...: the simulator's run into DIR/TAG, its failure reported
@@ -59,7 +62,7 @@ run() {
     [ "$tag" = mpi2x2 ] && save=
     if ! "$@" --quiet $save --out "$d/$tag" >"$d/$tag.log" 2>&1; then
         echo "threads[$name]: FAILED: $tag: $(tail -n 3 "$d/$tag.log")"
-        fail=1
+        fail=$((fail + 1))
     fi
 }
 
@@ -79,7 +82,7 @@ for arg in "$@"; do
         cp "$old" "$dir/sim" || exit 2
     elif ! "$NEUROC" "$model" --backend c -o "$dir/sim" >"$dir/compile.log" 2>&1; then
         echo "threads[$name]: FAILED: neuroc: $(tail -n 3 "$dir/compile.log")"
-        fail=1
+        fail=$((fail + 1))
         continue
     fi
     mark
@@ -95,9 +98,32 @@ for arg in "$@"; do
         same "$dir" out3w
         if ! grep -q "\"delivery_owners\": {\"after_step\": $OWN_STEPS,.*\"rings_moved\": [1-9]" "$dir/out3w.json"; then
             echo "threads[$name]: FAILED: the delivery owners did not move: $(grep -o '"delivery_owners[^}]*' "$dir/out3w.json")"
-            fail=1
+            fail=$((fail + 1))
         fi
         said "threads[$name]: --threads 3 with the owners moved after $OWN_STEPS steps the same" ;;
+    esac
+    case "$arg" in *+allthreads*)
+        mark
+        "$NEUROC" "$model" --backend c --explain >"$dir/explain.txt" 2>&1
+        if ! grep -q '^kernel plan (c)' "$dir/explain.txt" ||
+           grep '^kernel plan (c)' "$dir/explain.txt" | grep -Eq '(propagate|learn)_[A-Za-z0-9_]+ \([^)]*one thread\)'; then
+            echo "threads[$name]: FAILED: a projection delivered on one thread: $(grep '^kernel plan (c)' "$dir/explain.txt")"
+            fail=$((fail + 1))
+        fi
+        said "threads[$name]: every projection delivered on the threads (--explain)" ;;
+    esac
+    case "$arg" in *+rounds*)
+        mark
+        if ! "$NEUROC" "$model" --backend c --cflags -DNC_PF_ROUND=97 -o "$dir/sim_r" >"$dir/compile_r.log" 2>&1; then
+            echo "threads[$name]: FAILED: neuroc --cflags -DNC_PF_ROUND=97: $(tail -n 3 "$dir/compile_r.log")"
+            fail=$((fail + 1))
+        else
+            for t in 2 3; do
+                run "$dir" rounds$t "$dir/sim_r" --threads $t
+                same "$dir" rounds$t
+            done
+        fi
+        said "threads[$name]: --threads 2 and 3 in rounds of 97 the same" ;;
     esac
     case "$arg" in *+refuse*)
         mark
@@ -106,7 +132,7 @@ for arg in "$@"; do
             rc=$?
             if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
                 echo "threads[$name]: FAILED: --threads=$bad: status $rc, $(cat "$dir/bad.log")"
-                fail=1
+                fail=$((fail + 1))
             fi
         done
         if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
@@ -115,7 +141,7 @@ for arg in "$@"; do
                 rc=$?
                 if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/cl_run.log"; then
                     echo "threads[$name]: FAILED: the OpenCL simulator with --threads=$bad: status $rc, $(cat "$dir/cl_run.log")"
-                    fail=1
+                    fail=$((fail + 1))
                 fi
             done
         fi
@@ -125,7 +151,7 @@ for arg in "$@"; do
         mark
         if ! "$NEUROC" "$model" --backend opencl --gpu-mode block -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
             echo "threads[$name]: FAILED: neuroc --backend opencl: $(tail -n 3 "$dir/cl.log")"
-            fail=1
+            fail=$((fail + 1))
         elif "$dir/sim_cl" --list-devices 2>/dev/null | grep -q "^ *0"; then
             for t in 1 2 3; do
                 run "$dir" cl$t "$dir/sim_cl" --threads $t --bench="$dir/cl$t.json"
@@ -136,7 +162,7 @@ for arg in "$@"; do
             r3=$(grep -o '"threads": 3, "parallel_regions": [0-9]*' "$dir/cl3.json")
             if [ "${r1##* }" != 0 ] || [ -z "$r2" ] || [ "${r2##* }" = 0 ] || [ "${r2##* }" != "${r3##* }" ]; then
                 echo "threads[$name]: FAILED: the OpenCL simulator's --bench: '$r1', '$r2', '$r3'"
-                fail=1
+                fail=$((fail + 1))
             fi
             said "threads[$name]: OpenCL with --threads 1, 2, 3 the same as C, ${r3##* } regions on the threads"
             mark   # a disk full after 3 MB (docs/robustness.md): the same failure and files on 1 and 3 threads
@@ -147,7 +173,7 @@ for arg in "$@"; do
             if ! grep -q "No space left on device" "$dir/full1.log" || ! grep -q "status 1" "$dir/full1.log" ||
                [ "$(sed 's/ --threads [0-9]//' "$dir/full1.log")" != "$(sed 's/ --threads [0-9]//' "$dir/full3.log")" ]; then
                 echo "threads[$name]: FAILED: a full disk on 1 and 3 threads: $(cat "$dir/full1.log") / $(cat "$dir/full3.log")"
-                fail=1
+                fail=$((fail + 1))
             fi
             mv "$dir/out1" "$dir/out1.c" && mv "$dir/full1" "$dir/out1" && same "$dir" full3
             mv "$dir/out1" "$dir/full1" && mv "$dir/out1.c" "$dir/out1"
@@ -168,4 +194,4 @@ for arg in "$@"; do
     same "$dir" mpi2x2
     said "threads[$name]: --mpi, 1 rank x 3 threads and 2 ranks x 2 threads the same"
 done
-exit $fail
+[ "$fail" -eq 0 ]
