@@ -40,7 +40,8 @@ int simt_free_ok(const IrModel *m)
     for (int r = 0; r < m->nrecs; r++) {
         if (m->recs[r].bin)   /* rate recordings: the grid schedules count them */
             return 0;
-        if (!m->recs[r].spikes)
+        long long a, st;
+        if (!m->recs[r].spikes && !simt_rec_stride(&m->recs[r], &a, &st))   /* a slice's column is found at once */
             nidx += m->recs[r].nidx;
     }
     return nidx <= FREE_REC_MAX;
@@ -89,8 +90,14 @@ static void state_recs(Out *o, const Simt *S, const IrPop *p)
                                                       : "step - step0");
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
                  (long long)simt_state_rec_rows(S, rec), rec->nvars * rec->nidx);
-        out_open(o, "for (int q = 0; q < %d; q++)", rec->nidx);
-        out_line(o, "if (rec%d_idx[q] != n) continue;", r);
+        const char *col = simt_rec_q(S, r, "n", "1");
+        if (col) {   /* a slice: its column at once */
+            out_line(o, "const int q = %s;", col);
+            out_open(o, "if (q >= 0)");
+        } else {     /* a table: every column that is n */
+            out_open(o, "for (int q = 0; q < %d; q++)", rec->nidx);
+            out_line(o, "if (rec%d_idx[q] != n) continue;", r);
+        }
         for (int v = 0; v < rec->nvars; v++) {
             const IrVar *var = rec->vars[v];
             if (var->per_neuron)

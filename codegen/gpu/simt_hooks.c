@@ -21,7 +21,8 @@ int simt_check(Compiler *cc, const IrModel *m, const Options *o)
             rates |= m->recs[r].bin > 0;
         error_at(cc, NOLOC, "the free schedule takes a model without projections or top-k, in one process%s",
                  o->mpi ? " (not --mpi)" : m->nprojs ? " (this one has projections)"
-                 : rates ? " (and no rate recordings, which the other schedules count: this one has some)" : "");
+                 : rates ? " (and no rate recordings, which the other schedules count: this one has some)"
+                 : " (and state recordings of at most 256 listed neurons in all, slices of any size: this one lists more)");
         return -1;
     }
     if (o->mpi && simt_mpi_check(cc, m, o->gpu_mode))   /* `set` by expression runs (simt_set.c) */

@@ -338,6 +338,10 @@ void simt_spike_recs(const Simt *S, const IrPop *pop, Out *o, const char *rank);
 /* 1 for a recording with a device counter and per-step ends (rec<r>_ends): spikes, and the
  * rate of a part of a population (a whole one's rate is the population's count, nc_pcnt). */
 int simt_rec_counted(const IrRecord *rec);
+int simt_rec_stride(const IrRecord *rec, long long *a, long long *s);
+const char *simt_rec_index(const Simt *S, int r, const char *q);
+const char *simt_rec_q(const Simt *S, int r, const char *n, const char *cond);
+void simt_rec_column(Out *o, const Simt *S, int r, const char *q, const char *n, const char *cond);
 void simt_spike_recs_atomic(const Simt *S, const IrPop *pop, Out *o);
 void simt_rec_bases(const Simt *S, const IrPop *pop, Out *o, const char *total);
 int simt_has_spike_recs(const Simt *S, const IrPop *pop);

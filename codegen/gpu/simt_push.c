@@ -305,9 +305,9 @@ static void emit_push_load(Out *o, const Simt *S)
             const IrRecord *rec = &m->recs[r];
             if (rec->spikes || rec->view.pop != p)
                 continue;
-            out_line(o, "int nc_rq%d = -1; /* the column of this neuron in recording %d */", r, r);
-            out_line(o, "for (int q = 0; nc_mine%d && q < %d; q++) if (rec%d_idx[q] == nc_n%d) nc_rq%d = q;", i, rec->nidx, r,
-                     i, r);
+            out_line(o, "/* the column of this neuron in recording %d */", r);
+            simt_rec_column(o, S, r, arena_printf(&S->cc->arena, "nc_rq%d", r), arena_printf(&S->cc->arena, "nc_n%d", i),
+                            arena_printf(&S->cc->arena, "nc_mine%d", i));
         }
     }
 }

@@ -6,6 +6,61 @@
 
 #include "simt_priv.h"
 
+/* Whether a state recording's neurons are *a + *s q for q < nidx, s >= 1: a population or a
+ * slice of one, the common case, whose columns need no table of indices on the device (a
+ * table of 20,683 int64 for a population of the full microcircuit is more than CUDA's 64 KB
+ * of constant data). */
+int simt_rec_stride(const IrRecord *rec, long long *a, long long *s)
+{
+    *a = rec->nidx > 0 ? (long long)rec->idx[0] : 0;
+    *s = rec->nidx > 1 ? (long long)(rec->idx[1] - rec->idx[0]) : 1;
+    if (rec->nidx < 1 || *s < 1)
+        return 0;
+    for (int k = 2; k < rec->nidx; k++)
+        if (rec->idx[k] - rec->idx[k - 1] != *s)
+            return 0;
+    return 1;
+}
+
+/* The neuron of column q (a C expression) of state recording r. */
+const char *simt_rec_index(const Simt *S, int r, const char *q)
+{
+    long long a, s;
+    if (!simt_rec_stride(&S->m->recs[r], &a, &s))
+        return arena_printf(&S->cc->arena, "rec%d_idx[%s]", r, q);
+    if (s == 1)
+        return arena_printf(&S->cc->arena, "(%lld + (%s))", a, q);
+    return arena_printf(&S->cc->arena, "(%lld + %lld * (%s))", a, s, q);
+}
+
+/* The column (int) of state recording r that neuron n (a C expression) is where cond holds,
+ * else -1, as one expression where its neurons are a + s q; NULL for a table (search it). */
+const char *simt_rec_q(const Simt *S, int r, const char *n, const char *cond)
+{
+    const IrRecord *rec = &S->m->recs[r];
+    long long a, s;
+    if (!simt_rec_stride(rec, &a, &s))
+        return NULL;
+    if (s == 1)
+        return arena_printf(&S->cc->arena, "%s && %s >= %lld && %s < %lld ? (int)(%s - %lld) : -1", cond, n, a, n,
+                            a + rec->nidx, n, a);
+    return arena_printf(&S->cc->arena, "%s && %s >= %lld && %s <= %lld && (%s - %lld) %% %lld == 0 ? (int)((%s - %lld) / %lld) : -1",
+                        cond, n, a, n, a + s * (rec->nidx - 1), n, a, s, n, a, s);
+}
+
+/* Declares q, the column of state recording r that neuron n is where cond holds, else -1
+ * (simt_rec_q, or a search of the table: the last column n is). */
+void simt_rec_column(Out *o, const Simt *S, int r, const char *q, const char *n, const char *cond)
+{
+    const char *e = simt_rec_q(S, r, n, cond);
+    if (e) {
+        out_line(o, "const int %s = %s;", q, e);
+        return;
+    }
+    out_line(o, "int %s = -1;", q);
+    out_line(o, "for (int c = 0; %s && c < %d; c++) if (rec%d_idx[c] == %s) %s = c;", cond, S->m->recs[r].nidx, r, n, q);
+}
+
 /* After delivery: per-step spike counts, recording ends and state rows. Any number of
  * work-items (grid-stride); runs after every population's neuron phase of the step. */
 void simt_emit_tail(Out *o, const Simt *S)
@@ -13,7 +68,8 @@ void simt_emit_tail(Out *o, const Simt *S)
     const IrModel *m = S->m;
     for (int r = 0; r < m->nrecs; r++) {
         const IrRecord *rec = &m->recs[r];
-        if (rec->spikes || rec->proj || rec->bin)
+        long long a, s;
+        if (rec->spikes || rec->proj || rec->bin || simt_rec_stride(rec, &a, &s))
             continue;
         StrBuf b = {0};
         for (int k = 0; k < rec->nidx; k++)
@@ -94,7 +150,7 @@ void simt_emit_tail(Out *o, const Simt *S)
         out_line(o, "NC_G double *dst = rec%d_rows + ((int64_t)hf * %lld + row) * %d;", r,
                  (long long)simt_state_rec_rows(S, rec), w);
         out_open(o, "for (int64_t q = nc_i0; q < %d; q += nc_is)", w);
-        out_line(o, "const int64_t n = rec%d_idx[q %% %d];", r, rec->nidx);
+        out_line(o, "const int64_t n = %s;", simt_rec_index(S, r, arena_printf(&S->cc->arena, "q %% %d", rec->nidx)));
         out_line(o, "if (nc_local && nc_nr > 1 && (n < nc_part(%lld, nc_r, nc_nr) || n >= nc_part(%lld, nc_r + 1, nc_nr))) continue;",
                  (long long)rec->view.pop->size, (long long)rec->view.pop->size);
         /* distributed: the owner of n writes it, the others +0.0 (merged by a bitwise OR) */
