@@ -408,21 +408,25 @@ void simt_grid_order_device(Out *o, const Simt *S)
 }
 
 /* The persistent schedule's ordered lists after the neuron phase (and its grid barrier):
- * each work-group takes merge groups nc_q, nc_q + groups, ... (nc_tmp: SIMT_MPI_GROUP + 64
- * ints of local memory), a grid barrier between the counts and the lists and after them. */
+ * each work-group takes merge groups nc_q, nc_q + groups, ... of each population (nc_tmp:
+ * SIMT_MPI_GROUP + 64 ints of local memory); a grid barrier after the counts, another after
+ * the lists. */
 void simt_grid_order_persistent(Out *o, const Simt *S)
 {
     const IrModel *m = S->m;
-    for (int i = 0; i < m->npops; i++) {
-        if (!simt_grid_ordered(m, m->pops[i]))
-            continue;
-        out_open(o, "for (int64_t nc_q = NC_GROUP; nc_q < %d; nc_q += NC_NGROUPS)", simt_merge_groups(m->pops[i]));
-        emit_count_group(o, S, i, "nc_q");
-        out_close(o);
-        out_line(o, "grid.sync();");
-        out_open(o, "for (int64_t nc_q = NC_GROUP; nc_q < %d; nc_q += NC_NGROUPS)", simt_merge_groups(m->pops[i]));
-        emit_merge_pop(o, S, i, simt_spike_recs_atomic, "nc_q");
-        out_close(o);
+    if (!simt_grid_ordered_any(m))
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < m->npops; i++) {
+            if (!simt_grid_ordered(m, m->pops[i]))
+                continue;
+            out_open(o, "for (int64_t nc_q = NC_GROUP; nc_q < %d; nc_q += NC_NGROUPS)", simt_merge_groups(m->pops[i]));
+            if (pass == 0)
+                emit_count_group(o, S, i, "nc_q");
+            else
+                emit_merge_pop(o, S, i, simt_spike_recs_atomic, "nc_q");
+            out_close(o);
+        }
         out_line(o, "grid.sync();");
     }
 }

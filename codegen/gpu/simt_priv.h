@@ -205,7 +205,6 @@ void simt_merge_local_device(Out *o, const Simt *S);
  * nc_k_order_<pop>); the host's handles (what 0), look-ups (1), binds (2), launches (3),
  * an instance's nc_mb (4). */
 int simt_grid_ordered(const IrModel *m, const IrPop *p);
-int simt_grid_ordered_any(const IrModel *m);
 void simt_grid_order_device(Out *o, const Simt *S);
 void simt_grid_order_persistent(Out *o, const Simt *S);
 void simt_grid_order_host(Out *o, const Simt *S, int what);
