@@ -6,7 +6,9 @@
  * nc_k_mcount_<pop> and nc_k_merge_<pop>, a work-group per SIMT_MPI_GROUP words (a word per
  * work-item): each group's spikes counted into nc_mb, then written after those of the groups
  * before it. Own kernels, not a range test on the group id in nc_k_merge: that form lost
- * spikes on PoCL (docs/architecture.md). */
+ * spikes on PoCL (docs/architecture.md). The same emitters, on one GPU's spike bits
+ * (<pop>_fm), give the grid schedules of a one-GPU program their ascending spike lists of
+ * large populations (the end of this file). */
 #include "simt_priv.h"
 
 /* nc_k_merge's work-groups for population p: one per SIMT_MPI_GROUP words of its spike
