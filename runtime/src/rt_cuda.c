@@ -52,6 +52,7 @@
 static struct {
     __typeof__(&cuDriverGetVersion) cuDriverGetVersion;
     CU_FUNCS(CU_DECL)
+    __typeof__(&cuFuncGetAttribute) cuFuncGetAttribute; /* optional: the kernels' own group limit */
 #if CUDA_VERSION >= 12040
     __typeof__(&cuFuncGetParamInfo) cuFuncGetParamInfo; /* optional: drivers >= 12.4 */
 #endif
@@ -182,6 +183,8 @@ static nrt_status cu_load(nrt_ctx *ctx)
     memcpy(&cu.f, &p, sizeof p);
     CU_FUNCS(CU_RESOLVE)
 #undef CU_RESOLVE
+    p = cu_sym(h, S(cuFuncGetAttribute));
+    memcpy(&cu.cuFuncGetAttribute, &p, sizeof p);
 #if CUDA_VERSION >= 12040
     p = cu_sym(h, S(cuFuncGetParamInfo));
     memcpy(&cu.cuFuncGetParamInfo, &p, sizeof p);
@@ -456,9 +459,16 @@ static CUresult cu_shmem(nrt_kernel *k, size_t local_bytes)
     return r;
 }
 
+/* 0 where the kernel cannot run groups of group_size at all: more than it was compiled for
+ * (__launch_bounds__) or than its registers allow (CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; the
+ * occupancy call counts blocks past that limit as if they could run). */
 static size_t cu_max_resident(nrt_kernel *k, size_t group_size, size_t local_bytes)
 {
-    int n = 0;
+    int n = 0, most = 0;
+    if (cu.cuFuncGetAttribute &&
+        cu.cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, (CUfunction)k->h) == CUDA_SUCCESS &&
+        most > 0 && group_size > (size_t)most)
+        return 0;
     if (cu_cur(k->g) != CUDA_SUCCESS || cu_shmem(k, local_bytes) != CUDA_SUCCESS ||
         cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, (CUfunction)k->h, (int)group_size,
                                                        local_bytes) != CUDA_SUCCESS ||
