@@ -32,9 +32,6 @@ const char *simt_cluster_why(const IrModel *m, const char *arch);
 /* 1 when m's cluster schedule takes the push step: every projection of one weight into a
  * two-slot ring of its own, no synapse recording (simt_push.c). */
 int simt_push_model(const IrModel *m);
-/* 1 when a population of m lists its spikes in ascending order in the grid schedules of a
- * one-GPU program (more than 16,384 neurons: simt_merge.c). */
-int simt_grid_ordered_any(const IrModel *m);
 /* --mpi with the cuda back end: refuse what distributed GPU runs do not take (simt_mpi.c). */
 int simt_mpi_check(Compiler *cc, const IrModel *m, const char *gpu_mode);
 /* The device program (one text for CUDA and OpenCL) and the host program of m. */

@@ -250,8 +250,6 @@ void simt_emit_host_build_instance(Out *o, const Simt *S)
     out_open(o, "static int build_instance(char **argv, double t0)");
     if (m->mpi)
         simt_mpi_host_slices(o, S);
-    else
-        simt_grid_order_host(o, S, 4);
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];
         long long n = (long long)p->size;

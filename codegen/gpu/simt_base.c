@@ -340,12 +340,6 @@ static void d_spike_grid(const CgDialect *d, const IrPop *pop, Out *o)
         }
         return;
     }
-    if (simt_grid_ordered(S->m, pop)) {   /* a bit; the list in ascending order after the phase (simt_merge.c) */
-        out_line(o, "nc_atomic_or_u32(&%s_fm[n >> 5], 1u << (n & 31));", pop->cname);
-        if (simt_spike_flags(S->m, pop))
-            out_line(o, "%s_fl[n] = 1;", pop->cname);
-        return;
-    }
     out_begin(o);
     out_line(o, "const int k_ = nc_atomic_add_i32(&nc_cnt[%d + (int)(step & 1)], 1);", 2 * pop->id);
     out_line(o, "%s_spk[k_] = (int32_t)n;", pop->cname);

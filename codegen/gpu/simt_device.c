@@ -410,7 +410,6 @@ static void emit_grid_kernels(Out *o, const Simt *S)
     emit_phase_calls(o, S, 1, "grid");
     out_close(o);
     out_blank(o);
-    simt_grid_order_device(o, S);
     if (simt_topk_any(m)) {
         out_line(o, "/* ... the top-k passes of step nc_ctl[3] (simt_topk.c) ... */");
         for (int pass = 0; pass <= simt_topk_passes(m); pass++) {
@@ -606,13 +605,10 @@ static void emit_persistent_kernel(Out *o, const Simt *S)
     out_line(o, "const int64_t step0 = nc_ctl[0];");
     if (simt_topk_any(m))
         out_line(o, "NC_L int32_t nc_tks[%d];", SIMT_TOPK_LOCAL);
-    if (simt_grid_ordered_any(m))   /* the ordered spike lists' block scans */
-        out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
     out_open(o, "for (int64_t step = step0; step < step0 + nsteps; step++)");
     emit_plast_phases(o, S, 0, "grid", "grid.sync();");
     emit_phase_calls(o, S, 1, "grid");
     out_line(o, "grid.sync();");
-    simt_grid_order_persistent(o, S);
     if (simt_topk_any(m)) {
         out_open(o, "for (int pass = 0; pass <= %d; pass++)", simt_topk_passes(m));
         for (int i = 0; i < m->npops; i++)

@@ -80,11 +80,7 @@ static void kernel_plan(const IrModel *m, const SimtTarget *t, const char *sched
     printf(" neurons of");
     for (int i = 0; i < m->npops; i++)
         printf(" %s", m->pops[i]->name);
-    printf(" (%s)%s,", grid ? (simt_grid_ordered_any(m) ? "nc_k_neurons: a work-item per neuron, atomic spike "
-                                                          "compaction; populations over 16,384 neurons: a spike bit "
-                                                          "each, then an ordered compaction (nc_k_ocount_*, "
-                                                          "nc_k_order_*)"
-                                                        : "nc_k_neurons: a work-item per neuron, atomic spike compaction")
+    printf(" (%s)%s,", grid ? "nc_k_neurons: a work-item per neuron, atomic spike compaction"
                             : strcmp(sched, "cluster") == 0 ? "each group its own; every group's spike words "
                                                                "compacted in index order by one warp while "
                                                                "the others record the states"

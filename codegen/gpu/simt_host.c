@@ -274,7 +274,6 @@ void simt_emit_host_prelude(Out *o, const Simt *S, const char *program_header)
     emit_host_handles(o, S);
     if (m->mpi)
         simt_mpi_host_decls(o, S);
-    simt_grid_order_host(o, S, 0);
 }
 
 static void emit_host_one_prop(Out *o, const CgDialect *dd, const Simt *S, const IrProp *pr, IrExpr **A,

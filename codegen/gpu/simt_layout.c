@@ -98,8 +98,6 @@ static void layout(Simt *S)
         simt_add_arg(S, "nc_vcnt", "int32_t", ARG_MEM);
     if (m->mpi)
         simt_mpi_args(S);
-    else if (simt_grid_ordered_any(m))   /* the spikes of each merge group of the grid's ordered lists */
-        simt_add_arg(S, "nc_mb", "int32_t", ARG_MEM);
     simt_finite_args(S);
     if (S->has[SCHED_CLUSTER] && simt_n_own_tables(m))   /* the cluster kernel's own synapses, kept between launches */
         simt_add_arg(S, "nc_otc", "uint32_t", ARG_MEM);

@@ -69,7 +69,6 @@ static void emit_main_kernels(Out *o, const Simt *S)
     out_line(o, "if (!(k_chunk = nrt_gpu_kernel(gpu, \"nc_k_chunk\", NC_NARGS + 4))) return fail(argv[0]);");
     out_line(o, "if (!(k_neurons = nrt_gpu_kernel(gpu, \"nc_k_neurons\", NC_NARGS))) return fail(argv[0]);");
     out_line(o, "if (!(k_synapses = nrt_gpu_kernel(gpu, \"nc_k_synapses\", NC_NARGS))) return fail(argv[0]);");
-    simt_grid_order_host(o, S, 1);
     if (S->has[SCHED_BLOCK])
         out_line(o, "if (!(k_block = nrt_gpu_kernel(gpu, \"nc_k_block\", NC_NARGS + 3))) return fail(argv[0]);");
     out_line(o, "if (mode == M_PERSISTENT && !(k_persistent = nrt_gpu_kernel(gpu, \"nc_k_persistent\", NC_NARGS + 1))) return fail(argv[0]);");
@@ -161,7 +160,6 @@ static void emit_main_bind(Out *o, const Simt *S)
     out_line(o, "for (int ph = 0; ph < %d; ph++) if (bind(k_plast[ph])) return fail(argv[0]);", PL__COUNT);
     if (m->mpi)
         out_line(o, "if (bind(k_merge) || bind(k_rows)%s) return fail(argv[0]);", simt_mpi_merge_binds(S));
-    simt_grid_order_host(o, S, 2);
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (bind(k_tk[p])) return fail(argv[0]);", simt_topk_passes(m));
         out_line(o, "if (bind(k_after)) return fail(argv[0]);");

@@ -9,10 +9,7 @@
  * spikes on PoCL (docs/architecture.md). Each is compiled for groups of SIMT_MPI_GROUP
  * (NC_KERNEL_BOUNDED): a population with many views (the multi-area model's 254) tests each
  * spike against every view, and nvcc gave that kernel 255 registers, too many for 512
- * work-items, so the captured graph could not be instantiated.
- * The same emitters, on one GPU's spike bits
- * (<pop>_fm), give the grid schedules of a one-GPU program their ascending spike lists of
- * large populations (the end of this file). */
+ * work-items, so the captured graph could not be instantiated. */
 #include "simt_priv.h"
 
 /* nc_k_merge's work-groups for population p: one per SIMT_MPI_GROUP words of its spike
@@ -96,42 +93,17 @@ static void emit_merge_words(Out *o, long long w, int g)
 static void open_word_walk(Out *o, const IrModel *m, int i)
 {
     out_open(o, "for (int64_t w = w0; w < w1; w++)");
-    if (!m->mpi)   /* one GPU's words: <pop>_fm */
-        return;
     out_open(o, "while (w >= nc_sl[e + 1] && r + 1 < R)");
     out_line(o, "r++;");
     out_line(o, "e = 4 + 3 * (r * %d + %d);", m->npops, i);
     out_close(o);
 }
 
-/* The start of the word walk (open_word_walk): the first word's rank and slice entry. */
-static void start_word_walk(Out *o, const IrModel *m, int i, int decl)
-{
-    if (!m->mpi)
-        return;
-    if (decl) {
-        out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
-    } else {
-        out_line(o, "r = 0;");
-        out_line(o, "e = %d;", 4 + 3 * i);
-    }
-}
-
-/* Word w of population p's spike bits in the walk: every rank's (nc_xr), or one GPU's. */
-static const char *word_at(const Simt *S, const IrPop *p)
-{
-    if (S->m->mpi)
-        return "nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]";
-    return arena_printf(&S->cc->arena, "%s_fm[w]", p->cname);
-}
-
 /* Population i's part of nc_k_merge: its spike list of the step (ascending), the spike
  * records and flags, its count, and this rank's words of the slot cleared. With several
- * groups (merge_groups) group nc_b (`grp`) of them starts after the spikes of groups 0 ..
- * nc_b - 1 (nc_mb, counted by nc_k_mcount, which also cleared the last step's flags). In a
- * one-GPU program (the grid schedules' ordered lists, simt_grid_order_device) the words are
- * <pop>_fm, each cleared where it is read; the neuron phase keeps the flags. */
-static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(const Simt *, const IrPop *, Out *), const char *grp)
+ * groups (merge_groups) group nc_b of them starts after the spikes of groups 0 .. nc_b - 1
+ * (nc_mb, counted by nc_k_mcount, which also cleared the last step's flags). */
+static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
     const IrModel *m = S->m;
     const IrPop *p = m->pops[i];
@@ -143,7 +115,7 @@ static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(cons
     } else {   /* its own kernel, nc_k_merge_<pop>: no branch on the group */
         out_begin(o);
         out_line(o, "/* %s: %lld words, %d groups of %d */", p->name, w, g, SIMT_MPI_GROUP);
-        out_line(o, "const int64_t nc_b = %s, b0 = nc_b * %d, b1 = b0 + %d < %lld ? b0 + %d : %lld;", grp,
+        out_line(o, "const int64_t nc_b = NC_GROUP, b0 = nc_b * %d, b1 = b0 + %d < %lld ? b0 + %d : %lld;",
                  SIMT_MPI_GROUP, SIMT_MPI_GROUP, w, SIMT_MPI_GROUP, w);
     }
     if (p->has_spikes) {
@@ -158,23 +130,22 @@ static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(cons
             out_line(o, "(void)nc_block_scan(before, nc_tmp, &base);");
         }
         emit_merge_words(o, w, g);
-        start_word_walk(o, m, i, 1);
+        out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
         out_line(o, "int c = 0;");
         open_word_walk(o, m, i);
-        out_line(o, "c += nc_popc(%s);", word_at(S, p));
+        out_line(o, "c += nc_popc(nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]);");
         out_close(o);
         out_line(o, "int total;");
         out_line(o, g == 1 ? "int at = nc_block_scan(c, nc_tmp, &total);" : "int at = base + nc_block_scan(c, nc_tmp, &total);");
-        start_word_walk(o, m, i, 0);
+        out_line(o, "r = 0;");
+        out_line(o, "e = %d;", 4 + 3 * i);
         open_word_walk(o, m, i);
-        out_line(o, "uint32_t b = %s;", word_at(S, p));
-        if (!m->mpi)   /* the bits off for the next step */
-            out_line(o, "if (b) %s = 0u;", word_at(S, p));
+        out_line(o, "uint32_t b = nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])];");
         out_open(o, "while (b)");
         out_line(o, "const int64_t n = w * 32 + nc_ctz(b);");
         out_line(o, "b &= b - 1;");
         out_line(o, "%s_spk[at++] = (int32_t)n;", p->cname);
-        if (m->mpi && simt_spike_flags(m, p))   /* the spike flag gathered deliveries and `on pre & post` read */
+        if (simt_spike_flags(m, p))   /* the spike flag gathered deliveries and `on pre & post` read */
             out_line(o, "%s_fl[n] = 1;", p->cname);
         spike_recs(S, p, o);
         out_close(o);
@@ -183,15 +154,10 @@ static void emit_merge_pop(Out *o, const Simt *S, int i, void (*spike_recs)(cons
             out_line(o, "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = total;", 2 * i);
         else   /* the last group knows the population's count */
             out_line(o, "if (nc_b == %d && NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = base + total;", g - 1, 2 * i);
-        if (m->mpi)
-            out_line(o, "NC_BARRIER(); /* every word read before this rank's are cleared */");
+        out_line(o, "NC_BARRIER(); /* every word read before this rank's are cleared */");
     } else {
         out_line(o, g == 1 ? "if (NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;" : "if (nc_b == 0 && NC_LID == 0) nc_cnt[%d + (int)(step & 1)] = 0;",
                  2 * i);
-    }
-    if (!m->mpi) {
-        out_close(o);
-        return;
     }
     out_line(o, "const int64_t em = 4 + 3 * (me * %d + %d);", m->npops, i);
     if (g == 1) {
@@ -215,48 +181,40 @@ static void open_merge_kernel(Out *o, const Simt *S, const char *name)
     out_line(o, "(void)me;");
 }
 
-/* Merge group `grp` of population i (several groups: merge_groups): its spikes of the step
- * into nc_mb, and in a distributed program the last step's spike flags off. */
-static void emit_count_group(Out *o, const Simt *S, int i, const char *grp)
-{
-    const IrModel *m = S->m;
-    const IrPop *p = m->pops[i];
-    const long long w = ((long long)p->size + 31) / 32;
-    const int g = simt_merge_groups(p), g0 = simt_merge_first(m, i);
-    out_line(o, "const int64_t nc_b = %s, b0 = nc_b * %d, b1 = b0 + %d < %lld ? b0 + %d : %lld;", grp, SIMT_MPI_GROUP,
-             SIMT_MPI_GROUP, w, SIMT_MPI_GROUP, w);
-    if (m->mpi && simt_spike_flags(m, p)) {   /* the last step's flags off, before any group sets the step's */
-        out_line(o, "const int nc_prev = nc_cnt[%d + (int)((step + 1) & 1)];", 2 * i);
-        out_line(o, "for (int64_t q = nc_b * NC_LSIZE + NC_LID; q < nc_prev; q += %d * NC_LSIZE) %s_fl[%s_spk[q]] = 0;", g,
-                 p->cname, p->cname);
-    }
-    emit_merge_words(o, w, g);
-    start_word_walk(o, m, i, 1);
-    out_line(o, "int c = 0, total;");
-    open_word_walk(o, m, i);
-    out_line(o, "c += nc_popc(%s);", word_at(S, p));
-    out_close(o);
-    out_line(o, "(void)nc_block_scan(c, nc_tmp, &total);");
-    out_line(o, "if (NC_LID == 0) nc_mb[%d + nc_b] = total;", g0);
-}
-
 /* The kernels of population i of several merge groups (merge_groups): nc_k_mcount_<pop>,
  * each group's spikes into nc_mb (and the last step's spike flags off), then
  * nc_k_merge_<pop>, each group's spikes written after those of the groups before it. */
 static void emit_merge_big(Out *o, const Simt *S, int i, void (*spike_recs)(const Simt *, const IrPop *, Out *))
 {
-    const IrPop *p = S->m->pops[i];
+    const IrModel *m = S->m;
+    const IrPop *p = m->pops[i];
+    const long long w = ((long long)p->size + 31) / 32;
+    const int g = simt_merge_groups(p), g0 = simt_merge_first(m, i);
     if (p->has_spikes) {
         out_line(o, "/* distributed runs: %s's spikes of step nc_j of the chunk, per merge group (nc_mb) */", p->name);
         open_merge_kernel(o, S, arena_printf(&S->cc->arena, "nc_k_mcount_%s", p->cname));
-        emit_count_group(o, S, i, "NC_GROUP");
+        out_line(o, "const int64_t nc_b = NC_GROUP, b0 = nc_b * %d, b1 = b0 + %d < %lld ? b0 + %d : %lld;", SIMT_MPI_GROUP,
+                 SIMT_MPI_GROUP, w, SIMT_MPI_GROUP, w);
+        if (simt_spike_flags(m, p)) {   /* the last step's flags off, before any group sets the step's */
+            out_line(o, "const int nc_prev = nc_cnt[%d + (int)((step + 1) & 1)];", 2 * i);
+            out_line(o, "for (int64_t q = nc_b * NC_LSIZE + NC_LID; q < nc_prev; q += %d * NC_LSIZE) %s_fl[%s_spk[q]] = 0;", g,
+                     p->cname, p->cname);
+        }
+        emit_merge_words(o, w, g);
+        out_line(o, "int64_t r = 0, e = %d;", 4 + 3 * i);
+        out_line(o, "int c = 0, total;");
+        open_word_walk(o, m, i);
+        out_line(o, "c += nc_popc(nc_xr[r * SW + slot + nc_sl[e + 2] + (w - nc_sl[e])]);");
+        out_close(o);
+        out_line(o, "(void)nc_block_scan(c, nc_tmp, &total);");
+        out_line(o, "if (NC_LID == 0) nc_mb[%d + nc_b] = total;", g0);
         out_close(o);
         out_blank(o);
     }
     out_line(o, "/* distributed runs: %s's spike list of step nc_j of the chunk, a block of %d words per group */", p->name,
              SIMT_MPI_GROUP);
     open_merge_kernel(o, S, arena_printf(&S->cc->arena, "nc_k_merge_%s", p->cname));
-    emit_merge_pop(o, S, i, spike_recs, "NC_GROUP");
+    emit_merge_pop(o, S, i, spike_recs);
     out_close(o);
     out_blank(o);
 }
@@ -281,7 +239,7 @@ void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, c
     out_line(o, "if (NC_GID == 0) nc_ctl[3] = step;");
     for (int i = 0; i < m->npops; i++)
         if (simt_merge_groups(m->pops[i]) == 1)
-            emit_merge_pop(o, S, i, spike_recs, "NC_GROUP");
+            emit_merge_pop(o, S, i, spike_recs);
     out_close(o);
     out_blank(o);
     for (int i = 0; i < m->npops; i++)
@@ -358,112 +316,3 @@ void simt_merge_local_device(Out *o, const Simt *S)
     out_close(o);
     out_blank(o);
 }
-
-/* {===== the grid schedules' ordered spike lists (a one-GPU program) =====
- * In the launch, graph and persistent schedules a population of several merge groups (over
- * SIMT_MPI_GROUP words, 16,384 neurons) lists its spikes in ascending order, as the block
- * schedule and a distributed program do, rather than in the order of the neuron phase's
- * atomic adds: the neuron phase sets the spike's bit in <pop>_fm (simt_grid_spike), then
- * nc_k_ocount_<pop> counts each group's spikes into nc_mb and nc_k_order_<pop> writes each
- * group's after those of the groups before it (emit_count_group, emit_merge_pop: the merge's
- * code on <pop>_fm), clears the bits and records the spikes (atomically: the host sorts each
- * step's recorded spikes). A random order made every later walk of the list random: the
- * plastic arrivals read the rows of the delay history's spikes D - 1 times each
- * (docs/performance.md). A smaller population keeps the atomic list: two more launches per
- * step would cost more than its list's order gains. */
-int simt_grid_ordered(const IrModel *m, const IrPop *p)
-{
-    return !m->mpi && p->has_spikes && !p->topk && simt_merge_groups(p) > 1;
-}
-
-int simt_grid_ordered_any(const IrModel *m)
-{
-    for (int i = 0; i < m->npops; i++)
-        if (simt_grid_ordered(m, m->pops[i]))
-            return 1;
-    return 0;
-}
-
-/* The launch and graph schedules' kernels of the ordered lists, a work-group per merge
- * group of SIMT_MPI_GROUP work-items (compiled for that size: the views' counts, as the
- * merge's). Kernels of their own, not a range test on the group id (simt_merge.c's head). */
-void simt_grid_order_device(Out *o, const Simt *S)
-{
-    const IrModel *m = S->m;
-    for (int i = 0; i < m->npops; i++) {
-        const IrPop *p = m->pops[i];
-        if (!simt_grid_ordered(m, p))
-            continue;
-        out_line(o, "/* launch/graph schedule: %s's spikes of step nc_ctl[3] (bits in %s_fm), per group of %d words (nc_mb) */",
-                 p->name, p->cname, SIMT_MPI_GROUP);
-        simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_ocount_%s(NC_ARGS)", SIMT_MPI_GROUP, p->cname);
-        out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
-        emit_count_group(o, S, i, "NC_GROUP");
-        out_close(o);
-        out_blank(o);
-        out_line(o, "/* ... and its spike list, ascending: each group's spikes after those of the groups before it */");
-        simt_kernel_open(o, S, "NC_KERNEL_BOUNDED(%d) nc_k_order_%s(NC_ARGS)", SIMT_MPI_GROUP, p->cname);
-        out_line(o, "NC_L int nc_tmp[%d];", SIMT_MPI_GROUP + 64);
-        out_line(o, "const int64_t step = nc_ctl[3];");
-        out_line(o, "const int hf = (int)nc_ctl[2];");
-        out_line(o, "(void)hf;");
-        emit_merge_pop(o, S, i, simt_spike_recs_atomic, "NC_GROUP");
-        out_close(o);
-        out_blank(o);
-    }
-}
-
-/* The persistent schedule's ordered lists after the neuron phase (and its grid barrier):
- * each work-group takes merge groups nc_q, nc_q + groups, ... of each population (nc_tmp:
- * SIMT_MPI_GROUP + 64 ints of local memory); a grid barrier after the counts, another after
- * the lists. */
-void simt_grid_order_persistent(Out *o, const Simt *S)
-{
-    const IrModel *m = S->m;
-    if (!simt_grid_ordered_any(m))
-        return;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < m->npops; i++) {
-            if (!simt_grid_ordered(m, m->pops[i]))
-                continue;
-            out_open(o, "for (int64_t nc_q = NC_GROUP; nc_q < %d; nc_q += NC_NGROUPS)", simt_merge_groups(m->pops[i]));
-            if (pass == 0)
-                emit_count_group(o, S, i, "nc_q");
-            else
-                emit_merge_pop(o, S, i, simt_spike_recs_atomic, "nc_q");
-            out_close(o);
-        }
-        out_line(o, "grid.sync();");
-    }
-}
-
-/* The host's handles (what 0), kernel look-ups (1), binds (2) and launches of a step (3) of
- * the ordered lists' kernels, and an instance's nc_mb (4). */
-void simt_grid_order_host(Out *o, const Simt *S, int what)
-{
-    const IrModel *m = S->m;
-    if (!simt_grid_ordered_any(m))
-        return;
-    if (what == 4) {   /* an instance's buffer (build_instance) */
-        out_line(o, "if (dalloc(&nc_mb, %d * sizeof(int32_t), \"spike counts of the merge groups\")) return fail(argv[0]);",
-                 simt_merge_first(m, m->npops));
-        return;
-    }
-    for (int i = 0; i < m->npops; i++) {
-        const char *c = m->pops[i]->cname;
-        const int g = simt_merge_groups(m->pops[i]);
-        if (!simt_grid_ordered(m, m->pops[i]))
-            continue;
-        if (what == 0)
-            out_line(o, "static nrt_kernel *k_ocount_%s, *k_order_%s; /* %s: its ordered spike list */", c, c, m->pops[i]->name);
-        else if (what == 1)
-            out_line(o, "if (!(k_ocount_%s = nrt_gpu_kernel(gpu, \"nc_k_ocount_%s\", NC_NARGS)) || !(k_order_%s = nrt_gpu_kernel(gpu, \"nc_k_order_%s\", NC_NARGS))) return fail(argv[0]);",
-                     c, c, c, c);
-        else if (what == 2)
-            out_line(o, "if (bind(k_ocount_%s) || bind(k_order_%s)) return fail(argv[0]);", c, c);
-        else
-            out_line(o, "if (nrt_gpu_launch(k_ocount_%s, %d, %d, 0) != NRT_OK || nrt_gpu_launch(k_order_%s, %d, %d, 0) != NRT_OK) return -1;",
-                     c, g, SIMT_MPI_GROUP, c, g, SIMT_MPI_GROUP);
-    }
-}
-/* ===== the grid schedules' ordered spike lists =====} */

@@ -200,14 +200,6 @@ int simt_merge_small(const IrModel *m, int i);
 void simt_merge_device(Out *o, const Simt *S, void (*spike_recs)(const Simt *, const IrPop *, Out *));
 int simt_merge_local_pops(const IrModel *m);
 void simt_merge_local_device(Out *o, const Simt *S);
-/* simt_merge.c: the grid schedules' ascending spike lists of a one-GPU program (a
- * population of several merge groups: spike bits in <pop>_fm, nc_k_ocount_<pop> and
- * nc_k_order_<pop>); the host's handles (what 0), look-ups (1), binds (2), launches (3),
- * an instance's nc_mb (4). */
-int simt_grid_ordered(const IrModel *m, const IrPop *p);
-void simt_grid_order_device(Out *o, const Simt *S);
-void simt_grid_order_persistent(Out *o, const Simt *S);
-void simt_grid_order_host(Out *o, const Simt *S, int what);
 void simt_mpi_host_start(Out *o, const Simt *S);
 void simt_mpi_host_slices(Out *o, const Simt *S);
 void simt_mpi_host_interval(Out *o, const Simt *S);

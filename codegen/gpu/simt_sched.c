@@ -374,7 +374,6 @@ static void emit_host_enqueue_steps(Out *o, const Simt *S)
         if (simt_plast_has_phase(m, ph))
             out_line(o, "if (nrt_gpu_launch(k_plast[%d], %lld, 128, 0) != NRT_OK) return -1;", ph, gp);
     out_line(o, "if (nrt_gpu_launch(k_neurons, %lld, 256, 0) != NRT_OK) return -1;", (long long)gn);
-    simt_grid_order_host(o, S, 3);
     if (simt_topk_any(m)) {
         out_line(o, "for (int p = 0; p <= %d; p++) if (nrt_gpu_launch(k_tk[p], %lld, 256, 0) != NRT_OK) return -1;",
                  simt_topk_passes(m), (long long)gn);
