@@ -30,7 +30,7 @@ static void layout(Simt *S)
     S->cnt_view = S->cnt_err + 1;
     S->ncnt = S->cnt_view + 2 * m->nviews;
     S->cnt_mind = S->ncnt;
-    if (m->mpi)   /* the shortest delay of each projection (simt_mpi_min_delay) */
+    if (simt_min_delays(m))   /* the shortest delay of each projection (simt_mpi_min_delay) */
         S->ncnt += m->nprojs;
     for (int i = 0; i < m->npops; i++) {
         const IrPop *p = m->pops[i];

@@ -197,12 +197,25 @@ const char *simt_mpi_every_step(const IrModel *m)
     return NULL;
 }
 
-/* After the atomic max of a synapse's delay dd in steps: in a distributed simulator, the
- * shortest delay of j as 2^30 - dd's maximum in nc_cnt (0: no synapse), read by
- * simt_mpi_host_interval. */
+/* Whether the program keeps each projection's shortest delay in nc_cnt: a distributed one
+ * (its exchange interval), or one with a plastic projection of per-synapse delays (its
+ * arrivals start at that delay: simt_plast.c). */
+int simt_min_delays(const IrModel *m)
+{
+    if (m->mpi)
+        return 1;
+    for (int k = 0; k < m->nprojs; k++)
+        if (m->projs[k]->plast && m->projs[k]->delay)
+            return 1;
+    return 0;
+}
+
+/* After the atomic max of a synapse's delay dd in steps: the shortest delay of j as 2^30 - dd's
+ * maximum in nc_cnt (0: no synapse), read by simt_mpi_host_interval (distributed) and by the
+ * grid arrivals of a plastic projection (simt_plast.c). */
 void simt_mpi_min_delay(Out *o, const Simt *S, const IrProj *j)
 {
-    if (S->m->mpi)
+    if (S->m->mpi || (j->plast && j->delay))
         out_line(o, "nc_atomic_max_i32(&nc_cnt[%d], 0x40000000 - dd);", S->cnt_mind + j->id);
 }
 

@@ -100,7 +100,7 @@ typedef struct Simt {
     int block;                    /* work-items of the block schedule */
     int cnt_rec, cnt_maxd, cnt_err, ncnt; /* nc_cnt layout (after 2 per population) */
     int cnt_view;                 /* nc_cnt: 2 per declared view (by half), after cnt_err */
-    int cnt_mind;                 /* --mpi: per projection 2^30 - its shortest delay, after the views */
+    int cnt_mind;                 /* --mpi, plastic per-synapse delays: per projection 2^30 - its shortest delay, after the views */
     const char *arch;             /* CUDA: the --gpu-arch target (sm_XY); NULL for OpenCL */
     int64_t res_bytes;            /* block schedule: shared memory of the resident buffers */
     int64_t cres_bytes;           /* cluster schedule: its whole buffers (slices and tables follow) */
@@ -212,6 +212,7 @@ void simt_mpi_host_after_values(Out *o, const Simt *S, const IrProj *j);
 void simt_mpi_host_save(Out *o, const Simt *S, const IrProj *j);
 /* ... and of projection families' members (simt_family.c's calls, f the family, j0 its first) */
 void simt_mpi_fam_min_delay(Out *o, const Simt *S);
+int simt_min_delays(const IrModel *m);
 void simt_mpi_fam_guard(Out *o, const Simt *S, const IrPop *post, const char *post_off);
 void simt_mpi_fam_overlap(Out *o, const Simt *S, const IrPop *post, const char *post_off, const char *n);
 void simt_mpi_fam_cut(Out *o, const Simt *S, const IrProj *j0);
