@@ -36,6 +36,20 @@ OWN_STEPS=50   # +owners: the warm-up, long enough for the models' first spikes
 mark() { failed_before=$fail; }
 said() { [ "$fail" = "$failed_before" ] && echo "$1"; }   # fail: the failures so far
 
+# refused SIM WHAT BAD...: each --threads=BAD refused with status 2, naming the option
+refused() {
+    sim=$1 what=$2
+    shift 2
+    for bad in "$@"; do
+        "$sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
+        rc=$?
+        if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
+            echo "threads[$name]: FAILED: $what--threads=$bad: status $rc, $(cat "$dir/bad.log")"
+            fail=$((fail + 1))
+        fi
+    done
+}
+
 # same DIR TAG: every file of DIR/out1 but manifest.json is in DIR/TAG, the same bytes
 # (under mpirun -np 2 but the connectivity files, which need one rank)
 same() {
@@ -127,23 +141,9 @@ for arg in "$@"; do
     esac
     case "$arg" in *+refuse*)
         mark
-        for bad in 0 257 x 2x ""; do
-            "$dir/sim" --quiet --threads="$bad" --out "$dir/bad" >"$dir/bad.log" 2>&1
-            rc=$?
-            if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/bad.log"; then
-                echo "threads[$name]: FAILED: --threads=$bad: status $rc, $(cat "$dir/bad.log")"
-                fail=$((fail + 1))
-            fi
-        done
+        refused "$dir/sim" "" 0 257 x 2x ""
         if "$NEUROC" "$model" --backend opencl -o "$dir/sim_cl" >"$dir/cl.log" 2>&1; then
-            for bad in 0 257 x; do
-                "$dir/sim_cl" --quiet --threads="$bad" --out "$dir/cl" >"$dir/cl_run.log" 2>&1
-                rc=$?
-                if [ $rc -ne 2 ] || ! grep -q "'--threads'" "$dir/cl_run.log"; then
-                    echo "threads[$name]: FAILED: the OpenCL simulator with --threads=$bad: status $rc, $(cat "$dir/cl_run.log")"
-                    fail=$((fail + 1))
-                fi
-            done
+            refused "$dir/sim_cl" "the OpenCL simulator with " 0 257 x
         fi
         said "threads[$name]: bad thread counts refused, by the OpenCL simulator too" ;;
     esac
